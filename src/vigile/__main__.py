@@ -1,0 +1,3 @@
+from vigile.cli import entry
+
+entry()

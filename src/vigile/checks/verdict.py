@@ -1,0 +1,106 @@
+"""The verdict tree: the question, every modifier with its reason and rule, the chance, the roll.
+
+A verdict is immutable and holds no text: reasons are message keys with parameters, turned into
+French or English by the renderers in :mod:`vigile.io`. No rule builds strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.dice.pool import PoolRoll
+
+Param = str | int | float
+ModifierKind = Literal["base", "difficulty", "die"]
+DiceKind = Literal["d6", "d20", "opposed", "percentile", "none"]
+
+
+@dataclass(frozen=True)
+class Line:
+    """A reason with its rule: an explanation line that is not a number (``[SK-V2] seen``)."""
+
+    reason: str
+    """Message key, translated by the renderers (``skirmish.sight.auto_moving``)."""
+    rule: str
+    """RULES.md ID of the rule that says so."""
+    params: Mapping[str, Param] = field(default_factory=dict)
+    """Values the message quotes (distances, counts...)."""
+    companion: bool = False
+    """True for a companion rule ([C] in RULES.md), which explanations mark as such."""
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """One number that went into the check, with why and which rule.
+
+    ``kind`` says where it goes: ``base`` is the starting difficulty, ``difficulty`` adds to it,
+    ``die`` adds to each die (or to the d20 roll) instead.
+    """
+
+    value: int
+    reason: str
+    rule: str
+    kind: ModifierKind = "difficulty"
+    params: Mapping[str, Param] = field(default_factory=dict)
+    source: str | None = None
+    """The data-file key the value came from (``noise.base.death_floor``)."""
+    overridden: bool = False
+    """True when a house rule changed the value."""
+    companion: bool = False
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer to one check, with everything needed to explain it.
+
+    ``chance`` is the exact chance that the check succeeds, where "succeeds" is the check's
+    question (the listener hears, the observer sees, the mover stays silent...). ``roll`` is
+    None when nothing was rolled; ``success`` then is None too.
+    """
+
+    ruleset: str
+    check: str
+    question: str
+    """Message key of the question the check answers (``skirmish.noise.question``)."""
+    chance: Fraction
+    modifiers: tuple[Modifier, ...] = ()
+    notes: tuple[Line, ...] = ()
+    difficulty: int | None = None
+    """Final difficulty before any bonus to the die; None where no roll applies."""
+    die_bonus: int = 0
+    dice: int = 0
+    """Dice in the pool (skirmish), 0 where the check is not a d6 pool."""
+    automatic: bool = False
+    impossible: bool = False
+    roll: PoolRoll | None = None
+    success: bool | None = None
+    outcome: str | None = None
+    """Message key of what happened (``skirmish.noise.heard``); None before a roll."""
+    state: AwarenessState | None = None
+    """Awareness state the observer reaches on success (RULES.md §4); None where none applies."""
+    members: tuple[Verdict, ...] = ()
+    """Sub-verdicts of the characters of a party (an ambush's detectors), each rolling alone."""
+    members_key: str = "party"
+    """JSON key of the members list: ``party`` (ambush detectors) or ``observers``."""
+    member_label: str | None = None
+    """Message key naming this verdict within its party."""
+    member_params: Mapping[str, Param] = field(default_factory=dict)
+    extra: Mapping[str, Param | Fraction | None] = field(default_factory=dict)
+    """Further figures a check reports (``chance_pinpoint``...)."""
+    dice_kind: DiceKind = "d6"
+    """How the difficulty reads: a d6 pool "N+", a d20 against a DC, an opposed d20 check
+    (the DC is the other side's roll), a percentile miss chance, or no dice at all."""
+    player_notes: tuple[Line, ...] = ()
+    """What the character who acts perceives, for the player view (DD-9: nothing that tells a
+    wrong square from the miss chance)."""
+    player_outcome: str | None = None
+    """Message key of the outcome as the character perceives it; None: the GM's outcome."""
+
+    @property
+    def target(self) -> int | None:
+        """The face one die must reach: difficulty minus the die bonus [SK-D3]."""
+        return None if self.difficulty is None else self.difficulty - self.die_bonus

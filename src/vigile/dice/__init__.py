@@ -1,0 +1,1 @@
+"""Exact chances (as Fractions) and seeded rolls for every kind of die vigile uses."""

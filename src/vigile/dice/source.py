@@ -1,0 +1,88 @@
+"""Where die faces come from: a seeded generator, or the GM's own dice.
+
+A check never calls a random function itself: it asks a :class:`FaceSource` for the next face.
+:class:`RolledFaces` draws from an explicit ``numpy.random.Generator``; :class:`GivenFaces`
+hands out the values the GM rolled at the table, in order, and complains when there are too
+few or too many.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from vigile.errors import InputError
+
+if TYPE_CHECKING:  # numpy is imported only when dice are really rolled
+    import numpy as np
+
+
+class FaceSource(Protocol):
+    """Something that yields die faces one at a time."""
+
+    given: bool
+    """True when the faces are the GM's own dice rather than drawn."""
+
+    def face(self, sides: int) -> int:
+        """The next face of a die with ``sides`` sides (1..sides)."""
+        ...
+
+
+class RolledFaces:
+    """Faces drawn from an explicit generator: same seed, same faces."""
+
+    given = False
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self._rng = rng
+
+    def face(self, sides: int) -> int:
+        return int(self._rng.integers(1, sides + 1))
+
+
+class GivenFaces:
+    """The GM's own dice, consumed in order (``--dice-values 2,6``)."""
+
+    given = True
+
+    def __init__(self, values: Sequence[int], *, where: str = "--dice-values") -> None:
+        self._values = list(values)
+        self._next = 0
+        self._where = where
+
+    def face(self, sides: int) -> int:
+        if self._next >= len(self._values):
+            raise InputError(
+                f"{len(self._values)} value(s) given, but the check needs more dice",
+                where=self._where,
+            )
+        value = self._values[self._next]
+        if not 1 <= value <= sides:
+            raise InputError(
+                f"value {value} is not a face of a d{sides} (1..{sides})", where=self._where
+            )
+        self._next += 1
+        return value
+
+    def finish(self) -> None:
+        """Raise if values were left over: the GM typed more dice than the check uses."""
+        left = len(self._values) - self._next
+        if left:
+            raise InputError(
+                f"{len(self._values)} value(s) given, but the check used only {self._next}",
+                where=self._where,
+            )
+
+
+def parse_dice_values(text: str, *, where: str = "--dice-values") -> list[int]:
+    """Parse ``"2,6"`` into ``[2, 6]``; a clear error names the option otherwise."""
+    values: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            raise InputError("empty value in the list (write e.g. 2,6)", where=where)
+        try:
+            values.append(int(part))
+        except ValueError:
+            raise InputError(f"{part!r} is not a whole number", where=where) from None
+    return values

@@ -1,0 +1,1 @@
+"""Renderers (text, rich terminal, JSON) and translations (fr, en) over the verdict tree."""

@@ -1,0 +1,176 @@
+"""Plain-text explanation of a verdict, in French or English: the lines a GM reads."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Literal
+
+from vigile.checks.verdict import Line, Modifier, Verdict
+from vigile.dice.pool import PoolRoll
+from vigile.io.i18n import Lang, tr
+
+
+def fraction_text(chance: Fraction) -> str:
+    """``"1/2"``, ``"0"`` or ``"1"``: the exact chance as the JSON and the text show it."""
+    return (
+        str(chance.numerator)
+        if chance.denominator == 1
+        else f"{chance.numerator}/{chance.denominator}"
+    )
+
+
+def percent_text(chance: Fraction, lang: Lang) -> str:
+    """The chance in percent, rounded for display only (French: ``12,50 %``)."""
+    text = f"{float(chance) * 100:.2f}"
+    return f"{text.replace('.', ',')} %" if lang is Lang.FR else f"{text}%"
+
+
+def modifier_line(modifier: Modifier, lang: Lang) -> str:
+    """``+1  1 partition between listener and source [SK-N5]`` (with house/companion marks)."""
+    if modifier.kind == "base":
+        value = tr("render.base", lang, {"value": modifier.value})
+    else:
+        value = f"{modifier.value:+d}"
+        if modifier.kind == "die":
+            value = tr("render.die_bonus", lang, {"bonus": modifier.value})
+    text = f"{value:<9} {tr(modifier.reason, lang, modifier.params)} [{modifier.rule}]"
+    return text + _marks(modifier.overridden, modifier.companion, lang)
+
+
+def note_line(note: Line, lang: Lang) -> str:
+    return f"[{note.rule}] {tr(note.reason, lang, note.params)}" + _marks(
+        False, note.companion, lang
+    )
+
+
+def _marks(overridden: bool, companion: bool, lang: Lang) -> str:
+    marks = ""
+    if overridden:
+        marks += " " + tr("render.house_rule", lang)
+    if companion:
+        marks += " " + tr("render.companion", lang)
+    return marks
+
+
+def difficulty_line(verdict: Verdict, lang: Lang) -> str | None:
+    """``Difficulty 5+ · 2 dice · +1 to each die: a die needs 4+``; None where no roll applies."""
+    if verdict.automatic:
+        return tr("render.automatic", lang)
+    if verdict.impossible:
+        return tr("render.impossible", lang)
+    if verdict.difficulty is None:
+        return None
+    if verdict.dice_kind == "d20":
+        return tr(
+            "render.d20_dc",
+            lang,
+            {
+                "dc": verdict.difficulty,
+                "bonus": verdict.die_bonus,
+                "target": verdict.difficulty - verdict.die_bonus,
+            },
+        )
+    parts = [tr("render.difficulty", lang, {"difficulty": verdict.difficulty})]
+    if verdict.dice:
+        key = "render.dice_one" if verdict.dice == 1 else "render.dice_many"
+        parts.append(tr(key, lang, {"n": verdict.dice}))
+    if verdict.die_bonus:
+        parts.append(tr("render.die_bonus", lang, {"bonus": verdict.die_bonus}))
+    target = verdict.target
+    if target is not None and target >= 7:
+        need = tr("render.needs_chain", lang, {"count": target - 5})
+    else:
+        need = tr("render.needs", lang, {"target": target})
+    return " · ".join(parts) + tr("render.sep", lang) + need
+
+
+def faces_text(roll: PoolRoll) -> str:
+    """``2, 6`` for two dice; ``6→6`` for a die whose six was rolled again (SK-D3)."""
+    return ", ".join("→".join(str(f) for f in die.faces) for die in roll.dice)
+
+
+def roll_line(verdict: Verdict, lang: Lang) -> str | None:
+    if verdict.roll is None:
+        return None
+    key = "render.roll_given" if verdict.roll.given else "render.roll"
+    return tr(key, lang, {"faces": faces_text(verdict.roll)})
+
+
+def outcome_line(verdict: Verdict, lang: Lang) -> str | None:
+    if verdict.outcome is None:
+        return None
+    return tr("render.outcome", lang, {"outcome": tr(verdict.outcome, lang)})
+
+
+def header_line(verdict: Verdict, lang: Lang) -> str:
+    return tr(
+        "render.header",
+        lang,
+        {
+            "ruleset": tr(f"ruleset.{verdict.ruleset}", lang),
+            "check": tr(f"check.{verdict.ruleset}.{verdict.check}", lang),
+            "question": tr(verdict.question, lang),
+        },
+    )
+
+
+def chance_line(verdict: Verdict, lang: Lang) -> str:
+    return tr(
+        "render.chance",
+        lang,
+        {"fraction": fraction_text(verdict.chance), "percent": percent_text(verdict.chance, lang)},
+    )
+
+
+def member_lines(member: Verdict, group: Verdict, lang: Lang) -> list[str]:
+    """The lines of one character of a party: its own modifiers, then difficulty, chance,
+    roll and outcome on one line."""
+    label = tr(member.member_label, lang, member.member_params) if member.member_label else ""
+    own = ["    " + modifier_line(m, lang) for m in member.modifiers if m not in group.modifiers]
+    parts = [
+        p
+        for p in (
+            difficulty_line(member, lang),
+            chance_line(member, lang),
+            roll_line(member, lang),
+            outcome_line(member, lang),
+        )
+        if p
+    ]
+    return [tr("render.member", lang, {"label": label, "line": " · ".join(parts)}), *own]
+
+
+View = Literal["gm", "player"]
+
+
+def explain(
+    verdict: Verdict, lang: Lang, *, hint_roll: bool = False, view: View = "gm"
+) -> list[str]:
+    """Every line of the explanation, in order: question, notes, modifiers, difficulty,
+    chance, roll and outcome (and each party member's own line).
+
+    The player view shows only what the acting character perceives: the question, its
+    ``player_notes`` and the outcome as it perceives it; no odds, no secret roll.
+    """
+    lines = [header_line(verdict, lang)]
+    if view == "player":
+        lines += ["  " + note_line(n, lang) for n in verdict.player_notes]
+        key = verdict.player_outcome or verdict.outcome
+        if key is not None:
+            lines.append(tr("render.outcome", lang, {"outcome": tr(key, lang)}))
+        return lines
+    lines += ["  " + note_line(n, lang) for n in verdict.notes]
+    lines += ["  " + modifier_line(m, lang) for m in verdict.modifiers]
+    for line in (difficulty_line(verdict, lang), chance_line(verdict, lang)):
+        if line:
+            lines.append(line)
+    for member in verdict.members:
+        lines += member_lines(member, verdict, lang)
+    for line in (roll_line(verdict, lang), outcome_line(verdict, lang)):
+        if line:
+            lines.append(line)
+    if hint_roll and verdict.outcome is None:
+        lines.append(tr("render.not_rolled", lang))
+    if verdict.state is not None:
+        lines.append(tr("render.state", lang, {"state": verdict.state.value}))
+    return lines

@@ -1,0 +1,55 @@
+"""The alarm's initiative roll: does a guard who detected an intruder raise the alarm? (SK-G5)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from vigile.checks.verdict import Line, Verdict
+from vigile.dice.pool import DieRoll, PoolRoll
+from vigile.dice.source import FaceSource
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.skirmish.common import RULESET
+
+OUTCOMES = ("skirmish.alarm.raised", "skirmish.alarm.struck_first")
+
+
+def alarm_chance(rules: RuleData) -> Fraction:
+    """Exact chance that the guard's d6 beats (or, by default, ties) the intruder's d6 [SK-G5]."""
+    ties = rules.flag("alarm.guard_wins_ties")
+    wins = sum(1 for g in range(1, 7) for i in range(1, 7) if g > i or (ties and g == i))
+    return Fraction(wins, 36)
+
+
+def alarm_check(rules: RuleData, *, source: FaceSource | None = None) -> Verdict:
+    """The guard and the intruder each roll 1d6; the guard raises the alarm on ≥ [SK-G5].
+
+    Once raised, every defender is on alert (SK-N6, SK-V4): the turn engine applies that.
+    The guard's die is read first, then the intruder's.
+    """
+    ties = rules.flag("alarm.guard_wins_ties")
+    notes = [
+        Line("skirmish.alarm.rule" if ties else "skirmish.alarm.rule_strict", "SK-G5"),
+        Line("skirmish.alarm.all_alert", "SK-G5"),
+    ]
+    roll = None
+    success = None
+    if source is not None:
+        guard, intruder = source.face(6), source.face(6)
+        success = guard > intruder or (ties and guard == intruder)
+        roll = PoolRoll(
+            (DieRoll((guard,), success), DieRoll((intruder,), not success)),
+            0,
+            success,
+            source.given,
+        )
+    return Verdict(
+        ruleset=RULESET,
+        check="alarm",
+        question="skirmish.alarm.question",
+        chance=alarm_chance(rules),
+        notes=tuple(notes),
+        dice=2,
+        roll=roll,
+        success=success,
+        outcome=None if success is None else OUTCOMES[0 if success else 1],
+    )

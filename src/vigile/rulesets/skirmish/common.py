@@ -1,0 +1,163 @@
+"""What every skirmish check shares: who rolls, how a pool verdict is assembled (SK-D1..SK-D3)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.checks.verdict import Line, Modifier, ModifierKind, Param, Verdict
+from vigile.dice.pool import pool_chance, roll_pool
+from vigile.dice.source import FaceSource
+from vigile.errors import InputError, LimitError
+from vigile.rulesets.data import RuleData
+
+RULESET = "skirmish"
+MAX_DISTANCE_CM = 100_000.0
+"""A kilometre of table: anything farther is a typo, not a skirmish."""
+MAX_DIE_BONUS = 50
+
+
+class TimeOfDay(StrEnum):
+    NIGHT = "night"
+    DAY = "day"
+
+
+@dataclass(frozen=True)
+class Roller:
+    """Who rolls: dice in the relevant skill (SK-D1) and a bonus to each die (SK-D2)."""
+
+    dice: int = 1
+    bonus: int = 0
+
+
+def from_data(
+    rules: RuleData,
+    key: str,
+    reason: str,
+    rule: str,
+    *,
+    kind: ModifierKind = "difficulty",
+    times: int = 1,
+    params: dict[str, Param] | None = None,
+) -> Modifier:
+    """A modifier whose value is the data file's number at ``key`` (times ``times``)."""
+    return Modifier(
+        value=rules.num(key) * times,
+        reason=reason,
+        rule=rule,
+        kind=kind,
+        params=params or {},
+        source=key,
+        overridden=rules.is_overridden(key),
+    )
+
+
+def check_roller(rules: RuleData, roller: Roller, *, where: str = "--dice") -> None:
+    """Refuse a pool of no dice or of absurdly many [SK-D1]."""
+    limit = rules.num("dice.max_pool")
+    if not 1 <= roller.dice <= limit:
+        raise LimitError(f"{where}: {roller.dice} dice; a pool has 1 to {limit} dice [SK-D1]")
+    if abs(roller.bonus) > MAX_DIE_BONUS:
+        raise LimitError(f"--bonus: {roller.bonus} is absurd (at most ±{MAX_DIE_BONUS}) [SK-D2]")
+
+
+def check_distance(distance_cm: float, *, where: str = "--distance") -> float:
+    """Refuse a distance that is negative, not a number, or absurd."""
+    if not math.isfinite(distance_cm) or distance_cm < 0:
+        raise InputError(f"{distance_cm} is not a distance (0 or more centimetres)", where=where)
+    if distance_cm > MAX_DISTANCE_CM:
+        raise InputError(
+            f"{distance_cm:g} cm is beyond any table ({MAX_DISTANCE_CM:g} cm)", where=where
+        )
+    return distance_cm
+
+
+def cm_param(distance: float) -> int | float:
+    """A distance as an explanation quotes it: 20, not 20.0."""
+    return int(distance) if float(distance).is_integer() else round(distance, 2)
+
+
+def bonus_modifier(roller: Roller) -> list[Modifier]:
+    """The roller's own bonus to each die, if any [SK-D2]."""
+    if roller.bonus == 0:
+        return []
+    return [Modifier(roller.bonus, "skirmish.die_bonus", "SK-D2", kind="die")]
+
+
+def pool_verdict(
+    *,
+    check: str,
+    modifiers: Sequence[Modifier],
+    roller: Roller,
+    source: FaceSource | None,
+    outcomes: tuple[str, str],
+    notes: Sequence[Line] = (),
+    state: AwarenessState | None = None,
+    question: str | None = None,
+) -> Verdict:
+    """Assemble the verdict of a pool of d6 against a difficulty [SK-D1..SK-D3].
+
+    The difficulty is the sum of the base and difficulty modifiers; the die bonus is the sum
+    of the die modifiers. ``outcomes`` are the message keys for success and failure.
+    """
+    difficulty = sum(m.value for m in modifiers if m.kind in ("base", "difficulty"))
+    die_bonus = sum(m.value for m in modifiers if m.kind == "die")
+    target = difficulty - die_bonus
+    chance = pool_chance(roller.dice, target)
+    automatic = target <= 1
+    roll = None
+    success: bool | None = None
+    if automatic:
+        success = True
+    elif source is not None:
+        roll = roll_pool(roller.dice, target, source)
+        success = roll.success
+    return Verdict(
+        ruleset=RULESET,
+        check=check,
+        question=question or f"skirmish.{check}.question",
+        chance=chance,
+        modifiers=tuple(modifiers),
+        notes=tuple(notes),
+        difficulty=difficulty,
+        die_bonus=die_bonus,
+        dice=roller.dice,
+        automatic=automatic,
+        roll=roll,
+        success=success,
+        outcome=None if success is None else outcomes[0 if success else 1],
+        state=state,
+    )
+
+
+def settled_verdict(
+    *,
+    check: str,
+    seen: bool,
+    notes: Sequence[Line],
+    outcomes: tuple[str, str],
+    roller: Roller,
+    state: AwarenessState | None = None,
+    modifiers: Sequence[Modifier] = (),
+    question: str | None = None,
+) -> Verdict:
+    """A verdict the rules settle without a roll: automatic success, or no chance at all."""
+    return Verdict(
+        ruleset=RULESET,
+        check=check,
+        question=question or f"skirmish.{check}.question",
+        chance=Fraction(1) if seen else Fraction(0),
+        modifiers=tuple(modifiers),
+        notes=tuple(notes),
+        difficulty=None,
+        dice=roller.dice,
+        automatic=seen,
+        impossible=not seen,
+        success=seen,
+        outcome=outcomes[0 if seen else 1],
+        state=state,
+    )

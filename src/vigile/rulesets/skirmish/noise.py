@@ -1,0 +1,157 @@
+"""Noise checks: does a listener hear an event out of sight? (SK-N1..SK-N8)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.checks.verdict import Line, Modifier, Verdict
+from vigile.dice.source import FaceSource
+from vigile.errors import InputError
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.skirmish.common import (
+    Roller,
+    TimeOfDay,
+    bonus_modifier,
+    check_distance,
+    check_roller,
+    cm_param,
+    from_data,
+    pool_verdict,
+    settled_verdict,
+)
+
+
+class NoiseEvent(StrEnum):
+    """What made the noise (SK-N2) or what is overheard (SK-N7)."""
+
+    FUMBLE = "fumble"
+    GRAPPLE = "grapple"
+    MELEE = "melee"
+    DEATH = "death"
+    WHISPER = "whisper"
+    CONVERSATION = "conversation"
+    ANIMATED = "animated"
+    ALARM_CRY = "alarm-cry"
+
+
+class Surface(StrEnum):
+    """Where a body or weapon falls (SK-N2)."""
+
+    FLOOR = "floor"
+    WATER = "water"
+    GRASS = "grass"
+    SOFT_GROUND = "soft-ground"
+
+
+EAVESDROPPING = {NoiseEvent.WHISPER, NoiseEvent.CONVERSATION, NoiseEvent.ANIMATED}
+OUTCOMES = ("skirmish.noise.heard", "skirmish.noise.not_heard")
+
+
+def base_difficulty(rules: RuleData, event: NoiseEvent, surface: Surface | None) -> Modifier:
+    """The event's base difficulty from the table [SK-N2, SK-N7; SK-N8: the table wins]."""
+    if event is NoiseEvent.DEATH:
+        if surface is None:
+            raise InputError(
+                "a death needs the surface it falls on (floor, water, grass, soft-ground)",
+                where="--surface",
+            )
+        key = f"noise.base.death_{surface.value.replace('-', '_')}"
+        rule = "SK-N8" if surface is Surface.FLOOR else "SK-N2"
+        return from_data(
+            rules, key, f"skirmish.noise.base.death_{surface.value}", rule, kind="base"
+        )
+    if surface is not None:
+        raise InputError(
+            f"a surface only applies to a death, not to {event.value}", where="--surface"
+        )
+    key = f"noise.base.{event.value.replace('-', '_')}"
+    rule = "SK-N7" if event in EAVESDROPPING or event is NoiseEvent.ALARM_CRY else "SK-N2"
+    return from_data(rules, key, f"skirmish.noise.base.{event.value}", rule, kind="base")
+
+
+def distance_modifier(rules: RuleData, distance_cm: float, time: TimeOfDay) -> Modifier:
+    """+1 per whole 50 cm at night, per whole 10 cm by day [SK-N4]."""
+    step_key = "noise.night_step_cm" if time is TimeOfDay.NIGHT else "noise.day_step_cm"
+    step = rules.num(step_key)
+    steps = int(distance_cm // step)
+    return Modifier(
+        value=steps * rules.num("noise.per_step"),
+        reason=f"skirmish.noise.distance_{time.value}",
+        rule="SK-N4",
+        params={"distance": cm_param(distance_cm), "step": step},
+        source=step_key,
+        overridden=rules.is_overridden(step_key) or rules.is_overridden("noise.per_step"),
+    )
+
+
+def noise_check(
+    rules: RuleData,
+    *,
+    event: NoiseEvent,
+    surface: Surface | None = None,
+    distance_cm: float = 0.0,
+    barriers: int = 0,
+    time: TimeOfDay = TimeOfDay.NIGHT,
+    alert: bool = False,
+    roller: Roller = Roller(),
+    source: FaceSource | None = None,
+) -> Verdict:
+    """Does a listener hear a noisy event it cannot see? [SK-N1..SK-N8]
+
+    ``barriers`` counts the partitions, doors and walls between listener and source (SK-N5).
+    An alarm cry is heard at once by listeners on alert, otherwise on 2+ with no distance or
+    wall modifier (SK-N7).
+    """
+    check_roller(rules, roller)
+    check_distance(distance_cm)
+    if barriers < 0 or barriers > 1000:
+        raise InputError(f"{barriers} is not a number of walls (0 or more)", where="--walls")
+    notes = [Line("skirmish.noise.out_of_sight", "SK-N1")]
+    base = base_difficulty(rules, event, surface)
+    if event is NoiseEvent.ALARM_CRY:
+        if alert:
+            notes.append(Line("skirmish.noise.alarm_cry_alert", "SK-N7"))
+            return settled_verdict(
+                check="noise",
+                seen=True,
+                notes=notes,
+                outcomes=OUTCOMES,
+                roller=roller,
+                state=AwarenessState.DIRECTION,
+                modifiers=[base],
+            )
+        notes.append(Line("skirmish.noise.alarm_cry_no_modifiers", "SK-N7"))
+        return pool_verdict(
+            check="noise",
+            modifiers=[base, *bonus_modifier(roller)],
+            roller=roller,
+            source=source,
+            outcomes=OUTCOMES,
+            notes=notes,
+            state=AwarenessState.DIRECTION,
+        )
+    modifiers = [base, distance_modifier(rules, distance_cm, time)]
+    if barriers:
+        modifiers.append(
+            from_data(
+                rules,
+                "noise.per_barrier",
+                "skirmish.noise.barriers",
+                "SK-N5",
+                times=barriers,
+                params={"count": barriers},
+            )
+        )
+    if alert:
+        modifiers.append(from_data(rules, "noise.alert", "skirmish.noise.alert", "SK-N6"))
+    modifiers += bonus_modifier(roller)
+    return pool_verdict(
+        check="noise",
+        modifiers=modifiers,
+        roller=roller,
+        source=source,
+        outcomes=OUTCOMES,
+        notes=notes,
+        state=AwarenessState.DIRECTION,
+    )

@@ -1,0 +1,136 @@
+"""Sight: does an observer see a character moving or hiding? (SK-V1..SK-V9)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.checks.verdict import Line, Verdict
+from vigile.dice.source import FaceSource
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.skirmish.common import (
+    Roller,
+    TimeOfDay,
+    bonus_modifier,
+    check_distance,
+    check_roller,
+    cm_param,
+    from_data,
+    pool_verdict,
+    settled_verdict,
+)
+
+OUTCOMES = ("skirmish.sight.seen", "skirmish.sight.not_seen")
+
+
+class Attitude(StrEnum):
+    """What the target is doing (SK-V3): the faster it moves, the farther it can be seen."""
+
+    HIDDEN = "hidden"
+    IMMOBILE = "immobile"
+    HALF = "half"
+    FAST = "fast"
+
+    @property
+    def moving(self) -> bool:
+        return self in (Attitude.HALF, Attitude.FAST)
+
+
+def sight_check(
+    rules: RuleData,
+    *,
+    attitude: Attitude,
+    distance_cm: float,
+    alert: bool = False,
+    unsuited_outfit: bool = False,
+    lit: bool = False,
+    time: TimeOfDay = TimeOfDay.NIGHT,
+    line_of_sight: bool = True,
+    roller: Roller = Roller(),
+    source: FaceSource | None = None,
+) -> Verdict:
+    """Does the observer see the target? [SK-V1..SK-V9]
+
+    In order: no line of sight, no sight (SK-V6); by day, seen unless hidden by the scenery
+    (SK-V8, SK-S1); at night, a lit target not hidden in cover is seen (SK-V5), a moving one
+    closer than 10 cm is seen (SK-V2, never a hidden one: SK-V9); otherwise a test is allowed
+    only closer than the attitude's band (SK-V3, strict: SK-V8), with alert and outfit (SK-V4).
+    """
+    check_roller(rules, roller)
+    check_distance(distance_cm)
+    state = AwarenessState.OBSERVED
+
+    def settled(seen: bool, notes: list[Line]) -> Verdict:
+        return settled_verdict(
+            check="sight", seen=seen, notes=notes, outcomes=OUTCOMES, roller=roller, state=state
+        )
+
+    distance = cm_param(distance_cm)
+    if not line_of_sight:
+        return settled(False, [Line("skirmish.sight.no_line", "SK-V6")])
+    if time is TimeOfDay.DAY:
+        if attitude is Attitude.HIDDEN:
+            return settled(False, [Line("skirmish.sight.day_hidden", "SK-S1")])
+        return settled(True, [Line("skirmish.sight.day", "SK-V8")])
+    notes = [
+        Line(
+            "skirmish.sight.night", "SK-V1", {"visibility": rules.num("sight.night_visibility_cm")}
+        )
+    ]
+    if attitude is Attitude.HIDDEN:
+        notes.append(Line("skirmish.sight.hidden_beats_moving", "SK-V9"))
+    if lit:
+        if attitude is not Attitude.HIDDEN:
+            notes.append(
+                Line("skirmish.sight.lit", "SK-V5", {"radius": rules.num("sight.lit_radius_cm")})
+            )
+            return settled(True, notes)
+        notes.append(Line("skirmish.sight.lit_but_hidden", "SK-V5"))
+    auto = rules.num("sight.auto_moving_cm")
+    if attitude.moving and distance_cm < auto:
+        notes.append(
+            Line("skirmish.sight.auto_moving", "SK-V2", {"distance": distance, "band": auto})
+        )
+        return settled(True, notes)
+    band = rules.num(f"sight.band_cm.{attitude.value}")
+    if distance_cm >= band:
+        notes.append(
+            Line(
+                "skirmish.sight.beyond_band",
+                "SK-V8",
+                {"distance": distance, "band": band, "attitude": attitude.value},
+            )
+        )
+        return settled(False, notes)
+    notes.append(
+        Line(
+            "skirmish.sight.within_band",
+            "SK-V3",
+            {"distance": distance, "band": band, "attitude": attitude.value},
+        )
+    )
+    modifiers = [
+        from_data(
+            rules,
+            f"sight.difficulty.{attitude.value}",
+            f"skirmish.sight.base.{attitude.value}",
+            "SK-V3",
+            kind="base",
+        )
+    ]
+    if alert:
+        modifiers.append(from_data(rules, "sight.alert", "skirmish.sight.alert", "SK-V4"))
+    if unsuited_outfit:
+        modifiers.append(
+            from_data(rules, "sight.unsuited_outfit", "skirmish.sight.outfit", "SK-V4")
+        )
+    modifiers += bonus_modifier(roller)
+    return pool_verdict(
+        check="sight",
+        modifiers=modifiers,
+        roller=roller,
+        source=source,
+        outcomes=OUTCOMES,
+        notes=notes,
+        state=state,
+    )
