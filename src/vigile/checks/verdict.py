@@ -31,6 +31,8 @@ class Line:
     """Values the message quotes (distances, counts...)."""
     companion: bool = False
     """True for a companion rule ([C] in RULES.md), which explanations mark as such."""
+    sequel: bool = False
+    """True for what follows the outcome (who acts next), shown after it."""
 
 
 @dataclass(frozen=True)

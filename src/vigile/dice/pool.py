@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 from vigile.dice.source import FaceSource
 
@@ -22,6 +23,7 @@ def target_number(difficulty: int, die_bonus: int) -> int:
     return difficulty - die_bonus
 
 
+@cache
 def die_chance(target: int) -> Fraction:
     """Exact chance that one die reaches ``target`` [SK-D3].
 
@@ -34,6 +36,7 @@ def die_chance(target: int) -> Fraction:
     return Fraction(1, SIDES) ** (target - 5)
 
 
+@cache
 def pool_chance(dice: int, target: int) -> Fraction:
     """Exact chance that at least one of ``dice`` dice reaches ``target`` [SK-D1, SK-D3]."""
     return 1 - (1 - die_chance(target)) ** dice

@@ -32,8 +32,8 @@ def modifier_line(modifier: Modifier, lang: Lang) -> str:
     else:
         value = f"{modifier.value:+d}"
         if modifier.kind == "die":
-            value = tr("render.die_bonus", lang, {"bonus": modifier.value})
-    text = f"{value:<9} {tr(modifier.reason, lang, modifier.params)} [{modifier.rule}]"
+            value = tr("render.die_short", lang, {"bonus": modifier.value})
+    text = f"{value:<10} {tr(modifier.reason, lang, modifier.params)} [{modifier.rule}]"
     return text + _marks(modifier.overridden, modifier.companion, lang)
 
 
@@ -71,6 +71,9 @@ def difficulty_line(verdict: Verdict, lang: Lang) -> str | None:
             },
         )
     parts = [tr("render.difficulty", lang, {"difficulty": verdict.difficulty})]
+    if verdict.members:
+        parts.append(tr("render.party", lang, {"n": len(verdict.members)}))
+        return " · ".join(parts)
     if verdict.dice:
         key = "render.dice_one" if verdict.dice == 1 else "render.dice_many"
         parts.append(tr(key, lang, {"n": verdict.dice}))
@@ -159,7 +162,7 @@ def explain(
         if key is not None:
             lines.append(tr("render.outcome", lang, {"outcome": tr(key, lang)}))
         return lines
-    lines += ["  " + note_line(n, lang) for n in verdict.notes]
+    lines += ["  " + note_line(n, lang) for n in verdict.notes if not n.sequel]
     lines += ["  " + modifier_line(m, lang) for m in verdict.modifiers]
     for line in (difficulty_line(verdict, lang), chance_line(verdict, lang)):
         if line:
@@ -169,6 +172,7 @@ def explain(
     for line in (roll_line(verdict, lang), outcome_line(verdict, lang)):
         if line:
             lines.append(line)
+    lines += [note_line(n, lang) for n in verdict.notes if n.sequel]
     if hint_roll and verdict.outcome is None:
         lines.append(tr("render.not_rolled", lang))
     if verdict.state is not None:

@@ -34,6 +34,12 @@ class RuleData:
     values: Table
     overridden: frozenset[str] = field(default_factory=frozenset)
     """Dotted keys a house rule changed."""
+    _flat: dict[str, object] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        flat: dict[str, object] = {}
+        _flatten(self.values, "", flat)
+        object.__setattr__(self, "_flat", flat)
 
     def num(self, key: str) -> int:
         """A whole number from the data (``noise.base.fumble``)."""
@@ -53,12 +59,18 @@ class RuleData:
         return key in self.overridden
 
     def _get(self, key: str) -> object:
-        node: object = self.values
-        for part in key.split("."):
-            if not isinstance(node, dict) or part not in node:
-                raise KeyError(f"{self.ruleset}: no rule number {key}")
-            node = node[part]
-        return node
+        try:
+            return self._flat[key]
+        except KeyError:
+            raise KeyError(f"{self.ruleset}: no rule number {key}") from None
+
+
+def _flatten(table: Table, prefix: str, out: dict[str, object]) -> None:
+    for key, value in table.items():
+        if isinstance(value, dict):
+            _flatten(value, f"{prefix}{key}.", out)
+        else:
+            out[prefix + key] = value
 
 
 @cache
@@ -160,7 +172,7 @@ def key_line(text: str, dotted: str) -> int | None:
         header = _HEADER.match(raw)
         if header:
             table = _clean(header.group(1))
-            if table == dotted:
+            if table == dotted or table.startswith(dotted + "."):
                 return number
             continue
         assign = _ASSIGN.match(raw)

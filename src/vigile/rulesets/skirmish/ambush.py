@@ -157,11 +157,11 @@ def _with_sequel(verdict: Verdict) -> Verdict:
         return Verdict(
             **{
                 **verdict.__dict__,
-                "notes": (*verdict.notes, Line("skirmish.ambush.sequel", "SK-A5")),
+                "notes": (*verdict.notes, Line("skirmish.ambush.sequel", "SK-A5", sequel=True)),
             }
         )
     key = "skirmish.ambush.simultaneous" if verdict.success else "skirmish.ambush.ambushers_first"
-    return Verdict(**{**verdict.__dict__, "notes": (*verdict.notes, Line(key, "SK-A5"))})
+    return Verdict(**{**verdict.__dict__, "notes": (*verdict.notes, Line(key, "SK-A5", sequel=True))})
 
 
 def _no_cover(party_size: int) -> Verdict:
@@ -172,7 +172,7 @@ def _no_cover(party_size: int) -> Verdict:
         chance=Fraction(1),
         notes=(
             Line("skirmish.ambush.no_cover", "SK-A1"),
-            Line("skirmish.ambush.simultaneous", "SK-A5"),
+            Line("skirmish.ambush.simultaneous", "SK-A5", sequel=True),
         ),
         dice=party_size,
         automatic=True,

@@ -1,0 +1,237 @@
+"""Groping for an invisible creature and attacking one (DD-6, DD-8, DD-9, DD-12, DD-14, DD-15, DD-17).
+
+Both checks keep the player's secret: a miss reads the same to the player whatever its cause
+(an empty square, a failed touch attack, the miss chance), while the GM view says which.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from fractions import Fraction
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.checks.verdict import Line, Modifier, Verdict
+from vigile.dice.d20 import attack_hit_chance, miss_chance_pass
+from vigile.dice.source import FaceSource
+from vigile.errors import InputError, LimitError
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.dnd35.common import RULESET, as_roll, check_bonus, companion
+
+GROPE_OUTCOMES = ("dnd35.grope.found", "dnd35.grope.not_found")
+
+
+class Square(StrEnum):
+    """Where an attack on an unlocated invisible creature lands (DD-9)."""
+
+    CORRECT = "correct"
+    """The player named the creature's square."""
+    WRONG = "wrong"
+    """The creature is not there."""
+
+
+def check_miss_chance(percent: int, *, where: str = "--miss-chance") -> int:
+    """Refuse a miss chance that is not a whole percent within 0..100."""
+    if isinstance(percent, bool) or not isinstance(percent, int) or not 0 <= percent <= 100:
+        raise InputError(f"{percent!r} is not a miss chance (a percent within 0..100)", where=where)
+    return percent
+
+
+def grope_check(
+    rules: RuleData,
+    *,
+    touch_attack: int,
+    touch_ac: int,
+    occupied: bool = True,
+    source: FaceSource | None = None,
+) -> Verdict:
+    """Does groping two adjacent 5-ft squares pinpoint the invisible creature? [DD-6]
+
+    A standard action: a touch attack (hand or weapon) into two adjacent squares. [C] The touch
+    attack is rolled against the creature's touch AC, a natural 1 always missing and a natural
+    20 always hitting; on a hit the 50% miss chance is rolled. A connecting touch deals no
+    damage but pinpoints the creature (``location``) until it moves. ``occupied=False``: no
+    creature is there; the dice are rolled all the same, and the player learns only that
+    nothing was found.
+
+    Rolling order: the touch attack d20, then (on a hit) the d100 miss chance. With the
+    companion touch attack switched off, only the d100.
+    """
+    check_bonus(rules, touch_attack, where="--touch-attack")
+    limit = rules.num("limits.max_ac")
+    if isinstance(touch_ac, bool) or not isinstance(touch_ac, int):
+        raise InputError(f"{touch_ac!r} is not an armor class", where="--touch-ac")
+    if not 0 <= touch_ac <= limit:
+        raise LimitError(f"--touch-ac: {touch_ac} is not an armor class (0 to {limit})")
+    miss = check_miss_chance(rules.num("grope.miss_chance"), where="grope.miss_chance")
+    touch = companion(rules, "grope_touch_attack")
+    notes = [Line("dnd35.grope.action", "DD-6")]
+    modifiers: list[Modifier] = []
+    chance_touch = Fraction(1)
+    if touch:
+        modifiers = [
+            Modifier(touch_ac, "dnd35.grope.touch_ac", "DD-6", kind="base", companion=True),
+            Modifier(touch_attack, "dnd35.grope.touch_attack", "DD-6", kind="die", companion=True),
+        ]
+        chance_touch = attack_hit_chance(touch_attack, touch_ac)
+        notes.append(Line("dnd35.grope.natural", "DD-6", companion=True))
+    notes.append(Line("dnd35.grope.miss_chance", "DD-6", {"percent": miss}))
+    notes.append(Line("dnd35.grope.until_moves", "DD-6"))
+    if not occupied:
+        notes.append(Line("dnd35.grope.empty", "DD-6"))
+    chance = chance_touch * miss_chance_pass(miss) if occupied else Fraction(0)
+    roll = None
+    success: bool | None = None
+    outcome = None
+    player_outcome = None
+    if source is not None:
+        dice: list[tuple[tuple[int, ...], bool]] = []
+        hit = True
+        if touch:
+            face = source.face(20)
+            hit = face == 20 or (face != 1 and face + touch_attack >= touch_ac)
+            dice.append(((face,), hit))
+            if not hit:
+                notes.append(Line("dnd35.grope.touch_missed", "DD-6", companion=True))
+        if hit:
+            percent_face = source.face(100)
+            connects = percent_face > miss
+            dice.append(((percent_face,), connects))
+            if not connects:
+                notes.append(Line("dnd35.grope.miss_chance_struck", "DD-6"))
+            hit = connects
+        success = hit and occupied
+        roll = as_roll(dice, success, source, target=touch_ac - touch_attack if touch else 0)
+        outcome = GROPE_OUTCOMES[0 if success else 1]
+        player_outcome = "dnd35.grope.found" if success else "dnd35.grope.player_nothing"
+    return Verdict(
+        ruleset=RULESET,
+        check="grope",
+        question="dnd35.grope.question",
+        chance=chance,
+        modifiers=tuple(modifiers),
+        notes=tuple(notes),
+        difficulty=touch_ac if touch else None,
+        die_bonus=touch_attack if touch else 0,
+        dice=0,
+        impossible=not occupied,
+        roll=roll,
+        success=success,
+        outcome=outcome,
+        state=AwarenessState.LOCATION,
+        extra={"chance_touch": chance_touch, "miss_chance": miss},
+        dice_kind="d20" if touch else "percentile",
+        player_notes=(Line("dnd35.grope.player_action", "DD-6"),),
+        player_outcome=player_outcome,
+    )
+
+
+def attack_check(
+    rules: RuleData,
+    *,
+    miss_chance: int,
+    blind_fight: bool = False,
+    blindsight: bool = False,
+    in_liquid: bool = False,
+    square: Square | None = None,
+    incorporeal: bool = False,
+    source: FaceSource | None = None,
+) -> Verdict:
+    """Does the miss chance spare a blow at an invisible creature? [DD-8, DD-9, DD-12, DD-14,
+    DD-15, DD-17]
+
+    A located creature is attacked normally with total concealment: ``miss_chance`` (50%, the
+    GM may lower it for a slow or very large creature, DD-8). Not located (``square`` given),
+    the player names a square: the right one resolves normally; a wrong one rolls the miss
+    chance anyway and reports a miss, and the player view of it is the very same as a miss
+    from the miss chance on the right square (DD-9). In a liquid the creature has only
+    concealment: [C] 20% at most (DD-12). Blind-Fight rolls the miss chance twice and the blow
+    lands unless both miss (DD-14). Blindsight attacks with no miss chance (DD-15). Neither
+    Blind-Fight nor blindsight works on an incorporeal creature (DD-17).
+    ``chance`` is the chance that the miss chance does not stop the blow; the attack roll
+    itself against AC is resolved normally, outside this check.
+
+    Rolling order: the d100 miss chance, twice with Blind-Fight (both always rolled, so the
+    dice used tell nothing); nothing with blindsight.
+    """
+    check_miss_chance(miss_chance)
+    if blindsight and square is not None:
+        raise InputError(
+            "blindsight locates the creature (DD-15): there is no square to guess", where="--square"
+        )
+    notes: list[Line] = []
+    default = rules.num("attack.total_concealment")
+    percent = miss_chance
+    if square is None:
+        notes.append(Line("dnd35.attack.located", "DD-8", {"percent": miss_chance}))
+    else:
+        notes.append(Line("dnd35.attack.named_square", "DD-9", {"percent": miss_chance}))
+    if miss_chance != default:
+        notes.append(
+            Line("dnd35.attack.gm_miss_chance", "DD-8", {"percent": miss_chance, "default": default})
+        )
+    if in_liquid:
+        if companion(rules, "in_liquid_miss_chance"):
+            percent = min(percent, rules.num("attack.in_liquid"))
+            notes.append(Line("dnd35.attack.in_liquid", "DD-12", {"percent": percent}, True))
+        else:
+            notes.append(Line("dnd35.attack.in_liquid_gm", "DD-12", {"percent": percent}))
+    sighted = blindsight
+    if blindsight and incorporeal:
+        notes.append(Line("dnd35.attack.blindsight_incorporeal", "DD-17"))
+        sighted = False
+    elif blindsight:
+        notes.append(Line("dnd35.attack.blindsight", "DD-15"))
+        percent = 0
+    fighting = blind_fight and not sighted
+    if blind_fight and incorporeal:
+        notes.append(Line("dnd35.attack.blind_fight_incorporeal", "DD-17"))
+        fighting = False
+    elif fighting:
+        notes.append(Line("dnd35.attack.blind_fight", "DD-14", {"percent": percent}))
+    wrong = square is Square.WRONG
+    if wrong:
+        notes.append(Line("dnd35.attack.square_wrong", "DD-9"))
+    elif square is Square.CORRECT:
+        notes.append(Line("dnd35.attack.square_correct", "DD-9"))
+    chance = Fraction(0) if wrong else miss_chance_pass(percent, fighting)
+    player_notes = (
+        Line("dnd35.attack.player_square", "DD-9")
+        if square is not None
+        else Line("dnd35.attack.player_located", "DD-8"),
+    )
+    roll = None
+    success: bool | None = None
+    outcome = None
+    player_outcome = None
+    if sighted:
+        success, outcome, player_outcome = True, "dnd35.attack.lands", "dnd35.attack.player_lands"
+    elif source is not None:
+        faces = [source.face(100) for _ in range(2 if fighting else 1)]
+        spared = any(face > percent for face in faces)
+        success = spared and not wrong
+        roll = as_roll([((face,), face > percent) for face in faces], success, source, percent)
+        if success:
+            outcome = "dnd35.attack.lands"
+        elif wrong:
+            outcome = "dnd35.attack.wrong_square_miss"
+        else:
+            outcome = "dnd35.attack.miss_chance_struck"
+        player_outcome = "dnd35.attack.player_lands" if success else "dnd35.attack.player_miss"
+    return Verdict(
+        ruleset=RULESET,
+        check="attack",
+        question="dnd35.attack.question",
+        chance=chance,
+        notes=tuple(notes),
+        dice=0,
+        automatic=sighted,
+        impossible=wrong,
+        roll=roll,
+        success=success,
+        outcome=outcome,
+        state=AwarenessState.OBSERVED if sighted else AwarenessState.LOCATION,
+        extra={"miss_chance": percent, "blind_fight": fighting},
+        dice_kind="percentile",
+        player_notes=player_notes,
+        player_outcome=player_outcome,
+    )

@@ -1,0 +1,161 @@
+"""Spot against an invisible creature: does the observer notice it, or pinpoint it? (DD-1, DD-3, DD-4)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from fractions import Fraction
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.checks.verdict import Line, Modifier, Verdict
+from vigile.dice.d20 import check_chance
+from vigile.dice.source import FaceSource
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.dnd35.common import (
+    RULESET,
+    as_roll,
+    check_bonus,
+    check_distance,
+    companion,
+    distance_steps,
+    from_data,
+    ft_param,
+)
+
+OUTCOMES = ("dnd35.spot.noticed", "dnd35.spot.not_noticed")
+PINPOINT_OUTCOMES = ("dnd35.spot.pinpointed", "dnd35.spot.not_pinpointed")
+
+
+class SpotTarget(StrEnum):
+    """What the invisible target is or does (DD-3): the stiller, the harder."""
+
+    MOVING = "moving"
+    STILL = "still"
+    """Not moving, or barely."""
+    IMMOBILE = "immobile"
+    """Completely immobile."""
+    OBJECT = "object"
+    NON_BREATHING = "non-breathing"
+    """A construct, an undead: a creature that does not breathe."""
+
+
+def spot_check(
+    rules: RuleData,
+    *,
+    spot_bonus: int,
+    distance_ft: float,
+    target: SpotTarget,
+    pinpoint: bool = False,
+    distracted: bool = False,
+    source: FaceSource | None = None,
+) -> Verdict:
+    """Does the observer notice the invisible creature (or pinpoint it)? [DD-1, DD-3, DD-4]
+
+    Sight never sees an invisible creature (DD-1); Spot can notice one within 30 ft (DD-3 [R]:
+    30 ft or closer; beyond it no check is possible) against DC 20 moving, 30 still, 40 for an
+    object, a non-breathing creature or a completely immobile one. [C] Spot takes −1 per 10 ft
+    and −5 when distracted. Success gives ``presence``: something is there, not where. To
+    pinpoint (``pinpoint=True``) the DC is +20 (DD-4) and success gives ``location``, with the
+    target still in total concealment (50% miss). Unpinpointed, a result of DC + 20 or more
+    also pinpoints: ``chance_pinpoint`` is its chance.
+
+    Rolling order: one d20, the observer's Spot.
+    """
+    check_bonus(rules, spot_bonus, where="--spot")
+    check_distance(rules, distance_ft)
+    distance = ft_param(distance_ft)
+    range_ft = rules.num("spot.range_ft")
+    pinpoint_dc = rules.num("spot.pinpoint")
+    state = AwarenessState.LOCATION if pinpoint else AwarenessState.PRESENCE
+    outcomes = PINPOINT_OUTCOMES if pinpoint else OUTCOMES
+    notes = [Line("dnd35.spot.invisible", "DD-1")]
+    if distance_ft > range_ft:
+        notes.append(
+            Line("dnd35.spot.out_of_range", "DD-3", {"distance": distance, "range": range_ft})
+        )
+        return Verdict(
+            ruleset=RULESET,
+            check="spot",
+            question=f"dnd35.spot.question{'_pinpoint' if pinpoint else ''}",
+            chance=Fraction(0),
+            notes=tuple(notes),
+            impossible=True,
+            success=False,
+            outcome=outcomes[1],
+            state=state,
+            extra={"chance_pinpoint": Fraction(0)},
+            dice_kind="d20",
+            dice=0,
+        )
+    notes.append(Line("dnd35.spot.in_range", "DD-3", {"distance": distance, "range": range_ft}))
+    key = target.value.replace("-", "_")
+    modifiers = [from_data(rules, f"spot.dc.{key}", f"dnd35.spot.dc.{key}", "DD-3", kind="base")]
+    if pinpoint:
+        modifiers.append(from_data(rules, "spot.pinpoint", "dnd35.spot.pinpoint", "DD-4"))
+    modifiers.append(Modifier(spot_bonus, "dnd35.spot.bonus", "DD-3", kind="die"))
+    steps = distance_steps(rules, "spot.distance_step_ft", distance_ft)
+    if steps and companion(rules, "spot_distance"):
+        modifiers.append(
+            from_data(
+                rules,
+                "spot.distance",
+                "dnd35.spot.distance",
+                "DD-3",
+                kind="die",
+                times=steps,
+                params={"distance": distance, "step": rules.num("spot.distance_step_ft")},
+                is_companion=True,
+            )
+        )
+    if distracted and companion(rules, "spot_distracted"):
+        modifiers.append(
+            from_data(
+                rules,
+                "spot.distracted",
+                "dnd35.spot.distracted",
+                "DD-3",
+                kind="die",
+                is_companion=True,
+            )
+        )
+    dc = sum(m.value for m in modifiers if m.kind != "die")
+    bonus = sum(m.value for m in modifiers if m.kind == "die")
+    chance = check_chance(bonus, dc)
+    chance_pinpoint = chance if pinpoint else check_chance(bonus, dc + pinpoint_dc)
+    miss = rules.num("spot.pinpoint_miss_chance")
+    if pinpoint:
+        notes.append(Line("dnd35.spot.still_concealed", "DD-4", {"percent": miss}))
+    else:
+        notes.append(Line("dnd35.spot.presence_only", "DD-3"))
+    extra: dict[str, Fraction | int | None] = {"chance_pinpoint": chance_pinpoint}
+    roll = None
+    success: bool | None = None
+    outcome = None
+    if source is not None:
+        face = source.face(20)
+        result = face + bonus
+        success = result >= dc
+        extra["result"] = result
+        roll = as_roll([((face,), success)], success, source, target=dc - bonus)
+        outcome = outcomes[0 if success else 1]
+        if success and not pinpoint and result >= dc + pinpoint_dc:
+            state = AwarenessState.LOCATION
+            outcome = PINPOINT_OUTCOMES[0]
+            notes.append(Line("dnd35.spot.beat_by", "DD-4", {"margin": pinpoint_dc}))
+            notes.append(Line("dnd35.spot.still_concealed", "DD-4", {"percent": miss}))
+    return Verdict(
+        ruleset=RULESET,
+        check="spot",
+        question=f"dnd35.spot.question{'_pinpoint' if pinpoint else ''}",
+        chance=chance,
+        modifiers=tuple(modifiers),
+        notes=tuple(notes),
+        difficulty=dc,
+        die_bonus=bonus,
+        dice=0,
+        roll=roll,
+        success=success,
+        outcome=outcome,
+        state=state,
+        extra=extra,
+        dice_kind="d20",
+    )

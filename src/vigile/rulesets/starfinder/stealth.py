@@ -1,0 +1,489 @@
+"""Hiding: does the hider stay hidden from every observer? (SF-1..SF-7, SF-9, SF-10).
+
+One Stealth roll is the DC of every observer's own Perception (SF-4 [R]); the exact chance sums
+over the hider's d20 (:func:`vigile.dice.d20.hidden_from_all_meet`). Every hider-side number
+(Stealth bonus, penalties, the GM's circumstance modifiers) goes into that DC, so in the verdict
+they are ``difficulty`` modifiers; each observer's Perception is its ``die_bonus``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.checks.verdict import Line, Modifier, Param, Verdict
+from vigile.dice.d20 import hidden_from_all_meet
+from vigile.dice.source import FaceSource
+from vigile.errors import InputError, LimitError
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.starfinder.awareness import noticed_state
+from vigile.rulesets.starfinder.common import (
+    MAX_BONUS,
+    RULESET,
+    Ruling,
+    check_bonus,
+    check_distance_ft,
+    from_data,
+    ft_param,
+    one_die,
+)
+
+MAX_OBSERVERS = 1000
+MAX_DC_MODS = 50
+MAX_LABEL = 80
+OUTCOMES = ("starfinder.hide.hidden", "starfinder.hide.noticed")
+MEMBER_OUTCOMES = ("starfinder.hide.observer_notices", "starfinder.hide.observer_misses")
+QUESTION = "starfinder.hide.question"
+MEMBER_QUESTION = "starfinder.hide.observer_question"
+
+
+class Speed(StrEnum):
+    """How fast the hider moves this turn (SF-3)."""
+
+    HALF = "half"
+    MORE_THAN_HALF = "more-than-half"
+
+
+class Concealment(StrEnum):
+    """The hider's concealment: none, concealment, or total concealment (SF-2, SF-5, SF-7)."""
+
+    NONE = "none"
+    PARTIAL = "partial"
+    TOTAL = "total"
+
+
+@dataclass(frozen=True)
+class Observer:
+    """A creature nearby that might detect the hider (SF-4)."""
+
+    perception: int
+    """Its Perception bonus."""
+    blindsense: bool = False
+    """Blindsense negates the +40/+20 of invisibility and total concealment (SF-11)."""
+
+
+@dataclass(frozen=True)
+class DcMod:
+    """A circumstance modifier the GM adds to every observer's DC (SF-4 [C]), with its label."""
+
+    value: int
+    label: str
+
+
+def parse_dc_mod(text: str, *, where: str = "--dc-mod") -> DcMod:
+    """Parse ``"+2:dim light"`` into ``DcMod(2, "dim light")``; a clear error otherwise."""
+    value_text, sep, label = text.partition(":")
+    label = label.strip()
+    if not sep or not label:
+        raise InputError(f"{text!r}: write VALUE:LABEL (e.g. +2:dim light)", where=where)
+    if len(label) > MAX_LABEL:
+        raise InputError(f"label longer than {MAX_LABEL} characters", where=where)
+    try:
+        value = int(value_text.strip().replace("−", "-"))
+    except ValueError:
+        raise InputError(f"{value_text.strip()!r} is not a whole number", where=where) from None
+    return DcMod(check_bonus(value, where), label)
+
+
+def is_immobile(
+    *, your_turn: bool, moved_this_turn: bool, moved_since_last_turn_start: bool
+) -> bool:
+    """Immobile for SF-7: it is your turn and you have not moved yet, or you have not moved
+    since the start of your last turn [SF-7]."""
+    return (your_turn and not moved_this_turn) or not moved_since_last_turn_start
+
+
+def may_stay_hidden(*, lost_shelter_during_turn: bool, shelter_at_end_of_turn: bool) -> Ruling:
+    """May you try to stay hidden at the end of your turn? [SF-6]
+
+    Yes if you kept cover or concealment; if you lost them during the turn, only if you have
+    cover or concealment again at its end.
+    """
+    if not shelter_at_end_of_turn:
+        return Ruling(False, Line("starfinder.hide.stay_hidden_refused", "SF-6"))
+    if lost_shelter_during_turn:
+        return Ruling(True, Line("starfinder.hide.stay_hidden_regained", "SF-6"))
+    return Ruling(True, Line("starfinder.hide.stay_hidden_kept", "SF-6"))
+
+
+def stealth_modifiers(
+    rules: RuleData,
+    *,
+    stealth: int,
+    armor_penalty: int = 0,
+    speed: Speed = Speed.HALF,
+    bluff_diversion: bool = False,
+    invisible: bool = False,
+    immobile: bool = False,
+    total_concealment: bool = False,
+    sniping: bool = False,
+) -> list[Modifier]:
+    """The hider's Stealth bonus and every modifier of the rules [SF-1, SF-3, SF-7, SF-10]."""
+    mods = [Modifier(stealth, "starfinder.hide.stealth", "SF-1")]
+    if armor_penalty:
+        mods.append(Modifier(-abs(armor_penalty), "starfinder.hide.armor_penalty", "SF-1"))
+    if speed is Speed.MORE_THAN_HALF:
+        mods.append(from_data(rules, "stealth.faster_than_half", "starfinder.hide.faster", "SF-3"))
+    if bluff_diversion:
+        mods.append(from_data(rules, "stealth.bluff_diversion", "starfinder.hide.bluff", "SF-3"))
+    if (invisible or total_concealment) and immobile:
+        key = "invisible" if invisible else "total"
+        mods.append(
+            from_data(
+                rules, "stealth.invisible_immobile", f"starfinder.hide.{key}_immobile", "SF-7"
+            )
+        )
+    elif invisible:
+        mods.append(
+            from_data(rules, "stealth.invisible_moving", "starfinder.hide.invisible_moving", "SF-7")
+        )
+    if sniping:
+        mods.append(from_data(rules, "sniping.penalty", "starfinder.hide.sniping", "SF-10"))
+    return mods
+
+
+# Lines that never change are built once (verdicts share immutable parts).
+_SF1 = Line("starfinder.hide.dex_skill", "SF-1")
+_SF3_HALF = Line("starfinder.hide.half_speed", "SF-3")
+_SF3_STILL = Line("starfinder.hide.still", "SF-3")
+_SF4_TIES = Line("starfinder.hide.ties", "SF-4", companion=True)
+_SF4_NO_DISTANCE = Line("starfinder.hide.no_distance_modifier", "SF-4", companion=True)
+_SF5_FAIL = Line("starfinder.hide.failing_observers", "SF-5")
+_SF5_OBSERVE = Line("starfinder.hide.succeeding_observe", "SF-5")
+_SF5_LOCATE = Line("starfinder.hide.succeeding_locate", "SF-5")
+_SF7_IMMOBILE = Line("starfinder.hide.immobile_definition", "SF-7")
+_SF9 = Line("starfinder.hide.flat_footed", "SF-9")
+_SF2_NONE = Line("starfinder.hide.no_shelter", "SF-2")
+_SF2_REASONS = {
+    "cover": Line("starfinder.hide.allowed_cover", "SF-2"),
+    "concealment": Line("starfinder.hide.allowed_concealment", "SF-2"),
+    "total": Line("starfinder.hide.allowed_total_concealment", "SF-2"),
+    "invisible": Line("starfinder.hide.allowed_invisible", "SF-2"),
+    "ability": Line("starfinder.hide.allowed_ability", "SF-2"),
+    "diversion": Line("starfinder.hide.allowed_diversion", "SF-2"),
+}
+
+
+def hide_check(
+    rules: RuleData,
+    *,
+    stealth: int,
+    observers: Sequence[int | Observer],
+    speed: Speed = Speed.HALF,
+    bluff_diversion: bool = False,
+    invisible: bool = False,
+    immobile: bool = False,
+    cover: bool = False,
+    concealment: Concealment = Concealment.NONE,
+    special_ability: bool = False,
+    sniping: bool = False,
+    distance_ft: float | None = None,
+    forest: bool = False,
+    dc_mods: Sequence[DcMod] = (),
+    armor_penalty: int = 0,
+    lost_shelter_this_turn: bool = False,
+    source: FaceSource | None = None,
+) -> Verdict:
+    """Does the hider stay hidden from every observer? [SF-1..SF-7, SF-9, SF-10]
+
+    Without cover, concealment, invisibility, a special ability or a Bluff diversion no check
+    is allowed: the verdict is refused with its reason (SF-2, and SF-6 for a hider who lost its
+    cover this turn). Otherwise the hider rolls d20 + Stealth once; with the GM's circumstance
+    modifiers that result is the DC of each observer's d20 + Perception, ties to the observer
+    (SF-4). ``chance`` is the exact chance to stay hidden from all; each observer's sub-verdict
+    has its own chance to notice and the state it reaches (SF-5). Dice, when rolled: the
+    Stealth d20 first, then one d20 per observer in order.
+    """
+    check_bonus(stealth, "--stealth")
+    crowd = _observers(observers)
+    _check_armor(armor_penalty)
+    if immobile and speed is Speed.MORE_THAN_HALF:
+        raise InputError(
+            "an immobile hider does not move: drop --speed more-than-half [SF-7]",
+            where="--immobile",
+        )
+    if forest and distance_ft is None:
+        raise InputError("the forest's sound rule needs --distance FT [SF-4]", where="--forest")
+    if distance_ft is not None:
+        check_distance_ft(distance_ft)
+    if sniping:
+        _check_sniping(rules, distance_ft)
+    if len(dc_mods) > MAX_DC_MODS:
+        raise LimitError(f"--dc-mod: {len(dc_mods)} modifiers; at most {MAX_DC_MODS}")
+    for mod in dc_mods:
+        check_bonus(mod.value, "--dc-mod")
+
+    total = invisible or concealment is Concealment.TOTAL
+    shelter = cover or concealment is not Concealment.NONE or invisible
+    reasons = [
+        key
+        for key, present in (
+            ("cover", cover),
+            ("concealment", concealment is Concealment.PARTIAL),
+            ("total", concealment is Concealment.TOTAL),
+            ("invisible", invisible),
+            ("ability", special_ability),
+            ("diversion", bluff_diversion),
+        )
+        if present
+    ]
+    notes: list[Line] = []
+    if lost_shelter_this_turn:
+        notes.append(
+            may_stay_hidden(lost_shelter_during_turn=True, shelter_at_end_of_turn=shelter).line
+        )
+    if not reasons:
+        return _refused(crowd, [_SF2_NONE, *notes])
+    notes[:0] = [_SF2_REASONS[key] for key in reasons]
+
+    modifiers = stealth_modifiers(
+        rules,
+        stealth=stealth,
+        armor_penalty=armor_penalty,
+        speed=speed,
+        bluff_diversion=bluff_diversion,
+        invisible=invisible,
+        immobile=immobile,
+        total_concealment=total,
+        sniping=sniping,
+    )
+    notes.append(_SF1)
+    if immobile:
+        notes.append(_SF3_STILL)
+    elif speed is Speed.HALF:
+        notes.append(_SF3_HALF)
+    if total and immobile:
+        notes.append(_SF7_IMMOBILE)
+    if sniping and distance_ft is not None:
+        notes.append(
+            Line("starfinder.hide.sniping_rule", "SF-10", {"distance": ft_param(distance_ft)})
+        )
+    modifiers += [
+        Modifier(
+            m.value, "starfinder.hide.dc_mod", "SF-4", params={"label": m.label}, companion=True
+        )
+        for m in dc_mods
+    ]
+    if distance_ft is not None:
+        sound = _sound_modifier(rules, distance_ft, forest)
+        if sound is None:
+            notes.append(_SF4_NO_DISTANCE)
+        else:
+            modifiers.append(sound)
+    hider_bonus = sum(m.value for m in modifiers)
+    notes += [
+        Line("starfinder.hide.opposed", "SF-4", {"bonus": hider_bonus, "count": len(crowd)}),
+        _SF4_TIES,
+        _SF5_FAIL,
+        _SF5_LOCATE if total else _SF5_OBSERVE,
+        _SF9,
+    ]
+
+    # Blindsense negates the +40/+20 of SF-7 against that observer (SF-11 [C]).
+    sf7 = next((m for m in modifiers if m.rule == "SF-7"), None)
+    negation: Modifier | None = None
+    if sf7 is not None and rules.flag("companion.blindsense_negates"):
+        negation = Modifier(
+            -sf7.value, "starfinder.hide.blindsense", "SF-11", source=sf7.source, companion=True
+        )
+    # The observers' DC is the hider's result, lowered by the negation for one with blindsense:
+    # the same as raising that observer's Perception by as much.
+    bonuses = [o.perception - (negation.value if negation and o.blindsense else 0) for o in crowd]
+    hidden, marginals = hidden_from_all_meet(hider_bonus, bonuses)
+    state = noticed_state(total)
+
+    stealth_face: int | None = None
+    result: int | None = None
+    faces: list[int] = []
+    given = False
+    if source is not None:
+        given = source.given
+        stealth_face = source.face(20)
+        result = stealth_face + hider_bonus
+        faces = [source.face(20) for _ in crowd]
+    members = tuple(
+        _member(
+            index,
+            observer,
+            marginals[index - 1],
+            state,
+            negation if observer.blindsense else None,
+            result,
+            faces[index - 1] if faces else None,
+            given,
+        )
+        for index, observer in enumerate(crowd, start=1)
+    )
+    success: bool | None = None
+    player_notes: tuple[Line, ...] = ()
+    if result is not None and stealth_face is not None:
+        success = not any(m.success for m in members)
+        rolled = Line(
+            "starfinder.hide.stealth_result",
+            "SF-4",
+            {"face": stealth_face, "bonus": hider_bonus, "result": result},
+        )
+        notes.append(rolled)
+        player_notes = (rolled,)
+    return Verdict(
+        ruleset=RULESET,
+        check="hide",
+        question=QUESTION,
+        chance=hidden,
+        modifiers=tuple(modifiers),
+        notes=tuple(notes),
+        roll=None if stealth_face is None else one_die(stealth_face, bool(success), given),
+        success=success,
+        outcome=None if success is None else OUTCOMES[0 if success else 1],
+        state=AwarenessState.UNAWARE,
+        members=members,
+        members_key="observers",
+        extra={
+            "stealth_bonus": hider_bonus,
+            "stealth_roll": stealth_face,
+            "stealth_result": result,
+            "noticed_by": None if success is None else sum(bool(m.success) for m in members),
+        },
+        dice_kind="opposed",
+        player_notes=player_notes,
+        player_outcome=None if success is None else "starfinder.hide.player_unknown",
+    )
+
+
+def _observers(observers: Sequence[int | Observer]) -> list[Observer]:
+    if not observers:
+        raise InputError("at least one observer's Perception bonus is needed", where="--perception")
+    if len(observers) > MAX_OBSERVERS:
+        raise LimitError(f"--perception: {len(observers)} observers; at most {MAX_OBSERVERS}")
+    crowd = [o if isinstance(o, Observer) else Observer(o) for o in observers]
+    for observer in crowd:
+        check_bonus(observer.perception, "--perception")
+    return crowd
+
+
+def _check_armor(armor_penalty: int) -> None:
+    if isinstance(armor_penalty, bool) or not isinstance(armor_penalty, int):
+        raise InputError(f"{armor_penalty!r} is not a whole number", where="--armor-penalty")
+    if abs(armor_penalty) > MAX_BONUS:
+        raise InputError(
+            f"{armor_penalty} is absurd (at most {MAX_BONUS})", where="--armor-penalty"
+        )
+
+
+def _check_sniping(rules: RuleData, distance_ft: float | None) -> None:
+    """Sniping needs the target's distance, 10 ft or more [SF-10]."""
+    if distance_ft is None:
+        raise InputError("needs --distance FT, the target's distance [SF-10]", where="--sniping")
+    least = rules.num("sniping.min_distance_ft")
+    if distance_ft < least:
+        raise InputError(
+            f"sniping needs a target {least} ft or more away, not {ft_param(distance_ft)} ft "
+            "[SF-10]",
+            where="--distance",
+        )
+
+
+def _sound_modifier(rules: RuleData, distance_ft: float, forest: bool) -> Modifier | None:
+    """+1 (+2 in a forest) per whole 10 ft to a sound-based Perception DC [SF-4, C, off by
+    default]; None when the house rules leave it off."""
+    if not rules.flag("companion.sound_distance"):
+        return None
+    step = rules.num("sound.step_ft")
+    per_key = "sound.per_step_forest" if forest else "sound.per_step"
+    steps = int(distance_ft // step)
+    return Modifier(
+        value=steps * rules.num(per_key),
+        reason="starfinder.hide.sound_forest" if forest else "starfinder.hide.sound",
+        rule="SF-4",
+        params={"distance": ft_param(distance_ft), "step": step},
+        source=per_key,
+        overridden=rules.is_overridden(per_key) or rules.is_overridden("sound.step_ft"),
+        companion=True,
+    )
+
+
+def _member(
+    index: int,
+    observer: Observer,
+    chance: Fraction,
+    state: AwarenessState,
+    negation: Modifier | None,
+    result: int | None,
+    face: int | None,
+    given: bool,
+) -> Verdict:
+    """One observer's own check: its chance to notice, and once rolled its d20 against the
+    hider's result [SF-4, SF-5]."""
+    params: dict[str, Param] = {"index": index, "bonus": observer.perception}
+    modifiers = () if negation is None else (negation,)
+    if result is None or face is None:
+        return Verdict(
+            ruleset=RULESET,
+            check="hide",
+            question=MEMBER_QUESTION,
+            chance=chance,
+            modifiers=modifiers,
+            die_bonus=observer.perception,
+            state=state,
+            member_label="starfinder.hide.observer",
+            member_params=params,
+            dice_kind="opposed",
+        )
+    dc = result + (negation.value if negation is not None else 0)
+    noticed = face + observer.perception >= dc
+    return Verdict(
+        ruleset=RULESET,
+        check="hide",
+        question=MEMBER_QUESTION,
+        chance=chance,
+        modifiers=modifiers,
+        difficulty=dc,
+        die_bonus=observer.perception,
+        roll=one_die(face, noticed, given),
+        success=noticed,
+        outcome=MEMBER_OUTCOMES[0 if noticed else 1],
+        state=state,
+        member_label="starfinder.hide.observer",
+        member_params=params,
+        extra={"state_after": (state if noticed else AwarenessState.UNAWARE).value},
+        dice_kind="d20",
+    )
+
+
+def _refused(crowd: Sequence[Observer], notes: list[Line]) -> Verdict:
+    """No Stealth check is allowed [SF-2]: the observers who can see you see you."""
+    members = tuple(
+        Verdict(
+            ruleset=RULESET,
+            check="hide",
+            question=MEMBER_QUESTION,
+            chance=Fraction(1),
+            die_bonus=observer.perception,
+            automatic=True,
+            success=True,
+            outcome="starfinder.hide.observer_sees",
+            state=AwarenessState.OBSERVED,
+            member_label="starfinder.hide.observer",
+            member_params={"index": index, "bonus": observer.perception},
+            dice_kind="opposed",
+        )
+        for index, observer in enumerate(crowd, start=1)
+    )
+    return Verdict(
+        ruleset=RULESET,
+        check="hide",
+        question=QUESTION,
+        chance=Fraction(0),
+        notes=tuple(notes),
+        impossible=True,
+        success=False,
+        outcome="starfinder.hide.refused",
+        state=AwarenessState.UNAWARE,
+        members=members,
+        members_key="observers",
+        dice_kind="opposed",
+        player_notes=tuple(notes),
+    )

@@ -1,0 +1,202 @@
+"""Who is on the board: an actor's side, place, dice or bonuses, state and senses.
+
+Skirmish characters roll pools of d6 (SK-D1): ``dice`` is either one pool for every check, or
+the dice per skill. The d20 games (Starfinder, D&D 3.5) use skill bonuses instead
+(``bonuses``). Which of the two an actor may carry depends on the scenario's ruleset; the
+scenario checks the pairing (see :mod:`vigile.scene.consistency`).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from vigile.rulesets.skirmish.sight import Attitude
+
+MAX_NAME = 60
+MAX_POOL = 20
+"""Never more dice in a pool (the skirmish data file says the same: ``dice.max_pool``)."""
+MAX_BONUS = 100
+MAX_COORD = 100_000.0
+"""No board is larger than a kilometre of table or a hundred thousand feet."""
+
+Coord = Annotated[float, Field(allow_inf_nan=False, ge=-MAX_COORD, le=MAX_COORD)]
+Point = tuple[Coord, Coord]
+"""A point ``[x, y]`` in the scenario's unit (cm or ft); x grows rightwards, y downwards."""
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=r"^\S(.*\S)?$")]
+"""A name as the scenario writes it: no leading or trailing spaces."""
+Bonus = Annotated[int, Field(ge=-MAX_BONUS, le=MAX_BONUS)]
+
+MODEL_CONFIG = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+
+class Side(StrEnum):
+    """Which side an actor plays."""
+
+    ATTACKERS = "attackers"
+    DEFENDERS = "defenders"
+
+
+class GuardState(StrEnum):
+    """A guard's orders (SK-G1): stay put, or patrol by scatter die."""
+
+    POSTED = "posted"
+    PATROLLING = "patrolling"
+
+
+class Outfit(StrEnum):
+    """Whether the clothes suit hiding (SK-V4: a white kimono at night is ``unsuited``)."""
+
+    NORMAL = "normal"
+    UNSUITED = "unsuited"
+
+
+class Sense(StrEnum):
+    """How an actor can perceive others (RULES.md §4, DD-13, DD-15, SF-11)."""
+
+    SIGHT = "sight"
+    DARKVISION = "darkvision"
+    HEARING = "hearing"
+    SCENT = "scent"
+    BLINDSENSE = "blindsense"
+    BLINDSIGHT = "blindsight"
+    SEE_INVISIBLE = "see-invisible"
+
+
+class Skill(StrEnum):
+    """Skirmish skills that a rule reads (SK-D1, SK-S3, SK-A3)."""
+
+    NINJITSU = "ninjitsu"
+    """Stealthy moves (SK-N3) and shadowing (SK-S3)."""
+    PERCEPTION = "perception"
+    """Noise and sight tests (SK-N, SK-V)."""
+    ESPIONAGE = "espionage"
+    SHADOWING = "shadowing"
+    STRATEGY = "strategy"
+    CUNNING = "cunning"
+    YOJIMBO = "yojimbo"
+    POLIORCETICS = "poliorcetics"
+
+
+SHADOWING_SKILLS = (Skill.NINJITSU, Skill.ESPIONAGE, Skill.SHADOWING)
+"""A character with dice in none of these is untrained at shadowing (SK-S3)."""
+AMBUSH_SKILLS = (Skill.STRATEGY, Skill.CUNNING, Skill.ESPIONAGE, Skill.YOJIMBO, Skill.POLIORCETICS)
+"""Levels in these add to the die when detecting an ambush (SK-A3)."""
+
+Dice = Annotated[int, Field(ge=1, le=MAX_POOL)]
+SkillDice = Annotated[int, Field(ge=0, le=MAX_POOL)]
+
+
+class D20Stats(BaseModel):
+    """Skill bonuses and defences of a Starfinder or D&D 3.5 creature (total modifiers)."""
+
+    model_config = MODEL_CONFIG
+
+    perception: Bonus | None = None
+    """Starfinder Perception bonus (SF-4)."""
+    stealth: Bonus | None = None
+    """Starfinder Stealth bonus, armor check penalty included (SF-1)."""
+    spot: Bonus | None = None
+    """D&D 3.5 Spot bonus (DD-3)."""
+    listen: Bonus | None = None
+    """D&D 3.5 Listen bonus (DD-5)."""
+    hide: Bonus | None = None
+    """D&D 3.5 Hide bonus, size modifier included (DD-20)."""
+    move_silently: Bonus | None = None
+    """D&D 3.5 Move Silently bonus; absent: the creature rolls Dexterity (DD-5)."""
+    dex: Bonus = 0
+    """Dexterity modifier (the roll of a creature without Move Silently ranks, DD-5)."""
+    armor_check_penalty: Annotated[int, Field(ge=-MAX_BONUS, le=0)] = 0
+    """Armor check penalty, 0 or less (SF-1, DD-5)."""
+    touch_ac: Annotated[int, Field(ge=0, le=100)] = 10
+    """Touch Armor Class, for groping (DD-6)."""
+    attack: Bonus = 0
+    """Melee attack bonus, for groping touch attacks (DD-6)."""
+    blind_fight: bool = False
+    """Has the Blind-Fight feat (DD-14)."""
+
+
+class Actor(BaseModel):
+    """One character or creature on the board."""
+
+    model_config = MODEL_CONFIG
+
+    name: Name
+    """Unique name, used by plans, groups, actions and ``--as NAME``."""
+    side: Side
+    """``attackers`` (intruders, ninjas) or ``defenders`` (guards)."""
+    position: Point
+    """Where it stands at the start, ``[x, y]`` in the scenario's unit, inside the map."""
+    attitude: Attitude | None = None
+    """What it does at the start, for a snapshot scenario (SK-V3): hidden, immobile, half,
+    fast. Absent: posted guards are immobile, intruders take their first leg's speed."""
+    dice: Dice | dict[Skill, SkillDice] = 1
+    """Skirmish: one pool for every check (``2``), or dice per skill
+    (``{ninjitsu: 2, perception: 1}``; a skill not listed, or 0, is untrained: 1 die, SK-D1)."""
+    stealth_dice: Dice | None = None
+    """Skirmish: the pool rolled for stealthy moves (SK-N3) when it differs from ``dice``."""
+    bonuses: D20Stats | None = None
+    """Starfinder / D&D 3.5: skill bonuses and defences."""
+    state: GuardState = GuardState.POSTED
+    """Orders: ``posted`` (immobile) or ``patrolling`` by scatter die (SK-G1)."""
+    group: Name | None = None
+    """Name of the group it walks with; a group moves as one and is all on one side (SK-G1)."""
+    alert: bool = False
+    """On alert ("aux aguets") from the start (SK-N6, SK-V4)."""
+    outfit: Outfit = Outfit.NORMAL
+    """``unsuited`` clothes make it easier to see (SK-V4)."""
+    ninja: bool = False
+    """A ninja (SK-A3: an ambush made only of ninjas is harder to detect)."""
+    invisible: bool = False
+    """Invisible (SF-7, DD-1)."""
+    ethereal: bool = False
+    """Ethereal: invisible, and no sense but see-invisible locates it (DD-17)."""
+    incorporeal: bool = False
+    """Incorporeal: scent, blindsight and Blind-Fight do not work on it (DD-17)."""
+    breathing: bool = True
+    """False for constructs and undead (DD-3: Spot DC 40 when immobile)."""
+    distracted: bool = False
+    """D&D 3.5: a distracted listener or spotter (DD-3 −5 Spot, DD-5 +5 DC)."""
+    asleep: bool = False
+    """D&D 3.5: an asleep listener (−10 to Listen, DD-5)."""
+    senses: tuple[Sense, ...] = (Sense.SIGHT, Sense.HEARING)
+    """How it perceives others."""
+    move: Annotated[float, Field(gt=0, le=MAX_COORD, allow_inf_nan=False)] | None = None
+    """Distance it may cover in a turn at full speed, in the scenario's unit (half speed:
+    half of it). Absent: the engine's default for the ruleset."""
+
+    def pool(self, skill: Skill) -> int:
+        """Dice rolled for a check of ``skill`` (1 when untrained, SK-D1)."""
+        if isinstance(self.dice, int):
+            return self.dice
+        return max(1, self.dice.get(skill, 0))
+
+    def levels(self, skill: Skill) -> int:
+        """Dice the actor has in ``skill``; 0 when untrained or when ``dice`` is one pool."""
+        if isinstance(self.dice, int):
+            return 0
+        return self.dice.get(skill, 0)
+
+    def stealth_pool(self) -> int:
+        """Dice rolled for a stealthy move (SK-N3)."""
+        return self.stealth_dice if self.stealth_dice is not None else self.pool(Skill.NINJITSU)
+
+    def detection_pool(self) -> int:
+        """Dice rolled for noise and sight tests (SK-N, SK-V)."""
+        return self.pool(Skill.PERCEPTION)
+
+    def trained_at_shadowing(self) -> bool:
+        """Dice in ninjitsu, espionage or shadowing; otherwise +1 difficulty (SK-S3).
+
+        One pool for every check (``dice: 2``) counts as trained: give dice per skill to
+        play a day encounter with an untrained character.
+        """
+        if isinstance(self.dice, int):
+            return True
+        return any(self.dice.get(skill, 0) > 0 for skill in SHADOWING_SKILLS)
+
+    def ambush_levels(self) -> int:
+        """Levels added to the die when detecting an ambush (SK-A3)."""
+        return sum(self.levels(skill) for skill in AMBUSH_SKILLS)

@@ -1,0 +1,396 @@
+"""The scenario format (DESIGN.md "Scenarios"): what a scenario file may say, validated.
+
+A scenario is a frozen tree of pydantic models. Each model checks itself (a wall has length,
+a polygon has 3 vertices and an area); :class:`Scenario` then checks what spans several fields
+(:mod:`vigile.scene.consistency`: everything inside the map, names unique and known, groups on
+one side, plans not walking through walls, fields that fit the ruleset). Read a file with
+:func:`vigile.scene.loader.load_scenario`, which reports every error at once with its line.
+
+Coordinates are ``[x, y]`` in the scenario's unit: centimetres of table for the skirmish game,
+feet for the d20 games (5-ft squares: the square of a point is ``(x // 5, y // 5)``). The map
+spans ``0..width`` by ``0..height``, borders included.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, ValidationInfo, model_validator
+
+from vigile.rulesets.skirmish.ambush import AmbushSetting
+from vigile.rulesets.skirmish.common import TimeOfDay
+from vigile.rulesets.skirmish.shadow import Mount, Setting
+from vigile.scene.actors import MAX_COORD, MODEL_CONFIG, Actor, Name, Point
+from vigile.scene.plans import Leg
+
+MAX_ITEMS = 2000
+"""No list of a scenario (walls, actors, vertices...) is longer."""
+MAX_DICE_VALUES = 10_000
+MAX_TURNS = 1000
+SKIP_CONSISTENCY = "skip_consistency"
+"""Validation context key: the loader runs the cross-field checks itself, on partial data."""
+
+Positive = Annotated[float, Field(gt=0, le=MAX_COORD, allow_inf_nan=False)]
+Polygon = Annotated[tuple[Point, ...], Field(min_length=3, max_length=MAX_ITEMS)]
+"""Vertices ``[[x, y], ...]`` in order (at least 3); the last joins the first."""
+
+
+class Ruleset(StrEnum):
+    """The game whose rules play the scenario."""
+
+    SKIRMISH = "skirmish"
+    STARFINDER = "starfinder"
+    DND35 = "dnd35"
+
+    @property
+    def unit(self) -> Units:
+        """The unit its distances are written in."""
+        return Units.CM if self is Ruleset.SKIRMISH else Units.FT
+
+
+class Units(StrEnum):
+    """Unit of every coordinate and distance."""
+
+    CM = "cm"
+    FT = "ft"
+
+
+class WallKind(StrEnum):
+    """A barrier segment. All block movement; a door or window only while closed."""
+
+    WALL = "wall"
+    DOOR = "door"
+    PARTITION = "partition"
+    """A light inner partition, e.g. a shoji: blocks sight (SK-V6), counts for noise (SK-N5)."""
+    WINDOW = "window"
+
+
+class SurfaceKind(StrEnum):
+    """What the ground is made of (noise of a death or a grapple, SK-N2)."""
+
+    FLOOR = "floor"
+    WATER = "water"
+    GRASS = "grass"
+    SOFT_GROUND = "soft-ground"
+    TILE = "tile"
+    STONE = "stone"
+
+
+class LightKind(StrEnum):
+    """A light source (SK-G2, SK-V5)."""
+
+    BRAZIER = "brazier"
+    LANTERN = "lantern"
+    LIT_DOOR = "lit-door"
+    LIT_WINDOW = "lit-window"
+
+
+class MapSize(BaseModel):
+    """The board: ``0..width`` by ``0..height`` in the scenario's unit."""
+
+    model_config = MODEL_CONFIG
+
+    width: Positive
+    """Width (x extent)."""
+    height: Positive
+    """Height (y extent)."""
+
+
+class Wall(BaseModel):
+    """A straight barrier from ``start`` to ``end``: a wall, a door, a partition or a window."""
+
+    model_config = MODEL_CONFIG
+
+    kind: WallKind = WallKind.WALL
+    """wall, door, partition (shoji) or window."""
+    start: Point
+    """One end ``[x, y]``."""
+    end: Point
+    """The other end ``[x, y]``."""
+    open: bool = False
+    """Doors and windows only: open at the start (an open door blocks nothing)."""
+    name: Name | None = None
+    """A name, so that plans can open or close it (doors)."""
+
+    @model_validator(mode="after")
+    def _has_length(self) -> Wall:
+        if self.start == self.end:
+            raise ValueError(f"a zero-length {self.kind.value}: start and end are both {self.start}")
+        if self.open and self.kind not in (WallKind.DOOR, WallKind.WINDOW):
+            raise ValueError(f"only a door or a window can be open, not a {self.kind.value}")
+        return self
+
+    @property
+    def blocks_movement(self) -> bool:
+        """Walls and partitions always; doors and windows while closed."""
+        return not self.open
+
+
+class Region(BaseModel):
+    """A polygon of ground of one kind; where regions overlap, the last listed wins."""
+
+    model_config = MODEL_CONFIG
+
+    kind: SurfaceKind
+    """floor, water, grass, soft-ground, tile or stone."""
+    points: Polygon
+    """The polygon's vertices."""
+    name: Name | None = None
+    """A label for the GM ("pond", "engawa")."""
+
+    @model_validator(mode="after")
+    def _has_area(self) -> Region:
+        _check_area(self.points)
+        return self
+
+
+class Cover(BaseModel):
+    """An area where a character can hide (SK-V3: a bush, a wall corner, under a floor)."""
+
+    model_config = MODEL_CONFIG
+
+    points: Polygon
+    """The polygon's vertices."""
+    name: Name | None = None
+    """A label for the GM ("bush", "under the terrace")."""
+
+    @model_validator(mode="after")
+    def _has_area(self) -> Cover:
+        _check_area(self.points)
+        return self
+
+
+class Light(BaseModel):
+    """A light: anyone close enough is seen distinctly at night (SK-V5)."""
+
+    model_config = MODEL_CONFIG
+
+    kind: LightKind
+    """brazier, lantern, lit-door or lit-window."""
+    at: Point
+    """Where it is."""
+    radius: Positive | None = None
+    """How far it lights, in the scenario's unit. Absent in skirmish: the rules' 20 cm
+    (``sight.lit_radius_cm``, SK-V5). Required in the d20 games."""
+
+    def radius_or(self, default: float) -> float:
+        """The radius, or ``default`` (the ruleset's) when the scenario gives none."""
+        return self.radius if self.radius is not None else default
+
+
+class Objective(BaseModel):
+    """Where the attackers must go: an area, or within ``radius`` of a point."""
+
+    model_config = MODEL_CONFIG
+
+    description: str = Field(default="", max_length=500)
+    """What it is ("the lord's room")."""
+    area: Polygon | None = None
+    """The zone to reach, as a polygon."""
+    at: Point | None = None
+    """The point to reach (with ``radius``)."""
+    radius: Positive | None = None
+    """Distance from ``at`` that counts as reached."""
+    who: Annotated[tuple[Name, ...], Field(max_length=MAX_ITEMS)] = ()
+    """Attackers concerned; empty: every attacker."""
+    require: Literal["any", "all"] = "any"
+    """Whether one of them reaching it is enough (``any``) or all must (``all``)."""
+
+    @model_validator(mode="after")
+    def _one_target(self) -> Objective:
+        if (self.area is None) == (self.at is None):
+            raise ValueError("give either an area, or a point `at` with a radius")
+        if self.at is not None and self.radius is None:
+            raise ValueError("a point objective needs a radius")
+        if self.area is not None and self.radius is not None:
+            raise ValueError("a radius only goes with a point `at`, not with an area")
+        return self
+
+
+class Scouting(BaseModel):
+    """What the attackers learnt beforehand (SK-G3)."""
+
+    model_config = MODEL_CONFIG
+
+    observed_beforehand: bool = False
+    """They observed the place: they know every (not hidden) guard's position."""
+    detected_while_scouting: bool = False
+    """They were seen scouting: every defender starts on alert."""
+
+    @model_validator(mode="after")
+    def _scouted_first(self) -> Scouting:
+        if self.detected_while_scouting and not self.observed_beforehand:
+            raise ValueError("detected while scouting needs observed_beforehand: true")
+        return self
+
+
+class Shadowing(BaseModel):
+    """A day shadowing encounter, rolled round by round (SK-S1..SK-S6)."""
+
+    model_config = MODEL_CONFIG
+
+    type: Literal["shadowing"]
+    """The kind of encounter."""
+    follower: Name
+    """Who follows."""
+    followed: Name
+    """Who is followed."""
+    setting: Setting = Setting.CROWD
+    """crowd (SK-S2) or countryside (SK-S4)."""
+    followed_hiding: bool = False
+    """The followed character tries to hide (in the crowd, or whenever possible)."""
+    follower_discreet: bool = False
+    """Countryside: the follower hides whenever possible (SK-S4)."""
+    follower_mount: Mount | None = None
+    """Countryside: the follower rides or walks."""
+    followed_mount: Mount | None = None
+    """Countryside: the followed character rides or walks."""
+    rounds: Annotated[int, Field(ge=1, le=MAX_TURNS)] = 1
+    """Rounds to play."""
+
+
+class Ambush(BaseModel):
+    """A day ambush: do the targets detect it? (SK-A1..SK-A6)."""
+
+    model_config = MODEL_CONFIG
+
+    type: Literal["ambush"]
+    """The kind of encounter."""
+    ambushers: Annotated[tuple[Name, ...], Field(min_length=1, max_length=MAX_ITEMS)]
+    """Who lies in ambush."""
+    targets: Annotated[tuple[Name, ...], Field(min_length=1, max_length=MAX_ITEMS)]
+    """Who walks into it; each rolls one die (SK-A2, SK-A3)."""
+    setting: AmbushSetting = AmbushSetting.COUNTRYSIDE
+    """countryside (SK-A3), or town / disguised / concealed ambushers (SK-A4)."""
+    cover: bool = True
+    """There is cover enough to hide every ambusher (SK-A1)."""
+
+
+Encounter = Annotated[Shadowing | Ambush, Field(discriminator="type")]
+
+
+class Expected(BaseModel):
+    """A verdict the scenario must reproduce ([E] examples): a test for the engine."""
+
+    model_config = MODEL_CONFIG
+
+    rule: str = Field(pattern=r"^(SK|SF|DD)-[A-Z]?\d+$")
+    """The RULES.md ID of the example."""
+    check: Literal["noise", "sight", "move", "alarm", "shadow", "ambush"]
+    """The check."""
+    actor: Name
+    """Who rolls."""
+    target: Name | None = None
+    """Who or what is perceived, if anyone."""
+    difficulty: int | None = None
+    """The final difficulty ("N+")."""
+    faces: tuple[int, ...] = ()
+    """The dice the example shows."""
+    success: bool | None = None
+    """The outcome."""
+    note: str = Field(default="", max_length=500)
+    """What the example says."""
+
+
+class Scenario(BaseModel):
+    """A whole scenario: the board, who is on it, what the intruders plan, and the limits."""
+
+    model_config = MODEL_CONFIG
+
+    ruleset: Ruleset
+    """The game: skirmish, starfinder or dnd35."""
+    name: Name
+    """Short title."""
+    description: str = Field(default="", max_length=5000)
+    """What happens, for the GM."""
+    reproduces: tuple[str, ...] = ()
+    """RULES.md IDs of the worked examples this scenario reproduces."""
+    units: Units
+    """cm for skirmish, ft for starfinder and dnd35; absent: the ruleset's."""
+    time: TimeOfDay = TimeOfDay.NIGHT
+    """night or day (SK-V1, SK-S1, SK-N4)."""
+    map: MapSize
+    """The board's size."""
+    walls: Annotated[tuple[Wall, ...], Field(max_length=MAX_ITEMS)] = ()
+    """Walls, doors, partitions (shoji) and windows."""
+    surfaces: Annotated[tuple[Region, ...], Field(max_length=MAX_ITEMS)] = ()
+    """Ground areas; a point in none is on ``default_surface``."""
+    default_surface: Literal["floor", "water", "grass", "soft-ground", "tile", "stone"] = "grass"
+    """The ground outside every listed surface."""
+    cover: Annotated[tuple[Cover, ...], Field(max_length=MAX_ITEMS)] = ()
+    """Areas to hide in (SK-V3)."""
+    lights: Annotated[tuple[Light, ...], Field(max_length=MAX_ITEMS)] = ()
+    """Braziers, lanterns, lit doors and windows (SK-G2, SK-V5)."""
+    actors: Annotated[tuple[Actor, ...], Field(min_length=1, max_length=MAX_ITEMS)]
+    """Everyone on the board."""
+    plans: Annotated[dict[Name, tuple[Leg, ...]], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=dict
+    )
+    """Each attacker's plan: a list of legs, by actor name."""
+    scouting: Scouting = Field(default_factory=Scouting)
+    """What the attackers learnt beforehand (SK-G3)."""
+    hidden_guards: Annotated[tuple[Name, ...], Field(max_length=MAX_ITEMS)] = ()
+    """Defenders unknown to the attackers even after scouting (SK-G4)."""
+    turns: Annotated[int, Field(ge=1, le=MAX_TURNS)] = 40
+    """Turn limit (rounds in the d20 games)."""
+    objective: Objective | None = None
+    """Where the attackers must go."""
+    encounter: Encounter | None = None
+    """A day situation to play instead of a night raid: shadowing or ambush."""
+    house_rules: dict[str, Any] = Field(default_factory=dict)
+    """Overrides of the ruleset's numbers, as in a house-rule file
+    (``{noise: {base: {death_floor: 4}}}``); unknown keys are errors."""
+    seed: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
+    """Seed of the dice, for a replay."""
+    dice_values: Annotated[
+        tuple[Annotated[int, Field(ge=1, le=100)], ...], Field(max_length=MAX_DICE_VALUES)
+    ] | None = None
+    """The GM's dice, in the order the engine asks for them, to replay a game at the table."""
+    expected: Annotated[tuple[Expected, ...], Field(max_length=MAX_ITEMS)] = ()
+    """Verdicts this scenario must reproduce (worked examples)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_units(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "units" not in data:
+            ruleset = data.get("ruleset")
+            if ruleset in tuple(Ruleset):
+                return {**data, "units": Ruleset(ruleset).unit.value}
+        return data
+
+    @model_validator(mode="after")
+    def _consistent(self, info: ValidationInfo) -> Scenario:
+        context = info.context
+        if isinstance(context, dict) and context.get(SKIP_CONSISTENCY):
+            return self
+        from vigile.scene.consistency import Parts, issues, path_text
+
+        found = issues(Parts.of(self))
+        if found:
+            raise ValueError("; ".join(f"{path_text(loc)}: {message}" for loc, message in found))
+        return self
+
+    def actor(self, name: str) -> Actor:
+        """The actor called ``name`` (KeyError if none)."""
+        for actor in self.actors:
+            if actor.name == name:
+                return actor
+        raise KeyError(name)
+
+    def groups(self) -> dict[str, tuple[Actor, ...]]:
+        """Actors by group name (SK-G1: a group moves as one)."""
+        result: dict[str, list[Actor]] = {}
+        for actor in self.actors:
+            if actor.group is not None:
+                result.setdefault(actor.group, []).append(actor)
+        return {name: tuple(members) for name, members in result.items()}
+
+
+def _check_area(points: tuple[Point, ...]) -> None:
+    twice_area = sum(
+        x1 * y2 - x2 * y1
+        for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1], strict=True)
+    )
+    if twice_area == 0:
+        raise ValueError("the polygon has no area (its vertices are on one line)")
