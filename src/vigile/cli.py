@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from vigile.cli_skirmish import app as skirmish_app
+from vigile.cli_starfinder import app as starfinder_app
 from vigile.io.i18n import Lang
 
 app = typer.Typer(
@@ -23,6 +24,7 @@ check_app = typer.Typer(
     help="One check, with its odds and explanation.", no_args_is_help=True, add_completion=False
 )
 check_app.add_typer(skirmish_app, name="skirmish")
+check_app.add_typer(starfinder_app, name="starfinder")
 app.add_typer(check_app, name="check")
 
 

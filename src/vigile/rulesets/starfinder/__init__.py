@@ -27,6 +27,7 @@ from vigile.rulesets.starfinder.stealth import (
     hide_check,
     is_immobile,
     may_stay_hidden,
+    notice_chance,
     parse_dc_mod,
     stealth_modifiers,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "is_immobile",
     "is_unseen",
     "may_stay_hidden",
+    "notice_chance",
     "noticed_state",
     "observer_outcome",
     "parse_dc_mod",

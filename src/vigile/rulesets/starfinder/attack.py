@@ -58,7 +58,6 @@ def attack_check(
             impossible=True,
             success=False,
             outcome="starfinder.attack.not_located",
-            state=awareness,
             extra={"miss_chance": miss_chance, "rolls": 0},
             dice_kind="percentile",
             player_notes=(ruling.line,),

@@ -73,6 +73,24 @@ class DcMod:
     label: str
 
 
+def notice_chance(advantage: int) -> Fraction:
+    """One observer against one hider, in closed form [SF-4]: P(d20 + a >= d20), ties to the
+    observer, where ``a`` is the observer's Perception minus the hider's Stealth (DC modifiers
+    included).
+
+    Of the 400 pairs of faces, the hider's die exceeds the observer's by k in 20 - |k| of them;
+    the observer misses when k > a: (19 - a)(20 - a)/2 pairs for a >= 0, and
+    400 - (20 + a)(21 + a)/2 for a < 0.
+    """
+    return Fraction(400 - _miss_pairs(advantage), 400)
+
+
+def _miss_pairs(advantage: int) -> int:
+    """Pairs of faces (of 400) in which an observer with ``advantage`` misses [SF-4]."""
+    a = max(-20, min(19, advantage))
+    return (19 - a) * (20 - a) // 2 if a >= 0 else 400 - (20 + a) * (21 + a) // 2
+
+
 def parse_dc_mod(text: str, *, where: str = "--dc-mod") -> DcMod:
     """Parse ``"+2:dim light"`` into ``DcMod(2, "dim light")``; a clear error otherwise."""
     value_text, sep, label = text.partition(":")
@@ -292,7 +310,11 @@ def hide_check(
     # The observers' DC is the hider's result, lowered by the negation for one with blindsense:
     # the same as raising that observer's Perception by as much.
     bonuses = [o.perception - (negation.value if negation and o.blindsense else 0) for o in crowd]
-    hidden, marginals = hidden_from_all_meet(hider_bonus, bonuses)
+    if len(bonuses) == 1:
+        miss = _miss_pairs(bonuses[0] - hider_bonus)
+        hidden, marginals = Fraction(miss, 400), [Fraction(400 - miss, 400)]
+    else:
+        hidden, marginals = hidden_from_all_meet(hider_bonus, bonuses)
     state = noticed_state(total)
 
     stealth_face: int | None = None
@@ -358,10 +380,23 @@ def _observers(observers: Sequence[int | Observer]) -> list[Observer]:
         raise InputError("at least one observer's Perception bonus is needed", where="--perception")
     if len(observers) > MAX_OBSERVERS:
         raise LimitError(f"--perception: {len(observers)} observers; at most {MAX_OBSERVERS}")
-    crowd = [o if isinstance(o, Observer) else Observer(o) for o in observers]
+    crowd = [o if isinstance(o, Observer) else _plain(o) for o in observers]
     for observer in crowd:
         check_bonus(observer.perception, "--perception")
     return crowd
+
+
+_PLAIN: dict[int, Observer] = {}
+
+
+def _plain(perception: int) -> Observer:
+    """An observer with no special sense (shared: observers are immutable)."""
+    observer = _PLAIN.get(perception)
+    if observer is None:
+        observer = Observer(perception)
+        if isinstance(perception, int) and abs(perception) <= MAX_BONUS:
+            _PLAIN[perception] = observer
+    return observer
 
 
 def _check_armor(armor_penalty: int) -> None:
@@ -481,7 +516,6 @@ def _refused(crowd: Sequence[Observer], notes: list[Line]) -> Verdict:
         impossible=True,
         success=False,
         outcome="starfinder.hide.refused",
-        state=AwarenessState.UNAWARE,
         members=members,
         members_key="observers",
         dice_kind="opposed",
