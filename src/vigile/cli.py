@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from vigile.cli_dnd35 import app as dnd35_app
 from vigile.cli_skirmish import app as skirmish_app
 from vigile.cli_starfinder import app as starfinder_app
 from vigile.io.i18n import Lang
@@ -25,6 +26,7 @@ check_app = typer.Typer(
 )
 check_app.add_typer(skirmish_app, name="skirmish")
 check_app.add_typer(starfinder_app, name="starfinder")
+check_app.add_typer(dnd35_app, name="dnd35")
 app.add_typer(check_app, name="check")
 
 

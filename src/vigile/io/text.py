@@ -25,14 +25,15 @@ def percent_text(chance: Fraction, lang: Lang) -> str:
     return f"{text.replace('.', ',')} %" if lang is Lang.FR else f"{text}%"
 
 
-def modifier_line(modifier: Modifier, lang: Lang) -> str:
+def modifier_line(modifier: Modifier, lang: Lang, dice_kind: str = "d6") -> str:
     """``+1  1 partition between listener and source [SK-N5]`` (with house/companion marks)."""
     if modifier.kind == "base":
         value = tr("render.base", lang, {"value": modifier.value})
     else:
         value = f"{modifier.value:+d}"
         if modifier.kind == "die":
-            value = tr("render.die_short", lang, {"bonus": modifier.value})
+            key = "render.die_short" if dice_kind == "d6" else "render.roll_short"
+            value = tr(key, lang, {"bonus": modifier.value})
     text = f"{value:<10} {tr(modifier.reason, lang, modifier.params)} [{modifier.rule}]"
     return text + _marks(modifier.overridden, modifier.companion, lang)
 
@@ -129,7 +130,11 @@ def member_lines(member: Verdict, group: Verdict, lang: Lang) -> list[str]:
     """The lines of one character of a party: its own modifiers, then difficulty, chance,
     roll and outcome on one line."""
     label = tr(member.member_label, lang, member.member_params) if member.member_label else ""
-    own = ["    " + modifier_line(m, lang) for m in member.modifiers if m not in group.modifiers]
+    own = [
+        "    " + modifier_line(m, lang, member.dice_kind)
+        for m in member.modifiers
+        if m not in group.modifiers
+    ]
     parts = [
         p
         for p in (
@@ -163,7 +168,7 @@ def explain(
             lines.append(tr("render.outcome", lang, {"outcome": tr(key, lang)}))
         return lines
     lines += ["  " + note_line(n, lang) for n in verdict.notes if not n.sequel]
-    lines += ["  " + modifier_line(m, lang) for m in verdict.modifiers]
+    lines += ["  " + modifier_line(m, lang, verdict.dice_kind) for m in verdict.modifiers]
     for line in (difficulty_line(verdict, lang), chance_line(verdict, lang)):
         if line:
             lines.append(line)

@@ -1,4 +1,4 @@
-"""Groping for an invisible creature and attacking one (DD-6, DD-8, DD-9, DD-12, DD-14, DD-15, DD-17).
+"""Groping for an invisible creature, and attacking one (DD-6, DD-8, DD-9, DD-12, DD-14..DD-17).
 
 Both checks keep the player's secret: a miss reads the same to the player whatever its cause
 (an empty square, a failed touch attack, the miss chance), while the GM view says which.
@@ -73,7 +73,8 @@ def grope_check(
             Modifier(touch_attack, "dnd35.grope.touch_attack", "DD-6", kind="die", companion=True),
         ]
         chance_touch = attack_hit_chance(touch_attack, touch_ac)
-        notes.append(Line("dnd35.grope.natural", "DD-6", companion=True))
+        need = {"ac": touch_ac, "bonus": touch_attack, "target": touch_ac - touch_attack}
+        notes.append(Line("dnd35.grope.natural", "DD-6", need, companion=True))
     notes.append(Line("dnd35.grope.miss_chance", "DD-6", {"percent": miss}))
     notes.append(Line("dnd35.grope.until_moves", "DD-6"))
     if not occupied:
@@ -110,7 +111,6 @@ def grope_check(
         chance=chance,
         modifiers=tuple(modifiers),
         notes=tuple(notes),
-        difficulty=touch_ac if touch else None,
         die_bonus=touch_attack if touch else 0,
         dice=0,
         impossible=not occupied,
@@ -119,7 +119,7 @@ def grope_check(
         outcome=outcome,
         state=AwarenessState.LOCATION,
         extra={"chance_touch": chance_touch, "miss_chance": miss},
-        dice_kind="d20" if touch else "percentile",
+        dice_kind="d20",
         player_notes=(Line("dnd35.grope.player_action", "DD-6"),),
         player_outcome=player_outcome,
     )
@@ -156,7 +156,8 @@ def attack_check(
     check_miss_chance(miss_chance)
     if blindsight and square is not None:
         raise InputError(
-            "blindsight locates the creature (DD-15): there is no square to guess", where="--square"
+            "blindsight locates the creature (DD-15): there is no square to guess",
+            where="--blindsight",
         )
     notes: list[Line] = []
     default = rules.num("attack.total_concealment")
@@ -167,7 +168,9 @@ def attack_check(
         notes.append(Line("dnd35.attack.named_square", "DD-9", {"percent": miss_chance}))
     if miss_chance != default:
         notes.append(
-            Line("dnd35.attack.gm_miss_chance", "DD-8", {"percent": miss_chance, "default": default})
+            Line(
+                "dnd35.attack.gm_miss_chance", "DD-8", {"percent": miss_chance, "default": default}
+            )
         )
     if in_liquid:
         if companion(rules, "in_liquid_miss_chance"):

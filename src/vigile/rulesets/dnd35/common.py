@@ -1,4 +1,4 @@
-"""What every D&D 3.5 check shares: input limits, data-file modifiers, d20 rolls as a verdict's roll.
+"""What every D&D 3.5 check shares: input limits, data-file modifiers, d20 rolls as a roll.
 
 Distances are feet. Numbers come from ``rules.toml``; a companion rule ([C] in RULES.md) is
 applied only while its switch in ``[companion]`` is on, and its lines carry ``companion=True``.

@@ -31,6 +31,12 @@ OUTCOMES = ("dnd35.hide.hidden", "dnd35.hide.spotted")
 OBSERVER_OUTCOMES = ("dnd35.hide.observer_spots", "dnd35.hide.observer_misses")
 
 
+_NOTES = (Line("dnd35.hide.sees_invisible", "DD-20"), Line("dnd35.hide.one_roll", "DD-20"))
+_TIES = Line("dnd35.hide.ties", "DD-20", companion=True)
+_TIES_OFF = Line("dnd35.hide.ties_off", "DD-20")
+"""Lines are immutable: the ones without parameters are built once."""
+
+
 class HideSpeed(StrEnum):
     """How fast the hider moves (DD-20 [C])."""
 
@@ -90,11 +96,7 @@ def hide_check(
     for bonus in spot_bonuses:
         check_bonus(rules, bonus, where="--spot")
     tie_rule = companion(rules, "opposed_tie_rule")
-    notes = [
-        Line("dnd35.hide.sees_invisible", "DD-20"),
-        Line("dnd35.hide.one_roll", "DD-20"),
-        Line("dnd35.hide.ties" if tie_rule else "dnd35.hide.ties_off", "DD-20", companion=tie_rule),
-    ]
+    notes = [*_NOTES, _TIES if tie_rule else _TIES_OFF]
     modifiers = _hider_modifiers(rules, hide_bonus, speed, size, distance_ft)
     hider = sum(m.value for m in modifiers if m.kind != "die")
     shared_spot = sum(m.value for m in modifiers if m.kind == "die")

@@ -1,4 +1,4 @@
-"""Listen against an invisible creature: direction on success, the square on a margin of 20 (DD-5)."""
+"""Listen against an invisible creature: the direction, or the square on a margin of 20 (DD-5)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ from vigile.rulesets.dnd35.common import (
 
 OUTCOMES = ("dnd35.listen.heard", "dnd35.listen.not_heard")
 PINPOINTED = "dnd35.listen.pinpointed"
+_NOTES = (Line("dnd35.listen.free_action", "DD-5"), Line("dnd35.listen.ties", "DD-5"))
+"""Lines are immutable: the ones without parameters are built once."""
 
 
 class ListenSpeed(StrEnum):
@@ -73,10 +75,13 @@ def listen_check(
         raise InputError("give --move-silently or --dex (no ranks), not both", where="--dex")
     if armor_penalty and dex is None:
         raise InputError(
-            "only with --dex: a Move Silently bonus already counts the armor", where="--armor-penalty"
+            "only with --dex: a Move Silently bonus already counts the armor",
+            where="--armor-penalty",
         )
     if speaking and speed is not None:
-        raise InputError("a speaking creature has no --speed; give one or the other", where="--speed")
+        raise InputError(
+            "a speaking creature has no --speed; give one or the other", where="--speed"
+        )
     table = companion(rules, "listen_dc_table")
     conditions = companion(rules, "listen_conditions")
     fixed = speaking and table
@@ -89,7 +94,7 @@ def listen_check(
         if value is not None:
             check_bonus(rules, value, where=name)
     check_bonus(rules, armor_penalty, where="--armor-penalty")
-    notes = [Line("dnd35.listen.free_action", "DD-5"), Line("dnd35.listen.ties", "DD-5")]
+    notes = list(_NOTES)
     modifiers: list[Modifier] = []
     if fixed:
         modifiers.append(

@@ -1,4 +1,4 @@
-"""Spot against an invisible creature: does the observer notice it, or pinpoint it? (DD-1, DD-3, DD-4)."""
+"""Spot against an invisible creature: noticed, or pinpointed? (DD-1, DD-3, DD-4)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,9 @@ from vigile.rulesets.dnd35.common import (
 
 OUTCOMES = ("dnd35.spot.noticed", "dnd35.spot.not_noticed")
 PINPOINT_OUTCOMES = ("dnd35.spot.pinpointed", "dnd35.spot.not_pinpointed")
+_INVISIBLE = Line("dnd35.spot.invisible", "DD-1")
+_PRESENCE_ONLY = Line("dnd35.spot.presence_only", "DD-3")
+"""Lines are immutable: the ones without parameters are built once."""
 
 
 class SpotTarget(StrEnum):
@@ -67,7 +70,7 @@ def spot_check(
     pinpoint_dc = rules.num("spot.pinpoint")
     state = AwarenessState.LOCATION if pinpoint else AwarenessState.PRESENCE
     outcomes = PINPOINT_OUTCOMES if pinpoint else OUTCOMES
-    notes = [Line("dnd35.spot.invisible", "DD-1")]
+    notes = [_INVISIBLE]
     if distance_ft > range_ft:
         notes.append(
             Line("dnd35.spot.out_of_range", "DD-3", {"distance": distance, "range": range_ft})
@@ -125,7 +128,7 @@ def spot_check(
     if pinpoint:
         notes.append(Line("dnd35.spot.still_concealed", "DD-4", {"percent": miss}))
     else:
-        notes.append(Line("dnd35.spot.presence_only", "DD-3"))
+        notes.append(_PRESENCE_ONLY)
     extra: dict[str, Fraction | int | None] = {"chance_pinpoint": chance_pinpoint}
     roll = None
     success: bool | None = None

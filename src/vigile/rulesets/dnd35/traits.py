@@ -9,6 +9,7 @@ DD-2 (extra damage), DD-7 (struck by an invisible creature), DD-10 (objects and 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from enum import StrEnum
 
@@ -17,7 +18,7 @@ from vigile.awareness.senses import Condition, Sense, reach
 from vigile.checks.verdict import Line, Modifier
 from vigile.errors import InputError
 from vigile.rulesets.data import RuleData
-from vigile.rulesets.dnd35.common import companion, from_data
+from vigile.rulesets.dnd35.common import companion, from_data, ft_param
 
 SQUARE_FT = 5
 """A square's side: reach beyond it gives away only the attacker's direction (DD-7)."""
@@ -43,7 +44,11 @@ def extra_damage_applies(kind: ExtraDamage) -> tuple[bool, Line]:
 
 
 def struck_by_invisible(
-    rules: RuleData, *, reach_ft: float = SQUARE_FT, ranged: bool = False, moved_at_once: bool = False
+    rules: RuleData,
+    *,
+    reach_ft: float = SQUARE_FT,
+    ranged: bool = False,
+    moved_at_once: bool = False,
 ) -> tuple[AwarenessState, Line]:
     """What a character struck by an invisible creature learns [DD-7].
 
@@ -51,20 +56,22 @@ def struck_by_invisible(
     which gives away only its ``direction`` ([C] so does a ranged attacker). [R] If the attacker
     moves at once, the character is left knowing only that something is there (``presence``).
     """
-    if reach_ft < 0 or reach_ft != reach_ft:
+    if not math.isfinite(reach_ft) or reach_ft < 0:
         raise InputError(f"{reach_ft} is not a reach (0 or more feet)", where="reach")
     if moved_at_once:
         return AwarenessState.PRESENCE, Line("dnd35.traits.struck.moved", "DD-7")
     if reach_ft > SQUARE_FT:
         return AwarenessState.DIRECTION, Line(
-            "dnd35.traits.struck.reach", "DD-7", {"reach": reach_ft, "square": SQUARE_FT}
+            "dnd35.traits.struck.reach", "DD-7", {"reach": ft_param(reach_ft), "square": SQUARE_FT}
         )
     if ranged and companion(rules, "ranged_gives_direction"):
         return AwarenessState.DIRECTION, Line("dnd35.traits.struck.ranged", "DD-7", companion=True)
     return AwarenessState.LOCATION, Line("dnd35.traits.struck.located", "DD-7")
 
 
-def carried_object_visible(*, picked_up_visible: bool, tucked_away: bool = False) -> tuple[bool, Line]:
+def carried_object_visible(
+    *, picked_up_visible: bool, tucked_away: bool = False
+) -> tuple[bool, Line]:
     """Is an object carried by an invisible creature visible? [DD-10]
 
     A visible object it picks up stays visible, unless small enough to be tucked away (in a
@@ -99,7 +106,9 @@ def scent_tracks(conditions: Iterable[Condition] = (Condition.INVISIBLE,)) -> tu
     return not found.blocked, found.line
 
 
-def blind_fight_works(conditions: Iterable[Condition] = (Condition.INVISIBLE,)) -> tuple[bool, Line]:
+def blind_fight_works(
+    conditions: Iterable[Condition] = (Condition.INVISIBLE,),
+) -> tuple[bool, Line]:
     """Does Blind-Fight help against this target? [DD-14, DD-17]
 
     Not against an ethereal or an incorporeal creature.

@@ -161,7 +161,9 @@ def _with_sequel(verdict: Verdict) -> Verdict:
             }
         )
     key = "skirmish.ambush.simultaneous" if verdict.success else "skirmish.ambush.ambushers_first"
-    return Verdict(**{**verdict.__dict__, "notes": (*verdict.notes, Line(key, "SK-A5", sequel=True))})
+    return Verdict(
+        **{**verdict.__dict__, "notes": (*verdict.notes, Line(key, "SK-A5", sequel=True))}
+    )
 
 
 def _no_cover(party_size: int) -> Verdict:

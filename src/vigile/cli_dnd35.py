@@ -1,0 +1,250 @@
+"""``vigile check dnd35 …``: one command per check of D&D 3.5 invisibility (RULES.md §3)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from vigile.cli_common import (
+    Common,
+    DiceValuesOpt,
+    HouseRulesOpt,
+    JsonOpt,
+    LangOpt,
+    RollOpt,
+    SeedOpt,
+    ViewOpt,
+    run_check,
+)
+from vigile.errors import InputError
+from vigile.io.i18n import Lang
+from vigile.rulesets.dnd35.attack import Square, attack_check, grope_check
+from vigile.rulesets.dnd35.hide import HideSpeed, Size, hide_check
+from vigile.rulesets.dnd35.listen import ListenSpeed, listen_check
+from vigile.rulesets.dnd35.spot import SpotTarget, spot_check
+
+app = typer.Typer(
+    help="Checks of D&D 3.5 invisibility (d20 against a DC, opposed checks, miss chances).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+DistanceOpt = Annotated[float, typer.Option("--distance", metavar="FT", help="Distance in feet.")]
+
+
+def parse_bonuses(text: str, *, where: str) -> list[int]:
+    """``"3,-1,8"`` into ``[3, -1, 8]``; a clear one-line error otherwise."""
+    values: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            raise InputError("empty value in the list (write e.g. 3,8,-1)", where=where)
+        try:
+            values.append(int(part))
+        except ValueError:
+            raise InputError(f"{part!r} is not a whole number", where=where) from None
+    return values
+
+
+@app.command()
+def spot(
+    spot: Annotated[int, typer.Option("--spot", help="The observer's Spot bonus.")],
+    distance: DistanceOpt,
+    target: Annotated[SpotTarget, typer.Option("--target", help="What the invisible one does.")],
+    pinpoint: Annotated[
+        bool, typer.Option("--pinpoint", help="Try to pinpoint (+20, DD-4).")
+    ] = False,
+    distracted: Annotated[bool, typer.Option("--distracted", help="Observer distracted.")] = False,
+    view: ViewOpt = "gm",
+    roll: RollOpt = False,
+    dice_values: DiceValuesOpt = None,
+    seed: SeedOpt = None,
+    json: JsonOpt = False,
+    lang: LangOpt = Lang.EN,
+    house_rules: HouseRulesOpt = None,
+) -> None:
+    """Does an observer notice (or pinpoint) an invisible creature by Spot? (DD-1, DD-3, DD-4)"""
+    common = Common(roll, dice_values, seed, json, lang, house_rules, view)
+    run_check(
+        "dnd35",
+        common,
+        lambda rules, source: spot_check(
+            rules,
+            spot_bonus=spot,
+            distance_ft=distance,
+            target=target,
+            pinpoint=pinpoint,
+            distracted=distracted,
+            source=source,
+        ),
+    )
+
+
+@app.command()
+def listen(
+    listen: Annotated[int, typer.Option("--listen", help="The listener's Listen bonus.")],
+    move_silently: Annotated[
+        int | None, typer.Option("--move-silently", help="The creature's Move Silently bonus.")
+    ] = None,
+    dex: Annotated[
+        int | None, typer.Option("--dex", help="Dexterity modifier of a creature without ranks.")
+    ] = None,
+    armor_penalty: Annotated[
+        int, typer.Option("--armor-penalty", metavar="N", help="Armor check penalty (with --dex).")
+    ] = 0,
+    speed: Annotated[
+        ListenSpeed | None, typer.Option("--speed", help="How fast the creature moves.")
+    ] = None,
+    speaking: Annotated[
+        bool, typer.Option("--speaking", help="The creature fights or speaks (DC 0).")
+    ] = False,
+    distance: DistanceOpt = 0.0,
+    door: Annotated[bool, typer.Option("--door", help="Behind a door.")] = False,
+    stone_wall: Annotated[bool, typer.Option("--stone-wall", help="Behind a stone wall.")] = False,
+    distracted: Annotated[bool, typer.Option("--distracted", help="Listener distracted.")] = False,
+    asleep: Annotated[bool, typer.Option("--asleep", help="Listener asleep.")] = False,
+    view: ViewOpt = "gm",
+    roll: RollOpt = False,
+    dice_values: DiceValuesOpt = None,
+    seed: SeedOpt = None,
+    json: JsonOpt = False,
+    lang: LangOpt = Lang.EN,
+    house_rules: HouseRulesOpt = None,
+) -> None:
+    """Does a listener hear (or pinpoint) an invisible creature? (DD-5)"""
+    common = Common(roll, dice_values, seed, json, lang, house_rules, view)
+    run_check(
+        "dnd35",
+        common,
+        lambda rules, source: listen_check(
+            rules,
+            listen_bonus=listen,
+            move_silently=move_silently,
+            dex=dex,
+            armor_penalty=armor_penalty,
+            speed=speed,
+            speaking=speaking,
+            distance_ft=distance,
+            door=door,
+            stone_wall=stone_wall,
+            distracted=distracted,
+            asleep=asleep,
+            source=source,
+        ),
+    )
+
+
+@app.command()
+def hide(
+    hide: Annotated[int, typer.Option("--hide", help="The hider's Hide bonus.")],
+    spot: Annotated[
+        str, typer.Option("--spot", metavar="BONUS[,BONUS...]", help="Each observer's Spot bonus.")
+    ],
+    distance: DistanceOpt = 0.0,
+    speed: Annotated[HideSpeed, typer.Option("--speed", help="How fast the hider moves.")] = (
+        HideSpeed.HALF
+    ),
+    size: Annotated[Size, typer.Option("--size", help="The hider's size.")] = Size.MEDIUM,
+    view: ViewOpt = "gm",
+    roll: RollOpt = False,
+    dice_values: DiceValuesOpt = None,
+    seed: SeedOpt = None,
+    json: JsonOpt = False,
+    lang: LangOpt = Lang.EN,
+    house_rules: HouseRulesOpt = None,
+) -> None:
+    """Hide from observers who see invisible creatures: one Hide roll, each one's Spot (DD-20)."""
+    bonuses = parse_bonuses(spot, where="--spot")
+    common = Common(roll, dice_values, seed, json, lang, house_rules, view)
+    run_check(
+        "dnd35",
+        common,
+        lambda rules, source: hide_check(
+            rules,
+            hide_bonus=hide,
+            spot_bonuses=bonuses,
+            distance_ft=distance,
+            speed=speed,
+            size=size,
+            source=source,
+        ),
+    )
+
+
+@app.command()
+def grope(
+    touch_attack: Annotated[int, typer.Option("--touch-attack", help="Touch attack bonus.")],
+    touch_ac: Annotated[int, typer.Option("--touch-ac", help="The creature's touch AC.")],
+    occupied: Annotated[
+        bool,
+        typer.Option("--occupied", help="The creature is in one of the two squares."),
+    ] = False,
+    view: ViewOpt = "gm",
+    roll: RollOpt = False,
+    dice_values: DiceValuesOpt = None,
+    seed: SeedOpt = None,
+    json: JsonOpt = False,
+    lang: LangOpt = Lang.EN,
+    house_rules: HouseRulesOpt = None,
+) -> None:
+    """Grope two adjacent squares for an invisible creature (DD-6)."""
+    common = Common(roll, dice_values, seed, json, lang, house_rules, view)
+    run_check(
+        "dnd35",
+        common,
+        lambda rules, source: grope_check(
+            rules, touch_attack=touch_attack, touch_ac=touch_ac, occupied=occupied, source=source
+        ),
+    )
+
+
+@app.command()
+def attack(
+    miss_chance: Annotated[
+        int, typer.Option("--miss-chance", metavar="PCT", help="Miss chance in percent (0..100).")
+    ],
+    blind_fight: Annotated[bool, typer.Option("--blind-fight", help="Blind-Fight feat.")] = False,
+    blindsight: Annotated[bool, typer.Option("--blindsight", help="Attacker has blindsight.")] = (
+        False
+    ),
+    in_water: Annotated[
+        bool, typer.Option("--in-water", help="The creature moves through water or a liquid.")
+    ] = False,
+    incorporeal: Annotated[
+        bool, typer.Option("--incorporeal", help="The creature is incorporeal.")
+    ] = False,
+    square_correct: Annotated[
+        bool, typer.Option("--square-correct", help="Not located: the named square is right.")
+    ] = False,
+    square_wrong: Annotated[
+        bool, typer.Option("--square-wrong", help="Not located: the named square is wrong.")
+    ] = False,
+    view: ViewOpt = "gm",
+    roll: RollOpt = False,
+    dice_values: DiceValuesOpt = None,
+    seed: SeedOpt = None,
+    json: JsonOpt = False,
+    lang: LangOpt = Lang.EN,
+    house_rules: HouseRulesOpt = None,
+) -> None:
+    """Attack an invisible creature: does the miss chance spare the blow? (DD-8, DD-9, DD-12,
+    DD-14, DD-15)"""
+    if square_correct and square_wrong:
+        raise InputError("the square is either right or wrong, not both", where="--square-wrong")
+    square = Square.CORRECT if square_correct else Square.WRONG if square_wrong else None
+    common = Common(roll, dice_values, seed, json, lang, house_rules, view)
+    run_check(
+        "dnd35",
+        common,
+        lambda rules, source: attack_check(
+            rules,
+            miss_chance=miss_chance,
+            blind_fight=blind_fight,
+            blindsight=blindsight,
+            in_liquid=in_water,
+            square=square,
+            incorporeal=incorporeal,
+            source=source,
+        ),
+    )

@@ -1,0 +1,24 @@
+"""D&D 3.5 invisibility (RULES.md §3, DD-1..DD-21): Spot, Listen, Hide, groping and attacks.
+
+Each check returns a :class:`~vigile.checks.verdict.Verdict` with its exact chance; the rules
+that need no dice are small functions in :mod:`vigile.rulesets.dnd35.traits`. Numbers live in
+``rules.toml``; companion rules ([C]) are switched there, in ``[companion]``.
+"""
+
+from vigile.rulesets.dnd35.attack import Square, attack_check, grope_check
+from vigile.rulesets.dnd35.hide import HideSpeed, Size, hide_check
+from vigile.rulesets.dnd35.listen import ListenSpeed, listen_check
+from vigile.rulesets.dnd35.spot import SpotTarget, spot_check
+
+__all__ = [
+    "HideSpeed",
+    "ListenSpeed",
+    "Size",
+    "SpotTarget",
+    "Square",
+    "attack_check",
+    "grope_check",
+    "hide_check",
+    "listen_check",
+    "spot_check",
+]
