@@ -339,3 +339,21 @@ def test_SK_D1_absurd_pools_are_refused(skirmish: RuleData, dice: int) -> None:
 def test_absurd_distances_are_refused(skirmish: RuleData, distance: float) -> None:
     with pytest.raises(InputError, match="--distance"):
         noise_check(skirmish, event=NoiseEvent.MELEE, distance_cm=distance)
+
+
+# --- alarm --------------------------------------------------------------------------------
+
+
+def test_SK_G5_guard_raises_the_alarm_on_equal_or_higher(skirmish: RuleData) -> None:
+    from vigile import alarm_check
+    from vigile.rulesets.data import apply_overrides
+
+    assert alarm_check(skirmish).chance == Fraction(7, 12)
+    outcomes = {
+        (g, i): alarm_check(skirmish, source=GivenFaces([g, i])).success
+        for g in range(1, 7)
+        for i in range(1, 7)
+    }
+    assert all(outcomes[g, i] == (g >= i) for g, i in outcomes)
+    strict = apply_overrides(skirmish, "[alarm]\nguard_wins_ties = false\n", "house.toml")
+    assert alarm_check(strict).chance == Fraction(15, 36)
