@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
 from vigile.rulesets.skirmish.sight import Attitude
 
@@ -89,6 +89,25 @@ Dice = Annotated[int, Field(ge=1, le=MAX_POOL)]
 SkillDice = Annotated[int, Field(ge=0, le=MAX_POOL)]
 
 
+def _dice_form(value: object) -> str | None:
+    if isinstance(value, dict):
+        return "skills"
+    if isinstance(value, int | str) and not isinstance(value, bool):
+        return "pool"
+    return None
+
+
+DiceSpec = Annotated[
+    Annotated[Dice, Tag("pool")] | Annotated[dict[Skill, SkillDice], Tag("skills")],
+    Discriminator(
+        _dice_form,
+        custom_error_type="dice",
+        custom_error_message="dice is a number of dice (2) or dice per skill ({ninjitsu: 2})",
+    ),
+]
+"""One pool for every check, or dice per skill; errors name only the form that was given."""
+
+
 class D20Stats(BaseModel):
     """Skill bonuses and defences of a Starfinder or D&D 3.5 creature (total modifiers)."""
 
@@ -132,7 +151,7 @@ class Actor(BaseModel):
     attitude: Attitude | None = None
     """What it does at the start, for a snapshot scenario (SK-V3): hidden, immobile, half,
     fast. Absent: posted guards are immobile, intruders take their first leg's speed."""
-    dice: Dice | dict[Skill, SkillDice] = 1
+    dice: DiceSpec = 1
     """Skirmish: one pool for every check (``2``), or dice per skill
     (``{ninjitsu: 2, perception: 1}``; a skill not listed, or 0, is untrained: 1 die, SK-D1)."""
     stealth_dice: Dice | None = None

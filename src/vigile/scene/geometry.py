@@ -309,6 +309,20 @@ def _select(barriers: Barriers, mask: ArrayLike) -> tuple[FloatArray, ...]:
     return barriers.x1[chosen], barriers.y1[chosen], barriers.x2[chosen], barriers.y2[chosen]
 
 
+def _ordered(
+    ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, BoolArray]:
+    """A–B with its lower end (by x, then y) first, and whether that swapped them."""
+    swap: BoolArray = (ax > bx) | ((ax == bx) & (ay > by))
+    return (
+        np.where(swap, bx, ax),
+        np.where(swap, by, ay),
+        np.where(swap, ax, bx),
+        np.where(swap, ay, by),
+        swap,
+    )
+
+
 def _signs(
     ax: FloatArray,
     ay: FloatArray,
@@ -318,16 +332,19 @@ def _signs(
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
     """Orientation signs of every query segment A–B (k,) against every barrier P–Q (m,).
 
-    Returns s1 = side of P from A→B, s2 = side of Q, s3 = side of A from P→Q, s4 = side of B,
+    Returns s1, s2 = sides of P and Q from the line A–B, s3, s4 = sides of A and B from P→Q,
     each (k, m), and the raw o3, o4 (where A→B meets the line P–Q: t = o3 / (o3 - o4)).
-    Every predicate in this module is built from these same numbers, so they agree exactly.
+    s1 and s2 are taken along A–B from its lower end, so they come out of the same float
+    operations whichever way A–B is given (only their product and zeros are used). Every
+    predicate in this module is built from these numbers, so they agree with each other exactly.
     """
     px, py, qx, qy = (w[None, :] for w in walls)
-    a_x, a_y, b_x, b_y = ax[:, None], ay[:, None], bx[:, None], by[:, None]
-    o3 = _orient(px, py, qx, qy, a_x, a_y)
-    o4 = _orient(px, py, qx, qy, b_x, b_y)
-    s1 = np.sign(_orient(a_x, a_y, b_x, b_y, px, py))
-    s2 = np.sign(_orient(a_x, a_y, b_x, b_y, qx, qy))
+    lx, ly, hx, hy, _ = _ordered(ax, ay, bx, by)
+    low_x, low_y, high_x, high_y = lx[:, None], ly[:, None], hx[:, None], hy[:, None]
+    o3 = _orient(px, py, qx, qy, ax[:, None], ay[:, None])
+    o4 = _orient(px, py, qx, qy, bx[:, None], by[:, None])
+    s1 = np.sign(_orient(low_x, low_y, high_x, high_y, px, py))
+    s2 = np.sign(_orient(low_x, low_y, high_x, high_y, qx, qy))
     return s1, s2, np.sign(o3), np.sign(o4), o3, o4
 
 
@@ -336,18 +353,18 @@ def _projections(
     ay: FloatArray,
     bx: FloatArray,
     by: FloatArray,
-    px: FloatArray,
-    py: FloatArray,
-    qx: FloatArray,
-    qy: FloatArray,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """For collinear pairs: P and Q projected on A→B, in units where B is at |AB|^2."""
-    ux = bx - ax
-    uy = by - ay
-    tp: FloatArray = (px - ax) * ux + (py - ay) * uy
-    tq: FloatArray = (qx - ax) * ux + (qy - ay) * uy
+    walls: tuple[FloatArray, ...],
+) -> tuple[FloatArray, FloatArray, FloatArray, BoolArray]:
+    """For collinear pairs (flat arrays): where P–Q's nearer and farther ends project on A–B
+    from its lower end, in units where the other end is at |AB|^2; that |AB|^2; the swap."""
+    lx, ly, hx, hy, swap = _ordered(ax, ay, bx, by)
+    px, py, qx, qy = walls
+    ux = hx - lx
+    uy = hy - ly
+    tp = (px - lx) * ux + (py - ly) * uy
+    tq = (qx - lx) * ux + (qy - ly) * uy
     length2: FloatArray = ux * ux + uy * uy
-    return tp, tq, length2
+    return np.minimum(tp, tq), np.maximum(tp, tq), length2, swap
 
 
 def _meets_open(
@@ -358,11 +375,9 @@ def _meets_open(
     meets: BoolArray = (s3 * s4 < 0) & (s1 * s2 <= 0)
     rows, cols = np.nonzero((s1 == 0) & (s2 == 0) & (s3 == 0) & (s4 == 0))
     if rows.size:
-        px, py, qx, qy = (w[cols] for w in walls)
-        tp, tq, length2 = _projections(ax[rows], ay[rows], bx[rows], by[rows], px, py, qx, qy)
-        meets[rows, cols] = (
-            (length2 > 0) & (np.minimum(tp, tq) < length2) & (np.maximum(tp, tq) > 0)
-        )
+        pair_walls = tuple(w[cols] for w in walls)
+        low, high, length2, _ = _projections(ax[rows], ay[rows], bx[rows], by[rows], pair_walls)
+        meets[rows, cols] = (length2 > 0) & (low < length2) & (high > 0)
     return meets
 
 
@@ -381,10 +396,9 @@ def _contacts(
     where[denominator == 0] = 0.0
     rows, cols = np.nonzero(collinear)
     if rows.size:
-        px, py, qx, qy = (w[cols] for w in walls)
-        a_x, a_y, b_x, b_y = ax[rows], ay[rows], bx[rows], by[rows]
-        tp, tq, length2 = _projections(a_x, a_y, b_x, b_y, px, py, qx, qy)
-        first, last = np.minimum(tp, tq), np.maximum(tp, tq)
+        px, py, qx, qy = pair_walls = tuple(w[cols] for w in walls)
+        a_x, a_y = ax[rows], ay[rows]
+        low, high, length2, swap = _projections(a_x, a_y, bx[rows], by[rows], pair_walls)
         point = length2 == 0
         in_box = (
             (np.minimum(px, qx) <= a_x)
@@ -392,9 +406,10 @@ def _contacts(
             & (np.minimum(py, qy) <= a_y)
             & (a_y <= np.maximum(py, qy))
         )
-        touch[rows, cols] = np.where(point, in_box, (first <= length2) & (last >= 0))
+        touch[rows, cols] = np.where(point, in_box, (low <= length2) & (high >= 0))
         safe = np.where(point, 1.0, length2)
-        where[rows, cols] = np.where(point, 0.0, np.clip(first / safe, 0.0, 1.0))
+        first = np.where(swap, 1.0 - high / safe, low / safe)
+        where[rows, cols] = np.where(point, 0.0, np.clip(first, 0.0, 1.0))
     return touch, where, collinear
 
 
@@ -418,14 +433,6 @@ def crossings(
     count; a line through a vertex where k barriers meet counts k.
     """
     shape, (x0, y0, x1, y1) = _flat(ax, ay, bx, by)
-    # Same float operations whichever end is A: the count is exactly symmetric.
-    swap = (x0 > x1) | ((x0 == x1) & (y0 > y1))
-    x0, y0, x1, y1 = (
-        np.where(swap, x1, x0),
-        np.where(swap, y1, y0),
-        np.where(swap, x0, x1),
-        np.where(swap, y0, y1),
-    )
     walls = _select(barriers, mask)
     counts = np.zeros(x0.shape[0], dtype=np.int64)
     if walls[0].size:

@@ -14,15 +14,17 @@ spans ``0..width`` by ``0..height``, borders included.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, model_validator
 
-from vigile.rulesets.skirmish.ambush import AmbushSetting
 from vigile.rulesets.skirmish.common import TimeOfDay
-from vigile.rulesets.skirmish.shadow import Mount, Setting
 from vigile.scene.actors import MAX_COORD, MODEL_CONFIG, Actor, Name, Point
+from vigile.scene.encounters import Encounter, Expected
 from vigile.scene.plans import Leg
+
+if TYPE_CHECKING:
+    from vigile.rulesets.data import RuleData
 
 MAX_ITEMS = 2000
 """No list of a scenario (walls, actors, vertices...) is longer."""
@@ -116,7 +118,10 @@ class Wall(BaseModel):
     @model_validator(mode="after")
     def _has_length(self) -> Wall:
         if self.start == self.end:
-            raise ValueError(f"a zero-length {self.kind.value}: start and end are both {self.start}")
+            x, y = self.start
+            raise ValueError(
+                f"a zero-length {self.kind.value}: it starts and ends at [{x:g}, {y:g}]"
+            )
         if self.open and self.kind not in (WallKind.DOOR, WallKind.WINDOW):
             raise ValueError(f"only a door or a window can be open, not a {self.kind.value}")
         return self
@@ -225,74 +230,6 @@ class Scouting(BaseModel):
         return self
 
 
-class Shadowing(BaseModel):
-    """A day shadowing encounter, rolled round by round (SK-S1..SK-S6)."""
-
-    model_config = MODEL_CONFIG
-
-    type: Literal["shadowing"]
-    """The kind of encounter."""
-    follower: Name
-    """Who follows."""
-    followed: Name
-    """Who is followed."""
-    setting: Setting = Setting.CROWD
-    """crowd (SK-S2) or countryside (SK-S4)."""
-    followed_hiding: bool = False
-    """The followed character tries to hide (in the crowd, or whenever possible)."""
-    follower_discreet: bool = False
-    """Countryside: the follower hides whenever possible (SK-S4)."""
-    follower_mount: Mount | None = None
-    """Countryside: the follower rides or walks."""
-    followed_mount: Mount | None = None
-    """Countryside: the followed character rides or walks."""
-    rounds: Annotated[int, Field(ge=1, le=MAX_TURNS)] = 1
-    """Rounds to play."""
-
-
-class Ambush(BaseModel):
-    """A day ambush: do the targets detect it? (SK-A1..SK-A6)."""
-
-    model_config = MODEL_CONFIG
-
-    type: Literal["ambush"]
-    """The kind of encounter."""
-    ambushers: Annotated[tuple[Name, ...], Field(min_length=1, max_length=MAX_ITEMS)]
-    """Who lies in ambush."""
-    targets: Annotated[tuple[Name, ...], Field(min_length=1, max_length=MAX_ITEMS)]
-    """Who walks into it; each rolls one die (SK-A2, SK-A3)."""
-    setting: AmbushSetting = AmbushSetting.COUNTRYSIDE
-    """countryside (SK-A3), or town / disguised / concealed ambushers (SK-A4)."""
-    cover: bool = True
-    """There is cover enough to hide every ambusher (SK-A1)."""
-
-
-Encounter = Annotated[Shadowing | Ambush, Field(discriminator="type")]
-
-
-class Expected(BaseModel):
-    """A verdict the scenario must reproduce ([E] examples): a test for the engine."""
-
-    model_config = MODEL_CONFIG
-
-    rule: str = Field(pattern=r"^(SK|SF|DD)-[A-Z]?\d+$")
-    """The RULES.md ID of the example."""
-    check: Literal["noise", "sight", "move", "alarm", "shadow", "ambush"]
-    """The check."""
-    actor: Name
-    """Who rolls."""
-    target: Name | None = None
-    """Who or what is perceived, if anyone."""
-    difficulty: int | None = None
-    """The final difficulty ("N+")."""
-    faces: tuple[int, ...] = ()
-    """The dice the example shows."""
-    success: bool | None = None
-    """The outcome."""
-    note: str = Field(default="", max_length=500)
-    """What the example says."""
-
-
 class Scenario(BaseModel):
     """A whole scenario: the board, who is on it, what the intruders plan, and the limits."""
 
@@ -329,7 +266,7 @@ class Scenario(BaseModel):
     )
     """Each attacker's plan: a list of legs, by actor name."""
     scouting: Scouting = Field(default_factory=Scouting)
-    """What the attackers learnt beforehand (SK-G3)."""
+    """Whether the attackers scouted the place, and were seen doing it (SK-G3)."""
     hidden_guards: Annotated[tuple[Name, ...], Field(max_length=MAX_ITEMS)] = ()
     """Defenders unknown to the attackers even after scouting (SK-G4)."""
     turns: Annotated[int, Field(ge=1, le=MAX_TURNS)] = 40
@@ -343,9 +280,12 @@ class Scenario(BaseModel):
     (``{noise: {base: {death_floor: 4}}}``); unknown keys are errors."""
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
     """Seed of the dice, for a replay."""
-    dice_values: Annotated[
-        tuple[Annotated[int, Field(ge=1, le=100)], ...], Field(max_length=MAX_DICE_VALUES)
-    ] | None = None
+    dice_values: (
+        Annotated[
+            tuple[Annotated[int, Field(ge=1, le=100)], ...], Field(max_length=MAX_DICE_VALUES)
+        ]
+        | None
+    ) = None
     """The GM's dice, in the order the engine asks for them, to replay a game at the table."""
     expected: Annotated[tuple[Expected, ...], Field(max_length=MAX_ITEMS)] = ()
     """Verdicts this scenario must reproduce (worked examples)."""
@@ -355,8 +295,9 @@ class Scenario(BaseModel):
     def _default_units(cls, data: Any) -> Any:
         if isinstance(data, dict) and "units" not in data:
             ruleset = data.get("ruleset")
-            if ruleset in tuple(Ruleset):
-                return {**data, "units": Ruleset(ruleset).unit.value}
+            # An unknown ruleset is reported on its own: no second error for the units.
+            unit = Ruleset(ruleset).unit if ruleset in tuple(Ruleset) else Units.CM
+            return {**data, "units": unit.value}
         return data
 
     @model_validator(mode="after")
@@ -377,6 +318,12 @@ class Scenario(BaseModel):
             if actor.name == name:
                 return actor
         raise KeyError(name)
+
+    def rules(self) -> RuleData:
+        """The ruleset's numbers with this scenario's ``house_rules`` applied."""
+        from vigile.scene.house import scenario_rules
+
+        return scenario_rules(self)
 
     def groups(self) -> dict[str, tuple[Actor, ...]]:
         """Actors by group name (SK-G1: a group moves as one)."""

@@ -1,0 +1,430 @@
+"""Cross-field checks of a scenario: what no single field can check by itself.
+
+The checks run on :class:`Parts`, the pieces of a scenario that validated, each with its index
+in the file. Built from a valid :class:`~vigile.scene.model.Scenario` they cover everything;
+built by the loader from raw data that has structural errors too, they check what they can,
+so that a file's errors are all reported at once. Each issue is ``(loc, message)`` where
+``loc`` is the field path as pydantic writes it (``("actors", 3, "position")``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import TypeAdapter, ValidationError
+
+from vigile.scene.actors import Actor, Point, Side
+from vigile.scene.encounters import Encounter
+from vigile.scene.model import (
+    Cover,
+    Light,
+    MapSize,
+    Objective,
+    Region,
+    Ruleset,
+    Scenario,
+    Scouting,
+    Units,
+    Wall,
+)
+from vigile.scene.paths import Loc, path_text
+from vigile.scene.plans import Leg
+from vigile.scene.routes import route_issues
+
+__all__ = ["Issue", "Parts", "issues", "path_text"]
+
+Issue = tuple[Loc, str]
+T = TypeVar("T")
+Indexed = list[tuple[int, T]]
+
+
+@dataclass
+class Parts:
+    """The validated pieces of a scenario, each list item with its index in the file."""
+
+    ruleset: Ruleset | None = None
+    units: Units | None = None
+    map: MapSize | None = None
+    walls: Indexed[Wall] = field(default_factory=list)
+    surfaces: Indexed[Region] = field(default_factory=list)
+    cover: Indexed[Cover] = field(default_factory=list)
+    lights: Indexed[Light] = field(default_factory=list)
+    actors: Indexed[Actor] = field(default_factory=list)
+    plans: dict[str, list[Leg | None]] = field(default_factory=dict)
+    """Legs by actor; None stands for a leg that did not validate."""
+    scouting: Scouting | None = None
+    hidden_guards: Indexed[str] = field(default_factory=list)
+    objective: Objective | None = None
+    encounter: Encounter | None = None
+    house_rules: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, scenario: Scenario) -> Parts:
+        """All the pieces of a valid scenario."""
+        return cls(
+            ruleset=scenario.ruleset,
+            units=scenario.units,
+            map=scenario.map,
+            walls=list(enumerate(scenario.walls)),
+            surfaces=list(enumerate(scenario.surfaces)),
+            cover=list(enumerate(scenario.cover)),
+            lights=list(enumerate(scenario.lights)),
+            actors=list(enumerate(scenario.actors)),
+            plans={name: list(legs) for name, legs in scenario.plans.items()},
+            scouting=scenario.scouting,
+            hidden_guards=list(enumerate(scenario.hidden_guards)),
+            objective=scenario.objective,
+            encounter=scenario.encounter,
+            house_rules=dict(scenario.house_rules),
+        )
+
+    @classmethod
+    def salvage(cls, raw: Mapping[str, Any]) -> Parts:
+        """The pieces of raw scenario data that validate on their own, item by item."""
+        ruleset = _one(Ruleset, raw.get("ruleset"))
+        units = _one(Units, raw.get("units", ruleset.unit.value if ruleset else None))
+        plans: dict[str, list[Leg | None]] = {}
+        raw_plans = raw.get("plans")
+        if isinstance(raw_plans, Mapping):
+            for name, legs in raw_plans.items():
+                if isinstance(name, str) and isinstance(legs, list):
+                    plans[name] = [_one(Leg, leg) for leg in legs]
+        house = raw.get("house_rules")
+        return cls(
+            ruleset=ruleset,
+            units=units,
+            map=_one(MapSize, raw.get("map")),
+            walls=_many(Wall, raw.get("walls")),
+            surfaces=_many(Region, raw.get("surfaces")),
+            cover=_many(Cover, raw.get("cover")),
+            lights=_many(Light, raw.get("lights")),
+            actors=_many(Actor, raw.get("actors")),
+            plans=plans,
+            scouting=_one(Scouting, raw.get("scouting")),
+            hidden_guards=_many(str, raw.get("hidden_guards")),
+            objective=_one(Objective, raw.get("objective")),
+            encounter=_one(Encounter, raw.get("encounter")),  # type: ignore[arg-type]
+            house_rules=house if isinstance(house, dict) else {},
+        )
+
+
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
+
+
+def _adapter(kind: Any) -> TypeAdapter[Any]:
+    adapter = _ADAPTERS.get(kind)
+    if adapter is None:
+        adapter = _ADAPTERS[kind] = TypeAdapter(kind)
+    return adapter
+
+
+def _one(kind: type[T], value: object) -> T | None:
+    if value is None:
+        return None
+    try:
+        result: T = _adapter(kind).validate_python(value)
+    except ValidationError:
+        return None
+    return result
+
+
+def _many(kind: type[T], value: object) -> Indexed[T]:
+    if not isinstance(value, list | tuple):
+        return []
+    found: Indexed[T] = []
+    for index, item in enumerate(value):
+        valid = _one(kind, item)
+        if valid is not None:
+            found.append((index, valid))
+    return found
+
+
+def issues(parts: Parts) -> list[Issue]:
+    """Every cross-field problem of the scenario, in the order of the file's sections."""
+    from vigile.scene.house import house_rule_issues
+
+    found: list[Issue] = []
+    for check in (
+        _units,
+        _inside_map,
+        _names,
+        _groups,
+        _ruleset_fields,
+        _plans,
+        _hidden,
+        _objective,
+        _encounter,
+    ):
+        found += check(parts)
+    found += house_rule_issues(parts.ruleset, parts.house_rules)
+    found += route_issues(parts.walls, parts.cover, parts.actors, parts.plans)
+    return found
+
+
+def _units(parts: Parts) -> list[Issue]:
+    if parts.ruleset is None or parts.units is None or parts.units is parts.ruleset.unit:
+        return []
+    return [
+        (
+            ("units",),
+            f"{parts.ruleset.value} is played in {parts.ruleset.unit.value}, "
+            f"not {parts.units.value}",
+        )
+    ]
+
+
+def _inside_map(parts: Parts) -> list[Issue]:
+    if parts.map is None:
+        return []
+    width, height = parts.map.width, parts.map.height
+    unit = parts.units.value if parts.units else ""
+
+    def outside(point: Point) -> bool:
+        x, y = point
+        return not (0 <= x <= width and 0 <= y <= height)
+
+    def message(what: str, point: Point) -> str:
+        return (
+            f"{what} at [{point[0]:g}, {point[1]:g}] is outside the map "
+            f"(0..{width:g} x 0..{height:g} {unit})"
+        ).rstrip()
+
+    found: list[Issue] = []
+    for i, actor in parts.actors:
+        if outside(actor.position):
+            found.append(
+                (("actors", i, "position"), message(f"actor {actor.name!r}", actor.position))
+            )
+    for i, wall in parts.walls:
+        for end in ("start", "end"):
+            point = wall.start if end == "start" else wall.end
+            if outside(point):
+                found.append((("walls", i, end), message(f"this {wall.kind.value} end", point)))
+    for section, regions in (("surfaces", parts.surfaces), ("cover", parts.cover)):
+        for i, region in regions:
+            for j, point in enumerate(region.points):
+                if outside(point):
+                    found.append(((section, i, "points", j), message("a vertex", point)))
+    for i, light in parts.lights:
+        if outside(light.at):
+            found.append((("lights", i, "at"), message(f"a {light.kind.value}", light.at)))
+    for name, legs in parts.plans.items():
+        for i, leg in enumerate(legs):
+            if leg is None:
+                continue
+            if leg.to is not None and outside(leg.to):
+                found.append((("plans", name, i, "to"), message("the waypoint", leg.to)))
+            for k, action in enumerate(leg.actions):
+                at = getattr(action, "at", None)
+                if at is not None and outside(at):
+                    found.append(
+                        (("plans", name, i, "actions", k, "at"), message("the grapple", at))
+                    )
+    objective = parts.objective
+    if objective is not None:
+        if objective.at is not None and outside(objective.at):
+            found.append((("objective", "at"), message("the objective", objective.at)))
+        for j, point in enumerate(objective.area or ()):
+            if outside(point):
+                found.append((("objective", "area", j), message("a vertex", point)))
+    return found
+
+
+def _names(parts: Parts) -> list[Issue]:
+    found: list[Issue] = []
+    seen: dict[str, int] = {}
+    for i, actor in parts.actors:
+        if actor.name in seen:
+            found.append(
+                (
+                    ("actors", i, "name"),
+                    f"duplicate name {actor.name!r} (already actors[{seen[actor.name]}])",
+                )
+            )
+        else:
+            seen[actor.name] = i
+    doors: dict[str, int] = {}
+    for i, wall in parts.walls:
+        if wall.name is None:
+            continue
+        if wall.name in doors:
+            found.append(
+                (
+                    ("walls", i, "name"),
+                    f"duplicate name {wall.name!r} (already walls[{doors[wall.name]}])",
+                )
+            )
+        else:
+            doors[wall.name] = i
+    return found
+
+
+def _groups(parts: Parts) -> list[Issue]:
+    found: list[Issue] = []
+    first: dict[str, Actor] = {}
+    for i, actor in parts.actors:
+        if actor.state.value == "patrolling" and actor.side is Side.ATTACKERS:
+            found.append((("actors", i, "state"), "only defenders patrol (SK-G1)"))
+        if actor.group is None:
+            continue
+        leader = first.setdefault(actor.group, actor)
+        if leader.side is not actor.side:
+            found.append(
+                (
+                    ("actors", i, "group"),
+                    f"group {actor.group!r} mixes sides: {leader.name!r} is with the "
+                    f"{leader.side.value}, {actor.name!r} with the {actor.side.value}",
+                )
+            )
+        elif leader.state is not actor.state:
+            found.append(
+                (
+                    ("actors", i, "group"),
+                    f"group {actor.group!r} moves as one (SK-G1), but {leader.name!r} is "
+                    f"{leader.state.value} and {actor.name!r} {actor.state.value}",
+                )
+            )
+    return found
+
+
+_SKIRMISH_ONLY = ("stealth_dice", "ninja")
+_D20_ONLY = ("bonuses", "invisible", "ethereal", "incorporeal", "distracted", "asleep")
+_SKILLS = {
+    Ruleset.STARFINDER: ("perception", "stealth"),
+    Ruleset.DND35: ("spot", "listen", "hide", "move_silently", "blind_fight"),
+}
+
+
+def _ruleset_fields(parts: Parts) -> list[Issue]:
+    ruleset = parts.ruleset
+    if ruleset is None:
+        return []
+    found: list[Issue] = []
+    for i, actor in parts.actors:
+        given = actor.model_fields_set
+        if ruleset is Ruleset.SKIRMISH:
+            for name in _D20_ONLY:
+                if name in given:
+                    found.append(
+                        (("actors", i, name), "a d20 field: skirmish actors have dice, not this")
+                    )
+            continue
+        for name in (*_SKIRMISH_ONLY, "dice"):
+            if name in given:
+                found.append(
+                    (("actors", i, name), f"a skirmish field: {ruleset.value} actors use bonuses")
+                )
+        if actor.outfit.value != "normal":
+            found.append((("actors", i, "outfit"), "a skirmish rule (SK-V4)"))
+        if actor.bonuses is None:
+            continue
+        other = _SKILLS[Ruleset.DND35 if ruleset is Ruleset.STARFINDER else Ruleset.STARFINDER]
+        for name in other:
+            if name in actor.bonuses.model_fields_set:
+                found.append(
+                    (
+                        ("actors", i, "bonuses", name),
+                        f"{ruleset.value} has no {name}; it uses {', '.join(_SKILLS[ruleset])}",
+                    )
+                )
+    for i, light in parts.lights:
+        if ruleset is not Ruleset.SKIRMISH and light.radius is None:
+            found.append((("lights", i, "radius"), f"a light needs a radius in {ruleset.value}"))
+    if ruleset is not Ruleset.SKIRMISH:
+        if parts.scouting is not None and parts.scouting.model_fields_set:
+            found.append((("scouting",), "scouting is a skirmish rule (SK-G3)"))
+        if parts.hidden_guards:
+            found.append((("hidden_guards",), "hidden guards are a skirmish rule (SK-G4)"))
+        if parts.encounter is not None:
+            found.append((("encounter",), "day encounters are skirmish rules (SK-S, SK-A)"))
+    return found
+
+
+def _actor_sides(parts: Parts) -> dict[str, Side]:
+    """Each name's side; with a duplicate name (reported apart), the first actor's."""
+    sides: dict[str, Side] = {}
+    for _, actor in parts.actors:
+        sides.setdefault(actor.name, actor.side)
+    return sides
+
+
+def _plans(parts: Parts) -> list[Issue]:
+    sides = _actor_sides(parts)
+    doors = {wall.name for _, wall in parts.walls if wall.name and wall.kind.value == "door"}
+    found: list[Issue] = []
+    for name, legs in parts.plans.items():
+        if name not in sides:
+            found.append((("plans", name), f"a plan for {name!r}, who is not among the actors"))
+            continue
+        if sides[name] is not Side.ATTACKERS:
+            found.append((("plans", name), f"{name!r} is a defender; plans are for attackers"))
+        for i, leg in enumerate(legs):
+            if leg is None:
+                continue
+            for k, action in enumerate(leg.actions):
+                where = ("plans", name, i, "actions", k)
+                target = getattr(action, "target", None) or getattr(action, "to", None)
+                if target is not None:
+                    key = "target" if hasattr(action, "target") else "to"
+                    if target not in sides:
+                        found.append(((*where, key), f"no actor is called {target!r}"))
+                    elif target == name:
+                        found.append(((*where, key), f"{name!r} cannot {action.do} itself"))
+                door = getattr(action, "door", None)
+                if door is not None and door not in doors:
+                    found.append(((*where, "door"), f"no door is called {door!r} in walls"))
+    return found
+
+
+def _hidden(parts: Parts) -> list[Issue]:
+    sides = _actor_sides(parts)
+    found: list[Issue] = []
+    for i, name in parts.hidden_guards:
+        if name not in sides:
+            found.append((("hidden_guards", i), f"no actor is called {name!r}"))
+        elif sides[name] is not Side.DEFENDERS:
+            found.append((("hidden_guards", i), f"{name!r} is not a defender (SK-G4)"))
+    return found
+
+
+def _objective(parts: Parts) -> list[Issue]:
+    if parts.objective is None:
+        return []
+    return _named(parts, parts.objective.who, ("objective", "who"), Side.ATTACKERS)
+
+
+def _encounter(parts: Parts) -> list[Issue]:
+    encounter = parts.encounter
+    if encounter is None:
+        return []
+    found: list[Issue] = []
+    if encounter.type == "shadowing":
+        for role in ("follower", "followed"):
+            found += _named(
+                parts, (getattr(encounter, role),), ("encounter", role), None, index=False
+            )
+        if encounter.follower == encounter.followed:
+            found.append((("encounter", "followed"), "one cannot follow oneself"))
+        return found
+    found += _named(parts, encounter.ambushers, ("encounter", "ambushers"), None)
+    found += _named(parts, encounter.targets, ("encounter", "targets"), None)
+    both = set(encounter.ambushers) & set(encounter.targets)
+    if both:
+        found.append((("encounter", "targets"), f"{sorted(both)} both ambush and are ambushed"))
+    return found
+
+
+def _named(
+    parts: Parts, names: Iterable[str], where: Loc, side: Side | None, *, index: bool = True
+) -> list[Issue]:
+    sides = _actor_sides(parts)
+    found: list[Issue] = []
+    for j, name in enumerate(names):
+        loc: Loc = (*where, j) if index else where
+        if name not in sides:
+            found.append((loc, f"no actor is called {name!r}"))
+        elif side is not None and sides[name] is not side:
+            found.append((loc, f"{name!r} is not one of the {side.value}"))
+    return found

@@ -1,0 +1,258 @@
+"""Load a scenario from a file or a bundled name, reporting every error at once.
+
+::
+
+    scenario = load_scenario("night-raid")          # a bundled scenario, by name
+    scenario = load_scenario("my/raid.yaml")        # a file: YAML, or .json / .toml
+    problems = scenario_errors("my/raid.yaml")      # [] when it is valid
+
+A scenario that does not validate raises one :class:`ScenarioValidationError` (a
+:class:`~vigile.errors.ScenarioError`, exit code 2) whose message lists every error, one per
+line, as ``file:line: field.path: message``; the list is in its ``errors`` attribute. The
+limits on what is read (size, nesting, YAML aliases) are in :mod:`vigile.scene.reading`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, get_args
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
+
+from vigile.errors import ScenarioError
+from vigile.scene.consistency import Parts, issues
+from vigile.scene.encounters import Ambush, Shadowing
+from vigile.scene.model import SKIP_CONSISTENCY, Scenario
+from vigile.scene.paths import Loc, path_text
+from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike, ThrowGrapple
+from vigile.scene.reading import (
+    MAX_ALIAS_USES,
+    MAX_BYTES,
+    MAX_DEPTH,
+    MAX_NODES,
+    Format,
+    Lines,
+    Refused,
+    format_of,
+    parse,
+    read_text,
+)
+
+__all__ = [
+    "MAX_ALIAS_USES",
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "ScenarioIssue",
+    "ScenarioValidationError",
+    "bundled_names",
+    "bundled_path",
+    "check_scenario",
+    "load_scenario",
+    "parse_scenario",
+    "scenario_errors",
+]
+
+BUNDLED_PACKAGE = "vigile.scenarios"
+
+
+@dataclass(frozen=True)
+class ScenarioIssue:
+    """One thing wrong with a scenario file."""
+
+    file: str
+    """The file as named by the user (or the bundled scenario's file name)."""
+    line: int | None
+    """1-based line, when known."""
+    field: str | None
+    """Field path (``actors[3].position``), when the problem is in a field."""
+    message: str
+    """What is wrong."""
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return (
+            f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+        )
+
+
+class ScenarioValidationError(ScenarioError):
+    """A scenario that cannot be read or does not validate; ``errors`` lists every problem."""
+
+    def __init__(self, errors: list[ScenarioIssue]) -> None:
+        self.errors = errors
+        first = errors[0]
+        if len(errors) == 1:
+            body = f"{first.field}: {first.message}" if first.field else first.message
+            super().__init__(body, file=first.file, line=first.line)
+        else:
+            listing = "\n".join(str(issue) for issue in errors)
+            super().__init__(f"{len(errors)} errors\n{listing}", file=first.file)
+            self.line = first.line
+        self.field = first.field
+
+
+# --------------------------------------------------------------------------- bundled
+
+
+def bundled_names() -> list[str]:
+    """Names of the scenarios shipped in the package (``night-raid``...), sorted."""
+    folder = resources.files(BUNDLED_PACKAGE)
+    return sorted(
+        item.name.removesuffix(".yaml")
+        for item in folder.iterdir()
+        if item.is_file() and item.name.endswith(".yaml")
+    )
+
+
+def bundled_path(name: str) -> Path:
+    """The file of the bundled scenario ``name``."""
+    if name not in bundled_names():
+        raise ScenarioError(
+            f"no bundled scenario of that name; bundled: {', '.join(bundled_names())}", file=name
+        )
+    return Path(str(resources.files(BUNDLED_PACKAGE).joinpath(f"{name}.yaml")))
+
+
+def _locate(source: str | Path) -> tuple[Path, str]:
+    """The path to read and the name to show: an existing file wins over a bundled name."""
+    path = Path(source)
+    if not path.exists() and isinstance(source, str) and source in bundled_names():
+        path = bundled_path(source)
+        return path, path.name
+    return path, str(source)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def check_scenario(source: str | Path) -> tuple[Scenario | None, list[ScenarioIssue]]:
+    """The scenario (None if it has errors) and every error, from a file or a bundled name."""
+    path, shown = _locate(source)
+    try:
+        text = read_text(path)
+    except Refused as refused:
+        message = refused.message
+        if message == "no such file":
+            message += f" (bundled scenarios: {', '.join(bundled_names())})"
+        return None, [ScenarioIssue(shown, refused.line, None, message)]
+    return check_text(text, file=shown, fmt=format_of(path))
+
+
+def check_text(
+    text: str, *, file: str = "<scenario>", fmt: Format = "yaml"
+) -> tuple[Scenario | None, list[ScenarioIssue]]:
+    """Like :func:`check_scenario`, for a text already in memory."""
+    try:
+        data, lines, duplicates = parse(text, fmt)
+    except Refused as refused:
+        return None, [ScenarioIssue(file, refused.line, None, refused.message)]
+    if data is None:
+        return None, [ScenarioIssue(file, None, None, "the file is empty")]
+    if not isinstance(data, dict):
+        message = "the top level must be a mapping of fields (ruleset, name, map...)"
+        return None, [ScenarioIssue(file, lines.get(()), None, message)]
+    repeated = [
+        ScenarioIssue(file, line, path_text(loc), message) for loc, message, line in duplicates
+    ]
+    found: list[tuple[Loc, str]] = []
+    scenario: Scenario | None = None
+    try:
+        scenario = Scenario.model_validate(data, context={SKIP_CONSISTENCY: True})
+    except ValidationError as error:
+        found += [(tuple(e["loc"]), _message(e)) for e in error.errors(include_url=False)]
+    found += issues(Parts.of(scenario) if scenario is not None else Parts.salvage(data))
+    if not found and not repeated:
+        return scenario, []
+    located = _located(found, lines, file) + repeated
+    return None, sorted(located, key=lambda issue: (issue.line or 0, issue.field or ""))
+
+
+def scenario_errors(source: str | Path) -> list[ScenarioIssue]:
+    """Every error of a scenario file or bundled name; empty when it is valid."""
+    return check_scenario(source)[1]
+
+
+def load_scenario(source: str | Path) -> Scenario:
+    """The scenario in a file (YAML, JSON or TOML) or bundled under ``source``.
+
+    Raises :class:`ScenarioValidationError` listing every error with its line and field.
+    """
+    scenario, problems = check_scenario(source)
+    if scenario is None:
+        raise ScenarioValidationError(problems)
+    return scenario
+
+
+def parse_scenario(text: str, *, file: str = "<scenario>", fmt: Format = "yaml") -> Scenario:
+    """The scenario in ``text``; errors as :func:`load_scenario`."""
+    scenario, problems = check_text(text, file=file, fmt=fmt)
+    if scenario is None:
+        raise ScenarioValidationError(problems)
+    return scenario
+
+
+# --------------------------------------------------------------------------- error lines
+
+
+def _tags() -> frozenset[str]:
+    """Discriminator values and union labels pydantic puts in an error's path."""
+    tags: set[str] = {"pool", "skills", "int", "str", "float", "bool", "none"}
+    actions: tuple[type[BaseModel], ...] = (ThrowGrapple, Strike, Kill, Speak, OpenDoor, CloseDoor)
+    for model in actions:
+        tags.update(get_args(model.model_fields["do"].annotation))
+    for model in (Shadowing, Ambush):
+        tags.update(get_args(model.model_fields["type"].annotation))
+    return frozenset(tags)
+
+
+_TAGS = _tags()
+
+
+def _message(error: ErrorDetails) -> str:
+    """Pydantic's message, said in the scenario's words where it helps."""
+    message = error["msg"].removeprefix("Value error, ")
+    loc = error["loc"]
+    if error["type"] == "too_short" and loc and loc[-1] in ("points", "area"):
+        given = len(error["input"]) if isinstance(error["input"], list | tuple) else 0
+        return f"a polygon needs at least 3 vertices, not {given}"
+    if error["type"] in ("enum", "literal_error"):
+        shown = repr(error["input"])
+        return f"{message}, not {shown if len(shown) <= 40 else shown[:37] + '...'}"
+    return message
+
+
+def _is_label(part: Any) -> bool:
+    """A union branch or tag (``kill``, ``pool``, ``constrained-int``), not a field name."""
+    return isinstance(part, str) and (part in _TAGS or not part.isidentifier())
+
+
+def _resolve(loc: Loc, lines: Lines) -> tuple[Loc, int | None]:
+    """The field path as the user wrote it (labels dropped) and the line of its nearest
+    ancestor present in the file."""
+    path: Loc = ()
+    line = lines.get(())
+    for part in loc:
+        candidate = (*path, part)
+        if candidate in lines:
+            line = lines[candidate]
+        elif _is_label(part):
+            continue
+        path = candidate
+    return path, line
+
+
+def _located(found: list[tuple[Loc, str]], lines: Lines, file: str) -> list[ScenarioIssue]:
+    merged: dict[tuple[int | None, str], list[str]] = {}
+    for loc, message in found:
+        path, line = _resolve(loc, lines)
+        messages = merged.setdefault((line, path_text(path) if path else ""), [])
+        if message not in messages:
+            messages.append(message)
+    return [
+        ScenarioIssue(file, line, field or None, " or ".join(messages))
+        for (line, field), messages in merged.items()
+    ]
