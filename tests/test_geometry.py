@@ -96,6 +96,8 @@ def test_opening_a_door_is_a_new_barriers_value() -> None:
     assert noise_walls(opened, 5, 5, 15, 5) == 0
     assert bool(line_of_sight(opened, 5, 5, 15, 5))
     assert not bool(line_of_sight(closed, 5, 5, 15, 5))  # the original is unchanged
+    assert closed.with_rule(np.array([True]), OPEN).blocks_movement.tolist() == [False]
+    assert closed.with_rule([], OPEN).blocks_movement.tolist() == [True]
 
 
 # --------------------------------------------------------------------------- crossings (SK-N5)
@@ -200,9 +202,7 @@ def test_crossings_vectorised_equal_a_scalar_loop_and_are_symmetric(
     q = np.array(queries)
     batch = crossings(b, q[:, 0], q[:, 1], q[:, 2], q[:, 3], b.counts_for_noise)
     one_by_one = [noise_walls(b, *row) for row in queries]
-    per_barrier = [
-        sum(noise_walls(walls(c), *row) for c in barrier_coords) for row in queries
-    ]
+    per_barrier = [sum(noise_walls(walls(c), *row) for c in barrier_coords) for row in queries]
     assert batch.tolist() == one_by_one == per_barrier
     reverse = crossings(b, q[:, 2], q[:, 3], q[:, 0], q[:, 1], b.counts_for_noise)
     assert reverse.tolist() == batch.tolist()
@@ -302,7 +302,7 @@ def test_within_vectorised_equals_a_scalar_loop(
 SQUARE = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]])
 # A "U": the notch 4 < x < 6, 4 < y <= 10 is outside.
 U_SHAPE = np.array(
-    [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [6.0, 10.0], [6.0, 4.0], [4.0, 4.0], [4.0, 10.0], [0, 10]]
+    [[0, 0], [10, 0], [10, 10], [6, 10], [6, 4], [4, 4], [4, 10], [0, 10]], dtype=np.float64
 )
 
 
@@ -498,9 +498,7 @@ def test_the_straight_line_from_start_to_end_may_cross_a_wall_walked_around() ->
     b = walls((40, 0, 40, 100), (5, 25, 15, 25))
     m = trace_moves(b, 10.0, 10.0, 60.0, 30.0, *MAP)
     assert (float(m.x), float(m.y)) == pytest.approx((10.0, 40.0), abs=1e-5)
-    legs = crossings(
-        b, m.path_x[:-1], m.path_y[:-1], m.path_x[1:], m.path_y[1:], b.blocks_movement
-    )
+    legs = crossings(b, m.path_x[:-1], m.path_y[:-1], m.path_x[1:], m.path_y[1:], b.blocks_movement)
     assert legs.tolist() == [0, 0]
     assert noise_walls(b, 10, 10, float(m.x), float(m.y)) == 1
 

@@ -205,8 +205,9 @@ class Barriers:
         For a state that changes in play, e.g. a door opened:
         ``barriers.with_rule([3], KindRule(False, False, False))``.
         """
+        picked = np.asarray(selected)
         chosen = np.zeros(len(self), dtype=np.bool_)
-        chosen[np.asarray(selected)] = True
+        chosen[picked if picked.dtype == np.bool_ else picked.astype(np.intp)] = True
         return Barriers(
             x1=self.x1,
             y1=self.y1,
@@ -589,7 +590,9 @@ def trace_moves(
     (no closer than where that leg began). So no leg, and no end point, ever touches a
     movement-blocking barrier or the border: every leg is checked with the same predicate
     before it is taken, and a leg that fails the check (a float rounding case) is not taken.
-    Starts must be strictly inside the map; a mover starting exactly on a barrier stays put.
+    Turning ``epsilon`` early puts the end within ``2 * epsilon`` per bounce of the exact
+    mirror path. Starts must be strictly inside the map (else ValueError); a mover starting
+    exactly on a movement-blocking barrier stays put (and is reported ``stopped``).
     The straight line from start to end may still cross a barrier the mover walked around.
     """
     if not (math.isfinite(width) and math.isfinite(height) and width > 0 and height > 0):
