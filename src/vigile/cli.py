@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from vigile.cli_dnd35 import app as dnd35_app
+from vigile.cli_run import register as register_run
 from vigile.cli_skirmish import app as skirmish_app
 from vigile.cli_starfinder import app as starfinder_app
 from vigile.io.i18n import Lang
@@ -42,16 +43,7 @@ def rules(
     print_rules(ruleset, lang, as_json=json)
 
 
-@app.command()
-def demo(
-    lang: Annotated[Lang, typer.Option("--lang")] = Lang.EN,
-    seed: Annotated[int, typer.Option("--seed")] = 7,
-    json: Annotated[bool, typer.Option("--json")] = False,
-) -> None:
-    """A guided tour of real checks: the seed texts' own examples, with odds and rolls."""
-    from vigile.demo import run_demo
-
-    run_demo(lang, seed, as_json=json)
+register_run(app)
 
 
 def main(argv: list[str] | None = None) -> int:

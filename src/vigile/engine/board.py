@@ -1,0 +1,108 @@
+"""The board of a scenario during play: barriers with their doors' state, lights, ground, cover.
+
+Thin over :mod:`vigile.scene.geometry`: the same vectorised functions serve the engine (one
+query at a time) and the batched simulator.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vigile.scene.geometry import (
+    Barriers,
+    KindRule,
+    Region,
+    Segment,
+    crossings,
+    line_of_sight,
+    move_with_bounce,
+    point_in_polygon,
+    surface_at,
+    within,
+)
+from vigile.scene.model import Scenario, WallKind
+
+CLOSED = KindRule(blocks_sight=True, counts_for_noise=True, blocks_movement=True)
+"""A wall, a partition (shoji), a closed door or window: blocks sight (SK-V6), counts for noise
+(SK-N5) and stops walkers (SK-G1)."""
+OPEN = KindRule(blocks_sight=False, counts_for_noise=False, blocks_movement=False)
+"""An open door or window: nothing."""
+
+Point = tuple[float, float]
+
+
+class Board:
+    """Where things are and what stands between them; doors open and close during play."""
+
+    def __init__(self, scenario: Scenario, light_radius: float) -> None:
+        self.width = scenario.map.width
+        self.height = scenario.map.height
+        self.walls = scenario.walls
+        segments = [Segment(*w.start, *w.end, w.kind.value) for w in self.walls]
+        self._closed = Barriers.from_segments(segments, {k.value: CLOSED for k in WallKind})
+        self.open_doors = {i for i, w in enumerate(self.walls) if w.open}
+        self.door_index = {w.name: i for i, w in enumerate(self.walls) if w.name}
+        self.barriers = self._current()
+        self.surfaces = [Region(r.kind.value, r.points) for r in scenario.surfaces]
+        self.default_surface = scenario.default_surface
+        self.cover = [np.array(c.points, dtype=np.float64) for c in scenario.cover]
+        self.light_x = np.array([light.at[0] for light in scenario.lights], dtype=np.float64)
+        self.light_y = np.array([light.at[1] for light in scenario.lights], dtype=np.float64)
+        self.light_r = np.array(
+            [light.radius_or(light_radius) for light in scenario.lights], dtype=np.float64
+        )
+
+    def _current(self) -> Barriers:
+        if not self.open_doors:
+            return self._closed
+        return self._closed.with_rule(sorted(self.open_doors), OPEN)
+
+    def set_door(self, name: str, is_open: bool) -> None:
+        """Open or close the door called ``name``."""
+        index = self.door_index[name]
+        if is_open:
+            self.open_doors.add(index)
+        else:
+            self.open_doors.discard(index)
+        self.barriers = self._current()
+
+    def barriers_between(self, a: Point, b: Point) -> int:
+        """Partitions, closed doors and walls between two points (SK-N5)."""
+        if not len(self.barriers):
+            return 0
+        mask = self.barriers.counts_for_noise
+        return int(crossings(self.barriers, a[0], a[1], b[0], b[1], mask))
+
+    def sees(self, a: Point, b: Point) -> bool:
+        """A line of sight between two points (SK-V6)."""
+        if not len(self.barriers):
+            return True
+        return bool(line_of_sight(self.barriers, a[0], a[1], b[0], b[1]))
+
+    def lit(self, p: Point) -> bool:
+        """Within the radius of a light (SK-V5)."""
+        if not len(self.light_r):
+            return False
+        return bool(within(p[0], p[1], self.light_x, self.light_y, self.light_r))
+
+    def surface(self, p: Point) -> str:
+        """The ground at a point (SK-N2): the last listed region that holds it, or the default."""
+        return str(surface_at(p[0], p[1], self.surfaces, self.default_surface))
+
+    def in_cover(self, p: Point) -> bool:
+        """Inside a cover area (SK-V3: a bush, a wall corner, under a floor)."""
+        return any(bool(point_in_polygon(p[0], p[1], poly)) for poly in self.cover)
+
+    def patrol(
+        self, xs: list[float], ys: list[float], angle: float, length: float, bounces: int
+    ) -> tuple[list[float], list[float]]:
+        """Move walkers ``length`` along one scatter-die direction, bouncing (SK-G1)."""
+        dx, dy = length * math.cos(angle), length * math.sin(angle)
+        nx, ny = move_with_bounce(self.barriers, xs, ys, dx, dy, self.width, self.height, bounces)
+        return [float(v) for v in np.atleast_1d(nx)], [float(v) for v in np.atleast_1d(ny)]
+
+
+def distance(a: Point, b: Point) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])

@@ -1,0 +1,37 @@
+"""What happens in a game, one event at a time: the log the GM reads and the replay test compares.
+
+An event holds message keys and values, never text: the views translate it (fr, en). Each event
+says who perceives it, so a character's view shows only what that character knows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from vigile.checks.verdict import Param, Verdict
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened in a turn."""
+
+    turn: int
+    kind: str
+    """``start``, ``patrol``, ``move``, ``action``, ``noise``, ``sight``, ``perceive``,
+    ``initiative``, ``alarm``, ``objective``, ``end``."""
+    message: str
+    """Message key describing it (``engine.event.move``)."""
+    params: Mapping[str, Param] = field(default_factory=dict)
+    actor: str | None = None
+    target: str | None = None
+    at: tuple[float, float] | None = None
+    verdict: Verdict | None = None
+    """The check behind the event, with its whole explanation."""
+    perceived_by: frozenset[str] = frozenset()
+    """Who knows of it; empty for events everyone knows (the start, the end, a raised alarm)."""
+    public: bool = False
+    """True when every character knows of it."""
+
+    def known_to(self, name: str) -> bool:
+        return self.public or name in self.perceived_by

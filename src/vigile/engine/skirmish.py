@@ -1,0 +1,494 @@
+"""The skirmish turn: patrols, plans, noise, sight, detection and the alarm (RULES.md §1).
+
+Each turn, in order:
+
+1. patrolling guards move by scatter die, a group as one (SK-G1);
+2. each intruder walks its plan: a move faster than half speed rolls for a fumble (SK-N3), a
+   fumble is a noise; on arrival (after any wait) it acts: grapple, kill, strike, speak, open or
+   close a door. Every noise is checked at once by each living defender who is not already
+   watching its maker (SK-N1..SK-N7); one who hears knows the direction and is on alert
+   afterwards; one who hears it from closer than night visibility (SK-V1) turns round and sees;
+3. every living guard tests sight on every intruder a test is allowed for (SK-V1..SK-V9);
+4. each guard who detected an intruder this turn rolls initiative against him (SK-G5): the guard
+   raises the alarm (every defender on alert, the raid is over) or is struck down first (a death,
+   a noise);
+5. the objective is checked.
+
+Engine rulings (issue 4, where the rules say nothing): a noise is "out of sight" for a listener
+who does not already observe its maker; a death on tile or stone sounds as on a floor; an intruder
+who wins the initiative kills the guard; the raid ends when the alarm is raised.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.dice.source import FaceSource
+from vigile.engine.board import Board, Point, distance
+from vigile.engine.events import Event
+from vigile.engine.result import GameResult, Outcome
+from vigile.engine.state import Walker
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.skirmish.alarm import alarm_check
+from vigile.rulesets.skirmish.common import Roller
+from vigile.rulesets.skirmish.movement import Speed, move_check
+from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, noise_check
+from vigile.rulesets.skirmish.sight import Attitude, sight_check
+from vigile.scene.actors import GuardState, Outfit, Side
+from vigile.scene.geometry import point_in_polygon
+from vigile.scene.model import Scenario
+from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike, ThrowGrapple
+
+GROUND_SOUND = {
+    "floor": Surface.FLOOR,
+    "water": Surface.WATER,
+    "grass": Surface.GRASS,
+    "soft-ground": Surface.SOFT_GROUND,
+    "tile": Surface.FLOOR,
+    "stone": Surface.FLOOR,
+}
+"""The sound of a body falling on each ground (SK-N2); tile and stone as a floor [engine]."""
+
+
+class SkirmishGame:
+    """One game of a skirmish scenario, played turn by turn."""
+
+    def __init__(
+        self, scenario: Scenario, rules: RuleData, rng: np.random.Generator, faces: FaceSource
+    ) -> None:
+        self.scenario = scenario
+        self.rules = rules
+        self.rng = rng
+        self.faces = faces
+        self.board = Board(scenario, rules.num("sight.lit_radius_cm"))
+        self.walkers = [
+            Walker(
+                a, a.position[0], a.position[1], alert=a.alert, legs=scenario.plans.get(a.name, ())
+            )
+            for a in scenario.actors
+        ]
+        self.by_name = {w.name: w for w in self.walkers}
+        self.events: list[Event] = []
+        self.turn = 0
+        self.outcome: Outcome | None = None
+        self.detected: list[tuple[str, str]] = []
+        """(guard, intruder) pairs detected this turn, in order, for the initiative."""
+        self.resolved: set[tuple[str, str]] = set()
+        self.ever_detected = False
+        self._start()
+
+    # ---------------------------------------------------------------- setup and queries
+
+    def _start(self) -> None:
+        scouting = self.scenario.scouting
+        hidden = set(self.scenario.hidden_guards)
+        if scouting.detected_while_scouting:
+            for guard in self.defenders():
+                guard.alert = True
+        for intruder in self.intruders():
+            if scouting.observed_beforehand:
+                intruder.knows_position |= {
+                    g.name for g in self.defenders() if g.name not in hidden
+                }
+        self.emit(
+            "start",
+            "engine.event.start",
+            public=True,
+            params={
+                "name": self.scenario.name,
+                "turns": self.scenario.turns,
+                "scouted": "yes" if scouting.observed_beforehand else "no",
+                "alert": "yes" if scouting.detected_while_scouting else "no",
+            },
+        )
+
+    def defenders(self) -> list[Walker]:
+        return [w for w in self.walkers if w.side is Side.DEFENDERS and w.alive]
+
+    def intruders(self) -> list[Walker]:
+        return [w for w in self.walkers if w.side is Side.ATTACKERS and w.alive]
+
+    def emit(
+        self,
+        kind: str,
+        message: str,
+        *,
+        actor: Walker | None = None,
+        target: Walker | None = None,
+        at: Point | None = None,
+        verdict: object = None,
+        perceived_by: Iterator[str] | set[str] | tuple[str, ...] = (),
+        public: bool = False,
+        params: dict[str, object] | None = None,
+    ) -> None:
+        from vigile.checks.verdict import Verdict
+
+        names = set(perceived_by)
+        if actor is not None:
+            names.add(actor.name)
+        shown: dict[str, object] = {
+            "actor": actor.name if actor else "",
+            "target": target.name if target else "",
+        }
+        if at is not None:
+            shown |= {"x": _round(at[0]), "y": _round(at[1])}
+        shown |= {"unit": self.scenario.units.value, "turn": self.turn} | (params or {})
+        self.events.append(
+            Event(
+                turn=self.turn,
+                kind=kind,
+                message=message,
+                params=shown,  # type: ignore[arg-type]
+                actor=actor.name if actor else None,
+                target=target.name if target else None,
+                at=None if at is None else (_round(at[0]), _round(at[1])),
+                verdict=verdict if isinstance(verdict, Verdict) else None,
+                perceived_by=frozenset(names),
+                public=public,
+            )
+        )
+
+    # ---------------------------------------------------------------- the turn
+
+    def play(self, turns: int | None = None) -> GameResult:
+        limit = min(turns or self.scenario.turns, self.scenario.turns)
+        while self.outcome is None and self.turn < limit:
+            self.play_turn()
+        if self.outcome is None:
+            self.outcome = Outcome("turn_limit", self.turn, unseen=not self.ever_detected)
+            self.emit("end", "engine.event.turn_limit", public=True)
+        return GameResult(self.scenario, self.events, self.outcome, self.walkers)
+
+    def play_turn(self) -> None:
+        self.turn += 1
+        self.emit("turn", "engine.event.turn", public=True)
+        self.detected = []
+        for walker in self.walkers:
+            walker.moved = False
+        self._patrols()
+        for intruder in self.intruders():
+            if self.outcome is None:
+                self._walk(intruder)
+        if self.outcome is None:
+            self._sight()
+        self._initiative()
+        if self.outcome is None:
+            self._objective()
+
+    # ---------------------------------------------------------------- 1. patrols (SK-G1)
+
+    def _patrols(self) -> None:
+        groups: dict[str, list[Walker]] = {}
+        for guard in self.defenders():
+            if guard.actor.state is GuardState.PATROLLING:
+                groups.setdefault(guard.actor.group or guard.name, []).append(guard)
+        length = self.rules.num("turn.patrol_cm")
+        bounces = self.rules.num("turn.patrol_bounces")
+        for members in groups.values():
+            angle = float(self.rng.uniform(0.0, 2.0 * math.pi))
+            xs, ys = self.board.patrol(
+                [m.x for m in members], [m.y for m in members], angle, length, bounces
+            )
+            for member, x, y in zip(members, xs, ys, strict=True):
+                member.x, member.y, member.moved = x, y, True
+                self.emit(
+                    "patrol",
+                    "engine.event.patrol",
+                    actor=member,
+                    at=member.at,
+                    perceived_by={m.name for m in members},
+                    params={"degrees": round(math.degrees(angle)) % 360},
+                )
+
+    # ---------------------------------------------------------------- 2. plans (SK-N3)
+
+    def _rate(self, intruder: Walker, speed: Attitude) -> float:
+        fast = intruder.actor.move
+        if fast is None:
+            return float(
+                self.rules.num(
+                    {Attitude.FAST: "turn.fast_cm", Attitude.HALF: "turn.half_cm"}.get(
+                        speed, "turn.hidden_cm"
+                    )
+                )
+            )
+        return {Attitude.FAST: fast, Attitude.HALF: fast / 2}.get(speed, fast / 4)
+
+    def _walk(self, intruder: Walker) -> None:
+        leg = intruder.current_leg
+        if leg is None:
+            return
+        if intruder.waiting is None and leg.to is not None and (intruder.x, intruder.y) != leg.to:
+            self._step(intruder, leg.to, leg.speed)
+            if (intruder.x, intruder.y) != leg.to:
+                return
+        if intruder.waiting is None:
+            intruder.waiting = leg.wait
+        if intruder.waiting > 0:
+            intruder.waiting -= 1
+            return
+        for action in leg.actions:
+            if self.outcome is None and intruder.alive:
+                self._act(intruder, action)
+        intruder.leg += 1
+        intruder.waiting = None
+
+    def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
+        rate = self._rate(intruder, speed if speed is not Attitude.IMMOBILE else Attitude.HALF)
+        gap = distance(intruder.at, to)
+        if gap <= rate:
+            intruder.x, intruder.y = to
+        else:
+            intruder.x += (to[0] - intruder.x) * rate / gap
+            intruder.y += (to[1] - intruder.y) * rate / gap
+        intruder.moved = True
+        self.emit(
+            "move",
+            "engine.event.move",
+            actor=intruder,
+            at=intruder.at,
+            perceived_by=self._allies(intruder),
+            params={"speed": speed.value},
+        )
+        if speed is Attitude.FAST:
+            verdict = move_check(
+                self.rules,
+                speed=Speed.FULL,
+                roller=Roller(intruder.actor.stealth_pool()),
+                source=self.faces,
+            )
+            self.emit("move", "engine.event.fumble_roll", actor=intruder, verdict=verdict)
+            if verdict.success is False:
+                self._noise(NoiseEvent.FUMBLE, intruder.at, maker=intruder)
+
+    def _allies(self, walker: Walker) -> set[str]:
+        return {w.name for w in self.walkers if w.side is walker.side}
+
+    def _act(self, intruder: Walker, action: object) -> None:
+        if isinstance(action, ThrowGrapple):
+            at = action.at or self._next_waypoint(intruder) or intruder.at
+            onto = action.onto.value if action.onto else self.board.surface(at)
+            self.emit(
+                "action", "engine.event.grapple", actor=intruder, at=at, params={"onto": onto}
+            )
+            if onto in ("tile", "stone"):
+                self._noise(NoiseEvent.GRAPPLE, at, maker=intruder)
+        elif isinstance(action, Kill):
+            victim = self.by_name[action.target]
+            if victim.alive:
+                self._kill(intruder, victim, action.surface)
+        elif isinstance(action, Strike):
+            victim = self.by_name[action.target]
+            if victim.alive:
+                self.emit(
+                    "action",
+                    "engine.event.strike",
+                    actor=intruder,
+                    target=victim,
+                    at=victim.at,
+                    perceived_by={victim.name},
+                )
+                self._noise(NoiseEvent.MELEE, victim.at, maker=intruder)
+                if victim.side is Side.DEFENDERS and victim.alive:
+                    self._detect(victim, intruder, "engine.event.struck")
+        elif isinstance(action, Speak):
+            self.emit(
+                "action",
+                "engine.event.speak",
+                actor=intruder,
+                at=intruder.at,
+                perceived_by={action.to} if action.to else (),
+                params={"volume": action.volume.value},
+            )
+            self._noise(NoiseEvent(action.volume.value), intruder.at, maker=intruder)
+        elif isinstance(action, OpenDoor | CloseDoor):
+            is_open = isinstance(action, OpenDoor)
+            self.board.set_door(action.door, is_open)
+            key = "engine.event.open_door" if is_open else "engine.event.close_door"
+            self.emit("action", key, actor=intruder, at=intruder.at, params={"door": action.door})
+
+    def _next_waypoint(self, intruder: Walker) -> Point | None:
+        for leg in intruder.legs[intruder.leg + 1 :]:
+            if leg.to is not None:
+                return leg.to
+        return None
+
+    def _kill(self, killer: Walker, victim: Walker, surface: Surface | None) -> None:
+        victim.alive = False
+        ground = surface or GROUND_SOUND[self.board.surface(victim.at)]
+        self.emit(
+            "action",
+            "engine.event.kill",
+            actor=killer,
+            target=victim,
+            at=victim.at,
+            perceived_by={victim.name},
+            params={"surface": ground.value},
+        )
+        self._noise(NoiseEvent.DEATH, victim.at, maker=killer, surface=ground)
+
+    # ---------------------------------------------------------------- noise (SK-N1..SK-N7)
+
+    def _noise(
+        self, event: NoiseEvent, at: Point, *, maker: Walker, surface: Surface | None = None
+    ) -> None:
+        visibility = self.rules.num("sight.night_visibility_cm")
+        for listener in self.defenders():
+            if listener.aware_of(maker.name) is AwarenessState.OBSERVED:
+                continue  # he watches its maker: not a noise out of sight (SK-N1)
+            gap = distance(listener.at, at)
+            verdict = noise_check(
+                self.rules,
+                event=event,
+                surface=surface,
+                distance_cm=gap,
+                barriers=self.board.barriers_between(listener.at, at),
+                time=self.scenario.time,
+                alert=listener.alert,
+                roller=Roller(listener.actor.detection_pool()),
+                source=self.faces,
+            )
+            self.emit(
+                "noise",
+                "engine.event.noise",
+                actor=listener,
+                target=maker,
+                at=at,
+                verdict=verdict,
+                params={"event": event.value, "distance": _round(gap)},
+            )
+            if not verdict.success:
+                continue
+            listener.learn(maker.name, AwarenessState.DIRECTION)
+            listener.alert = True
+            if gap < visibility and maker.alive:
+                self._detect(listener, maker, "engine.event.turns_round")
+
+    # ---------------------------------------------------------------- 3. sight (SK-V1..SK-V9)
+
+    def attitude(self, intruder: Walker) -> Attitude:
+        """What a guard sees the intruder doing this turn (SK-V3, SK-V9)."""
+        in_cover = self.board.in_cover(intruder.at)
+        leg = intruder.current_leg
+        if intruder.moved:
+            speed = (leg.speed if leg else None) or Attitude.HALF
+            if speed is Attitude.HIDDEN:
+                return Attitude.HIDDEN if in_cover else Attitude.HALF
+            return speed
+        if intruder.actor.attitude is not None and self.turn == 1 and not intruder.legs:
+            start = intruder.actor.attitude
+            return Attitude.IMMOBILE if start is Attitude.HIDDEN and not in_cover else start
+        return Attitude.HIDDEN if in_cover else Attitude.IMMOBILE
+
+    def _sight(self) -> None:
+        for guard in self.defenders():
+            for intruder in self.intruders():
+                if guard.aware_of(intruder.name) is AwarenessState.OBSERVED:
+                    continue
+                verdict = sight_check(
+                    self.rules,
+                    attitude=self.attitude(intruder),
+                    distance_cm=distance(guard.at, intruder.at),
+                    alert=guard.alert,
+                    unsuited_outfit=intruder.actor.outfit is Outfit.UNSUITED,
+                    lit=self.board.lit(intruder.at),
+                    time=self.scenario.time,
+                    line_of_sight=self.board.sees(guard.at, intruder.at),
+                    roller=Roller(guard.actor.detection_pool()),
+                    source=self.faces,
+                )
+                if verdict.impossible:
+                    continue
+                self.emit(
+                    "sight",
+                    "engine.event.sight",
+                    actor=guard,
+                    target=intruder,
+                    at=intruder.at,
+                    verdict=verdict,
+                    params={"distance": _round(distance(guard.at, intruder.at))},
+                )
+                if verdict.success:
+                    self._detect(guard, intruder, "engine.event.sees")
+
+    def _detect(self, guard: Walker, intruder: Walker, message: str) -> None:
+        guard.learn(intruder.name, AwarenessState.OBSERVED)
+        self.ever_detected = True
+        self.emit("perceive", message, actor=guard, target=intruder, at=intruder.at)
+        pair = (guard.name, intruder.name)
+        if pair not in self.resolved and pair not in self.detected:
+            self.detected.append(pair)
+
+    # ---------------------------------------------------------------- 4. initiative (SK-G5)
+
+    def _initiative(self) -> None:
+        for guard_name, intruder_name in self.detected:
+            guard, intruder = self.by_name[guard_name], self.by_name[intruder_name]
+            if self.outcome is not None or not (guard.alive and intruder.alive):
+                continue
+            self.resolved.add((guard_name, intruder_name))
+            verdict = alarm_check(self.rules, source=self.faces)
+            self.emit(
+                "initiative",
+                "engine.event.initiative",
+                actor=guard,
+                target=intruder,
+                verdict=verdict,
+                perceived_by={intruder.name},
+            )
+            if verdict.success:
+                for defender in self.defenders():
+                    defender.alert = True
+                self.emit(
+                    "alarm",
+                    "engine.event.alarm",
+                    actor=guard,
+                    target=intruder,
+                    at=guard.at,
+                    public=True,
+                )
+                self.outcome = Outcome("alarm", self.turn, unseen=False, by=guard.name)
+                return
+            self._kill(intruder, guard, None)
+
+    # ---------------------------------------------------------------- 5. objective
+
+    def _objective(self) -> None:
+        objective = self.scenario.objective
+        if objective is None:
+            return
+        names = set(objective.who) or {w.name for w in self.walkers if w.side is Side.ATTACKERS}
+        inside = []
+        for name in sorted(names):
+            walker = self.by_name[name]
+            if not walker.alive:
+                continue
+            if objective.area is not None:
+                poly = np.array(objective.area, dtype=np.float64)
+                reached = bool(point_in_polygon(walker.x, walker.y, poly))
+            else:
+                assert objective.at is not None and objective.radius is not None
+                reached = distance(walker.at, objective.at) <= objective.radius
+            if reached:
+                inside.append(name)
+        done = bool(inside) if objective.require == "any" else set(inside) == names
+        if done:
+            self.outcome = Outcome(
+                "objective", self.turn, unseen=not self.ever_detected, by=", ".join(inside)
+            )
+            self.emit(
+                "objective",
+                "engine.event.objective",
+                public=True,
+                params={"who": ", ".join(inside), "unseen": int(not self.ever_detected)},
+            )
+
+
+def _round(value: float) -> float | int:
+    """A coordinate or distance as the log shows it: 20, not 20.0."""
+    rounded = round(float(value), 2)
+    return int(rounded) if rounded.is_integer() else rounded

@@ -1,0 +1,59 @@
+"""The mutable state of one game: each actor's place, life, alert, plan progress and knowledge."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.scene.actors import Actor, Side
+from vigile.scene.plans import Leg
+
+Point = tuple[float, float]
+
+
+@dataclass
+class Walker:
+    """One actor during play."""
+
+    actor: Actor
+    x: float
+    y: float
+    alive: bool = True
+    alert: bool = False
+    legs: tuple[Leg, ...] = ()
+    leg: int = 0
+    """Index of the leg being walked."""
+    waiting: int | None = None
+    """Turns still to wait at the current waypoint; None until it is reached."""
+    moved: bool = False
+    """Moved this turn (its attitude for sight)."""
+    awareness: dict[str, AwarenessState] = field(default_factory=dict)
+    """What it knows of each enemy, by name (RULES.md §4)."""
+    knows_position: set[str] = field(default_factory=set)
+    """Enemies whose position it knows (SK-G3: scouted, or seen)."""
+
+    @property
+    def name(self) -> str:
+        return self.actor.name
+
+    @property
+    def side(self) -> Side:
+        return self.actor.side
+
+    @property
+    def at(self) -> Point:
+        return (self.x, self.y)
+
+    @property
+    def current_leg(self) -> Leg | None:
+        return self.legs[self.leg] if self.leg < len(self.legs) else None
+
+    def aware_of(self, name: str) -> AwarenessState:
+        return self.awareness.get(name, AwarenessState.UNAWARE)
+
+    def learn(self, name: str, state: AwarenessState) -> bool:
+        """Raise what it knows of ``name``; True when that is news."""
+        before = self.aware_of(name)
+        after = before.raised_to(state)
+        self.awareness[name] = after
+        return after is not before
