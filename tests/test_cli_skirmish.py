@@ -250,9 +250,9 @@ def test_rules_command_in_both_languages(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 2 and "chess" in err
 
 
-def test_demo_runs_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_tour_runs_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
     for lang in ("en", "fr"):
-        code, out, _ = run(capsys, "demo", "--lang", lang)
+        code, out, _ = run(capsys, "demo", "--tour", "--lang", lang)
         assert code == 0 and "SK-A6" in out
 
 

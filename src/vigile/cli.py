@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
 
     command = typer.main.get_command(app)
     try:
-        command.main(
+        code = command.main(
             args=argv if argv is not None else sys.argv[1:],
             prog_name="vigile",
             standalone_mode=False,
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 def entry() -> None:

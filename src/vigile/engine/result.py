@@ -9,7 +9,7 @@ from vigile.engine.events import Event
 from vigile.engine.state import Walker
 from vigile.scene.model import Scenario
 
-OutcomeKind = Literal["objective", "alarm", "turn_limit", "detected"]
+OutcomeKind = Literal["objective", "alarm", "turn_limit", "detected", "lost"]
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,10 @@ def play(
     if faces is None:
         faces = GivenFaces(values) if values is not None else RolledFaces(rng)
     rules = scenario.rules()
+    if scenario.ruleset is Ruleset.SKIRMISH and scenario.encounter is not None:
+        from vigile.engine.encounter import EncounterGame
+
+        return EncounterGame(scenario, rules, rng, faces).play(turns)
     if scenario.ruleset is Ruleset.SKIRMISH:
         from vigile.engine.skirmish import SkirmishGame
 

@@ -1,0 +1,104 @@
+"""``vigile run``, ``demo`` and ``scenario``: the commands of issue 4, and their bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from vigile.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_demo_plays_the_night_raid(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "demo")
+    assert code == 0
+    assert "Night raid" in out and "Turn 1" in out
+    assert any(key in out for key in ("Alarm raised", "Objective reached", "Turn limit"))
+
+
+def test_demo_in_french_and_as_a_character(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "demo", "--lang", "fr", "--as", "Kage", "--seed", "4")
+    assert code == 0 and out.startswith("Ce que sait Kage")
+    assert "Chance" not in out
+
+
+def test_run_json_lines_replay(capsys: pytest.CaptureFixture[str]) -> None:
+    _, first, _ = run(capsys, "run", "night-raid", "--seed", "9", "--json")
+    _, again, _ = run(capsys, "run", "night-raid", "--seed", "9", "--json")
+    assert first == again
+    events = [json.loads(line) for line in first.splitlines()]
+    assert events[0]["event"] == "start" and events[-1]["event"] == "outcome"
+
+
+def test_run_with_the_gm_dice(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "run", "sk-n9-shoji", "--dice-values", "6,2,3,3")
+    assert code == 0 and "heard" in out and "raises the alarm" in out  # a tie: the guard (SK-G5)
+
+
+def test_step_reads_the_dice_typed_at_the_prompt(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("4\n1\n5\n2\n5\n"))
+    code, out, err = run(capsys, "run", "sk-n9-shoji", "--step")
+    assert code == 0 and "d6 (1-6, Enter rolls)" in err
+    assert "the intruder strikes first" in out
+
+
+def test_scenario_list_validate_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "scenario", "list")
+    assert code == 0 and "night-raid" in out and "dnd35-invisible-intruder" in out
+    code, out, _ = run(capsys, "scenario", "validate", "night-raid")
+    assert code == 0 and "valid" in out
+    code, out, _ = run(capsys, "scenario", "schema")
+    assert code == 0 and json.loads(out)["properties"]["actors"]
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("ruleset: chess\nname: x\nmap: {width: 10, height: 10}\nactors: []\n", "ruleset"),
+        (
+            "ruleset: skirmish\nname: x\nmap: {width: 10, height: 10}\n"
+            "actors:\n  - {name: a, side: attackers, position: [50, 5]}\n",
+            ":5: actors[0]",
+        ),
+        (
+            "ruleset: skirmish\nname: x\nmap: {width: 10, height: 10}\n"
+            "walls:\n  - {start: [1, 1], end: [1, 1]}\n"
+            "actors:\n  - {name: a, side: attackers, position: [5, 5]}\n",
+            "zero-length",
+        ),
+    ],
+)
+def test_bad_scenarios_exit_2_with_line_and_field(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, needle: str
+) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    code, out, err = run(capsys, "run", str(path))
+    assert code == 2 and out == "" and needle in err and "Traceback" not in err
+    code, _, err = run(capsys, "scenario", "validate", str(path))
+    assert code == 2 and needle in err
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["run", "no-such-scenario"], "no-such-scenario"),
+        (["run", "night-raid", "--turns", "0"], "--turns"),
+        (["run", "night-raid", "--as", "Nobody"], "--as"),
+        (["run", "night-raid", "--step", "--dice-values", "1"], "--dice-values"),
+        (["run", "night-raid", "--seed", "-1"], "--seed"),
+    ],
+)
+def test_bad_run_options(capsys: pytest.CaptureFixture[str], args: list[str], needle: str) -> None:
+    code, _, err = run(capsys, *args)
+    assert code == 2 and needle in err and "Traceback" not in err

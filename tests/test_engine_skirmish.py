@@ -1,0 +1,163 @@
+"""The skirmish turn engine: the worked examples as scenarios, replays, views and invariants."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vigile.engine.run import play
+from vigile.engine.views import character_lines, gm_lines, json_lines
+from vigile.errors import InputError
+from vigile.io.i18n import Lang
+from vigile.scene.loader import bundled_names, load_scenario
+from vigile.scene.model import Ruleset
+
+SKIRMISH = [n for n in bundled_names() if load_scenario(n).ruleset is Ruleset.SKIRMISH]
+EXAMPLES = [n for n in SKIRMISH if load_scenario(n).expected]
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_worked_example_scenarios_reproduce_their_numbers(name: str) -> None:
+    """Each [E] scenario, with the example's dice, gives the example's verdicts."""
+    scenario = load_scenario(name)
+    result = play(scenario)
+    checks = [e for e in result.events if e.verdict is not None]
+    used: set[int] = set()
+    for expected in scenario.expected:
+        matches = [
+            e
+            for e in checks
+            if id(e) not in used
+            and e.verdict is not None
+            and e.verdict.check == expected.check
+            and e.actor == expected.actor
+            and (expected.target is None or e.target == expected.target)
+        ]
+        if expected.difficulty is None and not expected.faces:
+            # a check the rules do not allow (out of the band): no roll at all
+            assert all(e.verdict is None or not e.verdict.success for e in matches), expected
+            continue
+        assert matches, f"{name}: no {expected.check} check by {expected.actor}"
+        event = matches[0]
+        used.add(id(event))
+        verdict = event.verdict
+        assert verdict is not None
+        if expected.difficulty is not None:
+            assert verdict.difficulty == expected.difficulty, expected.note
+        if expected.faces:
+            assert verdict.roll is not None
+            assert [f for d in verdict.roll.dice for f in d.faces] == list(expected.faces)
+        if expected.success is not None:
+            assert verdict.success is expected.success, expected.note
+
+
+def test_SK_N9_scenario_step_by_step() -> None:
+    result = play(load_scenario("sk-n9-shoji"))
+    checks = [
+        (
+            e.kind,
+            e.verdict.difficulty if e.verdict else None,
+            e.verdict.success if e.verdict else None,
+        )
+        for e in result.events
+        if e.verdict is not None
+    ]
+    assert checks == [
+        ("noise", 5, False),
+        ("move", None, False),
+        ("noise", 5, True),
+        ("initiative", None, False),
+    ]
+    assert result.outcome.kind == "turn_limit"
+
+
+@pytest.mark.parametrize("name", SKIRMISH)
+def test_every_bundled_scenario_plays_and_renders(name: str) -> None:
+    result = play(load_scenario(name), seed=5)
+    for lang in Lang:
+        assert list(gm_lines(result, lang))
+        for walker in result.walkers:
+            list(character_lines(result, walker.name, lang))
+
+
+def test_same_seed_same_log_and_other_seeds_differ() -> None:
+    scenario = load_scenario("night-raid")
+    first = list(json_lines(play(scenario, seed=11), Lang.EN))
+    again = list(json_lines(play(scenario, seed=11), Lang.EN))
+    assert first == again
+    others = {tuple(json_lines(play(scenario, seed=s), Lang.EN)) for s in range(12, 16)}
+    assert len(others | {tuple(first)}) > 1
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_SK_G1_patrols_stay_on_the_map_and_inside_the_compound(seed: int) -> None:
+    """The compound wall runs 10..190 x 10..110: a patrol bounces off it, never through."""
+    scenario = load_scenario("night-raid")
+    result = play(scenario, seed=seed)
+    for event in result.events:
+        if event.kind == "patrol":
+            assert event.at is not None
+            x, y = event.at
+            assert 10 < x < 190 and 10 < y < 110, (event.actor, event.at)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_SK_G5_an_alarm_puts_every_defender_on_alert(seed: int) -> None:
+    result = play(load_scenario("night-raid"), seed=seed)
+    if result.outcome.kind == "alarm":
+        defenders = [w for w in result.walkers if w.side.value == "defenders" and w.alive]
+        assert all(w.alert for w in defenders)
+
+
+def test_SK_G1_a_group_moves_as_one() -> None:
+    result = play(load_scenario("night-raid"), seed=2, turns=3)
+    moves: dict[int, dict[str, tuple[float, float]]] = {}
+    for event in result.events:
+        if event.kind == "patrol" and event.at is not None and event.actor is not None:
+            moves.setdefault(event.turn, {})[event.actor] = event.at
+    for turn in moves.values():
+        dx = (
+            round(turn["Kuro"][0] - turn["Shiro"][0], 1),
+            round(turn["Kuro"][1] - turn["Shiro"][1], 1),
+        )
+        assert dx == (-3.0, -2.0)  # the pair keeps its spacing (no bounce in the first turns)
+
+
+def test_SK_G3_scouted_ninjas_know_every_guard_but_the_hidden_one() -> None:
+    result = play(load_scenario("night-raid"), seed=1, turns=1)
+    kage = next(w for w in result.walkers if w.name == "Kage")
+    assert "Jubei" in kage.knows_position and "Rin" not in kage.knows_position  # SK-G4
+
+
+def test_a_character_sees_only_what_it_perceives() -> None:
+    result = play(load_scenario("night-raid"), seed=3)
+    kage_lines = "\n".join(character_lines(result, "Kage", Lang.EN))
+    gm = "\n".join(gm_lines(result, Lang.EN))
+    assert "Chance" in gm and "Chance" not in kage_lines
+    for line in json_lines(result, Lang.EN, "Kage"):
+        event = json.loads(line)
+        assert "check" not in event or "chance" not in event["check"]
+
+
+def test_unknown_character_is_an_input_error() -> None:
+    result = play(load_scenario("sk-n9-shoji"))
+    with pytest.raises(InputError, match="--as"):
+        list(character_lines(result, "Nobody", Lang.EN))
+
+
+def test_turns_are_bounded() -> None:
+    with pytest.raises(InputError, match="--turns"):
+        play(load_scenario("sk-n9-shoji"), turns=0)
+
+
+def test_scenario_house_rules_apply(tmp_path: Path) -> None:
+    """SK-N8 both ways: without the scenario's house rule the guard would have heard the 4."""
+    source = (Path(__file__).parents[1] / "src/vigile/scenarios/sk-n9-shoji.yaml").read_text()
+    plain = source.replace("house_rules: {noise: {base: {death_floor: 4}}}", "")
+    path = tmp_path / "table.yaml"
+    path.write_text(plain.replace("dice_values: [4, 1, 5, 2, 5]", "dice_values: [4]"))
+    result = play(load_scenario(path), turns=1)
+    first = next(e.verdict for e in result.events if e.verdict is not None)
+    assert first.difficulty == 4 and first.success is True
