@@ -55,9 +55,13 @@ class Board:
         )
 
     def _current(self) -> Barriers:
-        if not self.open_doors:
+        return self.barriers_for(frozenset(self.open_doors))
+
+    def barriers_for(self, open_doors: frozenset[int]) -> Barriers:
+        """The barriers as they stand with these doors open."""
+        if not open_doors:
             return self._closed
-        return self._closed.with_rule(sorted(self.open_doors), OPEN)
+        return self._closed.with_rule(sorted(open_doors), OPEN)
 
     def set_door(self, name: str, is_open: bool) -> None:
         """Open or close the door called ``name``."""

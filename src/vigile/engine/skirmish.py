@@ -255,15 +255,19 @@ class SkirmishGame:
             params={"speed": speed.value},
         )
         if speed is Attitude.FAST:
-            verdict = move_check(
-                self.rules,
-                speed=Speed.FULL,
-                roller=Roller(intruder.actor.stealth_pool()),
-                source=self.faces,
-            )
-            self.emit("move", "engine.event.fumble_roll", actor=intruder, verdict=verdict)
-            if verdict.success is False:
-                self._noise(NoiseEvent.FUMBLE, intruder.at, maker=intruder)
+            self._fumble_roll(intruder)
+
+    def _fumble_roll(self, intruder: Walker) -> None:
+        """A move faster than half speed: the pool is rolled once; a fumble is a noise (SK-N3)."""
+        verdict = move_check(
+            self.rules,
+            speed=Speed.FULL,
+            roller=Roller(intruder.actor.stealth_pool()),
+            source=self.faces,
+        )
+        self.emit("move", "engine.event.fumble_roll", actor=intruder, verdict=verdict)
+        if verdict.success is False:
+            self._noise(NoiseEvent.FUMBLE, intruder.at, maker=intruder)
 
     def _allies(self, walker: Walker) -> set[str]:
         return {w.name for w in self.walkers if w.side is walker.side}

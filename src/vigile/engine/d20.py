@@ -1,0 +1,912 @@
+"""The d20 round: Starfinder and D&D 3.5 infiltrations on a 5-ft grid (RULES.md §2, §3, §4).
+
+Positions are in feet; the square of a point is ``(x // 5, y // 5)``. Like the skirmish
+engine, this one holds no rule of its own: every check is a call to a rule function of
+:mod:`vigile.rulesets.starfinder` or :mod:`vigile.rulesets.dnd35`, and what a sense can reach
+comes from :mod:`vigile.awareness.senses`. The engine only decides who checks what, when,
+moves the actors and keeps doors, alert and each observer's awareness (which only rises).
+
+Each round, in order:
+
+1. patrolling defenders who pursue nobody wander half their speed in a random direction,
+   bouncing off walls (the scatter of SK-G1 borrowed [engine]; the generator, not the GM's
+   dice, draws the direction);
+2. each intruder walks its plan (``move`` ft a round at ``fast``, default 30 ft; half of it at
+   any other speed) and, on arrival, acts: ``strike`` (the victim learns where it is: DD-7
+   via ``struck_by_invisible``; SF-11 ``adjacent_melee_attack`` from an adjacent square),
+   ``kill`` (the victim is out; the blow needs no roll [engine]), ``speak``, ``open-door``,
+   ``close-door``. Striking, killing and speaking make the round's Listen DC 0 (DD-5: "in
+   combat or speaking") and, in D&D 3.5, Hide takes the attacking penalty (DD-20);
+3. every living defender perceives every intruder it does not yet observe:
+
+   * **starfinder** — one Stealth roll per intruder for all the defenders with a line of sight
+     to it (SF-4: ``hide_check`` with cover from the scenario's cover areas, invisibility,
+     immobile when it did not move this round, more than half speed on a ``fast`` leg, and
+     blindsense observers, SF-11). Without cover or invisibility the check is refused (SF-2)
+     and each of them observes it. Each observer's result maps onto the ladder with
+     ``observer_outcome`` (SF-5: observes it, or only locates it when it is invisible).
+   * **dnd35** — a visible intruder in a line of sight is seen (DD-1), unless it is in a cover
+     area: then Hide against Spot (DD-20). Against an invisible one: blindsight within
+     30 ft observes it (DD-15); scent within 30 ft locates it (DD-13); defenders who see
+     invisible (``see-invisible``) meet one Hide roll with their Spot (DD-20 [R]); the others
+     roll Spot within 30 ft (DD-3: moving DC 20, still 30, non-breathing 40; beating it by 20
+     pinpoints, DD-4) and Listen (DD-5: the intruder's Move Silently, or Dexterity with its
+     armor check penalty; its speed; +5 when a closed door, window or partition stands
+     between, +15 when a wall does; DC 0 in a round it fought or spoke). What a sense cannot
+     reach (``senses.reach``: an ethereal intruder, DD-17; an incorporeal one for scent and
+     blindsight) gives no check.
+
+4. the first defender who locates or observes an intruder raises the alarm: every defender is
+   on alert, which wakes the asleep and ends distraction [engine];
+5. each living defender acts against the first intruder it knows most about: one that has
+   located it (``location``) or observes it closes in (up to its ``move``, 30 ft by default,
+   stopping within 5 ft) and attacks it from an adjacent square in its line of sight: the miss
+   chance of total concealment (``attack_check``: 50%, Blind-Fight, blindsight, a liquid), none
+   when it sees it. A blow that the miss chance does not stop catches the intruder [engine: no
+   hit points; the attack roll against AC is not played]. A D&D 3.5 defender aware only of the
+   presence or direction walks to the last point where it perceived the intruder and, within 5
+   ft of it, gropes two squares (DD-6: that point's square and the next one along its way;
+   found: ``location``); an empty grope makes it forget that point [engine]. A Starfinder
+   defender aware only of presence walks there (no groping rule);
+6. the objective is checked.
+
+The game ends when the attackers reach the objective (``objective``, ``unseen`` when no
+defender ever located or observed an intruder), when every intruder is caught (``detected``),
+or at the turn limit: ``alarm`` if the alarm was raised (on its round, by whom), else
+``turn_limit``.
+
+Dice, in the order the engine asks for them (the GM's ``dice_values`` are consumed so), each
+round: for each intruder in the scenario's order, starfinder: the Stealth d20 then one
+Perception d20 per observer with a line of sight, in the scenario's order (none when refused,
+SF-2); dnd35: first the Hide d20 and the Spot d20 of each ``see-invisible`` defender (or of
+each defender with a line of sight to a visible intruder in cover), ties rolled again as
+``hide_check`` says; then, defender by defender in the scenario's order, its Spot d20, then
+its Listen: the intruder's Move Silently d20 (not in a round it fought or spoke) then the
+listener's d20. Then, defender by defender: a grope's touch d20 then its d100 (only on a
+touch), or an attack's d100 miss chance (two with Blind-Fight; none against an intruder it
+sees or with blindsight).
+
+Engine rulings where the rules are silent: an intruder that neither moved, fought nor spoke
+this round makes no noise (no Listen check: the DD-5 table has no line for a still creature);
+a Spot against a creature that did not move uses "still" (DC 30), or "non-breathing" (DC 40);
+defenders perceive only along a line of sight (walls and closed doors stop sight, blindsight
+and scent; Listen goes through them with its DC); a ``wall`` is a stone wall, a door, window
+or partition a door (DD-5); one Hide roll meets every observer at the nearest one's distance;
+a located intruder stays located while it moves (the defender follows it); defenders walk in
+a straight line and stay put when a wall or closed door is in the way (no path-finding).
+
+Not yet played: light and darkness (darkvision, lit areas), sniping (SF-10), Bluff
+diversions, flat-footedness and damage (SF-9, DD-2, DD-21), the attack roll against AC,
+attacks on a named square (DD-9), reach and ranged blows giving only the direction (DD-7),
+losing a pinpointed creature that moves (DD-6), one Move Silently roll against every
+listener (DD-20 [R]; ``listen_check`` rolls it per listener), tracks and flour (DD-10,
+DD-11), see invisibility in Starfinder, running and charging, and Perception's optional
+sound distance (SF-4).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import replace
+
+import numpy as np
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.awareness.senses import Condition, reach
+from vigile.awareness.senses import Sense as Reach
+from vigile.checks.verdict import Verdict
+from vigile.dice.source import FaceSource
+from vigile.engine.board import Board, Point, distance
+from vigile.engine.events import Event
+from vigile.engine.result import GameResult, Outcome
+from vigile.engine.state import Walker
+from vigile.rulesets import dnd35, starfinder
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.dnd35.traits import struck_by_invisible
+from vigile.rulesets.skirmish.sight import Attitude
+from vigile.scene.actors import D20Stats, GuardState, Sense, Side
+from vigile.scene.geometry import crossings, point_in_polygon
+from vigile.scene.model import Ruleset, Scenario, WallKind
+from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike
+
+SQUARE_FT = 5.0
+"""A square's side: adjacent means within one square."""
+DEFAULT_MOVE_FT = 30.0
+"""An actor's move in a round when the scenario gives none (a Medium humanoid's speed)."""
+SENSE_RANGE_FT = 30.0
+"""How far scent and blindsight reach [engine: 3.5 scent's 30 ft; blindsight's range varies]."""
+CLOSE_FT = 4.5
+"""How near a defender closes in on a point: within reach, whatever the squares' corners."""
+PATROL_BOUNCES = 1
+LOCATED = (AwarenessState.LOCATION, AwarenessState.OBSERVED)
+_NO_STATS = D20Stats()
+
+
+class D20Game:
+    """One game of a Starfinder or D&D 3.5 scenario, played round by round."""
+
+    def __init__(
+        self, scenario: Scenario, rules: RuleData, rng: np.random.Generator, faces: FaceSource
+    ) -> None:
+        self.scenario = scenario
+        self.rules = rules
+        self.rng = rng
+        self.faces = faces
+        self.dnd = scenario.ruleset is Ruleset.DND35
+        self.board = Board(scenario, 0.0)
+        self.walkers = [
+            Walker(
+                a, a.position[0], a.position[1], alert=a.alert, legs=scenario.plans.get(a.name, ())
+            )
+            for a in scenario.actors
+        ]
+        self.by_name = {w.name: w for w in self.walkers}
+        self.events: list[Event] = []
+        self.turn = 0
+        self.outcome: Outcome | None = None
+        self.ever_detected = False
+        self.alarm: tuple[int, str] | None = None
+        """The round the alarm was raised, and by whom."""
+        self.noisy: set[str] = set()
+        """Intruders who fought or spoke this round (DD-5: Listen DC 0)."""
+        self.fought: set[str] = set()
+        """Intruders who attacked this round (DD-20: Hide as attacking)."""
+        self.last_known: dict[tuple[str, str], Point] = {}
+        """(defender, intruder): where the defender last perceived it."""
+        self.speeds: dict[str, Attitude] = {}
+        """How each intruder moved this round (absent: it did not move)."""
+        self.emit(
+            "start",
+            "engine.d20.start",
+            public=True,
+            params={
+                "name": scenario.name,
+                "turns": scenario.turns,
+                "ruleset": scenario.ruleset.value,
+            },
+        )
+
+    # ---------------------------------------------------------------- queries
+
+    def defenders(self) -> list[Walker]:
+        return [w for w in self.walkers if w.side is Side.DEFENDERS and w.alive]
+
+    def intruders(self) -> list[Walker]:
+        return [w for w in self.walkers if w.side is Side.ATTACKERS and w.alive]
+
+    def emit(
+        self,
+        kind: str,
+        message: str,
+        *,
+        actor: Walker | None = None,
+        target: Walker | None = None,
+        at: Point | None = None,
+        verdict: Verdict | None = None,
+        perceived_by: Iterable[str] = (),
+        public: bool = False,
+        params: dict[str, str | int | float] | None = None,
+    ) -> None:
+        names = set(perceived_by)
+        if actor is not None:
+            names.add(actor.name)
+        shown: dict[str, str | int | float] = {
+            "actor": actor.name if actor else "",
+            "target": target.name if target else "",
+        }
+        if at is not None:
+            shown |= {"x": _round(at[0]), "y": _round(at[1])}
+        shown |= {"unit": self.scenario.units.value, "turn": self.turn} | (params or {})
+        self.events.append(
+            Event(
+                turn=self.turn,
+                kind=kind,
+                message=message,
+                params=shown,
+                actor=actor.name if actor else None,
+                target=target.name if target else None,
+                at=None if at is None else (_round(at[0]), _round(at[1])),
+                verdict=verdict,
+                perceived_by=frozenset(names),
+                public=public,
+            )
+        )
+
+    # ---------------------------------------------------------------- the round
+
+    def play(self, turns: int | None = None) -> GameResult:
+        limit = min(turns or self.scenario.turns, self.scenario.turns)
+        while self.outcome is None and self.turn < limit:
+            self.play_turn()
+        if self.outcome is None:
+            self.emit("end", "engine.event.turn_limit", public=True)
+            if self.alarm is not None:
+                self.outcome = Outcome("alarm", self.alarm[0], unseen=False, by=self.alarm[1])
+            else:
+                self.outcome = Outcome("turn_limit", self.turn, unseen=not self.ever_detected)
+        return GameResult(self.scenario, self.events, self.outcome, self.walkers)
+
+    def play_turn(self) -> None:
+        self.turn += 1
+        self.emit("turn", "engine.event.turn", public=True)
+        self.noisy = set()
+        self.fought = set()
+        self.speeds = {}
+        for walker in self.walkers:
+            walker.moved = False
+        self._patrols()
+        for intruder in self.intruders():
+            self._walk(intruder)
+        for intruder in self.intruders():
+            if self.dnd:
+                self._perceive_dnd(intruder)
+            else:
+                self._perceive_sf(intruder)
+        for defender in self.defenders():
+            if self.outcome is None:
+                self._defend(defender)
+        if self.outcome is None:
+            self._objective()
+
+    # ---------------------------------------------------------------- 1. patrols
+
+    def _pursues(self, defender: Walker) -> bool:
+        return any(
+            defender.aware_of(i.name) is not AwarenessState.UNAWARE for i in self.intruders()
+        )
+
+    def _patrols(self) -> None:
+        for guard in self.defenders():
+            if guard.actor.state is not GuardState.PATROLLING or self._pursues(guard):
+                continue
+            angle = float(self.rng.uniform(0.0, 2.0 * math.pi))
+            xs, ys = self.board.patrol(
+                [guard.x], [guard.y], angle, _move(guard) / 2, PATROL_BOUNCES
+            )
+            guard.x, guard.y, guard.moved = xs[0], ys[0], True
+            self.emit(
+                "patrol",
+                "engine.event.patrol",
+                actor=guard,
+                at=guard.at,
+                perceived_by=self._allies(guard),
+                params={"degrees": round(math.degrees(angle)) % 360},
+            )
+
+    # ---------------------------------------------------------------- 2. plans
+
+    def _walk(self, intruder: Walker) -> None:
+        leg = intruder.current_leg
+        if leg is None:
+            return
+        if intruder.waiting is None and leg.to is not None and intruder.at != leg.to:
+            self._step(intruder, leg.to, leg.speed)
+            if intruder.at != leg.to:
+                return
+        if intruder.waiting is None:
+            intruder.waiting = leg.wait
+        if intruder.waiting > 0:
+            intruder.waiting -= 1
+            return
+        for action in leg.actions:
+            if intruder.alive:
+                self._act(intruder, action)
+        intruder.leg += 1
+        intruder.waiting = None
+
+    def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
+        rate = _move(intruder) if speed is Attitude.FAST else _move(intruder) / 2
+        gap = distance(intruder.at, to)
+        if gap <= rate:
+            intruder.x, intruder.y = to
+        else:
+            intruder.x += (to[0] - intruder.x) * rate / gap
+            intruder.y += (to[1] - intruder.y) * rate / gap
+        intruder.moved = True
+        self.speeds[intruder.name] = speed
+        watchers = {
+            d.name for d in self.defenders() if d.aware_of(intruder.name) is AwarenessState.OBSERVED
+        }
+        self.emit(
+            "move",
+            "engine.event.move",
+            actor=intruder,
+            at=intruder.at,
+            perceived_by=self._allies(intruder) | watchers,
+            params={"speed": speed.value},
+        )
+
+    def _allies(self, walker: Walker) -> set[str]:
+        return {w.name for w in self.walkers if w.side is walker.side}
+
+    def _act(self, intruder: Walker, action: object) -> None:
+        if isinstance(action, Kill):
+            victim = self.by_name[action.target]
+            if victim.alive:
+                victim.alive = False
+                self.noisy.add(intruder.name)
+                self.fought.add(intruder.name)
+                self.emit(
+                    "action",
+                    "engine.d20.kill",
+                    actor=intruder,
+                    target=victim,
+                    at=victim.at,
+                    perceived_by={victim.name},
+                )
+        elif isinstance(action, Strike):
+            victim = self.by_name[action.target]
+            if victim.alive:
+                self.noisy.add(intruder.name)
+                self.fought.add(intruder.name)
+                self.emit(
+                    "action",
+                    "engine.event.strike",
+                    actor=intruder,
+                    target=victim,
+                    at=victim.at,
+                    perceived_by={victim.name},
+                )
+                if victim.side is Side.DEFENDERS:
+                    self._struck(victim, intruder)
+        elif isinstance(action, Speak):
+            self.noisy.add(intruder.name)
+            self.emit(
+                "action",
+                "engine.event.speak",
+                actor=intruder,
+                at=intruder.at,
+                perceived_by={action.to} if action.to else (),
+                params={"volume": action.volume.value},
+            )
+        elif isinstance(action, OpenDoor | CloseDoor):
+            is_open = isinstance(action, OpenDoor)
+            self.board.set_door(action.door, is_open)
+            key = "engine.event.open_door" if is_open else "engine.event.close_door"
+            self.emit("action", key, actor=intruder, at=intruder.at, params={"door": action.door})
+        # A grapple is a skirmish action (SK-N2): no d20 rule plays it.
+
+    def _struck(self, victim: Walker, intruder: Walker) -> None:
+        """What the struck defender learns of its attacker [DD-7, SF-11]."""
+        if not _hidden_from(victim, intruder):
+            self._learn(victim, intruder, AwarenessState.OBSERVED, "DD-1" if self.dnd else "SF-5")
+            return
+        if self.dnd:
+            state, line = struck_by_invisible(self.rules)
+            self._learn(victim, intruder, state, line.rule)
+        elif _adjacent(victim.at, intruder.at):
+            change = starfinder.adjacent_melee_attack(victim.aware_of(intruder.name))
+            self._learn(victim, intruder, change.after, change.line.rule)
+
+    # ---------------------------------------------------------------- 3. perception
+
+    def _learn(self, observer: Walker, intruder: Walker, state: AwarenessState, rule: str) -> None:
+        """Raise what ``observer`` knows of ``intruder``; a first location raises the alarm."""
+        if state is AwarenessState.UNAWARE:
+            return
+        self.last_known[(observer.name, intruder.name)] = intruder.at
+        if not observer.learn(intruder.name, state):
+            return
+        after = observer.aware_of(intruder.name)
+        self.emit(
+            "perceive",
+            "engine.d20.learns",
+            actor=observer,
+            target=intruder,
+            params={"state": after.value, "rule": rule},
+        )
+        if after in LOCATED:
+            self.ever_detected = True
+            if self.alarm is None:
+                self.alarm = (self.turn, observer.name)
+                for defender in self.defenders():
+                    defender.alert = True
+                self.emit(
+                    "alarm",
+                    "engine.event.alarm",
+                    actor=observer,
+                    target=intruder,
+                    at=observer.at,
+                    public=True,
+                )
+
+    def _sight_line(self, observer: Walker, intruder: Walker) -> bool:
+        return self.board.sees(observer.at, intruder.at)
+
+    def _speed(self, intruder: Walker) -> Attitude:
+        """How it moved this round: its leg's speed, or immobile."""
+        return self.speeds.get(intruder.name, Attitude.IMMOBILE)
+
+    def _perceive_sf(self, intruder: Walker) -> None:
+        """One Stealth roll for every observer with a line of sight [SF-2, SF-4, SF-5, SF-11]."""
+        actor = intruder.actor
+        if actor.ethereal:
+            return  # no sense but divination reaches it (DD-17 via senses.reach)
+        invisible = actor.invisible
+        best = AwarenessState.LOCATION if invisible else AwarenessState.OBSERVED
+        crowd = [
+            d
+            for d in self.defenders()
+            if not d.aware_of(intruder.name).at_least(best) and self._sight_line(d, intruder)
+        ]
+        if not crowd:
+            return
+        immobile = not intruder.moved
+        fast = self._speed(intruder) is Attitude.FAST
+        verdict = starfinder.hide_check(
+            self.rules,
+            stealth=_stats(intruder).stealth or 0,
+            observers=[
+                starfinder.Observer(
+                    _stats(d).perception or 0, blindsense=Sense.BLINDSENSE in d.actor.senses
+                )
+                for d in crowd
+            ],
+            speed=starfinder.Speed.MORE_THAN_HALF
+            if fast and not immobile
+            else starfinder.Speed.HALF,
+            invisible=invisible,
+            immobile=immobile,
+            cover=self.board.in_cover(intruder.at),
+            source=self.faces,
+        )
+        self.emit(
+            "sight",
+            "engine.d20.stealth",
+            actor=intruder,
+            at=intruder.at,
+            verdict=verdict,
+            params={"count": len(crowd)},
+        )
+        for observer, member in zip(crowd, verdict.members, strict=True):
+            self.emit(
+                "sight",
+                "engine.d20.perception",
+                actor=observer,
+                target=intruder,
+                verdict=member,
+                params={"distance": _round(distance(observer.at, intruder.at))},
+            )
+            if verdict.impossible:
+                self._learn(observer, intruder, AwarenessState.OBSERVED, "SF-2")
+                continue
+            change = starfinder.observer_outcome(
+                bool(member.success),
+                total_concealment=invisible,
+                before=observer.aware_of(intruder.name),
+            )
+            self._learn(observer, intruder, change.after, change.line.rule)
+
+    def _conditions(self, intruder: Walker) -> list[Condition]:
+        actor = intruder.actor
+        found = [
+            c
+            for c, on in (
+                (Condition.INVISIBLE, actor.invisible),
+                (Condition.ETHEREAL, actor.ethereal),
+                (Condition.INCORPOREAL, actor.incorporeal),
+                (Condition.NOT_BREATHING, not actor.breathing),
+                (Condition.IN_LIQUID, self.board.surface(intruder.at) == "water"),
+            )
+            if on
+        ]
+        return found
+
+    def _perceive_dnd(self, intruder: Walker) -> None:
+        """Sight, Hide against Spot, blindsight, scent, Spot and Listen [DD-1..DD-20]."""
+        conditions = self._conditions(intruder)
+        invisible = intruder.actor.invisible or intruder.actor.ethereal
+        in_cover = self.board.in_cover(intruder.at)
+        watching = [
+            d for d in self.defenders() if d.aware_of(intruder.name) is not AwarenessState.OBSERVED
+        ]
+        hiders: list[Walker] = []
+        others: list[Walker] = []
+        for observer in watching:
+            sees = _awake(observer) and self._sight_line(observer, intruder)
+            if (
+                sees
+                and invisible
+                and Sense.SEE_INVISIBLE in observer.actor.senses
+                and not reach(Reach.DIVINATION, conditions).blocked
+            ):
+                hiders.append(observer)
+                continue
+            if sees and not invisible and _sighted(observer):
+                if in_cover:
+                    hiders.append(observer)
+                else:
+                    self.emit(
+                        "sight", "engine.d20.sees", actor=observer, target=intruder, at=intruder.at
+                    )
+                    self._learn(
+                        observer,
+                        intruder,
+                        AwarenessState.OBSERVED,
+                        reach(Reach.SIGHT, conditions).line.rule,
+                    )
+                continue
+            others.append(observer)
+        if hiders:
+            self._hide_against_spot(intruder, hiders)
+        for observer in others:
+            self._senses_dnd(observer, intruder, conditions, invisible)
+
+    def _hide_against_spot(self, intruder: Walker, observers: list[Walker]) -> None:
+        """One Hide roll against each observer's Spot [DD-20]."""
+        stats = _stats(intruder)
+        speed = (
+            dnd35.HideSpeed.RUN
+            if intruder.name in self.fought
+            else dnd35.HideSpeed.FULL
+            if self._speed(intruder) is Attitude.FAST
+            else dnd35.HideSpeed.HALF
+        )
+        nearest = min(distance(o.at, intruder.at) for o in observers)
+        verdict = dnd35.hide_check(
+            self.rules,
+            hide_bonus=stats.hide
+            if stats.hide is not None
+            else stats.dex + stats.armor_check_penalty,
+            spot_bonuses=[_stats(o).spot or 0 for o in observers],
+            distance_ft=nearest,
+            speed=speed,
+            source=self.faces,
+        )
+        shown = replace(verdict, player_outcome="engine.d20.hide_unknown")
+        self.emit(
+            "sight",
+            "engine.d20.hide",
+            actor=intruder,
+            at=intruder.at,
+            verdict=shown,
+            params={"count": len(observers)},
+        )
+        for observer, member in zip(observers, verdict.members, strict=True):
+            self.emit(
+                "sight",
+                "engine.d20.spot_hide",
+                actor=observer,
+                target=intruder,
+                verdict=member,
+                params={"distance": _round(distance(observer.at, intruder.at))},
+            )
+            if member.success:
+                self._learn(observer, intruder, AwarenessState.OBSERVED, "DD-20")
+
+    def _senses_dnd(
+        self, observer: Walker, intruder: Walker, conditions: list[Condition], invisible: bool
+    ) -> None:
+        """What one observer perceives of an intruder it does not see [DD-3..DD-5, DD-13..17]."""
+        senses = observer.actor.senses
+        gap = distance(observer.at, intruder.at)
+        line = self._sight_line(observer, intruder)
+        name = intruder.name
+        if invisible and line and gap <= SENSE_RANGE_FT:
+            for sense, key in (
+                (Sense.BLINDSIGHT, "engine.d20.blindsight"),
+                (Sense.SCENT, "engine.d20.scent"),
+            ):
+                found = reach(Reach(sense.value), conditions)
+                if sense in senses and not found.blocked:
+                    self.emit(
+                        "perceive",
+                        key,
+                        actor=observer,
+                        target=intruder,
+                        params={"distance": _round(gap), "rule": found.line.rule},
+                    )
+                    self._learn(observer, intruder, found.state, found.line.rule)
+        if observer.aware_of(name).at_least(AwarenessState.LOCATION):
+            return
+        spot_range = self.rules.num("spot.range_ft")
+        if (
+            invisible
+            and line
+            and _awake(observer)
+            and _sighted(observer)
+            and gap <= spot_range
+            and not reach(Reach.SIGHT, conditions).blocked
+        ):
+            target = (
+                dnd35.SpotTarget.MOVING
+                if intruder.moved
+                else dnd35.SpotTarget.NON_BREATHING
+                if not intruder.actor.breathing
+                else dnd35.SpotTarget.STILL
+            )
+            verdict = dnd35.spot_check(
+                self.rules,
+                spot_bonus=_stats(observer).spot or 0,
+                distance_ft=gap,
+                target=target,
+                distracted=_distracted(observer),
+                source=self.faces,
+            )
+            self.emit(
+                "sight",
+                "engine.d20.spot",
+                actor=observer,
+                target=intruder,
+                verdict=verdict,
+                params={"distance": _round(gap)},
+            )
+            if verdict.success and verdict.state is not None:
+                self._learn(
+                    observer,
+                    intruder,
+                    verdict.state,
+                    "DD-4" if verdict.state is AwarenessState.LOCATION else "DD-3",
+                )
+        if observer.aware_of(name).at_least(AwarenessState.LOCATION):
+            return
+        noisy = name in self.noisy
+        heard = conditions + ([Condition.MAKING_NOISE] if noisy else [])
+        if (
+            Sense.HEARING not in observer.actor.senses
+            or reach(Reach.HEARING, heard).blocked
+            or not (noisy or intruder.moved)
+        ):
+            return
+        stats = _stats(intruder)
+        silent = stats.move_silently
+        verdict = dnd35.listen_check(
+            self.rules,
+            listen_bonus=_stats(observer).listen or 0,
+            move_silently=silent,
+            dex=stats.dex if silent is None else None,
+            armor_penalty=stats.armor_check_penalty if silent is None else 0,
+            speed=None
+            if noisy
+            else (
+                dnd35.ListenSpeed.FULL
+                if self._speed(intruder) is Attitude.FAST
+                else dnd35.ListenSpeed.HALF
+            ),
+            speaking=noisy,
+            distance_ft=gap,
+            door=self._between(
+                observer, intruder, (WallKind.DOOR, WallKind.WINDOW, WallKind.PARTITION)
+            ),
+            stone_wall=self._between(observer, intruder, (WallKind.WALL,)),
+            distracted=_distracted(observer),
+            asleep=_asleep(observer),
+            source=self.faces,
+        )
+        self.emit(
+            "noise",
+            "engine.d20.listen",
+            actor=observer,
+            target=intruder,
+            verdict=verdict,
+            params={"distance": _round(gap)},
+        )
+        if verdict.success and verdict.state is not None:
+            self._learn(observer, intruder, verdict.state, "DD-5")
+
+    def _between(self, a: Walker, b: Walker, kinds: tuple[WallKind, ...]) -> bool:
+        """A closed barrier of one of ``kinds`` stands between them (DD-5)."""
+        barriers = self.board.barriers
+        if not len(barriers):
+            return False
+        mask = np.zeros(len(barriers), dtype=np.bool_)
+        for kind in kinds:
+            mask |= barriers.of_kind(kind.value)
+        mask &= barriers.counts_for_noise
+        return bool(crossings(barriers, a.x, a.y, b.x, b.y, mask) > 0)
+
+    # ---------------------------------------------------------------- 5. defenders act
+
+    def _defend(self, defender: Walker) -> None:
+        known = [
+            (defender.aware_of(i.name).rank, -k, i)
+            for k, i in enumerate(self.intruders())
+            if defender.aware_of(i.name) is not AwarenessState.UNAWARE
+        ]
+        if not known:
+            return
+        _, _, intruder = max(known, key=lambda item: (item[0], item[1]))
+        state = defender.aware_of(intruder.name)
+        if state in LOCATED:
+            if intruder.actor.ethereal:
+                return  # not physically there: no blow reaches it (DD-17) [engine]
+            self._close_in(defender, intruder.at)
+            if _adjacent(defender.at, intruder.at) and self._sight_line(defender, intruder):
+                self._attack(defender, intruder, state)
+            return
+        point = self.last_known.get((defender.name, intruder.name))
+        if point is None:
+            return
+        self._close_in(defender, point)
+        if (
+            self.dnd
+            and distance(defender.at, point) <= SQUARE_FT
+            and self.board.sees(defender.at, point)
+        ):
+            self._grope(defender, intruder, point)
+
+    def _close_in(self, defender: Walker, point: Point) -> None:
+        """Walk straight toward ``point``, stopping within reach of it; stay if a wall or a
+        closed door is in the way."""
+        gap = distance(defender.at, point)
+        if gap <= CLOSE_FT:
+            return
+        step = min(_move(defender), gap - CLOSE_FT)
+        to = (
+            defender.x + (point[0] - defender.x) * step / gap,
+            defender.y + (point[1] - defender.y) * step / gap,
+        )
+        if not self.board.sees(defender.at, to):
+            return
+        defender.x, defender.y = to
+        defender.moved = True
+        self.emit(
+            "move",
+            "engine.d20.closes_in",
+            actor=defender,
+            at=defender.at,
+            perceived_by=self._allies(defender),
+        )
+
+    def _grope(self, defender: Walker, intruder: Walker, point: Point) -> None:
+        """Two adjacent squares: the point's and the next along the defender's way [DD-6]."""
+        first = _square(point)
+        dx, dy = point[0] - defender.x, point[1] - defender.y
+        if abs(dx) >= abs(dy):
+            second = (first[0] + (1 if dx >= 0 else -1), first[1])
+        else:
+            second = (first[0], first[1] + (1 if dy >= 0 else -1))
+        occupied = _square(intruder.at) in (first, second)
+        verdict = dnd35.grope_check(
+            self.rules,
+            touch_attack=_stats(defender).attack,
+            touch_ac=_stats(intruder).touch_ac,
+            occupied=occupied,
+            source=self.faces,
+        )
+        self.emit(
+            "attack", "engine.d20.grope", actor=defender, target=intruder, at=point, verdict=verdict
+        )
+        if verdict.success:
+            self._learn(defender, intruder, AwarenessState.LOCATION, "DD-6")
+        else:
+            del self.last_known[(defender.name, intruder.name)]
+
+    def _attack(self, defender: Walker, intruder: Walker, state: AwarenessState) -> None:
+        """One attack on a located or observed intruder [SF-8, DD-8, DD-12, DD-14, DD-15]."""
+        blindsight = Sense.BLINDSIGHT in defender.actor.senses and _hidden_from(defender, intruder)
+        verdict: Verdict | None = None
+        if self.dnd and (state is AwarenessState.LOCATION or blindsight):
+            verdict = dnd35.attack_check(
+                self.rules,
+                miss_chance=self.rules.num("attack.total_concealment"),
+                blind_fight=_stats(defender).blind_fight,
+                blindsight=blindsight,
+                in_liquid=Condition.IN_LIQUID in self._conditions(intruder),
+                incorporeal=intruder.actor.incorporeal,
+                source=self.faces,
+            )
+        elif not self.dnd and state is AwarenessState.LOCATION:
+            verdict = starfinder.attack_check(
+                self.rules,
+                awareness=state,
+                blind_fight=_stats(defender).blind_fight,
+                source=self.faces,
+            )
+        if verdict is None:
+            self.emit(
+                "attack",
+                "engine.d20.attack_seen",
+                actor=defender,
+                target=intruder,
+                at=intruder.at,
+                perceived_by={intruder.name},
+            )
+        else:
+            self.emit(
+                "attack",
+                "engine.event.attack",
+                actor=defender,
+                target=intruder,
+                at=intruder.at,
+                verdict=verdict,
+            )
+            if not verdict.success:
+                return
+        intruder.alive = False
+        self.emit(
+            "attack",
+            "engine.d20.caught",
+            actor=defender,
+            target=intruder,
+            at=intruder.at,
+            perceived_by={intruder.name},
+        )
+        if not self.intruders():
+            self.outcome = Outcome("detected", self.turn, unseen=False, by=defender.name)
+            self.emit("end", "engine.d20.all_caught", public=True, params={"by": defender.name})
+
+    # ---------------------------------------------------------------- 6. objective
+
+    def _objective(self) -> None:
+        objective = self.scenario.objective
+        if objective is None:
+            return
+        names = set(objective.who) or {w.name for w in self.walkers if w.side is Side.ATTACKERS}
+        inside = []
+        for name in sorted(names):
+            walker = self.by_name[name]
+            if not walker.alive:
+                continue
+            if objective.area is not None:
+                poly = np.array(objective.area, dtype=np.float64)
+                reached = bool(point_in_polygon(walker.x, walker.y, poly))
+            else:
+                assert objective.at is not None and objective.radius is not None
+                reached = distance(walker.at, objective.at) <= objective.radius
+            if reached:
+                inside.append(name)
+        done = bool(inside) if objective.require == "any" else set(inside) == names
+        if done:
+            self.outcome = Outcome(
+                "objective", self.turn, unseen=not self.ever_detected, by=", ".join(inside)
+            )
+            self.emit(
+                "objective",
+                "engine.event.objective",
+                public=True,
+                params={"who": ", ".join(inside), "unseen": int(not self.ever_detected)},
+            )
+
+
+# -------------------------------------------------------------------- small helpers
+
+
+def _stats(walker: Walker) -> D20Stats:
+    return walker.actor.bonuses or _NO_STATS
+
+
+def _move(walker: Walker) -> float:
+    return walker.actor.move if walker.actor.move is not None else DEFAULT_MOVE_FT
+
+
+def _square(p: Point) -> tuple[int, int]:
+    return (math.floor(p[0] / SQUARE_FT), math.floor(p[1] / SQUARE_FT))
+
+
+def _adjacent(a: Point, b: Point) -> bool:
+    """The same or a neighbouring 5-ft square (diagonals included)."""
+    sa, sb = _square(a), _square(b)
+    return max(abs(sa[0] - sb[0]), abs(sa[1] - sb[1])) <= 1
+
+
+def _sighted(walker: Walker) -> bool:
+    senses = walker.actor.senses
+    return Sense.SIGHT in senses or Sense.DARKVISION in senses
+
+
+def _hidden_from(observer: Walker, intruder: Walker) -> bool:
+    """Invisible (or ethereal) to this observer: it does not see invisible."""
+    hidden = intruder.actor.invisible or intruder.actor.ethereal
+    return hidden and Sense.SEE_INVISIBLE not in observer.actor.senses
+
+
+def _awake(walker: Walker) -> bool:
+    return not _asleep(walker)
+
+
+def _asleep(walker: Walker) -> bool:
+    """Asleep until the alarm wakes it [engine]."""
+    return walker.actor.asleep and not walker.alert
+
+
+def _distracted(walker: Walker) -> bool:
+    """Distracted until the alarm [engine]."""
+    return walker.actor.distracted and not walker.alert
+
+
+def _round(value: float) -> float | int:
+    """A coordinate or distance as the log shows it: 20, not 20.0."""
+    rounded = round(float(value), 2)
+    return int(rounded) if rounded.is_integer() else rounded
