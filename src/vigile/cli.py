@@ -12,6 +12,8 @@ import typer
 
 from vigile.cli_dnd35 import app as dnd35_app
 from vigile.cli_run import register as register_run
+from vigile.cli_sim import app as sim_app
+from vigile.cli_simulate import register as register_simulate
 from vigile.cli_skirmish import app as skirmish_app
 from vigile.cli_starfinder import app as starfinder_app
 from vigile.io.i18n import Lang
@@ -44,6 +46,9 @@ def rules(
 
 
 register_run(app)
+register_simulate(app)
+for _command in sim_app.registered_commands:
+    app.registered_commands.append(_command)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -44,7 +44,13 @@ def _flatten(node: Mapping[str, object], prefix: str, out: dict[str, str]) -> No
             out[f"{prefix}{key}"] = str(value)
 
 
-MESSAGE_FILES = ("{lang}.toml", "starfinder.{lang}.toml", "dnd35.{lang}.toml", "engine.{lang}.toml")
+MESSAGE_FILES = (
+    "{lang}.toml",
+    "starfinder.{lang}.toml",
+    "dnd35.{lang}.toml",
+    "engine.{lang}.toml",
+    "sim.{lang}.toml",
+)
 """The message files of one language: the core's, then one per ruleset or part (keys disjoint)."""
 
 

@@ -1,0 +1,193 @@
+"""``vigile simulate`` and ``vigile sweep``: the designer's Monte Carlo, thin over vigile.sim."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from vigile.cli_common import JsonOpt, LangOpt
+from vigile.io.i18n import Lang, tr
+
+RunsOpt = Annotated[int, typer.Option("--runs", help="Number of games to play.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed, the same numbers.")]
+PlotOpt = Annotated[
+    Path | None, typer.Option("--plot", metavar="FILE", help="Draw it: FILE.png or FILE.svg.")
+]
+WorkersOpt = Annotated[int, typer.Option("--workers", help="Worker processes.")]
+
+
+@contextmanager
+def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar on the terminal's stderr; nothing when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        yield lambda _done: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.advance(task, done)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``simulate`` and ``sweep`` to the main command."""
+
+    @app.command()
+    def simulate(
+        scenario: Annotated[str, typer.Argument(help="A scenario file, or a bundled name.")],
+        runs: RunsOpt = 10_000,
+        seed: SeedOpt = 0,
+        json_out: JsonOpt = False,
+        plot: PlotOpt = None,
+        workers: WorkersOpt = 1,
+        lang: LangOpt = Lang.EN,
+    ) -> None:
+        """Play a skirmish raid many times: outcome odds with 95% intervals, when and by whom
+        intruders are detected, and where (a heat map with --plot)."""
+        from vigile.io.plots import check_plot_path
+        from vigile.scene.loader import load_scenario
+        from vigile.sim.simulate import check_counts
+        from vigile.sim.simulate import simulate as run_simulation
+
+        check_counts(runs, workers)
+        if plot is not None:
+            check_plot_path(plot)
+        loaded = load_scenario(scenario)
+        with progress_bar(runs, tr("sim.progress_text.run", lang)) as advance:
+            result = run_simulation(
+                loaded, runs, seed=seed, workers=workers, source=scenario, progress=advance
+            )
+        if plot is not None:
+            from vigile.io.plots import heat_figure, save_figure
+
+            save_figure(heat_figure(result, lang), plot)
+        if json_out:
+            sys.stdout.write(json.dumps(result.as_json(), ensure_ascii=False) + "\n")
+            return
+        sys.stdout.write("\n".join(simulation_text(result, lang, plot)) + "\n")
+
+    @app.command()
+    def sweep(
+        scenario: Annotated[str, typer.Argument(help="A scenario file, or a bundled name.")],
+        vary: Annotated[
+            list[str],
+            typer.Option("--vary", metavar="PATH=START..STOP:STEP", help="A field to vary."),
+        ],
+        runs: RunsOpt = 2000,
+        seed: SeedOpt = 0,
+        scheduler: Annotated[
+            str | None,
+            typer.Option("--scheduler", metavar="ADDRESS", help="An existing Dask scheduler."),
+        ] = None,
+        workers: Annotated[int, typer.Option("--workers", help="Local cluster's workers.")] = 2,
+        out: Annotated[
+            Path | None, typer.Option("--out", metavar="FILE.csv", help="Write the table here.")
+        ] = None,
+        plot: PlotOpt = None,
+        json_out: JsonOpt = False,
+        lang: LangOpt = Lang.EN,
+    ) -> None:
+        """Simulate a grid of scenario variants with Dask (a local cluster, or --scheduler)."""
+        from vigile.io.plots import check_plot_path
+        from vigile.scene.loader import load_scenario
+        from vigile.sim.sweep import Vary, run_sweep, variants
+
+        varies = [Vary.parse(v) for v in vary]
+        if plot is not None:
+            check_plot_path(plot)
+        loaded = load_scenario(scenario)
+        count = len(variants(loaded, varies))
+        with progress_bar(count, tr("sim.progress_text.sweep", lang)) as advance:
+            rows = run_sweep(
+                loaded,
+                varies,
+                runs,
+                seed=seed,
+                scheduler=scheduler,
+                workers=workers,
+                progress=advance,
+            )
+        paths = [v.path for v in varies]
+        if out is not None:
+            write_table(rows, out)
+        if plot is not None:
+            from vigile.io.plots import save_figure, sweep_figure
+
+            title = tr("sim.plot.sweep_title", lang, {"scenario": loaded.name, "runs": runs})
+            save_figure(sweep_figure(rows, paths, lang, title), plot)
+        if json_out:
+            sys.stdout.write(json.dumps({"runs": runs, "seed": seed, "rows": rows}) + "\n")
+            return
+        header = [*paths, "objective_unseen", "alarm", "detected"]
+        lines = ["  ".join(f"{h:>18}" for h in header)]
+        for row in rows:
+            lines.append("  ".join(f"{row[h]:>18.4g}" for h in header))
+        sys.stdout.write("\n".join(lines) + "\n")
+
+
+def write_table(rows: list[dict[str, float]], out: Path) -> None:
+    """The sweep's rows as CSV, and as Parquet beside it when pyarrow is installed."""
+    from vigile.errors import InputError
+
+    if not out.parent.exists():
+        raise InputError(f"{out.parent}: no such folder", where="--out")
+    with out.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    try:
+        import pandas as pd
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return
+    pd.DataFrame(rows).to_parquet(out.with_suffix(".parquet"))
+
+
+def simulation_text(result: object, lang: Lang, plot: Path | None) -> list[str]:
+    """The summary a designer reads: outcomes with intervals, first detection, guards."""
+    from vigile.sim.batch import OUTCOMES
+    from vigile.sim.simulate import Estimate, SimResult
+
+    assert isinstance(result, SimResult)
+
+    def pct(e: Estimate) -> str:
+        low, high = e.interval
+        return f"{100 * e.p:6.2f}%  [{100 * low:.2f}, {100 * high:.2f}]"
+
+    lines = [
+        tr(
+            "sim.sim.title",
+            lang,
+            {"scenario": result.scenario.name, "runs": f"{result.runs:,}", "seed": result.seed},
+        )
+    ]
+    for name in OUTCOMES:
+        lines.append(f"  {tr(f'sim.outcome.{name}', lang):<40} {pct(result.outcome(name))}")
+    lines.append(f"  {tr('sim.outcome.detected', lang):<40} {pct(result.detected)}")
+    turns = result.tally.first_detection
+    detected = int(turns[1:].sum())
+    if detected:
+        import numpy as np
+
+        mean = float((np.arange(len(turns))[1:] * turns[1:]).sum() / detected)
+        cumulative = np.cumsum(turns[1:])
+        median = int(np.searchsorted(cumulative, detected / 2) + 1)
+        lines.append(tr("sim.sim.first", lang, {"mean": f"{mean:.1f}", "median": median}))
+    order = sorted(
+        zip(result.guards, result.tally.guard_detections, strict=True),
+        key=lambda item: -int(item[1]),
+    )
+    shown = [f"{g} {100 * int(c) / result.runs:.1f}%" for g, c in order if c][:8]
+    if shown:
+        lines.append(tr("sim.sim.guards", lang, {"list": ", ".join(shown)}))
+    if plot is not None:
+        lines.append(tr("sim.sim.plot", lang, {"path": str(plot)}))
+    return lines

@@ -1,0 +1,283 @@
+"""What the batched simulator precomputes once per scenario: the schedule, the guards, the walls
+for each state of the doors, and the chances of the checks as the rule functions give them.
+
+The chances are never recomputed here: each table entry is the ``chance`` of a call to the rule
+function (``noise_check``, ``sight_check``, ``move_check``, ``alarm_check``) for one case, cached.
+A case is chosen so that the rule gives the same answer for every distance it stands for: the
+noise rule reads a distance only through its whole steps (SK-N4), the sight rule only through its
+strict bands (SK-V2, SK-V3, SK-V8). ``tests/test_sim.py`` checks the tables against the rule
+functions at random distances.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from vigile.engine.board import Board
+from vigile.engine.skirmish import GROUND_SOUND
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.skirmish.alarm import alarm_check
+from vigile.rulesets.skirmish.common import Roller
+from vigile.rulesets.skirmish.movement import Speed, move_check
+from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, noise_check
+from vigile.rulesets.skirmish.sight import Attitude, sight_check
+from vigile.scene.actors import GuardState, Outfit, Side
+from vigile.scene.geometry import Barriers, Region
+from vigile.scene.model import Scenario
+from vigile.sim.schedule import Turn, schedule
+
+FloatArray = np.ndarray[tuple[int, ...], np.dtype[np.float64]]
+
+
+@dataclass
+class Tables:
+    """The rule functions' chances, cached by case."""
+
+    rules: RuleData
+    scenario: Scenario
+    noise: dict[tuple[object, ...], float] = field(default_factory=dict)
+    sight: dict[tuple[object, ...], float] = field(default_factory=dict)
+
+    def noise_chance(
+        self,
+        event: NoiseEvent,
+        surface: Surface | None,
+        steps: int,
+        barriers: int,
+        alert: bool,
+        dice: int,
+    ) -> float:
+        """The chance ``noise_check`` gives at ``steps`` whole distance steps (SK-N4)."""
+        key = (event, surface, steps, barriers, alert, dice)
+        found = self.noise.get(key)
+        if found is None:
+            step = self.rules.num(
+                "noise.night_step_cm"
+                if self.scenario.time.value == "night"
+                else "noise.day_step_cm"
+            )
+            verdict = noise_check(
+                self.rules,
+                event=event,
+                surface=surface,
+                distance_cm=steps * step,
+                barriers=barriers,
+                time=self.scenario.time,
+                alert=alert,
+                roller=Roller(dice),
+            )
+            found = self.noise[key] = float(verdict.chance)
+        return found
+
+    def sight_chance(
+        self,
+        attitude: Attitude,
+        near_auto: bool,
+        in_band: bool,
+        lit: bool,
+        seen_line: bool,
+        alert: bool,
+        outfit: bool,
+        dice: int,
+    ) -> float:
+        """The chance ``sight_check`` gives for a distance in the given bands (SK-V2, SK-V3)."""
+        key = (attitude, near_auto, in_band, lit, seen_line, alert, outfit, dice)
+        found = self.sight.get(key)
+        if found is None:
+            verdict = sight_check(
+                self.rules,
+                attitude=attitude,
+                distance_cm=self.representative(attitude, near_auto, in_band),
+                alert=alert,
+                unsuited_outfit=outfit,
+                lit=lit,
+                time=self.scenario.time,
+                line_of_sight=seen_line,
+                roller=Roller(dice),
+            )
+            found = self.sight[key] = float(verdict.chance)
+        return found
+
+    def representative(self, attitude: Attitude, near_auto: bool, in_band: bool) -> float:
+        """A distance that falls in the same bands: under the SK-V2 limit or not, under the
+        attitude's SK-V3 band or not (both strict, SK-V8)."""
+        auto = float(self.rules.num("sight.auto_moving_cm"))
+        band = float(self.rules.num(f"sight.band_cm.{attitude.value}"))
+        if near_auto and in_band:
+            return 0.0
+        if in_band:
+            return auto
+        if near_auto:
+            return band
+        return max(auto, band)
+
+
+@dataclass(frozen=True)
+class OpenGround:
+    """Cells of the map from which a move of a given length cannot reach any movement-blocking
+    wall or the border: a move starting there needs no bounce test. Exact, not approximate: a
+    cell is open only if every point of it is farther than the length from every barrier."""
+
+    cell: float
+    columns: int
+    rows: int
+    open: np.ndarray[tuple[int, int], np.dtype[np.bool_]]
+
+    @classmethod
+    def of(cls, walls: Barriers, width: float, height: float, length: float) -> OpenGround:
+        cell = 2.0
+        columns, rows = int(np.ceil(width / cell)), int(np.ceil(height / cell))
+        cx = (np.arange(columns) + 0.5) * cell
+        cy = (np.arange(rows) + 0.5) * cell
+        px, py = np.meshgrid(cx, cy, indexing="ij")
+        margin = length + cell * 0.75 + 1e-3  # the cell's half diagonal is cell / sqrt(2)
+        border = np.minimum.reduce([px, py, width - px, height - py])
+        clear = border > margin
+        blocking = np.nonzero(walls.blocks_movement)[0]
+        for k in blocking:
+            clear &= (
+                _distance_to_segment(px, py, walls.x1[k], walls.y1[k], walls.x2[k], walls.y2[k])
+                > margin
+            )
+        return cls(cell, columns, rows, clear)
+
+    def free(self, x: FloatArray, y: FloatArray) -> np.ndarray[tuple[int], np.dtype[np.bool_]]:
+        """True for the points in open cells."""
+        i = np.clip((x / self.cell).astype(np.int64), 0, self.columns - 1)
+        j = np.clip((y / self.cell).astype(np.int64), 0, self.rows - 1)
+        result: np.ndarray[tuple[int], np.dtype[np.bool_]] = self.open[i, j]
+        return result
+
+
+def _distance_to_segment(
+    px: FloatArray, py: FloatArray, x1: float, y1: float, x2: float, y2: float
+) -> FloatArray:
+    dx, dy = x2 - x1, y2 - y1
+    span = dx * dx + dy * dy
+    t = np.clip(((px - x1) * dx + (py - y1) * dy) / span, 0.0, 1.0) if span else 0.0
+    result: FloatArray = np.hypot(px - (x1 + t * dx), py - (y1 + t * dy))
+    return result
+
+
+@dataclass
+class SimModel:
+    """A skirmish scenario prepared for batched play."""
+
+    scenario: Scenario
+    rules: RuleData
+    turns: list[Turn]
+    names: list[str]
+    """Defenders' names, in file order."""
+    intruders: list[str]
+    start_x: FloatArray
+    start_y: FloatArray
+    patrolling: np.ndarray[tuple[int], np.dtype[np.bool_]]
+    groups: list[list[int]]
+    """Indices of the defenders moving together (a patrolling guard alone is a group of one)."""
+    dice: list[int]
+    alert: np.ndarray[tuple[int], np.dtype[np.bool_]]
+    outfit: list[bool]
+    board: Board
+    barriers: dict[frozenset[int], Barriers]
+    surfaces: list[Region]
+    tables: Tables
+    fumble: dict[int, float]
+    initiative: float
+    initiative_exact: Fraction
+    visibility: float
+    step: float
+    auto: float
+    bands: dict[Attitude, float]
+
+    ground: dict[tuple[frozenset[int], float], OpenGround] = field(default_factory=dict)
+
+    def open_ground(self, doors: frozenset[int], length: float) -> OpenGround:
+        """Where a move of ``length`` cannot meet a wall or the border (cached)."""
+        key = (doors, length)
+        found = self.ground.get(key)
+        if found is None:
+            found = self.ground[key] = OpenGround.of(
+                self.walls(doors), self.scenario.map.width, self.scenario.map.height, length
+            )
+        return found
+
+    def walls(self, doors: frozenset[int]) -> Barriers:
+        """The barriers with these doors open (cached)."""
+        found = self.barriers.get(doors)
+        if found is None:
+            found = self.barriers[doors] = self.board.barriers_for(doors)
+        return found
+
+    def death_surface(
+        self, x: FloatArray, y: FloatArray
+    ) -> tuple[np.ndarray[tuple[int], np.dtype[np.int64]], list[Surface]]:
+        """Where bodies fall, for guards killed where they stand (SK-N2): a code per point and
+        the surface of each code."""
+        from vigile.scene.geometry import surface_at
+
+        kinds = np.atleast_1d(surface_at(x, y, self.surfaces, self.scenario.default_surface))
+        names, codes = np.unique(kinds, return_inverse=True)
+        return codes.ravel().astype(np.int64), [GROUND_SOUND[str(name)] for name in names]
+
+
+def prepare(scenario: Scenario) -> SimModel:
+    """Everything the batched simulator needs, computed once."""
+    from vigile.errors import InputError
+
+    if scenario.ruleset.value != "skirmish" or scenario.encounter is not None:
+        raise InputError(
+            "the batched simulator plays skirmish raids (walls, guards, plans); "
+            f"{scenario.name!r} is not one",
+            where="SCENARIO",
+        )
+    rules = scenario.rules()
+    defenders = [a for a in scenario.actors if a.side is Side.DEFENDERS]
+    intruders = [a for a in scenario.actors if a.side is Side.ATTACKERS]
+    index = {a.name: i for i, a in enumerate(defenders)}
+    groups: dict[str, list[int]] = {}
+    for i, actor in enumerate(defenders):
+        if actor.state is GuardState.PATROLLING:
+            groups.setdefault(actor.group or actor.name, []).append(i)
+    board = Board(scenario, rules.num("sight.lit_radius_cm"))
+    start_alert = np.array(
+        [a.alert or scenario.scouting.detected_while_scouting for a in defenders], dtype=np.bool_
+    )
+    alarm = alarm_check(rules).chance
+    del index
+    return SimModel(
+        scenario=scenario,
+        rules=rules,
+        turns=schedule(scenario, rules),
+        names=[a.name for a in defenders],
+        intruders=[a.name for a in intruders],
+        start_x=np.array([a.position[0] for a in defenders], dtype=np.float64),
+        start_y=np.array([a.position[1] for a in defenders], dtype=np.float64),
+        patrolling=np.array([a.state is GuardState.PATROLLING for a in defenders]),
+        groups=list(groups.values()),
+        dice=[a.detection_pool() for a in defenders],
+        alert=start_alert,
+        outfit=[a.outfit is Outfit.UNSUITED for a in intruders],
+        board=board,
+        barriers={},
+        surfaces=[Region(r.kind.value, r.points) for r in scenario.surfaces],
+        tables=Tables(rules, scenario),
+        fumble={
+            a.stealth_pool(): float(
+                1 - move_check(rules, speed=Speed.FULL, roller=Roller(a.stealth_pool())).chance
+            )
+            for a in intruders
+        },
+        initiative=float(alarm),
+        initiative_exact=alarm,
+        visibility=float(rules.num("sight.night_visibility_cm")),
+        step=float(
+            rules.num(
+                "noise.night_step_cm" if scenario.time.value == "night" else "noise.day_step_cm"
+            )
+        ),
+        auto=float(rules.num("sight.auto_moving_cm")),
+        bands={a: float(rules.num(f"sight.band_cm.{a.value}")) for a in Attitude},
+    )

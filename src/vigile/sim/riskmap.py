@@ -1,0 +1,610 @@
+"""Exact risk maps of a skirmish board: the chance of being seen (or heard) in one turn.
+
+For each point of a grid over the board, the chance that an intruder standing there with a
+given attitude is seen by at least one defender in one turn, ``1 − ∏(1 − p_guard)``, where
+``p_guard`` is the exact chance of that guard's sight check (SK-V1..SK-V9). With a noise event
+(SK-N1..SK-N8), the chance that the noise made there is heard by at least one defender who does
+not see the spot for certain.
+
+One home per rule: nothing here re-implements a rule. A guard's sight chance depends on the
+distance only through the strict thresholds of the data file (``sight.*_cm``, ``sight.band_cm``);
+so for each guard the rule function is called once per distance class (between two thresholds),
+attitude, lit or not and line of sight or not, and the resulting little table of exact
+``Fraction``\\ s is indexed with numpy arrays. A noise chance depends on the distance only through
+its whole steps (SK-N4), so the rule is called once per distinct (surface, steps, walls) that
+occurs on the board, at the distance of one point of that class. Per-guard chances are combined
+exactly: each point carries the id of its combination of per-guard cases, and each combination's
+``Fraction`` is computed once. The floats of :attr:`RiskMap.risk` are ``float()`` of those
+``Fraction``\\ s, and :meth:`Board.risk_at` answers for any single point by calling the rule
+functions directly (the slow, obvious path the tests compare against).
+
+Rulings of the map (the notes say them): guards stand at their start positions; a "hidden"
+intruder out of cover counts as immobile (SK-V9: hiding needs cover); lit means within a light's
+radius (SK-V5), walls aside; a death on tile or stone falls as on a floor; a listener that sees
+the spot for certain (SK-V2, SK-V5, by day) does not count as hearing it (SK-N1: noise is for
+those who cannot see).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vigile.errors import InputError, LimitError
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.skirmish.common import MAX_DISTANCE_CM, Roller
+from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, distance_modifier, noise_check
+from vigile.rulesets.skirmish.sight import Attitude, sight_check
+from vigile.scene.actors import Outfit, Sense, Side
+from vigile.scene.geometry import (
+    Barriers,
+    KindRule,
+    Region,
+    Segment,
+    crossings,
+    point_in_polygon,
+    surface_at,
+    within,
+)
+from vigile.scene.model import Ruleset, Scenario, WallKind
+
+__all__ = [
+    "MAX_CELLS",
+    "Board",
+    "Guard",
+    "RiskMap",
+    "auto_resolution",
+    "check_resolution",
+    "effective_attitude",
+    "grid_axes",
+    "guards_of",
+    "outfit_unsuited",
+    "risk_map",
+    "sight_thresholds",
+]
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+IntArray = NDArray[np.int64]
+
+MAX_CELLS: Final = 4_000_000
+"""No grid has more cells (a LimitError beyond)."""
+AUTO_CELLS: Final = 250_000
+"""The automatic resolution is the finest of 1, 2, 5, 10... cm that stays under this."""
+_CLOSED = KindRule(blocks_sight=True, counts_for_noise=True, blocks_movement=True)
+_OPEN = KindRule(blocks_sight=False, counts_for_noise=False, blocks_movement=False)
+_DEATH_SURFACE: Final = {
+    "floor": Surface.FLOOR,
+    "water": Surface.WATER,
+    "grass": Surface.GRASS,
+    "soft-ground": Surface.SOFT_GROUND,
+    "tile": Surface.FLOOR,
+    "stone": Surface.FLOOR,
+}
+"""Where a body falls (SK-N2); tile and stone are hard like a floor (a ruling of the map)."""
+
+
+@dataclass(frozen=True)
+class Guard:
+    """A defender as the map sees it: where it stands and what it rolls."""
+
+    name: str
+    """The actor's name."""
+    x: float
+    """Start position, x (cm)."""
+    y: float
+    """Start position, y (cm)."""
+    dice: int
+    """Dice rolled for sight and noise tests (SK-D1)."""
+    alert: bool
+    """On alert (SK-V4, SK-N6): its own flag, or everyone after being seen scouting (SK-G3)."""
+    sees: bool = True
+    """Has sight."""
+    hears: bool = True
+    """Has hearing."""
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """A skirmish scenario prepared for maps: barriers as arrays, guards, lights, cover."""
+
+    scenario: Scenario
+    """The scenario."""
+    rules: RuleData
+    """Its rule numbers, house rules applied."""
+    barriers: Barriers
+    """Walls, closed doors, partitions and closed windows block sight, count for noise and
+    stop walkers (SK-V6, SK-N5, SK-G1); open doors and windows do nothing."""
+    guards: tuple[Guard, ...]
+    """The defenders."""
+    light_x: FloatArray
+    """Lights, x."""
+    light_y: FloatArray
+    """Lights, y."""
+    light_radius: FloatArray
+    """Lights' radii (the scenario's, or ``sight.lit_radius_cm``)."""
+    cover: tuple[FloatArray, ...]
+    """Cover polygons (k, 2)."""
+    surfaces: tuple[Region, ...]
+    """Ground regions."""
+
+    @classmethod
+    def of(cls, scenario: Scenario, guards: Sequence[Guard] | None = None) -> Board:
+        """Prepare ``scenario`` (skirmish only); ``guards`` replaces its defenders if given."""
+        if scenario.ruleset is not Ruleset.SKIRMISH:
+            raise InputError(
+                f"risk maps and routes exist for skirmish scenarios; "
+                f"this one is {scenario.ruleset.value}",
+                where="SCENARIO",
+            )
+        rules = scenario.rules()
+        segments = [
+            Segment(*wall.start, *wall.end, "open" if wall.open else wall.kind.value)
+            for wall in scenario.walls
+        ]
+        kinds = {kind.value: _CLOSED for kind in WallKind} | {"open": _OPEN}
+        default_radius = float(rules.num("sight.lit_radius_cm"))
+        return cls(
+            scenario=scenario,
+            rules=rules,
+            barriers=Barriers.from_segments(segments, kinds),
+            guards=tuple(guards) if guards is not None else guards_of(scenario),
+            light_x=np.array([light.at[0] for light in scenario.lights], dtype=np.float64),
+            light_y=np.array([light.at[1] for light in scenario.lights], dtype=np.float64),
+            light_radius=np.array(
+                [light.radius_or(default_radius) for light in scenario.lights], dtype=np.float64
+            ),
+            cover=tuple(np.array(area.points, dtype=np.float64) for area in scenario.cover),
+            surfaces=tuple(Region(area.kind.value, area.points) for area in scenario.surfaces),
+        )
+
+    # ------------------------------------------------------------------ where things are
+
+    def lit(self, px: FloatArray | float, py: FloatArray | float) -> BoolArray:
+        """Within a light's radius (SK-V5)."""
+        return within(px, py, self.light_x, self.light_y, self.light_radius)
+
+    def in_cover(self, px: FloatArray | float, py: FloatArray | float) -> BoolArray:
+        """Inside a cover area (SK-V3)."""
+        found: BoolArray = np.zeros(np.shape(px), dtype=np.bool_)
+        for area in self.cover:
+            found = found | point_in_polygon(px, py, area)
+        return found
+
+    def death_surface(self, px: FloatArray | float, py: FloatArray | float) -> NDArray[np.str_]:
+        """The ground kind at each point (the scenario's default where no region is)."""
+        return surface_at(px, py, self.surfaces, self.scenario.default_surface)
+
+    # ------------------------------------------------------------------ one point, by the rules
+
+    def sight_chance(
+        self, guard: Guard, x: float, y: float, attitude: Attitude, *, unsuited: bool = False
+    ) -> Fraction:
+        """Exact chance that ``guard`` sees an intruder at (x, y): one call of the sight rule."""
+        if not guard.sees:
+            return Fraction(0)
+        cover = bool(self.in_cover(x, y))
+        los = int(crossings(self.barriers, guard.x, guard.y, x, y, self.barriers.blocks_sight))
+        return sight_check(
+            self.rules,
+            attitude=effective_attitude(attitude, cover),
+            distance_cm=float(np.hypot(x - guard.x, y - guard.y)),
+            alert=guard.alert,
+            unsuited_outfit=unsuited,
+            lit=bool(self.lit(x, y)),
+            time=self.scenario.time,
+            line_of_sight=los == 0,
+            roller=Roller(guard.dice),
+        ).chance
+
+    def noise_chance(
+        self,
+        guard: Guard,
+        x: float,
+        y: float,
+        event: NoiseEvent,
+        attitude: Attitude,
+        *,
+        unsuited: bool = False,
+    ) -> Fraction:
+        """Exact chance that ``guard`` hears ``event`` at (x, y): one call of the noise rule,
+        or 0 when the guard sees the spot for certain (then it sees, it does not listen)."""
+        if not guard.hears:
+            return Fraction(0)
+        if self.sight_chance(guard, x, y, attitude, unsuited=unsuited) == 1:
+            return Fraction(0)
+        distance = float(np.hypot(x - guard.x, y - guard.y))
+        if distance > MAX_DISTANCE_CM:
+            return Fraction(0)
+        walls = int(
+            crossings(self.barriers, guard.x, guard.y, x, y, self.barriers.counts_for_noise)
+        )
+        surface = (
+            _DEATH_SURFACE[str(self.death_surface(x, y))] if event is NoiseEvent.DEATH else None
+        )
+        return noise_check(
+            self.rules,
+            event=event,
+            surface=surface,
+            distance_cm=distance,
+            barriers=walls,
+            time=self.scenario.time,
+            alert=guard.alert,
+            roller=Roller(guard.dice),
+        ).chance
+
+    def risk_at(
+        self,
+        x: float,
+        y: float,
+        attitude: Attitude,
+        *,
+        noise: NoiseEvent | None = None,
+        unsuited: bool = False,
+    ) -> Fraction:
+        """Exact chance of being seen (or heard) by at least one guard at (x, y) in one turn."""
+        missed = Fraction(1)
+        for guard in self.guards:
+            if noise is None:
+                chance = self.sight_chance(guard, x, y, attitude, unsuited=unsuited)
+            else:
+                chance = self.noise_chance(guard, x, y, noise, attitude, unsuited=unsuited)
+            missed *= 1 - chance
+        return 1 - missed
+
+
+def guards_of(scenario: Scenario) -> tuple[Guard, ...]:
+    """The scenario's defenders at their start positions; all on alert if the attackers were
+    seen scouting (SK-G3)."""
+    everyone_alert = scenario.scouting.detected_while_scouting
+    return tuple(
+        Guard(
+            name=actor.name,
+            x=actor.position[0],
+            y=actor.position[1],
+            dice=actor.detection_pool(),
+            alert=actor.alert or everyone_alert,
+            sees=Sense.SIGHT in actor.senses,
+            hears=Sense.HEARING in actor.senses,
+        )
+        for actor in scenario.actors
+        if actor.side is Side.DEFENDERS
+    )
+
+
+def effective_attitude(attitude: Attitude, in_cover: bool) -> Attitude:
+    """Hidden needs cover (SK-V3, SK-V9): out of cover a "hidden" intruder is immobile."""
+    if attitude is Attitude.HIDDEN and not in_cover:
+        return Attitude.IMMOBILE
+    return attitude
+
+
+# --------------------------------------------------------------------------- the grid
+
+
+def check_resolution(resolution: float, width: float, height: float) -> float:
+    """Refuse a resolution that is not a positive number, coarser than the board, or so fine
+    that the grid would exceed :data:`MAX_CELLS`."""
+    if not math.isfinite(resolution) or resolution <= 0:
+        raise InputError(
+            f"{resolution:g} is not a resolution (a positive number of cm)", where="--resolution"
+        )
+    if resolution > min(width, height):
+        raise InputError(
+            f"{resolution:g} cm is coarser than the board ({width:g} × {height:g} cm)",
+            where="--resolution",
+        )
+    nx, ny = _cells(resolution, width), _cells(resolution, height)
+    if nx * ny > MAX_CELLS:
+        raise LimitError(
+            f"--resolution: {resolution:g} cm makes a grid of {nx} × {ny} = {nx * ny:,} cells; "
+            f"at most {MAX_CELLS:,}"
+        )
+    return resolution
+
+
+def auto_resolution(width: float, height: float) -> float:
+    """The finest of 1, 2, 5, 10, 20, 50... cm whose grid has at most :data:`AUTO_CELLS` cells."""
+    scale = 1.0
+    while True:
+        for step in (1.0, 2.0, 5.0):
+            resolution = step * scale
+            if _cells(resolution, width) * _cells(resolution, height) <= AUTO_CELLS:
+                return resolution
+        scale *= 10
+
+
+def _cells(resolution: float, extent: float) -> int:
+    return max(1, math.floor(extent / resolution + 0.5))
+
+
+def grid_axes(width: float, height: float, resolution: float) -> tuple[FloatArray, FloatArray]:
+    """Cell centres along x and y: ``(i + ½) · resolution``, all inside the board."""
+    xs = (np.arange(_cells(resolution, width), dtype=np.float64) + 0.5) * resolution
+    ys = (np.arange(_cells(resolution, height), dtype=np.float64) + 0.5) * resolution
+    return np.minimum(xs, width), np.minimum(ys, height)
+
+
+# --------------------------------------------------------------------------- the map
+
+
+@dataclass(frozen=True, eq=False)
+class RiskMap:
+    """The chance of being seen (or heard) in one turn at each cell centre of a grid."""
+
+    board: Board
+    """The prepared scenario."""
+    attitude: Attitude
+    """The intruder's attitude (SK-V3)."""
+    noise: NoiseEvent | None
+    """The noise event mapped, or None for sight."""
+    unsuited: bool
+    """The intruder's outfit is ill-suited to hiding (SK-V4)."""
+    resolution: float
+    """Cell size (cm)."""
+    xs: FloatArray
+    """Cell centres along x, shape (nx,)."""
+    ys: FloatArray
+    """Cell centres along y, shape (ny,)."""
+    risk: FloatArray
+    """Chance per cell, shape (ny, nx): ``float()`` of :meth:`exact`."""
+    combination: IntArray
+    """Per cell, the id of its combination of per-guard chances, shape (ny, nx)."""
+    exact_chances: tuple[Fraction, ...]
+    """The exact chance of each combination id."""
+    notes: tuple[str, ...]
+    """Message keys of the rulings this map follows."""
+
+    def exact(self, row: int, column: int) -> Fraction:
+        """The exact chance at cell (row = y index, column = x index), from the arrays."""
+        return self.exact_chances[int(self.combination[row, column])]
+
+    def risk_at(self, x: float, y: float) -> Fraction:
+        """The exact chance at any point (x, y), by calling the rule functions there."""
+        return self.board.risk_at(x, y, self.attitude, noise=self.noise, unsuited=self.unsuited)
+
+    def cell_of(self, x: float, y: float) -> tuple[int, int]:
+        """(row, column) of the cell whose centre is nearest to (x, y)."""
+        column = int(np.clip(np.floor(x / self.resolution), 0, self.xs.size - 1))
+        row = int(np.clip(np.floor(y / self.resolution), 0, self.ys.size - 1))
+        return row, column
+
+    def worst(self) -> tuple[int, int]:
+        """(row, column) of the riskiest cell (the first one, row by row)."""
+        row, column = np.unravel_index(int(np.argmax(self.risk)), self.risk.shape)
+        return int(row), int(column)
+
+
+def risk_map(
+    scene: Scenario | Board,
+    attitude: Attitude,
+    *,
+    resolution: float | None = None,
+    noise: NoiseEvent | None = None,
+    unsuited: bool | None = None,
+) -> RiskMap:
+    """The exact risk map of a skirmish scenario for an intruder of ``attitude``.
+
+    ``resolution`` is the cell size in cm (default: :func:`auto_resolution`); ``noise`` maps the
+    chance that this event is heard instead of the chance of being seen; ``unsuited`` says the
+    intruder wears clothes ill-suited to hiding (SK-V4; default: no).
+    """
+    board = scene if isinstance(scene, Board) else Board.of(scene)
+    size = board.scenario.map
+    if resolution is None:
+        resolution = auto_resolution(size.width, size.height)
+    check_resolution(resolution, size.width, size.height)
+    xs, ys = grid_axes(size.width, size.height, resolution)
+    px, py = (a.reshape(-1) for a in np.meshgrid(xs, ys))
+    outfit = bool(unsuited)
+    points = _Points(board, px, py, attitude)
+    per_guard = [
+        _sight_cases(board, guard, points, outfit)
+        if noise is None
+        else _noise_cases(board, guard, points, noise, outfit)
+        for guard in board.guards
+    ]
+    ids, exact = _combine(per_guard, px.size)
+    floats = np.array([float(chance) for chance in exact], dtype=np.float64)
+    shape = (ys.size, xs.size)
+    notes = ["sim.note.start_positions", "sim.note.lit"]
+    if attitude is Attitude.HIDDEN:
+        notes.append("sim.note.hidden_needs_cover")
+    if noise is not None:
+        notes.append("sim.note.listeners")
+        if noise is NoiseEvent.DEATH:
+            notes.append("sim.note.death_surface")
+    return RiskMap(
+        board=board,
+        attitude=attitude,
+        noise=noise,
+        unsuited=outfit,
+        resolution=float(resolution),
+        xs=xs,
+        ys=ys,
+        risk=floats[ids].reshape(shape),
+        combination=ids.reshape(shape),
+        exact_chances=tuple(exact),
+        notes=tuple(notes),
+    )
+
+
+class _Points:
+    """What every guard's lookup shares about the grid points: attitude, lit, cover."""
+
+    def __init__(self, board: Board, px: FloatArray, py: FloatArray, attitude: Attitude) -> None:
+        self.x = px
+        self.y = py
+        self.lit = board.lit(px, py)
+        if attitude is Attitude.HIDDEN:
+            cover = board.in_cover(px, py)
+            self.attitudes: tuple[Attitude, ...] = (Attitude.HIDDEN, Attitude.IMMOBILE)
+            self.attitude_index: IntArray = np.where(cover, 0, 1).astype(np.int64)
+        else:
+            self.attitudes = (attitude,)
+            self.attitude_index = np.zeros(px.size, dtype=np.int64)
+
+
+Cases = tuple[IntArray, list[Fraction]]
+"""Per point, the index of its case in a list of exact chances."""
+
+
+def sight_thresholds(rules: RuleData) -> list[float]:
+    """0 and every distance of the sight data (``sight.*_cm``, ``sight.band_cm.*``), sorted:
+    the sight rule compares distances only with these (strictly, SK-V8), so its answer is the
+    same everywhere between two consecutive ones."""
+    section = rules.values["sight"]
+    found = {0.0}
+    for key, value in section.items():
+        if key == "band_cm":
+            found |= {float(v) for v in value.values()}
+        elif key.endswith("_cm"):
+            found.add(float(value))
+    return sorted(found)
+
+
+def _sight_table(
+    board: Board, guard: Guard, attitudes: Sequence[Attitude], unsuited: bool
+) -> list[Fraction]:
+    """The guard's sight chance for each (attitude, distance class, lit, line of sight), in
+    that order (last fastest): one call of the rule per case."""
+    table: list[Fraction] = []
+    for attitude in attitudes:
+        for distance in sight_thresholds(board.rules):
+            for lit in (False, True):
+                for los in (False, True):
+                    table.append(
+                        sight_check(
+                            board.rules,
+                            attitude=attitude,
+                            distance_cm=distance,
+                            alert=guard.alert,
+                            unsuited_outfit=unsuited,
+                            lit=lit,
+                            time=board.scenario.time,
+                            line_of_sight=los,
+                            roller=Roller(guard.dice),
+                        ).chance
+                    )
+    return table
+
+
+def _sight_index(
+    board: Board, guard: Guard, points: _Points, table: Sequence[Fraction]
+) -> IntArray:
+    """Each point's case in the guard's sight table. Line of sight is traced only where the
+    table says it changes the answer."""
+    thresholds = np.array(sight_thresholds(board.rules), dtype=np.float64)
+    distance = np.hypot(points.x - guard.x, points.y - guard.y)
+    band = np.searchsorted(thresholds, distance, side="right").astype(np.int64) - 1
+    base = ((points.attitude_index * thresholds.size + band) * 2 + points.lit) * 2
+    differs = np.array([a != b for a, b in zip(table[1::2], table[0::2], strict=True)])
+    matters = differs[base // 2]
+    los = np.ones(points.x.size, dtype=np.int64)
+    if matters.any():
+        chosen = np.flatnonzero(matters)
+        blocked = crossings(
+            board.barriers,
+            guard.x,
+            guard.y,
+            points.x[chosen],
+            points.y[chosen],
+            board.barriers.blocks_sight,
+        )
+        los[chosen] = (blocked == 0).astype(np.int64)
+    result: IntArray = base + los
+    return result
+
+
+def _sight_cases(board: Board, guard: Guard, points: _Points, unsuited: bool) -> Cases:
+    if not guard.sees:
+        return np.zeros(points.x.size, dtype=np.int64), [Fraction(0)]
+    table = _sight_table(board, guard, points.attitudes, unsuited)
+    index = _sight_index(board, guard, points, table)
+    return index, table
+
+
+def _noise_cases(
+    board: Board, guard: Guard, points: _Points, event: NoiseEvent, unsuited: bool
+) -> Cases:
+    """The guard's noise chance per point: one call of the noise rule per distinct
+    (surface, whole steps, walls) on the board; 0 where it hears nothing or sees for certain."""
+    n = points.x.size
+    if not guard.hears:
+        return np.zeros(n, dtype=np.int64), [Fraction(0)]
+    distance = np.hypot(points.x - guard.x, points.y - guard.y)
+    silent = distance > MAX_DISTANCE_CM
+    if guard.sees:
+        table = _sight_table(board, guard, points.attitudes, unsuited)
+        index = _sight_index(board, guard, points, table)
+        certain = np.array([chance == 1 for chance in table], dtype=np.bool_)
+        silent |= certain[index]
+    walls = crossings(
+        board.barriers, guard.x, guard.y, points.x, points.y, board.barriers.counts_for_noise
+    )
+    # the step of SK-N4 as the rule itself reports it (night or day)
+    step = distance_modifier(board.rules, 0.0, board.scenario.time).params["step"]
+    steps = np.floor_divide(distance, float(step)).astype(np.int64)
+    surface = np.zeros(n, dtype=np.int64)
+    kinds: list[str] = [""]
+    if event is NoiseEvent.DEATH:
+        names = board.death_surface(points.x, points.y)
+        found, inverse = np.unique(names, return_inverse=True)
+        kinds = [str(kind) for kind in found]
+        surface = inverse.reshape(-1).astype(np.int64)
+    steps = np.where(silent, 0, steps)
+    walls = np.where(silent, 0, walls)
+    key = (surface * (int(steps.max(initial=0)) + 1) + steps) * (int(walls.max(initial=0)) + 1)
+    key = np.where(silent, -1, key + walls)
+    unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    chances: list[Fraction] = []
+    for value, at in zip(unique.tolist(), first.tolist(), strict=True):
+        if value < 0:
+            chances.append(Fraction(0))
+            continue
+        chances.append(
+            noise_check(
+                board.rules,
+                event=event,
+                surface=_DEATH_SURFACE[kinds[int(surface[at])]]
+                if event is NoiseEvent.DEATH
+                else None,
+                distance_cm=float(distance[at]),
+                barriers=int(walls[at]),
+                time=board.scenario.time,
+                alert=guard.alert,
+                roller=Roller(guard.dice),
+            ).chance
+        )
+    return inverse.reshape(-1).astype(np.int64), chances
+
+
+def _combine(per_guard: Iterable[Cases], n: int) -> tuple[IntArray, list[Fraction]]:
+    """Exact ``1 − ∏(1 − p)`` per point: points sharing a combination of per-guard cases share
+    an id, and each id's product is computed once, as a Fraction."""
+    ids = np.zeros(n, dtype=np.int64)
+    missed = [Fraction(1)]
+    for index, chances in per_guard:
+        if all(chance == 0 for chance in chances):
+            continue
+        key = ids * len(chances) + index
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        missed = [
+            missed[previous] * (1 - chances[case])
+            for previous, case in zip(ids[first].tolist(), index[first].tolist(), strict=True)
+        ]
+        ids = inverse.reshape(-1).astype(np.int64)
+    return ids, [1 - value for value in missed]
+
+
+def outfit_unsuited(scenario: Scenario, actor: str | None) -> bool:
+    """Whether ``actor`` (an attacker) wears an outfit ill-suited to hiding (SK-V4)."""
+    if actor is None:
+        return False
+    return scenario.actor(actor).outfit is Outfit.UNSUITED

@@ -1,0 +1,173 @@
+"""The intruders' side of a skirmish game, which is the same in every run: a schedule.
+
+In the turn engine the intruders follow fixed plans: where they are each turn, what they do and
+where their noises come from do not depend on the dice (a kill or a strike only needs its victim
+to be still alive, which each run checks). So the batched simulator asks the turn engine itself
+to walk the plans once, with every check switched off, and records what it would have checked:
+this schedule is the engine's own plan-walking, not a second copy of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vigile.dice.source import GivenFaces
+from vigile.engine.skirmish import SkirmishGame
+from vigile.engine.state import Walker
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.skirmish.noise import NoiseEvent, Surface
+from vigile.rulesets.skirmish.sight import Attitude
+from vigile.scene.actors import Side
+from vigile.scene.model import Scenario
+
+
+@dataclass(frozen=True)
+class Op:
+    """One thing the intruders do that the defenders may perceive, in the engine's order.
+
+    ``kind`` is ``fumble`` (a fast move: the pool is rolled, a fumble is a noise at ``at``),
+    ``noise`` (a grapple, a speech), ``kill`` (the victim dies if still alive: a death noise),
+    ``strike`` (a melee noise, and the victim sees the attacker).
+    """
+
+    kind: str
+    maker: int
+    """Index of the intruder among the intruders."""
+    at: tuple[float, float]
+    doors: frozenset[int]
+    """Doors open at that moment."""
+    event: NoiseEvent | None = None
+    surface: Surface | None = None
+    victim: int | None = None
+    """Index of the victim among the defenders."""
+    pool: int = 1
+    """Dice of the mover's fumble roll."""
+
+
+@dataclass
+class Turn:
+    """What the intruders do in one turn, and where they stand for the sight tests."""
+
+    ops: list[Op] = field(default_factory=list)
+    positions: list[tuple[float, float]] = field(default_factory=list)
+    attitudes: list[Attitude] = field(default_factory=list)
+    lit: list[bool] = field(default_factory=list)
+    doors: frozenset[int] = frozenset()
+    """Doors open during the sight tests."""
+    doors_before: frozenset[int] = frozenset()
+    """Doors open when the turn starts (the patrols' walls)."""
+    objective: bool = False
+    """The objective is reached at the end of this turn (intruders are never stopped)."""
+
+
+class _Recorder(SkirmishGame):
+    """The turn engine with its dice and defenders switched off: it only walks the plans."""
+
+    def __init__(self, scenario: Scenario, rules: RuleData) -> None:
+        super().__init__(scenario, rules, np.random.default_rng(0), GivenFaces(()))
+        self.turns: list[Turn] = []
+        self.intruder_index = {
+            w.name: i for i, w in enumerate(w for w in self.walkers if w.side is Side.ATTACKERS)
+        }
+        self.defender_index = {
+            w.name: i for i, w in enumerate(w for w in self.walkers if w.side is Side.DEFENDERS)
+        }
+
+    @property
+    def current(self) -> Turn:
+        return self.turns[-1]
+
+    def play_turn(self) -> None:
+        self.turns.append(Turn(doors_before=frozenset(self.board.open_doors)))
+        super().play_turn()
+
+    def _patrols(self) -> None:
+        return
+
+    def _fumble_roll(self, intruder: Walker) -> None:
+        self.current.ops.append(
+            Op(
+                "fumble",
+                self.intruder_index[intruder.name],
+                intruder.at,
+                frozenset(self.board.open_doors),
+                NoiseEvent.FUMBLE,
+                pool=intruder.actor.stealth_pool(),
+            )
+        )
+
+    def _noise(
+        self,
+        event: NoiseEvent,
+        at: tuple[float, float],
+        *,
+        maker: Walker,
+        surface: Surface | None = None,
+    ) -> None:
+        if event is NoiseEvent.DEATH or event is NoiseEvent.MELEE:
+            return  # recorded with their kill or strike
+        self.current.ops.append(
+            Op(
+                "noise",
+                self.intruder_index[maker.name],
+                at,
+                frozenset(self.board.open_doors),
+                event,
+                surface,
+            )
+        )
+
+    def _kill(self, killer: Walker, victim: Walker, surface: Surface | None) -> None:
+        from vigile.engine.skirmish import GROUND_SOUND
+
+        ground = surface or GROUND_SOUND[self.board.surface(victim.at)]
+        self.current.ops.append(
+            Op(
+                "kill",
+                self.intruder_index[killer.name],
+                victim.at,
+                frozenset(self.board.open_doors),
+                NoiseEvent.DEATH,
+                ground,
+                victim=self.defender_index[victim.name],
+            )
+        )
+
+    def _detect(self, guard: Walker, intruder: Walker, message: str) -> None:
+        if message == "engine.event.struck":
+            # the strike's melee noise came first; record the strike itself
+            self.current.ops.append(
+                Op(
+                    "strike",
+                    self.intruder_index[intruder.name],
+                    guard.at,
+                    frozenset(self.board.open_doors),
+                    NoiseEvent.MELEE,
+                    victim=self.defender_index[guard.name],
+                )
+            )
+
+    def _sight(self) -> None:
+        turn = self.current
+        for intruder in self.intruders():
+            turn.positions.append(intruder.at)
+            turn.attitudes.append(self.attitude(intruder))
+            turn.lit.append(self.board.lit(intruder.at))
+        turn.doors = frozenset(self.board.open_doors)
+
+    def _initiative(self) -> None:
+        return
+
+    def _objective(self) -> None:
+        super()._objective()
+        if self.outcome is not None:
+            self.current.objective = True
+
+
+def schedule(scenario: Scenario, rules: RuleData) -> list[Turn]:
+    """The intruders' turns, as the turn engine walks their plans, up to the objective."""
+    recorder = _Recorder(scenario, rules)
+    recorder.play()
+    return recorder.turns

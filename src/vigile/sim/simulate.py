@@ -1,0 +1,166 @@
+"""``vigile simulate``: a million raids, in blocks, on one core or several.
+
+Runs are played in blocks of :data:`BLOCK` runs; block ``k`` draws from its own generator,
+``SeedSequence(seed, spawn_key=(k,))``, so the numbers depend only on the seed and the number of
+runs — not on how many blocks are held in memory at once, nor on how many workers play them.
+Memory is bounded by the block size, whatever the number of runs.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vigile.errors import InputError, LimitError
+from vigile.scene.model import Scenario
+from vigile.sim.batch import OUTCOMES, Block, Tally
+from vigile.sim.model import SimModel, prepare
+
+BLOCK = 4096
+"""Runs played together; about 10 MB of arrays for the night raid."""
+MAX_RUNS = 100_000_000
+MAX_WORKERS = 64
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A probability estimated from runs, with its 95% Wilson score interval."""
+
+    count: int
+    runs: int
+
+    @property
+    def p(self) -> float:
+        return self.count / self.runs if self.runs else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval, which stays inside [0, 1] even at 0 or 1 successes."""
+        n, p, z = self.runs, self.p, Z95
+        if n == 0:
+            return (0.0, 1.0)
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """What ``simulate`` found over all its runs."""
+
+    scenario: Scenario
+    runs: int
+    seed: int
+    tally: Tally
+    guards: list[str]
+
+    def outcome(self, name: str) -> Estimate:
+        return Estimate(int(self.tally.outcomes[OUTCOMES.index(name)]), self.runs)
+
+    @property
+    def detected(self) -> Estimate:
+        """Runs in which some guard detected an intruder."""
+        return Estimate(self.runs - int(self.tally.first_detection[0]), self.runs)
+
+    def as_json(self) -> dict[str, Any]:
+        def est(e: Estimate) -> dict[str, Any]:
+            low, high = e.interval
+            return {"p": round(e.p, 6), "ci95": [round(low, 6), round(high, 6)], "count": e.count}
+
+        return {
+            "scenario": self.scenario.name,
+            "runs": self.runs,
+            "seed": self.seed,
+            "outcomes": {name: est(self.outcome(name)) for name in OUTCOMES},
+            "detected": est(self.detected),
+            "first_detection_turn": {
+                str(t): int(c) for t, c in enumerate(self.tally.first_detection) if t and c
+            },
+            "guard_detections": {
+                g: est(Estimate(int(c), self.runs))
+                for g, c in zip(self.guards, self.tally.guard_detections, strict=True)
+            },
+        }
+
+
+def block_seed(seed: int, index: int) -> np.random.Generator:
+    """The generator of block ``index``: the same whatever the chunking and the workers."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
+
+
+def blocks(runs: int) -> Iterator[tuple[int, int]]:
+    """(index, size) of each block of a simulation of ``runs`` runs."""
+    for index in range(math.ceil(runs / BLOCK)):
+        yield index, min(BLOCK, runs - index * BLOCK)
+
+
+def play_block(model: SimModel, seed: int, index: int, size: int) -> Tally:
+    return Block(model, size, block_seed(seed, index)).play()
+
+
+_WORKER_MODEL: SimModel | None = None
+
+
+def _init_worker(source: str | Path) -> None:
+    global _WORKER_MODEL
+    from vigile.scene.loader import load_scenario
+
+    _WORKER_MODEL = prepare(load_scenario(source))
+
+
+def _worker_block(seed: int, index: int, size: int) -> Tally:
+    assert _WORKER_MODEL is not None
+    return play_block(_WORKER_MODEL, seed, index, size)
+
+
+def check_counts(runs: int, workers: int) -> None:
+    """Refuse run and worker counts that are zero, negative or absurd."""
+    if runs < 1:
+        raise InputError(f"{runs}: at least one run", where="--runs")
+    if runs > MAX_RUNS:
+        raise LimitError(f"--runs: {runs} is over the limit of {MAX_RUNS:,} runs")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise InputError(f"{workers}: 1 to {MAX_WORKERS} workers", where="--workers")
+
+
+def simulate(
+    scenario: Scenario,
+    runs: int,
+    *,
+    seed: int = 0,
+    workers: int = 1,
+    source: str | Path | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SimResult:
+    """Play ``runs`` runs of ``scenario``; with ``workers`` > 1, in worker processes (each loads
+    the scenario from ``source``, its file or bundled name)."""
+    check_counts(runs, workers)
+    model = prepare(scenario)
+    total = Tally.empty(len(model.turns), len(model.names))
+    if workers == 1:
+        for index, size in blocks(runs):
+            total = total + play_block(model, seed, index, size)
+            if progress:
+                progress(size)
+    else:
+        if source is None:
+            raise InputError("several workers need the scenario's file or name", where="--workers")
+        workers = min(workers, os.cpu_count() or 1, math.ceil(runs / BLOCK)) or 1
+        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(source,)) as pool:
+            futures = [
+                pool.submit(_worker_block, seed, index, size) for index, size in blocks(runs)
+            ]
+            for future in futures:
+                tally = future.result()
+                total = total + tally
+                if progress:
+                    progress(tally.runs)
+    return SimResult(scenario, runs, seed, total, model.names)

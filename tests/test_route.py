@@ -1,0 +1,328 @@
+"""The safest route (issue 5, item 4), its plan, the pictures and the two commands."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from vigile.cli_sim import app
+from vigile.errors import InputError
+from vigile.rulesets.skirmish.sight import Attitude
+from vigile.scene.geometry import crossings
+from vigile.scene.loader import load_scenario, parse_scenario
+from vigile.scene.model import Scenario
+from vigile.sim.riskmap import RiskMap, risk_map
+from vigile.sim.route import Route, safest_route, step_open
+
+# A yard split by a wall with a gap at the south end, a room with no door, a guard and a lantern.
+YARD = """
+ruleset: skirmish
+name: walled yard
+time: night
+map: {width: 120, height: 60}
+walls:
+  - {kind: wall, start: [60, 0], end: [60, 45]}
+  - {kind: wall, start: [90, 5], end: [110, 5]}
+  - {kind: wall, start: [110, 5], end: [110, 20]}
+  - {kind: wall, start: [110, 20], end: [90, 20]}
+  - {kind: wall, start: [90, 20], end: [90, 5]}
+cover:
+  - {points: [[20, 40], [40, 40], [40, 55], [20, 55]]}
+lights:
+  - {kind: lantern, at: [30, 20], radius: 8}
+actors:
+  - {name: Ninja, side: attackers, position: [10, 10], dice: {ninjitsu: 2}}
+  - {name: Guard, side: defenders, position: [40, 25], dice: 2}
+plans:
+  Ninja:
+    - {to: [12, 12], speed: half}
+"""
+
+
+@pytest.fixture(scope="module")
+def yard() -> Scenario:
+    return parse_scenario(YARD)
+
+
+@pytest.fixture(scope="module")
+def yard_map(yard: Scenario) -> RiskMap:
+    return risk_map(yard, Attitude.HALF, resolution=1)
+
+
+def legs_are_wall_free(found: RiskMap, route: Route) -> bool:
+    barriers = found.board.barriers
+    points = np.array(route.waypoints)
+    centres = np.array([(found.xs[c], found.ys[r]) for r, c in route.cells])
+    for path in (points, centres):
+        count = crossings(
+            barriers,
+            path[:-1, 0],
+            path[:-1, 1],
+            path[1:, 0],
+            path[1:, 1],
+            barriers.blocks_movement,
+        )
+        if count.any():
+            return False
+    return True
+
+
+def test_the_route_goes_round_the_wall(yard_map: RiskMap) -> None:
+    route = safest_route(yard_map, (10, 10), (80, 10))
+    assert route.waypoints[0] == (10, 10) and route.waypoints[-1] == (80, 10)
+    assert legs_are_wall_free(yard_map, route)
+    assert max(y for _, y in route.waypoints) > 45  # round the south end of the wall
+    assert route.length > math.dist((10, 10), (60, 45)) + math.dist((60, 45), (80, 10))
+
+
+def test_route_chance_is_the_product_over_cells_entered(yard_map: RiskMap) -> None:
+    route = safest_route(yard_map, (5, 30), (50, 30))
+    missed = math.prod(1 - yard_map.risk[cell] for cell in route.cells[1:])
+    assert route.chance_seen == pytest.approx(1 - missed, abs=1e-12)
+    assert 0 <= route.chance_seen < 1
+
+
+def bresenham(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
+    (r0, c0), (r1, c1) = a, b
+    steps = max(abs(r1 - r0), abs(c1 - c0))
+    return (
+        [
+            (round(r0 + (r1 - r0) * k / steps), round(c0 + (c1 - c0) * k / steps))
+            for k in range(steps + 1)
+        ]
+        if steps
+        else [a]
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(x1=st.floats(1, 119), y1=st.floats(1, 59), x2=st.floats(1, 119), y2=st.floats(1, 59))
+def test_no_riskier_than_the_straight_line(
+    yard_map: RiskMap, x1: float, y1: float, x2: float, y2: float
+) -> None:
+    try:
+        route = safest_route(yard_map, (x1, y1), (x2, y2))
+    except InputError:
+        return  # on a wall, or walled in
+    assert route.waypoints[0] == (x1, y1) and route.waypoints[-1] == (x2, y2)
+    assert legs_are_wall_free(yard_map, route)
+    line = bresenham(route.cells[0], route.cells[-1])
+    xs = np.array([yard_map.xs[c] for _, c in line])
+    ys = np.array([yard_map.ys[r] for r, _ in line])
+    barriers = yard_map.board.barriers
+    legal = not crossings(
+        barriers, xs[:-1], ys[:-1], xs[1:], ys[1:], barriers.blocks_movement
+    ).any() and all(yard_map.risk[cell] < 1 for cell in line[1:-1])
+    if legal:
+        missed = math.prod(1 - yard_map.risk[cell] for cell in line[1:])
+        assert route.chance_seen <= 1 - missed + 1e-12
+
+
+def test_the_night_raid_route_is_wall_free() -> None:
+    found = risk_map(load_scenario("night-raid"), Attitude.HIDDEN, resolution=1)
+    route = safest_route(found, (60, 14), (130, 82))
+    assert legs_are_wall_free(found, route)
+    assert route.chance_seen == 0.0
+
+
+@pytest.mark.parametrize(
+    ("start", "goal", "message"),
+    [
+        ((60, 20), (80, 10), "inside a wall"),
+        ((-1, 20), (80, 10), "off the board"),
+        ((10, 10), (100, 12), "no route"),  # the room with no door
+        ((10, 10), (121, 10), "off the board"),
+    ],
+)
+def test_bad_ends_are_refused(
+    yard_map: RiskMap, start: tuple[float, float], goal: tuple[float, float], message: str
+) -> None:
+    with pytest.raises(InputError, match=message):
+        safest_route(yard_map, start, goal, prepared=step_open(yard_map))
+
+
+# --------------------------------------------------------------------------- the commands
+
+runner = CliRunner()
+
+
+def write_yard(tmp_path: Path) -> Path:
+    path = tmp_path / "yard.yaml"
+    path.write_text(YARD, encoding="utf-8")
+    return path
+
+
+def test_riskmap_prints_a_summary(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["riskmap", str(write_yard(tmp_path)), "--attitude", "fast"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Risk map of “walled yard”: an intruder moving fast")
+    assert lines[1] == "Board 120 × 60 cm, grid of 1 cm (120 × 60 cells), 1 guards"
+    assert lines[2].startswith("Chance: max 100.00% at (")
+    assert "  Ninja at (10, 10): 75.00% (exact 3/4)" in lines  # 33.5 cm, 4+ on 2 dice
+
+
+def test_riskmap_in_french_with_noise(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "riskmap",
+            str(write_yard(tmp_path)),
+            "--attitude",
+            "half",
+            "--noise",
+            "fumble",
+            "--lang",
+            "fr",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Carte du bruit de « walled yard » : un échec critique")
+
+
+def test_riskmap_json(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["riskmap", str(write_yard(tmp_path)), "--attitude", "fast", "--resolution", "2", "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["attitude"], data["resolution_cm"]) == ("fast", 2.0)
+    assert len(data["grid"]["risk"]) == 30 and len(data["grid"]["risk"][0]) == 60
+    assert data["max"]["exact"] == "1"
+    assert data["points"][0] == {
+        "actor": "Ninja",
+        "at": [10.0, 10.0],
+        "chance": 0.75,
+        "exact": "3/4",
+    }
+
+
+def test_plots_are_written(tmp_path: Path) -> None:
+    png, svg = tmp_path / "map.png", tmp_path / "route.svg"
+    result = runner.invoke(
+        app,
+        ["riskmap", "night-raid", "--attitude", "hidden", "--resolution", "2", "--plot", str(png)],
+    )
+    assert result.exit_code == 0, result.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    result = runner.invoke(
+        app,
+        [
+            "route",
+            str(write_yard(tmp_path)),
+            "--from",
+            "10,10",
+            "--to",
+            "80,10",
+            "--plot",
+            str(svg),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert b"<svg" in svg.read_bytes()[:2000]
+
+
+def test_route_writes_the_plan_back(tmp_path: Path) -> None:
+    out = tmp_path / "planned.yaml"
+    result = runner.invoke(
+        app,
+        [
+            "route",
+            str(write_yard(tmp_path)),
+            "--to",
+            "80,10",
+            "--write-plan",
+            "Ninja",
+            "--out",
+            str(out),
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["from"] == [10.0, 10.0] and data["to"] == [80.0, 10.0]
+    planned = load_scenario(out)
+    legs = planned.plans["Ninja"]
+    assert [list(leg.to) for leg in legs if leg.to] == data["waypoints"][1:]
+    assert {leg.speed for leg in legs} == {Attitude.HALF}
+
+
+def test_a_hidden_route_is_written_hidden_only_in_cover(tmp_path: Path) -> None:
+    out = tmp_path / "hidden.yaml"
+    result = runner.invoke(
+        app,
+        [
+            "route",
+            str(write_yard(tmp_path)),
+            "--to",
+            "30,50",
+            "--attitude",
+            "hidden",
+            "--write-plan",
+            "Ninja",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    legs = load_scenario(out).plans["Ninja"]
+    assert legs[-1].to == (30, 50) and legs[-1].speed is Attitude.HIDDEN  # in cover [SK-V3]
+    assert {leg.speed for leg in legs[:-1]} <= {Attitude.IMMOBILE, Attitude.HIDDEN}
+
+
+def test_route_text(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["route", str(write_yard(tmp_path)), "--from", "10,10", "--to", "80,10"]
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert (
+        lines[0]
+        == "Safest route on “walled yard” for an intruder moving at half speed, grid of 1 cm"
+    )
+    assert lines[1].startswith("From (10, 10) to (80, 10): ")
+    assert lines[2].startswith("Chance of being seen along the route: ")
+    assert lines[4].startswith("  (10, 10) → ") and lines[4].endswith(" → (80, 10)")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["riskmap", "night-raid", "--attitude", "fast", "--resolution", "0"], "--resolution"),
+        (["riskmap", "night-raid", "--attitude", "fast", "--resolution", "-2"], "--resolution"),
+        (["riskmap", "night-raid", "--attitude", "fast", "--resolution", "0.01"], "cells"),
+        (["riskmap", "starfinder-infiltration", "--attitude", "fast"], "skirmish"),
+        (["riskmap", "night-raid", "--attitude", "fast", "--plot", "x.gif"], "--plot"),
+        (["route", "night-raid", "--from", "a,b", "--to", "10,10"], "--from"),
+        (["route", "night-raid", "--from", "20", "--to", "10,10"], "--from"),
+        (["route", "night-raid", "--from", "20,20", "--to", "10,nan"], "--to"),
+        (["route", "night-raid", "--from", "100,50", "--to", "20,20"], "inside a wall"),
+        (["route", "night-raid", "--from", "20,20", "--to", "150,50"], "no route"),
+        (["route", "night-raid", "--to", "20,20"], "--from"),
+        (["route", "night-raid", "--to", "20,20", "--write-plan", "Kage"], "--out"),
+        (
+            ["route", "night-raid", "--to", "20,20", "--write-plan", "Jubei", "--out", "p.yaml"],
+            "defender",
+        ),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_resolution_that_is_not_a_number_is_exit_2() -> None:
+    result = runner.invoke(
+        app, ["riskmap", "night-raid", "--attitude", "fast", "--resolution", "fine"]
+    )
+    assert result.exit_code == 2
