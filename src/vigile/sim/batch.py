@@ -23,8 +23,10 @@ from vigile.sim.schedule import Op
 
 OBSERVED = 4
 DIRECTION = 2
-OUTCOMES = ("objective_unseen", "objective_detected", "alarm", "turn_limit")
-"""The ways a raid ends; ``objective_detected``: reached, but some guard saw an intruder."""
+OUTCOMES = ("objective_unseen", "objective_detected", "alarm", "turn_limit", "caught", "lost")
+"""The ways a game ends; ``objective_detected``: reached, but some guard saw an intruder;
+``caught``: every intruder was caught (d20 games) or the follower noticed (shadowing); ``lost``:
+the follower lost the trail (shadowing). The batched raids end in one of the first four."""
 RUNNING = -1
 HEAT_BINS = 100
 

@@ -61,6 +61,8 @@ class SimResult:
     seed: int
     tally: Tally
     guards: list[str]
+    batched: bool = True
+    """False when the turn engine played the games one by one."""
 
     def outcome(self, name: str) -> Estimate:
         return Estimate(int(self.tally.outcomes[OUTCOMES.index(name)]), self.runs)
@@ -102,18 +104,55 @@ def blocks(runs: int) -> Iterator[tuple[int, int]]:
         yield index, min(BLOCK, runs - index * BLOCK)
 
 
-def play_block(model: SimModel, seed: int, index: int, size: int) -> Tally:
+def play_block(model: SimModel | Scenario, seed: int, index: int, size: int) -> Tally:
+    """Play block ``index``: batched for a skirmish raid, else game by game in the engine."""
+    if isinstance(model, Scenario):
+        return engine_block(model, seed, index, size)
     return Block(model, size, block_seed(seed, index)).play()
 
 
-_WORKER_MODEL: SimModel | None = None
+def engine_block(scenario: Scenario, seed: int, index: int, size: int) -> Tally:
+    """The turn engine playing ``size`` games one by one (the scenarios the batched simulator
+    does not play: d20 games and day encounters); each game gets its own seed."""
+    from vigile.dice.source import RolledFaces
+    from vigile.engine.run import play
+
+    sequence = np.random.SeedSequence(seed, spawn_key=(index,))
+    guards = [a.name for a in scenario.actors if a.side.value == "defenders"]
+    tally = Tally.empty(scenario.turns, len(guards))
+    tally.runs = size
+    for child in sequence.spawn(size):
+        rng = np.random.default_rng(child)
+        result = play(scenario, seed=int(rng.integers(2**62)), faces=RolledFaces(rng))
+        outcome = result.outcome
+        name = {"objective": "objective_unseen" if outcome.unseen else "objective_detected",
+                "alarm": "alarm", "turn_limit": "turn_limit", "detected": "caught",
+                "lost": "lost"}[outcome.kind]
+        tally.outcomes[OUTCOMES.index(name)] += 1
+        first = _first_detection(result, guards)
+        tally.first_detection[first[0] if first else 0] += 1
+        for g in {g for _, g in first[1:]} if first else ():
+            tally.guard_detections[g] += 1
+    return tally
+
+
+def _first_detection(result: Any, guards: list[str]) -> tuple[Any, ...]:
+    """(turn of the first detection, (turn, guard index) of each detection), or ()."""
+    found = [(e.turn, guards.index(e.actor)) for e in result.events
+             if e.kind in ("perceive", "alarm") and e.actor in guards]
+    return (found[0][0], *found) if found else ()
+
+
+_WORKER_MODEL: SimModel | Scenario | None = None
 
 
 def _init_worker(source: str | Path) -> None:
     global _WORKER_MODEL
     from vigile.scene.loader import load_scenario
 
-    _WORKER_MODEL = prepare(load_scenario(source))
+    scenario = load_scenario(source)
+    batched = scenario.ruleset.value == "skirmish" and scenario.encounter is None
+    _WORKER_MODEL = prepare(scenario) if batched else scenario
 
 
 def _worker_block(seed: int, index: int, size: int) -> Tally:
@@ -143,8 +182,11 @@ def simulate(
     """Play ``runs`` runs of ``scenario``; with ``workers`` > 1, in worker processes (each loads
     the scenario from ``source``, its file or bundled name)."""
     check_counts(runs, workers)
-    model = prepare(scenario)
-    total = Tally.empty(len(model.turns), len(model.names))
+    batched = scenario.ruleset.value == "skirmish" and scenario.encounter is None
+    model: SimModel | Scenario = prepare(scenario) if batched else scenario
+    guards = [a.name for a in scenario.actors if a.side.value == "defenders"]
+    turns = len(model.turns) if isinstance(model, SimModel) else scenario.turns
+    total = Tally.empty(turns, len(guards))
     if workers == 1:
         for index, size in blocks(runs):
             total = total + play_block(model, seed, index, size)
@@ -163,4 +205,4 @@ def simulate(
                 total = total + tally
                 if progress:
                     progress(tally.runs)
-    return SimResult(scenario, runs, seed, total, model.names)
+    return SimResult(scenario, runs, seed, total, guards, batched)
