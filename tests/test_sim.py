@@ -66,8 +66,11 @@ def test_exact_scenario_engine_agrees_with_the_exact_answer() -> None:
     for seed in range(games):
         rng = np.random.default_rng(seed)
         outcome = SkirmishGame(scenario, rules, rng, RolledFaces(rng)).play().outcome
-        name = ("objective_unseen" if outcome.unseen else "objective_detected") if (
-            outcome.kind == "objective") else outcome.kind
+        name = (
+            ("objective_unseen" if outcome.unseen else "objective_detected")
+            if (outcome.kind == "objective")
+            else outcome.kind
+        )
         counts[name] += 1
     for name, p in EXACT.items():
         assert within(counts[name] / games, float(p), games), name
@@ -103,8 +106,11 @@ def test_batched_agrees_with_the_engine_on_the_example_scenarios(name: str) -> N
     for seed in range(games):
         rng = np.random.default_rng(seed)
         outcome = SkirmishGame(scenario, rules, rng, RolledFaces(rng)).play().outcome
-        key = ("objective_unseen" if outcome.unseen else "objective_detected") if (
-            outcome.kind == "objective") else outcome.kind
+        key = (
+            ("objective_unseen" if outcome.unseen else "objective_detected")
+            if (outcome.kind == "objective")
+            else outcome.kind
+        )
         counts[key] += 1
     batched = simulate(scenario, 20_000, seed=3)
     for key in OUTCOMES:
@@ -112,32 +118,66 @@ def test_batched_agrees_with_the_engine_on_the_example_scenarios(name: str) -> N
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.floats(0, 400), st.sampled_from([NoiseEvent.FUMBLE, NoiseEvent.GRAPPLE,
-                                           NoiseEvent.DEATH, NoiseEvent.WHISPER]),
-       st.integers(0, 4), st.booleans(), st.integers(1, 3))
-def test_noise_table_is_the_rule(distance: float, event: NoiseEvent, walls: int, alert: bool,
-                                 dice: int) -> None:
+@given(
+    st.floats(0, 400),
+    st.sampled_from([NoiseEvent.FUMBLE, NoiseEvent.GRAPPLE, NoiseEvent.DEATH, NoiseEvent.WHISPER]),
+    st.integers(0, 4),
+    st.booleans(),
+    st.integers(1, 3),
+)
+def test_noise_table_is_the_rule(
+    distance: float, event: NoiseEvent, walls: int, alert: bool, dice: int
+) -> None:
     model = prepare(load_scenario("night-raid"))
     surface = Surface.GRASS if event is NoiseEvent.DEATH else None
     steps = math.floor(distance / model.step)
     table = model.tables.noise_chance(event, surface, steps, walls, alert, dice)
-    rule = noise_check(model.rules, event=event, surface=surface, distance_cm=distance,
-                       barriers=walls, alert=alert, roller=Roller(dice)).chance
+    rule = noise_check(
+        model.rules,
+        event=event,
+        surface=surface,
+        distance_cm=distance,
+        barriers=walls,
+        alert=alert,
+        roller=Roller(dice),
+    ).chance
     assert table == float(rule)
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.floats(0, 80), st.sampled_from(list(Attitude)), st.booleans(), st.booleans(),
-       st.booleans(), st.booleans(), st.integers(1, 3))
-def test_sight_table_is_the_rule(distance: float, attitude: Attitude, lit: bool, seen: bool,
-                                 alert: bool, outfit: bool, dice: int) -> None:
+@given(
+    st.floats(0, 80),
+    st.sampled_from(list(Attitude)),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.integers(1, 3),
+)
+def test_sight_table_is_the_rule(
+    distance: float, attitude: Attitude, lit: bool, seen: bool, alert: bool, outfit: bool, dice: int
+) -> None:
     model = prepare(load_scenario("night-raid"))
-    table = model.tables.sight_chance(attitude, distance < model.auto,
-                                      distance < model.bands[attitude], lit, seen, alert, outfit,
-                                      dice)
-    rule = sight_check(model.rules, attitude=attitude, distance_cm=distance, alert=alert,
-                       unsuited_outfit=outfit, lit=lit, line_of_sight=seen,
-                       roller=Roller(dice)).chance
+    table = model.tables.sight_chance(
+        attitude,
+        distance < model.auto,
+        distance < model.bands[attitude],
+        lit,
+        seen,
+        alert,
+        outfit,
+        dice,
+    )
+    rule = sight_check(
+        model.rules,
+        attitude=attitude,
+        distance_cm=distance,
+        alert=alert,
+        unsuited_outfit=outfit,
+        lit=lit,
+        line_of_sight=seen,
+        roller=Roller(dice),
+    ).chance
     assert table == float(rule)
 
 
@@ -164,9 +204,16 @@ def test_engine_fallback_for_other_scenarios() -> None:
     assert d20.runs == sum(int(c) for c in d20.tally.outcomes)
 
 
-@pytest.mark.parametrize(("runs", "workers", "error"), [
-    (0, 1, InputError), (-5, 1, InputError), (10**12, 1, LimitError), (10, 0, InputError),
-    (10, 1000, InputError)])
+@pytest.mark.parametrize(
+    ("runs", "workers", "error"),
+    [
+        (0, 1, InputError),
+        (-5, 1, InputError),
+        (10**12, 1, LimitError),
+        (10, 0, InputError),
+        (10, 1000, InputError),
+    ],
+)
 def test_absurd_counts_are_refused(runs: int, workers: int, error: type[Exception]) -> None:
     with pytest.raises(error):
         simulate(load_scenario("night-raid"), runs, workers=workers)

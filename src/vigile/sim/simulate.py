@@ -125,9 +125,13 @@ def engine_block(scenario: Scenario, seed: int, index: int, size: int) -> Tally:
         rng = np.random.default_rng(child)
         result = play(scenario, seed=int(rng.integers(2**62)), faces=RolledFaces(rng))
         outcome = result.outcome
-        name = {"objective": "objective_unseen" if outcome.unseen else "objective_detected",
-                "alarm": "alarm", "turn_limit": "turn_limit", "detected": "caught",
-                "lost": "lost"}[outcome.kind]
+        name = {
+            "objective": "objective_unseen" if outcome.unseen else "objective_detected",
+            "alarm": "alarm",
+            "turn_limit": "turn_limit",
+            "detected": "caught",
+            "lost": "lost",
+        }[outcome.kind]
         tally.outcomes[OUTCOMES.index(name)] += 1
         first = _first_detection(result, guards)
         tally.first_detection[first[0] if first else 0] += 1
@@ -138,8 +142,11 @@ def engine_block(scenario: Scenario, seed: int, index: int, size: int) -> Tally:
 
 def _first_detection(result: Any, guards: list[str]) -> tuple[Any, ...]:
     """(turn of the first detection, (turn, guard index) of each detection), or ()."""
-    found = [(e.turn, guards.index(e.actor)) for e in result.events
-             if e.kind in ("perceive", "alarm") and e.actor in guards]
+    found = [
+        (e.turn, guards.index(e.actor))
+        for e in result.events
+        if e.kind in ("perceive", "alarm") and e.actor in guards
+    ]
     return (found[0][0], *found) if found else ()
 
 

@@ -21,7 +21,7 @@ from vigile.scene.model import Scenario
 from vigile.sim.batch import OUTCOMES
 
 MAX_VARIANTS = 10_000
-CONNECT_TIMEOUT_S = 10
+CONNECT_TIMEOUT_S = 8
 _SPEC = re.compile(r"^(?P<path>[^=]+)=(?P<start>[^.]+(?:\.\d+)?)\.\.(?P<stop>[^:]+):(?P<step>.+)$")
 
 
@@ -54,27 +54,33 @@ class Vary:
         return cls(found.group("path").strip(), values)
 
 
-def set_path(data: dict[str, Any], path: str, value: float) -> None:
-    """Set the field at ``path`` in a scenario's data (as written in its file)."""
+def set_path(
+    data: dict[str, Any], path: str, value: float, full: dict[str, Any] | None = None
+) -> None:
+    """Set the field at ``path`` in a scenario's data (as written in its file); ``full`` is the
+    same data with every default filled in, for a field the file leaves at its default."""
     node: Any = data
+    whole: Any = full if full is not None else data
     parts = path.split(".")
     for depth, part in enumerate(parts):
         last = depth == len(parts) - 1
-        if isinstance(node, dict):
-            if part not in node:
+        if isinstance(node, dict) and isinstance(whole, dict):
+            if part not in node and part not in whole:
                 raise InputError(
                     f"{path!r} names no scenario field ({part!r} is not there)", where="--vary"
                 )
+            if part not in node:
+                node[part] = _copy(whole[part])
             if last:
                 node[part] = _like(node[part], value, path)
                 return
-            node = node[part]
-        elif isinstance(node, list):
+            node, whole = node[part], whole.get(part, node[part])
+        elif isinstance(node, list) and isinstance(whole, list):
             index = _index(node, part, path)
             if last:
                 node[index] = _like(node[index], value, path)
                 return
-            node = node[index]
+            node, whole = node[index], whole[index] if index < len(whole) else node[index]
         else:
             raise InputError(f"{path!r} names no scenario field", where="--vary")
 
@@ -104,7 +110,8 @@ def variants(
     """Every combination of the varied values, as (the values, the variant's data), validated."""
     from vigile.scene.loader import parse_scenario
 
-    base = scenario.model_dump(mode="json")
+    base = scenario.model_dump(mode="json", exclude_unset=True)
+    full = scenario.model_dump(mode="json")
     grid = list(itertools.product(*(v.values for v in varies)))
     if len(grid) > MAX_VARIANTS:
         raise LimitError(f"--vary: {len(grid)} variants (at most {MAX_VARIANTS})")
@@ -113,7 +120,7 @@ def variants(
         data = _copy(base)
         chosen = {}
         for vary, value in zip(varies, values, strict=True):
-            set_path(data, vary.path, value)
+            set_path(data, vary.path, value, full)
             chosen[vary.path] = value
         import json
 
@@ -122,7 +129,7 @@ def variants(
     return found
 
 
-def _copy(data: dict[str, Any]) -> dict[str, Any]:
+def _copy(data: Any) -> Any:
     import copy
 
     return copy.deepcopy(data)
