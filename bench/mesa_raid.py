@@ -1,0 +1,121 @@
+"""The night raid as an idiomatic Mesa model: what a designer would otherwise write.
+
+Benchmark-only (``pip install -e '.[bench]'``). Guards are agents that patrol by scatter die and
+listen and look each step; the intruders follow the same plans (the engine's schedule); each
+check is a call to vigile's rule functions, one agent at a time, as a Mesa model would do it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import mesa
+import numpy as np
+
+from vigile.dice.source import RolledFaces
+from vigile.rulesets.skirmish.alarm import alarm_check
+from vigile.rulesets.skirmish.common import Roller
+from vigile.rulesets.skirmish.noise import NoiseEvent, noise_check
+from vigile.rulesets.skirmish.sight import sight_check
+from vigile.sim.model import SimModel
+
+
+class Guard(mesa.Agent):  # type: ignore[misc]
+    def __init__(self, model: RaidModel, index: int) -> None:
+        super().__init__(model)
+        self.index = index
+        self.x = float(model.sim.start_x[index])
+        self.y = float(model.sim.start_y[index])
+        self.alive = True
+        self.alert = bool(model.sim.alert[index])
+        self.observed: set[int] = set()
+
+    def patrol(self, angle: float) -> None:
+        length = float(self.model.sim.rules.num("turn.patrol_cm"))
+        xs, ys = self.model.sim.board.patrol([self.x], [self.y], angle, length, 1)
+        self.x, self.y = xs[0], ys[0]
+
+    def listen(self, event: NoiseEvent, at: tuple[float, float], maker: int, surface: Any) -> None:
+        if not self.alive or maker in self.observed:
+            return
+        sim = self.model.sim
+        gap = math.hypot(self.x - at[0], self.y - at[1])
+        verdict = noise_check(sim.rules, event=event, surface=surface, distance_cm=gap,
+                              barriers=sim.board.barriers_between((self.x, self.y), at),
+                              time=sim.scenario.time, alert=self.alert,
+                              roller=Roller(sim.dice[self.index]), source=self.model.faces)
+        if verdict.success:
+            self.alert = True
+            if gap < sim.visibility:
+                self.model.detect(self, maker)
+
+    def look(self) -> None:
+        if not self.alive:
+            return
+        sim, turn = self.model.sim, self.model.current
+        for i, (at, attitude) in enumerate(zip(turn.positions, turn.attitudes, strict=True)):
+            if i in self.observed:
+                continue
+            verdict = sight_check(
+                sim.rules, attitude=attitude, distance_cm=math.hypot(self.x - at[0],
+                                                                     self.y - at[1]),
+                alert=self.alert, unsuited_outfit=sim.outfit[i], lit=turn.lit[i],
+                time=sim.scenario.time, line_of_sight=sim.board.sees((self.x, self.y), at),
+                roller=Roller(sim.dice[self.index]), source=self.model.faces)
+            if verdict.success:
+                self.model.detect(self, i)
+
+
+class RaidModel(mesa.Model):  # type: ignore[misc]
+    def __init__(self, sim: SimModel, seed: int) -> None:
+        super().__init__(seed=seed)
+        self.sim = sim
+        self.faces = RolledFaces(np.random.default_rng(seed))
+        self.guards = [Guard(self, g) for g in range(len(sim.names))]
+        self.turn = 0
+        self.outcome: str | None = None
+        self.pending: list[tuple[Guard, int]] = []
+
+    @property
+    def current(self) -> Any:
+        return self.sim.turns[self.turn - 1]
+
+    def detect(self, guard: Guard, intruder: int) -> None:
+        guard.observed.add(intruder)
+        self.pending.append((guard, intruder))
+
+    def step(self) -> None:
+        self.turn += 1
+        turn = self.current
+        for members in self.sim.groups:
+            angle = self.random.uniform(0, 2 * math.pi)
+            for g in members:
+                if self.guards[g].alive:
+                    self.guards[g].patrol(angle)
+        for op in turn.ops:
+            if op.kind == "fumble" and self.random.random() >= self.sim.fumble[op.pool]:
+                continue
+            if op.kind in ("kill", "strike"):
+                victim = self.guards[op.victim]
+                if not victim.alive:
+                    continue
+                if op.kind == "kill":
+                    victim.alive = False
+            for guard in self.guards:
+                guard.listen(op.event, op.at, op.maker, op.surface)
+        self.agents.shuffle_do("look")
+        for guard, _intruder in self.pending:
+            if self.outcome is None and guard.alive:
+                if alarm_check(self.sim.rules, source=self.faces).success:
+                    self.outcome = "alarm"
+                else:
+                    guard.alive = False
+        self.pending = []
+        if self.outcome is None and turn.objective:
+            self.outcome = "objective"
+
+    def play(self) -> str:
+        while self.outcome is None and self.turn < len(self.sim.turns):
+            self.step()
+        return self.outcome or "turn_limit"
