@@ -41,10 +41,17 @@ class Guard(mesa.Agent):  # type: ignore[misc]
             return
         sim = self.model.sim
         gap = math.hypot(self.x - at[0], self.y - at[1])
-        verdict = noise_check(sim.rules, event=event, surface=surface, distance_cm=gap,
-                              barriers=sim.board.barriers_between((self.x, self.y), at),
-                              time=sim.scenario.time, alert=self.alert,
-                              roller=Roller(sim.dice[self.index]), source=self.model.faces)
+        verdict = noise_check(
+            sim.rules,
+            event=event,
+            surface=surface,
+            distance_cm=gap,
+            barriers=sim.board.barriers_between((self.x, self.y), at),
+            time=sim.scenario.time,
+            alert=self.alert,
+            roller=Roller(sim.dice[self.index]),
+            source=self.model.faces,
+        )
         if verdict.success:
             self.alert = True
             if gap < sim.visibility:
@@ -58,11 +65,17 @@ class Guard(mesa.Agent):  # type: ignore[misc]
             if i in self.observed:
                 continue
             verdict = sight_check(
-                sim.rules, attitude=attitude, distance_cm=math.hypot(self.x - at[0],
-                                                                     self.y - at[1]),
-                alert=self.alert, unsuited_outfit=sim.outfit[i], lit=turn.lit[i],
-                time=sim.scenario.time, line_of_sight=sim.board.sees((self.x, self.y), at),
-                roller=Roller(sim.dice[self.index]), source=self.model.faces)
+                sim.rules,
+                attitude=attitude,
+                distance_cm=math.hypot(self.x - at[0], self.y - at[1]),
+                alert=self.alert,
+                unsuited_outfit=sim.outfit[i],
+                lit=turn.lit[i],
+                time=sim.scenario.time,
+                line_of_sight=sim.board.sees((self.x, self.y), at),
+                roller=Roller(sim.dice[self.index]),
+                source=self.model.faces,
+            )
             if verdict.success:
                 self.model.detect(self, i)
 

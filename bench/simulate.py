@@ -23,12 +23,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from vigile.dice.source import RolledFaces  # noqa: E402
-from vigile.engine.skirmish import SkirmishGame  # noqa: E402
-from vigile.scene.loader import load_scenario  # noqa: E402
-from vigile.sim.batch import Block  # noqa: E402
-from vigile.sim.model import prepare  # noqa: E402
-from vigile.sim.simulate import simulate  # noqa: E402
+from vigile.dice.source import RolledFaces
+from vigile.engine.skirmish import SkirmishGame
+from vigile.scene.loader import load_scenario
+from vigile.sim.batch import Block
+from vigile.sim.model import prepare
+from vigile.sim.simulate import simulate
 
 
 class CountingRng:
@@ -64,9 +64,14 @@ def main() -> None:
     sim_rate = runs / batch_s
 
     engine_games = 40
-    engine_s, _ = timed(lambda: [SkirmishGame(scenario, rules, np.random.default_rng(s),
-                                              RolledFaces(np.random.default_rng(s))).play()
-                                 for s in range(engine_games)])
+    engine_s, _ = timed(
+        lambda: [
+            SkirmishGame(
+                scenario, rules, np.random.default_rng(s), RolledFaces(np.random.default_rng(s))
+            ).play()
+            for s in range(engine_games)
+        ]
+    )
     engine_rate = engine_games / engine_s
 
     try:
@@ -85,43 +90,58 @@ def main() -> None:
     per_run = counting.drawn / 4096
     floor_rng = np.random.default_rng(3)
     total = int(per_run * runs)
-    floor_s, _ = timed(lambda: [floor_rng.random(min(4096, total - k))
-                                for k in range(0, total, 4096)])
+    floor_s, _ = timed(
+        lambda: [floor_rng.random(min(4096, total - k)) for k in range(0, total, 4096)]
+    )
     floor_rate = runs / floor_s
 
     print(f"batched simulator   : {sim_rate:10.0f} runs/s ({runs} runs in {batch_s:.2f} s)")
-    print(f"turn engine         : {engine_rate:10.1f} runs/s  -> batched is {sim_rate / engine_rate:.0f}x")
+    print(
+        f"turn engine         : {engine_rate:10.1f} runs/s  "
+        f"-> batched is {sim_rate / engine_rate:.0f}x"
+    )
     if mesa_rate is not None:
-        print(f"Mesa model          : {mesa_rate:10.1f} runs/s  -> batched is {sim_rate / mesa_rate:.0f}x")
+        print(
+            f"Mesa model          : {mesa_rate:10.1f} runs/s  "
+            f"-> batched is {sim_rate / mesa_rate:.0f}x"
+        )
     else:
         print("Mesa model          : not installed (pip install -e '.[bench]')")
-    print(f"random-number floor : {floor_rate:10.0f} runs/s ({per_run:.0f} draws a run) "
-          f"-> batched is {floor_rate / sim_rate:.1f}x slower")
+    print(
+        f"random-number floor : {floor_rate:10.0f} runs/s ({per_run:.0f} draws a run) "
+        f"-> batched is {floor_rate / sim_rate:.1f}x slower"
+    )
 
     one_s, _ = timed(lambda: simulate(scenario, 8 * 4096, seed=4, workers=1))
-    two_s, _ = timed(lambda: simulate(scenario, 8 * 4096, seed=4, workers=2,
-                                      source="night-raid"))
-    print(f"workers             : 1 worker {8 * 4096 / one_s:.0f} runs/s, 2 workers "
-          f"{8 * 4096 / two_s:.0f} runs/s -> {one_s / two_s:.2f}x")
+    two_s, _ = timed(lambda: simulate(scenario, 8 * 4096, seed=4, workers=2, source="night-raid"))
+    print(
+        f"workers             : 1 worker {8 * 4096 / one_s:.0f} runs/s, 2 workers "
+        f"{8 * 4096 / two_s:.0f} runs/s -> {one_s / two_s:.2f}x"
+    )
 
-    from vigile.sim.riskmap import risk_map
     from vigile.rulesets.skirmish.sight import Attitude
+    from vigile.sim.riskmap import risk_map
 
     risk_map(scenario, Attitude.FAST, resolution=1.0)
     risk_s, _ = timed(lambda: risk_map(scenario, Attitude.FAST, resolution=1.0))
     print(f"risk map 200x120 cm at 1 cm: {risk_s:.3f} s")
 
     if "--million" in sys.argv:
-        million_s, _ = timed(lambda: simulate(scenario, 1_000_000, seed=5, workers=2,
-                                              source="night-raid"))
+        million_s, _ = timed(
+            lambda: simulate(scenario, 1_000_000, seed=5, workers=2, source="night-raid")
+        )
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"one million runs, 2 workers: {million_s:.1f} s; peak memory {own:.0f} MiB "
-              f"(main), {peak:.0f} MiB (largest worker)")
+        print(
+            f"one million runs, 2 workers: {million_s:.1f} s; peak memory {own:.0f} MiB "
+            f"(main), {peak:.0f} MiB (largest worker)"
+        )
 
     mesa_ratio = f"{sim_rate / mesa_rate:.0f}" if mesa_rate else "n/a"
-    print(f"sim_runs_per_s={sim_rate:.0f} vs_engine={sim_rate / engine_rate:.0f}x "
-          f"vs_mesa={mesa_ratio}x vs_rng_floor={floor_rate / sim_rate:.1f}x")
+    print(
+        f"sim_runs_per_s={sim_rate:.0f} vs_engine={sim_rate / engine_rate:.0f}x "
+        f"vs_mesa={mesa_ratio}x vs_rng_floor={floor_rate / sim_rate:.1f}x"
+    )
 
 
 if __name__ == "__main__":

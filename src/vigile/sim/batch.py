@@ -17,7 +17,7 @@ import numpy as np
 
 from vigile.rulesets.skirmish.noise import NoiseEvent, Surface
 from vigile.rulesets.skirmish.sight import Attitude
-from vigile.scene.geometry import Barriers, crossings, line_of_sight, move_with_bounce
+from vigile.scene.geometry import Barriers, crossings, line_of_sight
 from vigile.sim.model import SimModel
 from vigile.sim.schedule import Op
 
@@ -121,7 +121,6 @@ class Block:
 
     def patrols(self, doors: frozenset[int]) -> None:
         """Each group draws one scatter-die direction per run and moves as one (SK-G1)."""
-        walls = self.m.walls(doors)
         length = float(self.m.rules.num("turn.patrol_cm"))
         bounces = self.m.rules.num("turn.patrol_bounces")
         live = self.running
@@ -135,21 +134,9 @@ class Block:
             dx = length * np.cos(angle[rows])
             dy = length * np.sin(angle[rows])
             x0, y0 = self.gx[rows, index], self.gy[rows, index]
-            # far from every wall and border a move cannot bounce: only the others are traced
-            near = ~self.m.open_ground(doors, length).free(x0, y0)
-            x, y = x0 + dx, y0 + dy
-            if near.any():
-                tx, ty = move_with_bounce(
-                    walls,
-                    x0[near],
-                    y0[near],
-                    dx[near],
-                    dy[near],
-                    self.m.scenario.map.width,
-                    self.m.scenario.map.height,
-                    bounces,
-                )
-                x[near], y[near] = tx, ty
+            x, y = self.m.open_ground(doors, length).move(
+                x0, y0, dx, dy, self.m.scenario.map.width, self.m.scenario.map.height, bounces
+            )
             self.gx[rows, index] = x
             self.gy[rows, index] = y
 
@@ -300,6 +287,12 @@ class Block:
                     continue
                 rows = np.nonzero(looks)[0]
                 gap = np.hypot(self.gx[rows, g] - x, self.gy[rows, g] - y)
+                if self._never_far(attitude, lit[i], i, g):
+                    # beyond both bands the rule allows no test: those runs draw nothing
+                    close = gap < max(self.m.auto, self.m.bands[attitude])
+                    if not close.any():
+                        continue
+                    rows, gap = rows[close], gap[close]
                 near = gap < self.m.auto
                 band = gap < self.m.bands[attitude]
                 chance = np.zeros(len(rows))
@@ -333,6 +326,16 @@ class Block:
                     mask = np.zeros(self.n, np.bool_)
                     mask[rows[seen]] = True
                     self.detect(mask, g, i, np.full(self.n, x), np.full(self.n, y))
+
+    def _never_far(self, attitude: Attitude, lit: bool, i: int, g: int) -> bool:
+        """The sight rule gives 0 beyond both bands, alert or not (the usual night case)."""
+        return all(
+            self.m.tables.sight_chance(
+                attitude, False, False, lit, True, alert, self.m.outfit[i], self.m.dice[g]
+            )
+            == 0
+            for alert in (False, True)
+        )
 
     def detect(self, mask: Bools, g: int, i: int, x: Floats, y: Floats) -> None:
         """Guard ``g`` sees intruder ``i`` in the runs of ``mask``: initiative follows."""

@@ -117,14 +117,26 @@ class Tables:
 
 @dataclass(frozen=True)
 class OpenGround:
-    """Cells of the map from which a move of a given length cannot reach any movement-blocking
-    wall or the border: a move starting there needs no bounce test. Exact, not approximate: a
-    cell is open only if every point of it is farther than the length from every barrier."""
+    """Which walls a move of a given length can meet, by cell of the map.
+
+    A move of length L never goes farther than L from where it starts, bounces included, so only
+    the movement-blocking walls within L of its start can stop or turn it. For each 2 cm cell this
+    keeps those walls (with a margin of the cell's half diagonal): a cell with none, far from the
+    border too, needs no bounce test at all; the others are traced against their few walls only.
+    Exact, not approximate.
+    """
 
     cell: float
     columns: int
     rows: int
     open: np.ndarray[tuple[int, int], np.dtype[np.bool_]]
+    group: np.ndarray[tuple[int, int], np.dtype[np.int64]]
+    """For each cell, the index in :attr:`members` of the walls its moves can meet; -1 for
+    an open cell."""
+    members: tuple[tuple[int, ...], ...]
+    """For each group, the indices (in :attr:`source`) of its walls."""
+    source: Barriers
+    unions: dict[frozenset[int], Barriers] = field(default_factory=dict, compare=False)
 
     @classmethod
     def of(cls, walls: Barriers, width: float, height: float, length: float) -> OpenGround:
@@ -135,21 +147,88 @@ class OpenGround:
         px, py = np.meshgrid(cx, cy, indexing="ij")
         margin = length + cell * 0.75 + 1e-3  # the cell's half diagonal is cell / sqrt(2)
         border = np.minimum.reduce([px, py, width - px, height - py])
-        clear = border > margin
         blocking = np.nonzero(walls.blocks_movement)[0]
-        for k in blocking:
-            clear &= (
+        near = np.zeros((len(blocking), columns, rows), np.bool_)
+        for row, k in enumerate(blocking):
+            near[row] = (
                 _distance_to_segment(px, py, walls.x1[k], walls.y1[k], walls.x2[k], walls.y2[k])
-                > margin
+                <= margin
             )
-        return cls(cell, columns, rows, clear)
+        clear = (border > margin) & ~near.any(axis=0)
+        keys: dict[tuple[int, ...], int] = {}
+        group = np.full((columns, rows), -1, np.int64)
+        for i in range(columns):
+            for j in range(rows):
+                if clear[i, j]:
+                    continue
+                key = tuple(int(k) for k in blocking[near[:, i, j]])
+                if key not in keys:
+                    keys[key] = len(keys)
+                group[i, j] = keys[key]
+        return cls(cell, columns, rows, clear, group, tuple(keys), walls)
+
+    def cells(self, x: FloatArray, y: FloatArray) -> tuple[IntArray, IntArray]:
+        i = np.clip((x / self.cell).astype(np.int64), 0, self.columns - 1)
+        j = np.clip((y / self.cell).astype(np.int64), 0, self.rows - 1)
+        return i, j
 
     def free(self, x: FloatArray, y: FloatArray) -> np.ndarray[tuple[int], np.dtype[np.bool_]]:
         """True for the points in open cells."""
-        i = np.clip((x / self.cell).astype(np.int64), 0, self.columns - 1)
-        j = np.clip((y / self.cell).astype(np.int64), 0, self.rows - 1)
+        i, j = self.cells(x, y)
         result: np.ndarray[tuple[int], np.dtype[np.bool_]] = self.open[i, j]
         return result
+
+    def move(
+        self,
+        x: FloatArray,
+        y: FloatArray,
+        dx: FloatArray,
+        dy: FloatArray,
+        width: float,
+        height: float,
+        bounces: int,
+    ) -> tuple[FloatArray, FloatArray]:
+        """Every mover's end (SK-G1): open cells straight on, the others traced against only
+        the walls near their cell, through :func:`vigile.scene.geometry.move_with_bounce`."""
+        from vigile.scene.geometry import move_with_bounce
+
+        i, j = self.cells(x, y)
+        group = self.group[i, j]
+        nx, ny = x + dx, y + dy
+        near = group >= 0
+        if near.any():
+            # one call against the walls near any of these movers (fewer calls beat fewer walls)
+            walls = self._union(frozenset(int(g) for g in np.unique(group[near])))
+            tx, ty = move_with_bounce(
+                walls, x[near], y[near], dx[near], dy[near], width, height, bounces
+            )
+            nx[near], ny[near] = tx, ty
+        return nx, ny
+
+    def _union(self, groups: frozenset[int]) -> Barriers:
+        found = self.unions.get(groups)
+        if found is None:
+            indices = sorted({k for g in groups for k in self.members[g]})
+            found = self.unions[groups] = _subset(self.source, indices)
+        return found
+
+
+IntArray = np.ndarray[tuple[int, ...], np.dtype[np.int64]]
+
+
+def _subset(walls: Barriers, indices: list[int]) -> Barriers:
+    picked = np.array(indices, dtype=np.int64)
+    return Barriers(
+        x1=walls.x1[picked],
+        y1=walls.y1[picked],
+        x2=walls.x2[picked],
+        y2=walls.y2[picked],
+        kind_code=walls.kind_code[picked],
+        kinds=walls.kinds,
+        blocks_sight=walls.blocks_sight[picked],
+        counts_for_noise=walls.counts_for_noise[picked],
+        blocks_movement=walls.blocks_movement[picked],
+    )
 
 
 def _distance_to_segment(
