@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import itertools
 import math
 from pathlib import Path
 
@@ -82,10 +83,17 @@ def test_the_route_goes_round_the_wall(yard_map: RiskMap) -> None:
     assert route.length > math.dist((10, 10), (60, 45)) + math.dist((60, 45), (80, 10))
 
 
-def test_route_chance_is_the_product_over_cells_entered(yard_map: RiskMap) -> None:
+def test_route_chance_is_one_test_per_turn_spread_along_the_route(yard_map: RiskMap) -> None:
+    """Each step into a cell of risk p takes ds / move of a turn's test: (1 - p)^(ds / move)."""
+    from vigile.sim.route import turn_length
+
     route = safest_route(yard_map, (5, 30), (50, 30))
-    missed = math.prod(1 - yard_map.risk[cell] for cell in route.cells[1:])
-    assert route.chance_seen == pytest.approx(1 - missed, abs=1e-12)
+    move = turn_length(yard_map)
+    missed = 1.0
+    for (r0, c0), cell in itertools.pairwise(route.cells):
+        step = yard_map.resolution * math.hypot(cell[0] - r0, cell[1] - c0)
+        missed *= (1 - yard_map.risk[cell]) ** (step / move)
+    assert route.chance_seen == pytest.approx(1 - missed, rel=1e-9, abs=1e-12)
     assert 0 <= route.chance_seen < 1
 
 

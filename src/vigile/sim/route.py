@@ -3,11 +3,13 @@
 The grid of a :class:`~vigile.sim.riskmap.RiskMap` is a graph: each cell centre is a node, joined
 to its 8 neighbours unless the straight step between the two centres passes a wall, a closed
 door, a partition or a closed window (SK-G1; the conventions of
-:func:`vigile.scene.geometry.crossings`, traced for every step at once). Entering a cell of
-risk ``p`` costs ``−log(1 − p)``; a cell seen for certain (``p = 1``) cannot be crossed (it may
-only be the goal). Dijkstra's shortest path then minimises ``−log ∏(1 − p)``, that is the chance
-``1 − ∏(1 − p)`` of being detected along the way, assuming one check per cell entered and the
-checks independent from turn to turn; among routes of equal risk it takes the shortest.
+:func:`vigile.scene.geometry.crossings`, traced for every step at once). The guards test once a
+turn, wherever the intruder then stands; a turn covers the move of the chosen attitude (the
+engine's ``turn.*_cm``). So a step of length ``ds`` into a cell of risk ``p`` costs
+``−log(1 − p) · ds / move``: the share of a turn's test spent there. Dijkstra's shortest path
+minimises the sum, and the route's chance of being detected is ``1 − exp(−sum)`` — one test per
+turn, independent from turn to turn, whatever the grid's resolution. A cell seen for certain
+(``p = 1``) cannot be crossed (it may only be the goal); among equal risks the shortest wins.
 
 The waypoints are the route's cell centres, simplified: collinear points are dropped, and a
 stretch where every cell has risk 0 is straightened when the straight leg passes no wall and
@@ -62,6 +64,14 @@ class Route:
     """The attitude the risk map was made for."""
 
 
+def turn_length(riskmap: RiskMap) -> float:
+    """How far the intruder moves in one turn at the map's attitude (the engine's rates)."""
+    key = {Attitude.FAST: "turn.fast_cm", Attitude.HALF: "turn.half_cm"}.get(
+        riskmap.attitude, "turn.hidden_cm"
+    )
+    return float(riskmap.board.rules.num(key))
+
+
 def step_open(riskmap: RiskMap) -> tuple[BoolArray, list[BoolArray]]:
     """Which cells may be stood on (not on a movement-blocking barrier), and for each step
     direction of :data:`STEPS`, which steps from a cell to its neighbour pass no such barrier
@@ -109,8 +119,9 @@ def safest_route(
     source = _snap(riskmap, free, start, "--from")
     target = _snap(riskmap, free, goal, "--to")
     risk = riskmap.risk.reshape(-1)
+    per_turn = turn_length(riskmap)
     with np.errstate(divide="ignore"):
-        weight = (-np.log1p(-risk)).tolist()
+        weight = (-np.log1p(-risk) / per_turn).tolist()
     blocked_cell = (risk >= 1.0).tolist()
     flat_open = [o.reshape(-1).tolist() for o in opened]
     moves: list[tuple[int, int, int, int, float]] = []  # (dr, dc, direction, from-offset, len)
@@ -138,7 +149,7 @@ def safest_route(
                 continue
             if blocked_cell[neighbour] and neighbour != target:
                 continue
-            candidate = (cost + weight[neighbour], length + step)
+            candidate = (cost + weight[neighbour] * step, length + step)
             if candidate < best[neighbour]:
                 best[neighbour] = candidate
                 previous[neighbour] = node
@@ -154,7 +165,7 @@ def safest_route(
         path.append(previous[path[-1]])
     path.reverse()
     cells = tuple(divmod(node, nx) for node in path)
-    missed = math.prod(1.0 - float(risk[node]) for node in path[1:])
+    missed = math.exp(-best[target][0]) if target != source else 1.0
     points = [start, *((float(riskmap.xs[c]), float(riskmap.ys[r])) for r, c in cells), goal]
     waypoints = _simplify(riskmap, points, [None, *cells, None])
     return Route(
