@@ -343,11 +343,13 @@ def sweep_figure(rows: list[dict[str, float]], paths: list[str], lang: Lang, tit
 
     from vigile.sim.batch import OUTCOMES
 
-    figure = Figure(figsize=(5.0 * len(paths), 4.2), layout="constrained")
+    figure = Figure(figsize=(max(7.5, 5.0 * len(paths)), 4.6), layout="constrained")
     axes = figure.subplots(1, len(paths), squeeze=False)[0]
     for ax, path in zip(axes, paths, strict=True):
         values = sorted({row[path] for row in rows})
         for outcome in (*OUTCOMES, "detected"):
+            if not any(r[outcome] for r in rows):
+                continue  # an outcome this scenario never has
             means = [float(np.mean([r[outcome] for r in rows if r[path] == v])) for v in values]
             ax.plot(values, means, marker="o", label=tr(f"sim.outcome.{outcome}", lang))
         ax.set_xlabel(path)
