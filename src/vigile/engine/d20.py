@@ -99,6 +99,7 @@ from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine.board import Board, Point, distance
 from vigile.engine.events import Event
+from vigile.engine.objective import reached_by
 from vigile.engine.result import GameResult, Outcome
 from vigile.engine.state import Walker
 from vigile.rulesets import dnd35, starfinder
@@ -106,7 +107,7 @@ from vigile.rulesets.data import RuleData
 from vigile.rulesets.dnd35.traits import struck_by_invisible
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.actors import D20Stats, GuardState, Sense, Side
-from vigile.scene.geometry import crossings, point_in_polygon
+from vigile.scene.geometry import crossings
 from vigile.scene.model import Ruleset, Scenario, WallKind
 from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike
 
@@ -830,25 +831,8 @@ class D20Game:
     # ---------------------------------------------------------------- 6. objective
 
     def _objective(self) -> None:
-        objective = self.scenario.objective
-        if objective is None:
-            return
-        names = set(objective.who) or {w.name for w in self.walkers if w.side is Side.ATTACKERS}
-        inside = []
-        for name in sorted(names):
-            walker = self.by_name[name]
-            if not walker.alive:
-                continue
-            if objective.area is not None:
-                poly = np.array(objective.area, dtype=np.float64)
-                reached = bool(point_in_polygon(walker.x, walker.y, poly))
-            else:
-                assert objective.at is not None and objective.radius is not None
-                reached = distance(walker.at, objective.at) <= objective.radius
-            if reached:
-                inside.append(name)
-        done = bool(inside) if objective.require == "any" else set(inside) == names
-        if done:
+        inside = reached_by(self.scenario, self.by_name)
+        if inside is not None:
             self.outcome = Outcome(
                 "objective", self.turn, unseen=not self.ever_detected, by=", ".join(inside)
             )

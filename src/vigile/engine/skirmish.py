@@ -30,6 +30,7 @@ from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import FaceSource
 from vigile.engine.board import Board, Point, distance
 from vigile.engine.events import Event
+from vigile.engine.objective import reached_by
 from vigile.engine.result import GameResult, Outcome
 from vigile.engine.state import Walker
 from vigile.rulesets.data import RuleData
@@ -39,7 +40,6 @@ from vigile.rulesets.skirmish.movement import Speed, move_check
 from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, noise_check
 from vigile.rulesets.skirmish.sight import Attitude, sight_check
 from vigile.scene.actors import GuardState, Outfit, Side
-from vigile.scene.geometry import point_in_polygon
 from vigile.scene.model import Scenario
 from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike, ThrowGrapple
 
@@ -462,25 +462,8 @@ class SkirmishGame:
     # ---------------------------------------------------------------- 5. objective
 
     def _objective(self) -> None:
-        objective = self.scenario.objective
-        if objective is None:
-            return
-        names = set(objective.who) or {w.name for w in self.walkers if w.side is Side.ATTACKERS}
-        inside = []
-        for name in sorted(names):
-            walker = self.by_name[name]
-            if not walker.alive:
-                continue
-            if objective.area is not None:
-                poly = np.array(objective.area, dtype=np.float64)
-                reached = bool(point_in_polygon(walker.x, walker.y, poly))
-            else:
-                assert objective.at is not None and objective.radius is not None
-                reached = distance(walker.at, objective.at) <= objective.radius
-            if reached:
-                inside.append(name)
-        done = bool(inside) if objective.require == "any" else set(inside) == names
-        if done:
+        inside = reached_by(self.scenario, self.by_name)
+        if inside is not None:
             self.outcome = Outcome(
                 "objective", self.turn, unseen=not self.ever_detected, by=", ".join(inside)
             )

@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from vigile.checks.verdict import Modifier, ModifierKind, Param
 from vigile.errors import HouseRuleError, InputError
 
 MAX_HOUSE_RULE_BYTES = 64 * 1024
@@ -191,6 +192,31 @@ def _clean(key: str) -> str:
 def _line_of_decode_error(error: tomllib.TOMLDecodeError) -> int | None:
     found = re.search(r"line (\d+)", str(error))
     return int(found.group(1)) if found else None
+
+
+def from_data(
+    rules: RuleData,
+    key: str,
+    reason: str,
+    rule: str,
+    *,
+    kind: ModifierKind = "difficulty",
+    times: int = 1,
+    params: dict[str, Param] | None = None,
+    companion: bool = False,
+) -> Modifier:
+    """A modifier whose value is the data file's number at ``key`` (times ``times``), marked
+    when a house rule changed it; every ruleset builds its numbered modifiers with this."""
+    return Modifier(
+        value=rules.num(key) * times,
+        reason=reason,
+        rule=rule,
+        kind=kind,
+        params=params or {},
+        source=key,
+        overridden=rules.is_overridden(key),
+        companion=companion,
+    )
 
 
 def check_ruleset(name: str) -> str:

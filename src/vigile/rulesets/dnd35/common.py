@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from vigile.checks.verdict import Modifier, ModifierKind, Param
 from vigile.dice.pool import DieRoll, PoolRoll
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError, LimitError
@@ -21,30 +20,6 @@ RULESET = "dnd35"
 def companion(rules: RuleData, name: str) -> bool:
     """Whether the companion rule ``name`` is switched on (``[companion]`` in the data file)."""
     return rules.flag(f"companion.{name}")
-
-
-def from_data(
-    rules: RuleData,
-    key: str,
-    reason: str,
-    rule: str,
-    *,
-    kind: ModifierKind = "difficulty",
-    times: int = 1,
-    params: dict[str, Param] | None = None,
-    is_companion: bool = False,
-) -> Modifier:
-    """A modifier whose value is the data file's number at ``key`` (times ``times``)."""
-    return Modifier(
-        value=rules.num(key) * times,
-        reason=reason,
-        rule=rule,
-        kind=kind,
-        params=params or {},
-        source=key,
-        overridden=rules.is_overridden(key),
-        companion=is_companion,
-    )
 
 
 def distance_steps(rules: RuleData, step_key: str, distance_ft: float) -> int:

@@ -15,7 +15,7 @@ from vigile.checks.verdict import Line, Modifier, Verdict
 from vigile.dice.d20 import hidden_from_all_dnd, hidden_from_all_meet
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError, LimitError
-from vigile.rulesets.data import RuleData
+from vigile.rulesets.data import RuleData, from_data
 from vigile.rulesets.dnd35.common import (
     RULESET,
     as_roll,
@@ -23,7 +23,6 @@ from vigile.rulesets.dnd35.common import (
     check_distance,
     companion,
     distance_steps,
-    from_data,
     ft_param,
 )
 
@@ -171,7 +170,7 @@ def _hider_modifiers(
                 f"hide.{speed.value}",
                 f"dnd35.hide.speed.{speed.value}",
                 "DD-20",
-                is_companion=True,
+                companion=True,
             )
         )
     if size is not Size.MEDIUM and companion(rules, "hide_size"):
@@ -181,7 +180,7 @@ def _hider_modifiers(
                 f"hide.size.{size.value}",
                 f"dnd35.hide.size.{size.value}",
                 "DD-20",
-                is_companion=True,
+                companion=True,
             )
         )
     steps = distance_steps(rules, "hide.distance_step_ft", distance_ft)
@@ -198,7 +197,7 @@ def _hider_modifiers(
                     "distance": ft_param(distance_ft),
                     "step": rules.num("hide.distance_step_ft"),
                 },
-                is_companion=True,
+                companion=True,
             )
         )
     return modifiers

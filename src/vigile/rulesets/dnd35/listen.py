@@ -10,7 +10,7 @@ from vigile.checks.verdict import Line, Modifier, Verdict
 from vigile.dice.d20 import check_chance, opposed_meet_chance
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError
-from vigile.rulesets.data import RuleData
+from vigile.rulesets.data import RuleData, from_data
 from vigile.rulesets.dnd35.common import (
     RULESET,
     as_roll,
@@ -18,7 +18,6 @@ from vigile.rulesets.dnd35.common import (
     check_distance,
     companion,
     distance_steps,
-    from_data,
     ft_param,
 )
 
@@ -104,7 +103,7 @@ def listen_check(
                 "dnd35.listen.speaking",
                 "DD-5",
                 kind="base",
-                is_companion=True,
+                companion=True,
             )
         )
     else:
@@ -126,7 +125,7 @@ def listen_check(
                     f"listen.{chosen.value}",
                     f"dnd35.listen.speed.{chosen.value}",
                     "DD-5",
-                    is_companion=True,
+                    companion=True,
                 )
             )
             notes.append(Line("dnd35.listen.speed_once", "DD-5"))
@@ -134,15 +133,13 @@ def listen_check(
         modifiers += _surroundings(rules, distance_ft, door, stone_wall)
     if conditions and distracted:
         modifiers.append(
-            from_data(
-                rules, "listen.distracted", "dnd35.listen.distracted", "DD-5", is_companion=True
-            )
+            from_data(rules, "listen.distracted", "dnd35.listen.distracted", "DD-5", companion=True)
         )
     modifiers.append(Modifier(listen_bonus, "dnd35.listen.bonus", "DD-5", kind="die"))
     if conditions and asleep:
         modifiers.append(
             from_data(
-                rules, "listen.asleep", "dnd35.listen.asleep", "DD-5", kind="die", is_companion=True
+                rules, "listen.asleep", "dnd35.listen.asleep", "DD-5", kind="die", companion=True
             )
         )
     dc_part = sum(m.value for m in modifiers if m.kind != "die")
@@ -217,17 +214,15 @@ def _surroundings(
                     "distance": ft_param(distance_ft),
                     "step": rules.num("listen.distance_step_ft"),
                 },
-                is_companion=True,
+                companion=True,
             )
         )
     if door:
         modifiers.append(
-            from_data(rules, "listen.door", "dnd35.listen.door", "DD-5", is_companion=True)
+            from_data(rules, "listen.door", "dnd35.listen.door", "DD-5", companion=True)
         )
     if stone_wall:
         modifiers.append(
-            from_data(
-                rules, "listen.stone_wall", "dnd35.listen.stone_wall", "DD-5", is_companion=True
-            )
+            from_data(rules, "listen.stone_wall", "dnd35.listen.stone_wall", "DD-5", companion=True)
         )
     return modifiers

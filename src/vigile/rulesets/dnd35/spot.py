@@ -9,7 +9,7 @@ from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Line, Modifier, Verdict
 from vigile.dice.d20 import check_chance
 from vigile.dice.source import FaceSource
-from vigile.rulesets.data import RuleData
+from vigile.rulesets.data import RuleData, from_data
 from vigile.rulesets.dnd35.common import (
     RULESET,
     as_roll,
@@ -17,7 +17,6 @@ from vigile.rulesets.dnd35.common import (
     check_distance,
     companion,
     distance_steps,
-    from_data,
     ft_param,
 )
 
@@ -106,7 +105,7 @@ def spot_check(
                 kind="die",
                 times=steps,
                 params={"distance": distance, "step": rules.num("spot.distance_step_ft")},
-                is_companion=True,
+                companion=True,
             )
         )
     if distracted and companion(rules, "spot_distracted"):
@@ -117,7 +116,7 @@ def spot_check(
                 "dnd35.spot.distracted",
                 "DD-3",
                 kind="die",
-                is_companion=True,
+                companion=True,
             )
         )
     dc = sum(m.value for m in modifiers if m.kind != "die")

@@ -17,8 +17,8 @@ from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.senses import Condition, Sense, reach
 from vigile.checks.verdict import Line, Modifier
 from vigile.errors import InputError
-from vigile.rulesets.data import RuleData
-from vigile.rulesets.dnd35.common import companion, from_data, ft_param
+from vigile.rulesets.data import RuleData, from_data
+from vigile.rulesets.dnd35.common import companion, ft_param
 
 SQUARE_FT = 5
 """A square's side: reach beyond it gives away only the attacker's direction (DD-7)."""
@@ -161,6 +161,6 @@ def invisible_attacker(
         "dnd35.traits.attacker.bonus",
         "DD-21",
         kind="die",
-        is_companion=True,
+        companion=True,
     )
     return (bonus,), (Line("dnd35.traits.attacker.no_dex", "DD-21", companion=True),)

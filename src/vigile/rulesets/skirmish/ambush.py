@@ -10,8 +10,8 @@ from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Line, Modifier, Param, Verdict
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError
-from vigile.rulesets.data import RuleData
-from vigile.rulesets.skirmish.common import RULESET, Roller, from_data, pool_verdict
+from vigile.rulesets.data import RuleData, from_data
+from vigile.rulesets.skirmish.common import RULESET, Roller, pool_verdict
 
 OUTCOMES = ("skirmish.ambush.detected", "skirmish.ambush.not_detected")
 MAX_SIDE = 1000

@@ -9,7 +9,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.checks.verdict import Line, Modifier, ModifierKind, Param, Verdict
+from vigile.checks.verdict import Line, Modifier, Verdict
 from vigile.dice.pool import pool_chance, roll_pool
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError, LimitError
@@ -32,28 +32,6 @@ class Roller:
 
     dice: int = 1
     bonus: int = 0
-
-
-def from_data(
-    rules: RuleData,
-    key: str,
-    reason: str,
-    rule: str,
-    *,
-    kind: ModifierKind = "difficulty",
-    times: int = 1,
-    params: dict[str, Param] | None = None,
-) -> Modifier:
-    """A modifier whose value is the data file's number at ``key`` (times ``times``)."""
-    return Modifier(
-        value=rules.num(key) * times,
-        reason=reason,
-        rule=rule,
-        kind=kind,
-        params=params or {},
-        source=key,
-        overridden=rules.is_overridden(key),
-    )
 
 
 def check_roller(rules: RuleData, roller: Roller, *, where: str = "--dice") -> None:

@@ -8,7 +8,7 @@ from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Line, Modifier, Verdict
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError
-from vigile.rulesets.data import RuleData
+from vigile.rulesets.data import RuleData, from_data
 from vigile.rulesets.skirmish.common import (
     Roller,
     TimeOfDay,
@@ -16,7 +16,6 @@ from vigile.rulesets.skirmish.common import (
     check_distance,
     check_roller,
     cm_param,
-    from_data,
     pool_verdict,
     settled_verdict,
 )

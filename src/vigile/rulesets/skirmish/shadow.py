@@ -8,12 +8,11 @@ from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Line, Modifier, Verdict
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError
-from vigile.rulesets.data import RuleData
+from vigile.rulesets.data import RuleData, from_data
 from vigile.rulesets.skirmish.common import (
     Roller,
     bonus_modifier,
     check_roller,
-    from_data,
     pool_verdict,
     settled_verdict,
 )

@@ -7,7 +7,7 @@ from enum import StrEnum
 from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Line, Verdict
 from vigile.dice.source import FaceSource
-from vigile.rulesets.data import RuleData
+from vigile.rulesets.data import RuleData, from_data
 from vigile.rulesets.skirmish.common import (
     Roller,
     TimeOfDay,
@@ -15,7 +15,6 @@ from vigile.rulesets.skirmish.common import (
     check_distance,
     check_roller,
     cm_param,
-    from_data,
     pool_verdict,
     settled_verdict,
 )

@@ -5,10 +5,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from vigile.checks.verdict import Line, Modifier, ModifierKind, Param
+from vigile.checks.verdict import Line
 from vigile.dice.pool import DieRoll, PoolRoll
 from vigile.errors import InputError
-from vigile.rulesets.data import RuleData
 
 RULESET = "starfinder"
 MAX_BONUS = 100
@@ -25,30 +24,6 @@ class Ruling:
     """The answer."""
     line: Line
     """Why, with the rule ID."""
-
-
-def from_data(
-    rules: RuleData,
-    key: str,
-    reason: str,
-    rule: str,
-    *,
-    kind: ModifierKind = "difficulty",
-    times: int = 1,
-    params: dict[str, Param] | None = None,
-    companion: bool = False,
-) -> Modifier:
-    """A modifier whose value is the data file's number at ``key`` (times ``times``)."""
-    return Modifier(
-        value=rules.num(key) * times,
-        reason=reason,
-        rule=rule,
-        kind=kind,
-        params=params or {},
-        source=key,
-        overridden=rules.is_overridden(key),
-        companion=companion,
-    )
 
 
 def check_bonus(value: int, where: str) -> int:

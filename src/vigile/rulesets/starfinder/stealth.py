@@ -18,7 +18,7 @@ from vigile.checks.verdict import Line, Modifier, Param, Verdict
 from vigile.dice.d20 import hidden_from_all_meet
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError, LimitError
-from vigile.rulesets.data import RuleData
+from vigile.rulesets.data import RuleData, from_data
 from vigile.rulesets.starfinder.awareness import noticed_state
 from vigile.rulesets.starfinder.common import (
     MAX_BONUS,
@@ -26,7 +26,6 @@ from vigile.rulesets.starfinder.common import (
     Ruling,
     check_bonus,
     check_distance_ft,
-    from_data,
     ft_param,
     one_die,
 )
