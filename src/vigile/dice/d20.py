@@ -23,8 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported only when dice are really rolled
+    import numpy as np
 
 __all__ = [
     "attack_hit_chance",
