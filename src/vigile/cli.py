@@ -10,45 +10,89 @@ from typing import Annotated
 
 import typer
 
-from vigile.cli_dnd35 import app as dnd35_app
-from vigile.cli_run import register as register_run
-from vigile.cli_sim import app as sim_app
-from vigile.cli_simulate import register as register_simulate
-from vigile.cli_skirmish import app as skirmish_app
-from vigile.cli_starfinder import app as starfinder_app
 from vigile.io.i18n import Lang
 
-app = typer.Typer(
-    help="vigile adjudicates stealth and detection in tabletop games: exact odds, explained.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-check_app = typer.Typer(
-    help="One check, with its odds and explanation.", no_args_is_help=True, add_completion=False
-)
-check_app.add_typer(skirmish_app, name="skirmish")
-check_app.add_typer(starfinder_app, name="starfinder")
-check_app.add_typer(dnd35_app, name="dnd35")
-app.add_typer(check_app, name="check")
+HELP = "vigile adjudicates stealth and detection in tabletop games: exact odds, explained."
 
 
-@app.command()
-def rules(
-    ruleset: Annotated[str | None, typer.Argument(help="skirmish, starfinder or dnd35")] = None,
-    lang: Annotated[Lang, typer.Option("--lang")] = Lang.EN,
-    json: Annotated[bool, typer.Option("--json")] = False,
-) -> None:
-    """Every rule ID with a one-line statement."""
+def _root() -> typer.Typer:
+    return typer.Typer(
+        help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
+    )
+
+
+def _check_group() -> typer.Typer:
+    return typer.Typer(
+        help="One check, with its odds and explanation.", no_args_is_help=True, add_completion=False
+    )
+
+
+def _rules(ruleset: str | None, lang: Lang, json: bool) -> None:
     from vigile.catalogue import print_rules
 
     print_rules(ruleset, lang, as_json=json)
 
 
-register_run(app)
-register_simulate(app)
-for _command in sim_app.registered_commands:
-    app.registered_commands.append(_command)
+def build_app() -> tuple[typer.Typer, typer.Typer]:
+    """The whole command: every check, ``rules``, ``run``, ``demo``, ``scenario``, ``simulate``,
+    ``sweep``, ``riskmap`` and ``route``. Returns it and its ``check`` group."""
+    from vigile.cli_dnd35 import app as dnd35_app
+    from vigile.cli_run import register as register_run
+    from vigile.cli_sim import app as sim_app
+    from vigile.cli_simulate import register as register_simulate
+    from vigile.cli_skirmish import app as skirmish_app
+    from vigile.cli_starfinder import app as starfinder_app
+
+    root, checks = _root(), _check_group()
+    checks.add_typer(skirmish_app, name="skirmish")
+    checks.add_typer(starfinder_app, name="starfinder")
+    checks.add_typer(dnd35_app, name="dnd35")
+    root.add_typer(checks, name="check")
+
+    @root.command()
+    def rules(
+        ruleset: Annotated[str | None, typer.Argument(help="skirmish, starfinder or dnd35")] = None,
+        lang: Annotated[Lang, typer.Option("--lang")] = Lang.EN,
+        json: Annotated[bool, typer.Option("--json")] = False,
+    ) -> None:
+        """Every rule ID with a one-line statement."""
+        _rules(ruleset, lang, json)
+
+    register_run(root)
+    register_simulate(root)
+    for command in sim_app.registered_commands:
+        root.registered_commands.append(command)
+    return root, checks
+
+
+def _skirmish_only() -> typer.Typer:
+    """Just ``vigile check skirmish …``: the table's most frequent call starts fast, without
+    loading the other games, the engine or the simulator."""
+    from vigile.cli_skirmish import app as skirmish_app
+
+    root, checks = _root(), _check_group()
+    checks.add_typer(skirmish_app, name="skirmish")
+    root.add_typer(checks, name="check")
+    return root
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``vigile.cli.app`` and ``vigile.cli.check_app``, built on first use."""
+    if name in ("app", "check_app"):
+        built, checks = build_app()
+        globals().update(app=built, check_app=checks)
+        return built if name == "app" else checks
+    raise AttributeError(f"module 'vigile.cli' has no attribute {name!r}")
+
+
+def _app_for(argv: list[str]) -> typer.Typer:
+    built = globals().get("app")
+    if isinstance(built, typer.Typer):
+        return built
+    if argv[:2] == ["check", "skirmish"] and len(argv) > 2 and argv[2] not in ("--help",):
+        return _skirmish_only()
+    app: typer.Typer = __getattr__("app")
+    return app
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,10 +102,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from vigile.errors import VigileError
 
-    command = typer.main.get_command(app)
+    args = argv if argv is not None else sys.argv[1:]
+    command = typer.main.get_command(_app_for(args))
     try:
         code = command.main(
-            args=argv if argv is not None else sys.argv[1:],
+            args=args,
             prog_name="vigile",
             standalone_mode=False,
         )
