@@ -87,7 +87,6 @@ sound distance (SF-4).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import replace
 
 import numpy as np
@@ -98,9 +97,8 @@ from vigile.awareness.senses import Sense as Reach
 from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine.board import Board, Point, distance
-from vigile.engine.events import Event
-from vigile.engine.objective import reached_by
-from vigile.engine.result import GameResult, Outcome
+from vigile.engine.game import Game, log_number
+from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
 from vigile.rulesets import dnd35, starfinder
 from vigile.rulesets.data import RuleData
@@ -124,29 +122,14 @@ LOCATED = (AwarenessState.LOCATION, AwarenessState.OBSERVED)
 _NO_STATS = D20Stats()
 
 
-class D20Game:
+class D20Game(Game):
     """One game of a Starfinder or D&D 3.5 scenario, played round by round."""
 
     def __init__(
         self, scenario: Scenario, rules: RuleData, rng: np.random.Generator, faces: FaceSource
     ) -> None:
-        self.scenario = scenario
-        self.rules = rules
-        self.rng = rng
-        self.faces = faces
+        super().__init__(scenario, rules, rng, faces, Board(scenario, 0.0))
         self.dnd = scenario.ruleset is Ruleset.DND35
-        self.board = Board(scenario, 0.0)
-        self.walkers = [
-            Walker(
-                a, a.position[0], a.position[1], alert=a.alert, legs=scenario.plans.get(a.name, ())
-            )
-            for a in scenario.actors
-        ]
-        self.by_name = {w.name: w for w in self.walkers}
-        self.events: list[Event] = []
-        self.turn = 0
-        self.outcome: Outcome | None = None
-        self.ever_detected = False
         self.alarm: tuple[int, str] | None = None
         """The round the alarm was raised, and by whom."""
         self.noisy: set[str] = set()
@@ -170,63 +153,13 @@ class D20Game:
 
     # ---------------------------------------------------------------- queries
 
-    def defenders(self) -> list[Walker]:
-        return [w for w in self.walkers if w.side is Side.DEFENDERS and w.alive]
-
-    def intruders(self) -> list[Walker]:
-        return [w for w in self.walkers if w.side is Side.ATTACKERS and w.alive]
-
-    def emit(
-        self,
-        kind: str,
-        message: str,
-        *,
-        actor: Walker | None = None,
-        target: Walker | None = None,
-        at: Point | None = None,
-        verdict: Verdict | None = None,
-        perceived_by: Iterable[str] = (),
-        public: bool = False,
-        params: dict[str, str | int | float] | None = None,
-    ) -> None:
-        names = set(perceived_by)
-        if actor is not None:
-            names.add(actor.name)
-        shown: dict[str, str | int | float] = {
-            "actor": actor.name if actor else "",
-            "target": target.name if target else "",
-        }
-        if at is not None:
-            shown |= {"x": _round(at[0]), "y": _round(at[1])}
-        shown |= {"unit": self.scenario.units.value, "turn": self.turn} | (params or {})
-        self.events.append(
-            Event(
-                turn=self.turn,
-                kind=kind,
-                message=message,
-                params=shown,
-                actor=actor.name if actor else None,
-                target=target.name if target else None,
-                at=None if at is None else (_round(at[0]), _round(at[1])),
-                verdict=verdict,
-                perceived_by=frozenset(names),
-                public=public,
-            )
-        )
-
     # ---------------------------------------------------------------- the round
 
-    def play(self, turns: int | None = None) -> GameResult:
-        limit = min(turns or self.scenario.turns, self.scenario.turns)
-        while self.outcome is None and self.turn < limit:
-            self.play_turn()
-        if self.outcome is None:
-            self.emit("end", "engine.event.turn_limit", public=True)
-            if self.alarm is not None:
-                self.outcome = Outcome("alarm", self.alarm[0], unseen=False, by=self.alarm[1])
-            else:
-                self.outcome = Outcome("turn_limit", self.turn, unseen=not self.ever_detected)
-        return GameResult(self.scenario, self.events, self.outcome, self.walkers)
+    def _unfinished(self) -> Outcome:
+        """At the round limit: the alarm if it was raised (with its round), else the limit."""
+        if self.alarm is not None:
+            return Outcome("alarm", self.alarm[0], unseen=False, by=self.alarm[1])
+        return super()._unfinished()
 
     def play_turn(self) -> None:
         self.turn += 1
@@ -277,34 +210,9 @@ class D20Game:
 
     # ---------------------------------------------------------------- 2. plans
 
-    def _walk(self, intruder: Walker) -> None:
-        leg = intruder.current_leg
-        if leg is None:
-            return
-        if intruder.waiting is None and leg.to is not None and intruder.at != leg.to:
-            self._step(intruder, leg.to, leg.speed)
-            if intruder.at != leg.to:
-                return
-        if intruder.waiting is None:
-            intruder.waiting = leg.wait
-        if intruder.waiting > 0:
-            intruder.waiting -= 1
-            return
-        for action in leg.actions:
-            if intruder.alive:
-                self._act(intruder, action)
-        intruder.leg += 1
-        intruder.waiting = None
-
     def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
         rate = _move(intruder) if speed is Attitude.FAST else _move(intruder) / 2
-        gap = distance(intruder.at, to)
-        if gap <= rate:
-            intruder.x, intruder.y = to
-        else:
-            intruder.x += (to[0] - intruder.x) * rate / gap
-            intruder.y += (to[1] - intruder.y) * rate / gap
-        intruder.moved = True
+        self._advance(intruder, to, rate)
         self.speeds[intruder.name] = speed
         watchers = {
             d.name for d in self.defenders() if d.aware_of(intruder.name) is AwarenessState.OBSERVED
@@ -317,9 +225,6 @@ class D20Game:
             perceived_by=self._allies(intruder) | watchers,
             params={"speed": speed.value},
         )
-
-    def _allies(self, walker: Walker) -> set[str]:
-        return {w.name for w in self.walkers if w.side is walker.side}
 
     def _act(self, intruder: Walker, action: object) -> None:
         if isinstance(action, Kill):
@@ -467,7 +372,7 @@ class D20Game:
                 actor=observer,
                 target=intruder,
                 verdict=member,
-                params={"distance": _round(distance(observer.at, intruder.at))},
+                params={"distance": log_number(distance(observer.at, intruder.at))},
             )
             if verdict.impossible:
                 self._learn(observer, intruder, AwarenessState.OBSERVED, "SF-2")
@@ -571,7 +476,7 @@ class D20Game:
                 actor=observer,
                 target=intruder,
                 verdict=member,
-                params={"distance": _round(distance(observer.at, intruder.at))},
+                params={"distance": log_number(distance(observer.at, intruder.at))},
             )
             if member.success:
                 self._learn(observer, intruder, AwarenessState.OBSERVED, "DD-20")
@@ -596,7 +501,7 @@ class D20Game:
                         key,
                         actor=observer,
                         target=intruder,
-                        params={"distance": _round(gap), "rule": found.line.rule},
+                        params={"distance": log_number(gap), "rule": found.line.rule},
                     )
                     self._learn(observer, intruder, found.state, found.line.rule)
         if observer.aware_of(name).at_least(AwarenessState.LOCATION):
@@ -631,7 +536,7 @@ class D20Game:
                 actor=observer,
                 target=intruder,
                 verdict=verdict,
-                params={"distance": _round(gap)},
+                params={"distance": log_number(gap)},
             )
             if verdict.success and verdict.state is not None:
                 self._learn(
@@ -681,7 +586,7 @@ class D20Game:
             actor=observer,
             target=intruder,
             verdict=verdict,
-            params={"distance": _round(gap)},
+            params={"distance": log_number(gap)},
         )
         if verdict.success and verdict.state is not None:
             self._learn(observer, intruder, verdict.state, "DD-5")
@@ -830,19 +735,6 @@ class D20Game:
 
     # ---------------------------------------------------------------- 6. objective
 
-    def _objective(self) -> None:
-        inside = reached_by(self.scenario, self.by_name)
-        if inside is not None:
-            self.outcome = Outcome(
-                "objective", self.turn, unseen=not self.ever_detected, by=", ".join(inside)
-            )
-            self.emit(
-                "objective",
-                "engine.event.objective",
-                public=True,
-                params={"who": ", ".join(inside), "unseen": int(not self.ever_detected)},
-            )
-
 
 # -------------------------------------------------------------------- small helpers
 
@@ -888,9 +780,3 @@ def _asleep(walker: Walker) -> bool:
 def _distracted(walker: Walker) -> bool:
     """Distracted until the alarm [engine]."""
     return walker.actor.distracted and not walker.alert
-
-
-def _round(value: float) -> float | int:
-    """A coordinate or distance as the log shows it: 20, not 20.0."""
-    rounded = round(float(value), 2)
-    return int(rounded) if rounded.is_integer() else rounded

@@ -22,16 +22,14 @@ who wins the initiative kills the guard; the raid ends when the alarm is raised.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import numpy as np
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import FaceSource
 from vigile.engine.board import Board, Point, distance
-from vigile.engine.events import Event
-from vigile.engine.objective import reached_by
-from vigile.engine.result import GameResult, Outcome
+from vigile.engine.game import Game, log_number
+from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.alarm import alarm_check
@@ -54,31 +52,17 @@ GROUND_SOUND = {
 """The sound of a body falling on each ground (SK-N2); tile and stone as a floor [engine]."""
 
 
-class SkirmishGame:
+class SkirmishGame(Game):
     """One game of a skirmish scenario, played turn by turn."""
 
     def __init__(
         self, scenario: Scenario, rules: RuleData, rng: np.random.Generator, faces: FaceSource
     ) -> None:
-        self.scenario = scenario
-        self.rules = rules
-        self.rng = rng
-        self.faces = faces
-        self.board = Board(scenario, rules.num("sight.lit_radius_cm"))
-        self.walkers = [
-            Walker(
-                a, a.position[0], a.position[1], alert=a.alert, legs=scenario.plans.get(a.name, ())
-            )
-            for a in scenario.actors
-        ]
-        self.by_name = {w.name: w for w in self.walkers}
-        self.events: list[Event] = []
-        self.turn = 0
-        self.outcome: Outcome | None = None
+        board = Board(scenario, rules.num("sight.lit_radius_cm"))
+        super().__init__(scenario, rules, rng, faces, board)
         self.detected: list[tuple[str, str]] = []
         """(guard, intruder) pairs detected this turn, in order, for the initiative."""
         self.resolved: set[tuple[str, str]] = set()
-        self.ever_detected = False
         self._start()
 
     # ---------------------------------------------------------------- setup and queries
@@ -106,62 +90,7 @@ class SkirmishGame:
             },
         )
 
-    def defenders(self) -> list[Walker]:
-        return [w for w in self.walkers if w.side is Side.DEFENDERS and w.alive]
-
-    def intruders(self) -> list[Walker]:
-        return [w for w in self.walkers if w.side is Side.ATTACKERS and w.alive]
-
-    def emit(
-        self,
-        kind: str,
-        message: str,
-        *,
-        actor: Walker | None = None,
-        target: Walker | None = None,
-        at: Point | None = None,
-        verdict: object = None,
-        perceived_by: Iterator[str] | set[str] | tuple[str, ...] = (),
-        public: bool = False,
-        params: dict[str, object] | None = None,
-    ) -> None:
-        from vigile.checks.verdict import Verdict
-
-        names = set(perceived_by)
-        if actor is not None:
-            names.add(actor.name)
-        shown: dict[str, object] = {
-            "actor": actor.name if actor else "",
-            "target": target.name if target else "",
-        }
-        if at is not None:
-            shown |= {"x": _round(at[0]), "y": _round(at[1])}
-        shown |= {"unit": self.scenario.units.value, "turn": self.turn} | (params or {})
-        self.events.append(
-            Event(
-                turn=self.turn,
-                kind=kind,
-                message=message,
-                params=shown,  # type: ignore[arg-type]
-                actor=actor.name if actor else None,
-                target=target.name if target else None,
-                at=None if at is None else (_round(at[0]), _round(at[1])),
-                verdict=verdict if isinstance(verdict, Verdict) else None,
-                perceived_by=frozenset(names),
-                public=public,
-            )
-        )
-
     # ---------------------------------------------------------------- the turn
-
-    def play(self, turns: int | None = None) -> GameResult:
-        limit = min(turns or self.scenario.turns, self.scenario.turns)
-        while self.outcome is None and self.turn < limit:
-            self.play_turn()
-        if self.outcome is None:
-            self.outcome = Outcome("turn_limit", self.turn, unseen=not self.ever_detected)
-            self.emit("end", "engine.event.turn_limit", public=True)
-        return GameResult(self.scenario, self.events, self.outcome, self.walkers)
 
     def play_turn(self) -> None:
         self.turn += 1
@@ -218,34 +147,9 @@ class SkirmishGame:
             )
         return {Attitude.FAST: fast, Attitude.HALF: fast / 2}.get(speed, fast / 4)
 
-    def _walk(self, intruder: Walker) -> None:
-        leg = intruder.current_leg
-        if leg is None:
-            return
-        if intruder.waiting is None and leg.to is not None and (intruder.x, intruder.y) != leg.to:
-            self._step(intruder, leg.to, leg.speed)
-            if (intruder.x, intruder.y) != leg.to:
-                return
-        if intruder.waiting is None:
-            intruder.waiting = leg.wait
-        if intruder.waiting > 0:
-            intruder.waiting -= 1
-            return
-        for action in leg.actions:
-            if self.outcome is None and intruder.alive:
-                self._act(intruder, action)
-        intruder.leg += 1
-        intruder.waiting = None
-
     def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
         rate = self._rate(intruder, speed if speed is not Attitude.IMMOBILE else Attitude.HALF)
-        gap = distance(intruder.at, to)
-        if gap <= rate:
-            intruder.x, intruder.y = to
-        else:
-            intruder.x += (to[0] - intruder.x) * rate / gap
-            intruder.y += (to[1] - intruder.y) * rate / gap
-        intruder.moved = True
+        self._advance(intruder, to, rate)
         self.emit(
             "move",
             "engine.event.move",
@@ -268,9 +172,6 @@ class SkirmishGame:
         self.emit("move", "engine.event.fumble_roll", actor=intruder, verdict=verdict)
         if verdict.success is False:
             self._noise(NoiseEvent.FUMBLE, intruder.at, maker=intruder)
-
-    def _allies(self, walker: Walker) -> set[str]:
-        return {w.name for w in self.walkers if w.side is walker.side}
 
     def _act(self, intruder: Walker, action: object) -> None:
         if isinstance(action, ThrowGrapple):
@@ -363,7 +264,7 @@ class SkirmishGame:
                 target=maker,
                 at=at,
                 verdict=verdict,
-                params={"event": event.value, "distance": _round(gap)},
+                params={"event": event.value, "distance": log_number(gap)},
             )
             if not verdict.success:
                 continue
@@ -414,7 +315,7 @@ class SkirmishGame:
                     target=intruder,
                     at=intruder.at,
                     verdict=verdict,
-                    params={"distance": _round(distance(guard.at, intruder.at))},
+                    params={"distance": log_number(distance(guard.at, intruder.at))},
                 )
                 if verdict.success:
                     self._detect(guard, intruder, "engine.event.sees")
@@ -460,22 +361,3 @@ class SkirmishGame:
             self._kill(intruder, guard, None)
 
     # ---------------------------------------------------------------- 5. objective
-
-    def _objective(self) -> None:
-        inside = reached_by(self.scenario, self.by_name)
-        if inside is not None:
-            self.outcome = Outcome(
-                "objective", self.turn, unseen=not self.ever_detected, by=", ".join(inside)
-            )
-            self.emit(
-                "objective",
-                "engine.event.objective",
-                public=True,
-                params={"who": ", ".join(inside), "unseen": int(not self.ever_detected)},
-            )
-
-
-def _round(value: float) -> float | int:
-    """A coordinate or distance as the log shows it: 20, not 20.0."""
-    rounded = round(float(value), 2)
-    return int(rounded) if rounded.is_integer() else rounded

@@ -1,0 +1,184 @@
+"""What every game shares, whatever the ruleset: the walkers, the log, the plans, the end.
+
+A ruleset's game (:class:`~vigile.engine.skirmish.SkirmishGame`,
+:class:`~vigile.engine.d20.D20Game`) subclasses :class:`Game` and supplies its turn
+(``play_turn``), how far a step goes (``_step``) and what an action does (``_act``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+from vigile.checks.verdict import Param, Verdict
+from vigile.dice.source import FaceSource
+from vigile.engine.board import Board, Point, distance
+from vigile.engine.events import Event
+from vigile.engine.objective import reached_by
+from vigile.engine.result import GameResult, Outcome
+from vigile.engine.state import Walker
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.skirmish.sight import Attitude
+from vigile.scene.actors import Side
+from vigile.scene.model import Scenario
+
+
+class Game:
+    """One game of a scenario: who is where, what happened, how it ended."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        rules: RuleData,
+        rng: np.random.Generator,
+        faces: FaceSource,
+        board: Board,
+    ) -> None:
+        self.scenario = scenario
+        self.rules = rules
+        self.rng = rng
+        self.faces = faces
+        self.board = board
+        self.walkers = [
+            Walker(
+                a, a.position[0], a.position[1], alert=a.alert, legs=scenario.plans.get(a.name, ())
+            )
+            for a in scenario.actors
+        ]
+        self.by_name = {w.name: w for w in self.walkers}
+        self.events: list[Event] = []
+        self.turn = 0
+        self.outcome: Outcome | None = None
+        self.ever_detected = False
+
+    # ---------------------------------------------------------------- queries
+
+    def defenders(self) -> list[Walker]:
+        return [w for w in self.walkers if w.side is Side.DEFENDERS and w.alive]
+
+    def intruders(self) -> list[Walker]:
+        return [w for w in self.walkers if w.side is Side.ATTACKERS and w.alive]
+
+    def _allies(self, walker: Walker) -> set[str]:
+        return {w.name for w in self.walkers if w.side is walker.side}
+
+    # ---------------------------------------------------------------- the log
+
+    def emit(
+        self,
+        kind: str,
+        message: str,
+        *,
+        actor: Walker | None = None,
+        target: Walker | None = None,
+        at: Point | None = None,
+        verdict: Verdict | None = None,
+        perceived_by: Iterable[str] = (),
+        public: bool = False,
+        params: Mapping[str, Param] | None = None,
+    ) -> None:
+        """Log an event; its actor always perceives it, and so does everyone in ``perceived_by``."""
+        names = set(perceived_by)
+        if actor is not None:
+            names.add(actor.name)
+        shown: dict[str, Param] = {
+            "actor": actor.name if actor else "",
+            "target": target.name if target else "",
+        }
+        if at is not None:
+            shown |= {"x": log_number(at[0]), "y": log_number(at[1])}
+        shown |= {"unit": self.scenario.units.value, "turn": self.turn}
+        shown |= params or {}
+        self.events.append(
+            Event(
+                turn=self.turn,
+                kind=kind,
+                message=message,
+                params=shown,
+                actor=actor.name if actor else None,
+                target=target.name if target else None,
+                at=None if at is None else (log_number(at[0]), log_number(at[1])),
+                verdict=verdict,
+                perceived_by=frozenset(names),
+                public=public,
+            )
+        )
+
+    # ---------------------------------------------------------------- the game
+
+    def play(self, turns: int | None = None) -> GameResult:
+        """Play turn after turn until an outcome, the scenario's limit or ``turns``."""
+        limit = min(turns or self.scenario.turns, self.scenario.turns)
+        while self.outcome is None and self.turn < limit:
+            self.play_turn()
+        if self.outcome is None:
+            self.emit("end", "engine.event.turn_limit", public=True)
+            self.outcome = self._unfinished()
+        return GameResult(self.scenario, self.events, self.outcome, self.walkers)
+
+    def play_turn(self) -> None:
+        raise NotImplementedError
+
+    def _unfinished(self) -> Outcome:
+        """How a game that reached its turn limit ended."""
+        return Outcome("turn_limit", self.turn, unseen=not self.ever_detected)
+
+    # ---------------------------------------------------------------- plans
+
+    def _walk(self, intruder: Walker) -> None:
+        """One turn of an intruder's plan: a step toward the waypoint; once there, the waits,
+        then the actions (see :mod:`vigile.scene.plans`)."""
+        leg = intruder.current_leg
+        if leg is None:
+            return
+        if intruder.waiting is None and leg.to is not None and intruder.at != leg.to:
+            self._step(intruder, leg.to, leg.speed)
+            if intruder.at != leg.to:
+                return
+        if intruder.waiting is None:
+            intruder.waiting = leg.wait
+        if intruder.waiting > 0:
+            intruder.waiting -= 1
+            return
+        for action in leg.actions:
+            if self.outcome is None and intruder.alive:
+                self._act(intruder, action)
+        intruder.leg += 1
+        intruder.waiting = None
+
+    def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
+        raise NotImplementedError
+
+    def _act(self, intruder: Walker, action: object) -> None:
+        raise NotImplementedError
+
+    @staticmethod
+    def _advance(walker: Walker, to: Point, length: float) -> None:
+        """Move ``walker`` straight toward ``to``, ``length`` at most."""
+        gap = distance(walker.at, to)
+        if gap <= length:
+            walker.x, walker.y = to
+        else:
+            walker.x += (to[0] - walker.x) * length / gap
+            walker.y += (to[1] - walker.y) * length / gap
+        walker.moved = True
+
+    def _objective(self) -> None:
+        inside = reached_by(self.scenario, self.by_name)
+        if inside is not None:
+            self.outcome = Outcome(
+                "objective", self.turn, unseen=not self.ever_detected, by=", ".join(inside)
+            )
+            self.emit(
+                "objective",
+                "engine.event.objective",
+                public=True,
+                params={"who": ", ".join(inside), "unseen": int(not self.ever_detected)},
+            )
+
+
+def log_number(value: float) -> float | int:
+    """A coordinate or distance as the log shows it: 20, not 20.0."""
+    rounded = round(float(value), 2)
+    return int(rounded) if rounded.is_integer() else rounded
