@@ -17,6 +17,7 @@ from vigile.cli_common import (
     ViewOpt,
     run_check,
 )
+from vigile.dice.source import parse_whole_numbers
 from vigile.errors import InputError
 from vigile.io.i18n import Lang
 from vigile.rulesets.dnd35.attack import Square, attack_check, grope_check
@@ -34,17 +35,8 @@ DistanceOpt = Annotated[float, typer.Option("--distance", metavar="FT", help="Di
 
 
 def parse_bonuses(text: str, *, where: str) -> list[int]:
-    """``"3,-1,8"`` into ``[3, -1, 8]``; a clear one-line error otherwise."""
-    values: list[int] = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            raise InputError("empty value in the list (write e.g. 3,8,-1)", where=where)
-        try:
-            values.append(int(part))
-        except ValueError:
-            raise InputError(f"{part!r} is not a whole number", where=where) from None
-    return values
+    """``"3,8,-1"`` into a list of bonuses."""
+    return parse_whole_numbers(text, where=where, example="3,8,-1")
 
 
 @app.command()

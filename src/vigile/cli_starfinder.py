@@ -22,11 +22,11 @@ from vigile.cli_common import (
     ViewOpt,
     run_check,
 )
+from vigile.dice.source import parse_whole_numbers
 from vigile.errors import InputError
 from vigile.io.i18n import Lang
 from vigile.rulesets.starfinder.attack import attack_check
 from vigile.rulesets.starfinder.stealth import (
-    MAX_OBSERVERS,
     Concealment,
     Observer,
     Speed,
@@ -42,20 +42,8 @@ app = typer.Typer(
 
 
 def parse_bonuses(text: str, *, where: str) -> list[int]:
-    """``"5,8,-2"`` into ``[5, 8, -2]``; a clear error names the option otherwise."""
-    parts = text.split(",")
-    if len(parts) > MAX_OBSERVERS:
-        raise InputError(f"{len(parts)} values; at most {MAX_OBSERVERS}", where=where)
-    values = []
-    for part in parts:
-        part = part.strip().replace("−", "-")
-        if not part:
-            raise InputError("empty value in the list (write e.g. 5,8,-2)", where=where)
-        try:
-            values.append(int(part))
-        except ValueError:
-            raise InputError(f"{part!r} is not a whole number", where=where) from None
-    return values
+    """``"5,8,-2"`` into a list of bonuses."""
+    return parse_whole_numbers(text, where=where, example="5,8,-2")
 
 
 def concealment_of(*, cover: bool, concealment: bool, total: bool, no_cover: bool) -> Concealment:

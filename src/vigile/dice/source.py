@@ -74,15 +74,21 @@ class GivenFaces:
             )
 
 
-def parse_dice_values(text: str, *, where: str = "--dice-values") -> list[int]:
-    """Parse ``"2,6"`` into ``[2, 6]``; a clear error names the option otherwise."""
+def parse_whole_numbers(text: str, *, where: str, example: str = "2,6") -> list[int]:
+    """Parse a comma-separated list (``"2,6"``, ``"5,8,-2"``) into whole numbers; a clear
+    one-line error names the option otherwise."""
     values: list[int] = []
     for part in text.split(","):
         part = part.strip()
         if not part:
-            raise InputError("empty value in the list (write e.g. 2,6)", where=where)
+            raise InputError(f"empty value in the list (write e.g. {example})", where=where)
         try:
             values.append(int(part))
         except ValueError:
             raise InputError(f"{part!r} is not a whole number", where=where) from None
     return values
+
+
+def parse_dice_values(text: str, *, where: str = "--dice-values") -> list[int]:
+    """The GM's dice, ``"2,6"`` into ``[2, 6]``."""
+    return parse_whole_numbers(text, where=where)
