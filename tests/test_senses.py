@@ -69,11 +69,22 @@ def test_SF11_blindsense_reaches_location_not_observed() -> None:
     assert not Sense.BLINDSENSE.precise and Sense.BLINDSIGHT.precise
 
 
-@pytest.mark.parametrize("sense", [s for s in Sense if s is not Sense.DIVINATION])
+DIVINATIONS = (Sense.DIVINATION, Sense.SEE_INVISIBLE)
+"""DD-19: invisibility does not affect divination spells, see invisibility among them."""
+
+
+@pytest.mark.parametrize("sense", [s for s in Sense if s not in DIVINATIONS])
 def test_DD17_ethereal_is_out_of_reach_of_every_sense_but_divination(sense: Sense) -> None:
     found = reach(sense, (Condition.ETHEREAL,))
     assert found.blocked
     assert found.line.rule == "DD-17"
+
+
+@pytest.mark.parametrize("sense", DIVINATIONS)
+def test_DD19_divination_sees_even_an_ethereal_creature(sense: Sense) -> None:
+    found = reach(sense, (Condition.INVISIBLE, Condition.ETHEREAL))
+    assert found.state is AwarenessState.OBSERVED and not found.blocked
+    assert found.line.rule in ("DD-19", "DD-20")
 
 
 def test_DD17_incorporeal_blocks_scent_blindsight_but_not_spot_or_noise() -> None:

@@ -37,7 +37,10 @@ class Sense(StrEnum):
     TOUCH = "touch"
     """Groping with a hand or a weapon (DD-6)."""
     DIVINATION = "divination"
-    """Detection magic, see invisibility (DD-19)."""
+    """Detection magic (DD-19)."""
+    SEE_INVISIBLE = "see-invisible"
+    """See invisibility, true seeing: invisible creatures are seen, and hide from it only by
+    Hide against Spot (DD-19, DD-20)."""
 
     @property
     def precise(self) -> bool:
@@ -45,7 +48,9 @@ class Sense(StrEnum):
         return self in _PRECISE
 
 
-_PRECISE = frozenset({Sense.SIGHT, Sense.DARKVISION, Sense.BLINDSIGHT, Sense.DIVINATION})
+_PRECISE = frozenset(
+    {Sense.SIGHT, Sense.DARKVISION, Sense.BLINDSIGHT, Sense.DIVINATION, Sense.SEE_INVISIBLE}
+)
 
 
 class Condition(StrEnum):
@@ -103,6 +108,8 @@ def reach(sense: Sense, conditions: Iterable[Condition] = ()) -> SenseReach:
 
     if sense is Sense.DIVINATION:
         return out(AwarenessState.OBSERVED, "divination", "DD-19")
+    if sense is Sense.SEE_INVISIBLE:
+        return out(AwarenessState.OBSERVED, "see_invisible", "DD-20")
     if ethereal:
         return out(unaware, "ethereal", "DD-17")
     if sense is Sense.BLINDSIGHT:

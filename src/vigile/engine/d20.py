@@ -92,8 +92,7 @@ from dataclasses import replace
 import numpy as np
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.awareness.senses import Condition, reach
-from vigile.awareness.senses import Sense as Reach
+from vigile.awareness.senses import Condition, Sense, reach
 from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine.board import Board, Point, distance
@@ -104,7 +103,7 @@ from vigile.rulesets import dnd35, starfinder
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.dnd35.traits import struck_by_invisible
 from vigile.rulesets.skirmish.sight import Attitude
-from vigile.scene.actors import D20Stats, GuardState, Sense, Side
+from vigile.scene.actors import D20Stats, GuardState, Side
 from vigile.scene.geometry import crossings
 from vigile.scene.model import Ruleset, Scenario, WallKind
 from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike
@@ -415,7 +414,7 @@ class D20Game(Game):
                 sees
                 and invisible
                 and Sense.SEE_INVISIBLE in observer.actor.senses
-                and not reach(Reach.DIVINATION, conditions).blocked
+                and not reach(Sense.DIVINATION, conditions).blocked
             ):
                 hiders.append(observer)
                 continue
@@ -430,7 +429,7 @@ class D20Game(Game):
                         observer,
                         intruder,
                         AwarenessState.OBSERVED,
-                        reach(Reach.SIGHT, conditions).line.rule,
+                        reach(Sense.SIGHT, conditions).line.rule,
                     )
                 continue
             others.append(observer)
@@ -494,7 +493,7 @@ class D20Game(Game):
                 (Sense.BLINDSIGHT, "engine.d20.blindsight"),
                 (Sense.SCENT, "engine.d20.scent"),
             ):
-                found = reach(Reach(sense.value), conditions)
+                found = reach(sense, conditions)
                 if sense in senses and not found.blocked:
                     self.emit(
                         "perceive",
@@ -513,7 +512,7 @@ class D20Game(Game):
             and _awake(observer)
             and _sighted(observer)
             and gap <= spot_range
-            and not reach(Reach.SIGHT, conditions).blocked
+            and not reach(Sense.SIGHT, conditions).blocked
         ):
             target = (
                 dnd35.SpotTarget.MOVING
@@ -551,7 +550,7 @@ class D20Game(Game):
         heard = conditions + ([Condition.MAKING_NOISE] if noisy else [])
         if (
             Sense.HEARING not in observer.actor.senses
-            or reach(Reach.HEARING, heard).blocked
+            or reach(Sense.HEARING, heard).blocked
             or not (noisy or intruder.moved)
         ):
             return

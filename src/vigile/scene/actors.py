@@ -13,6 +13,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
+from vigile.awareness.senses import Sense
 from vigile.rulesets.skirmish.sight import Attitude
 
 MAX_NAME = 60
@@ -51,18 +52,6 @@ class Outfit(StrEnum):
 
     NORMAL = "normal"
     UNSUITED = "unsuited"
-
-
-class Sense(StrEnum):
-    """How an actor can perceive others (RULES.md §4, DD-13, DD-15, SF-11)."""
-
-    SIGHT = "sight"
-    DARKVISION = "darkvision"
-    HEARING = "hearing"
-    SCENT = "scent"
-    BLINDSENSE = "blindsense"
-    BLINDSIGHT = "blindsight"
-    SEE_INVISIBLE = "see-invisible"
 
 
 class Skill(StrEnum):

@@ -36,12 +36,13 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
+from vigile.awareness.senses import Sense
 from vigile.errors import InputError, LimitError
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.common import MAX_DISTANCE_CM, Roller
 from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, distance_modifier, noise_check
 from vigile.rulesets.skirmish.sight import Attitude, sight_check
-from vigile.scene.actors import Outfit, Sense, Side
+from vigile.scene.actors import Outfit, Side
 from vigile.scene.geometry import (
     Barriers,
     KindRule,

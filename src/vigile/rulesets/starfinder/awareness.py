@@ -10,30 +10,15 @@ these are pure functions for the scenario engine, which runs them turn by turn.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
+from vigile.awareness.senses import Sense
 from vigile.checks.verdict import Line
 from vigile.errors import InputError
 from vigile.rulesets.starfinder.common import Ruling
 
 MAX_CHECKS = 1000
-
-
-class Sense(StrEnum):
-    """How an observer perceives (SF-11): precise senses observe, imprecise ones locate."""
-
-    SIGHT = "sight"
-    BLINDSIGHT = "blindsight"
-    BLINDSENSE = "blindsense"
-    HEARING = "hearing"
-    SCENT = "scent"
-
-    @property
-    def precise(self) -> bool:
-        """Sight and blindsight are precise: a pinpointing success observes (SF-11)."""
-        return self in (Sense.SIGHT, Sense.BLINDSIGHT)
 
 
 @dataclass(frozen=True)
@@ -139,7 +124,7 @@ def perception_success(
     Another imprecise sense (hearing, scent) goes one step [R]: unaware → presence, then a
     pinpointing check → location. A success never lowers the state.
     """
-    if sense is Sense.SIGHT and target_invisible:
+    if sense in (Sense.SIGHT, Sense.DARKVISION) and target_invisible:
         return StateChange(before, before, Line("starfinder.awareness.sight_blocked", "SF-11"))
     if sense.precise:
         after = AwarenessState.OBSERVED
