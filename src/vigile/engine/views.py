@@ -15,7 +15,7 @@ from vigile.engine.result import GameResult
 from vigile.errors import InputError
 from vigile.io.i18n import Lang, tr
 from vigile.io.json_out import verdict_json
-from vigile.io.text import chance_line, difficulty_line, outcome_line, roll_line
+from vigile.io.text import summary_line
 
 
 def event_text(event: Event, lang: Lang) -> str:
@@ -28,18 +28,9 @@ def check_summary(event: Event, lang: Lang) -> str:
     verdict = event.verdict
     if verdict is None:
         return ""
-    parts = [
-        p
-        for p in (
-            difficulty_line(verdict, lang),
-            chance_line(verdict, lang),
-            roll_line(verdict, lang),
-            outcome_line(verdict, lang),
-        )
-        if p
-    ]
+    summary = summary_line(verdict, lang)
     rules = sorted({m.rule for m in verdict.modifiers} | {n.rule for n in verdict.notes})
-    return " · ".join(parts) + (f" [{', '.join(rules)}]" if rules else "")
+    return summary + (f" [{', '.join(rules)}]" if rules else "")
 
 
 def gm_lines(result: GameResult, lang: Lang) -> Iterator[str]:

@@ -135,17 +135,18 @@ def member_lines(member: Verdict, group: Verdict, lang: Lang) -> list[str]:
         for m in member.modifiers
         if m not in group.modifiers
     ]
-    parts = [
-        p
-        for p in (
-            difficulty_line(member, lang),
-            chance_line(member, lang),
-            roll_line(member, lang),
-            outcome_line(member, lang),
-        )
-        if p
-    ]
-    return [tr("render.member", lang, {"label": label, "line": " · ".join(parts)}), *own]
+    return [tr("render.member", lang, {"label": label, "line": summary_line(member, lang)}), *own]
+
+
+def summary_line(verdict: Verdict, lang: Lang) -> str:
+    """Difficulty, chance, roll and outcome on one line (a party member, a check in a log)."""
+    parts = (
+        difficulty_line(verdict, lang),
+        chance_line(verdict, lang),
+        roll_line(verdict, lang),
+        outcome_line(verdict, lang),
+    )
+    return " · ".join(p for p in parts if p)
 
 
 View = Literal["gm", "player"]
