@@ -110,13 +110,8 @@ from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike
 
 SQUARE_FT = 5.0
 """A square's side: adjacent means within one square."""
-DEFAULT_MOVE_FT = 30.0
-"""An actor's move in a round when the scenario gives none (a Medium humanoid's speed)."""
-SENSE_RANGE_FT = 30.0
-"""How far scent and blindsight reach [engine: 3.5 scent's 30 ft; blindsight's range varies]."""
 CLOSE_FT = 4.5
 """How near a defender closes in on a point: within reach, whatever the squares' corners."""
-PATROL_BOUNCES = 1
 LOCATED = (AwarenessState.LOCATION, AwarenessState.OBSERVED)
 _NO_STATS = D20Stats()
 
@@ -153,6 +148,12 @@ class D20Game(Game):
     # ---------------------------------------------------------------- queries
 
     # ---------------------------------------------------------------- the round
+
+    def _move(self, walker: Walker) -> float:
+        """A round's move: the actor's own, else the ruleset's ``turn.move_ft``."""
+        if walker.actor.move is not None:
+            return walker.actor.move
+        return float(self.rules.num("turn.move_ft"))
 
     def _unfinished(self) -> Outcome:
         """At the round limit: the alarm if it was raised (with its round), else the limit."""
@@ -195,7 +196,11 @@ class D20Game(Game):
                 continue
             angle = float(self.rng.uniform(0.0, 2.0 * math.pi))
             xs, ys = self.board.patrol(
-                [guard.x], [guard.y], angle, _move(guard) / 2, PATROL_BOUNCES
+                [guard.x],
+                [guard.y],
+                angle,
+                self._move(guard) / 2,
+                self.rules.num("turn.patrol_bounces"),
             )
             guard.x, guard.y, guard.moved = xs[0], ys[0], True
             self.emit(
@@ -210,7 +215,7 @@ class D20Game(Game):
     # ---------------------------------------------------------------- 2. plans
 
     def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
-        rate = _move(intruder) if speed is Attitude.FAST else _move(intruder) / 2
+        rate = self._move(intruder) if speed is Attitude.FAST else self._move(intruder) / 2
         self._advance(intruder, to, rate)
         self.speeds[intruder.name] = speed
         watchers = {
@@ -488,7 +493,7 @@ class D20Game(Game):
         gap = distance(observer.at, intruder.at)
         line = self._sight_line(observer, intruder)
         name = intruder.name
-        if invisible and line and gap <= SENSE_RANGE_FT:
+        if invisible and line and gap <= self.rules.num("turn.sense_range_ft"):
             for sense, key in (
                 (Sense.BLINDSIGHT, "engine.d20.blindsight"),
                 (Sense.SCENT, "engine.d20.scent"),
@@ -637,7 +642,7 @@ class D20Game(Game):
         gap = distance(defender.at, point)
         if gap <= CLOSE_FT:
             return
-        step = min(_move(defender), gap - CLOSE_FT)
+        step = min(self._move(defender), gap - CLOSE_FT)
         to = (
             defender.x + (point[0] - defender.x) * step / gap,
             defender.y + (point[1] - defender.y) * step / gap,
@@ -740,10 +745,6 @@ class D20Game(Game):
 
 def _stats(walker: Walker) -> D20Stats:
     return walker.actor.bonuses or _NO_STATS
-
-
-def _move(walker: Walker) -> float:
-    return walker.actor.move if walker.actor.move is not None else DEFAULT_MOVE_FT
 
 
 def _square(p: Point) -> tuple[int, int]:
