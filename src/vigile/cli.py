@@ -33,20 +33,32 @@ def _rules(ruleset: str | None, lang: Lang, json: bool) -> None:
     print_rules(ruleset, lang, as_json=json)
 
 
+CHECK_GROUPS = {
+    "skirmish": "vigile.cli_skirmish",
+    "starfinder": "vigile.cli_starfinder",
+    "dnd35": "vigile.cli_dnd35",
+}
+"""Each ruleset's ``vigile check`` commands, by the module that defines them."""
+
+
+def _checks(names: list[str]) -> typer.Typer:
+    """The ``check`` group with these rulesets' commands."""
+    from importlib import import_module
+
+    checks = _check_group()
+    for name in names:
+        checks.add_typer(import_module(CHECK_GROUPS[name]).app, name=name)
+    return checks
+
+
 def build_app() -> tuple[typer.Typer, typer.Typer]:
     """The whole command: every check, ``rules``, ``run``, ``demo``, ``scenario``, ``simulate``,
     ``sweep``, ``riskmap`` and ``route``. Returns it and its ``check`` group."""
-    from vigile.cli_dnd35 import app as dnd35_app
     from vigile.cli_run import register as register_run
     from vigile.cli_sim import app as sim_app
     from vigile.cli_simulate import register as register_simulate
-    from vigile.cli_skirmish import app as skirmish_app
-    from vigile.cli_starfinder import app as starfinder_app
 
-    root, checks = _root(), _check_group()
-    checks.add_typer(skirmish_app, name="skirmish")
-    checks.add_typer(starfinder_app, name="starfinder")
-    checks.add_typer(dnd35_app, name="dnd35")
+    root, checks = _root(), _checks(list(CHECK_GROUPS))
     root.add_typer(checks, name="check")
 
     @root.command()
@@ -65,14 +77,11 @@ def build_app() -> tuple[typer.Typer, typer.Typer]:
     return root, checks
 
 
-def _skirmish_only() -> typer.Typer:
-    """Just ``vigile check skirmish …``: the table's most frequent call starts fast, without
-    loading the other games, the engine or the simulator."""
-    from vigile.cli_skirmish import app as skirmish_app
-
-    root, checks = _root(), _check_group()
-    checks.add_typer(skirmish_app, name="skirmish")
-    root.add_typer(checks, name="check")
+def _one_ruleset(name: str) -> typer.Typer:
+    """Just ``vigile check NAME …``: a check at the table starts fast, without loading the
+    other games, the engine or the simulator."""
+    root = _root()
+    root.add_typer(_checks([name]), name="check")
     return root
 
 
@@ -89,8 +98,8 @@ def _app_for(argv: list[str]) -> typer.Typer:
     built = globals().get("app")
     if isinstance(built, typer.Typer):
         return built
-    if argv[:2] == ["check", "skirmish"] and len(argv) > 2 and argv[2] not in ("--help",):
-        return _skirmish_only()
+    if len(argv) > 2 and argv[0] == "check" and argv[1] in CHECK_GROUPS and argv[2] != "--help":
+        return _one_ruleset(argv[1])
     app: typer.Typer = __getattr__("app")
     return app
 
