@@ -42,9 +42,7 @@ def gm_lines(result: GameResult, lang: Lang) -> Iterator[str]:
 
 def character_lines(result: GameResult, name: str, lang: Lang) -> Iterator[str]:
     """What ``name`` perceives and knows, turn by turn."""
-    if name not in {w.name for w in result.walkers}:
-        known = ", ".join(w.name for w in result.walkers)
-        raise InputError(f"no character called {name!r}; the scenario has: {known}", where="--as")
+    _check_name(result, name)
     yield tr("engine.view.as", lang, {"name": name})
     walker = next(w for w in result.walkers if w.name == name)
     if walker.knows_position:
@@ -107,7 +105,7 @@ def event_json(event: Event, lang: Lang, *, player: bool = False) -> dict[str, A
 def json_lines(result: GameResult, lang: Lang, name: str | None = None) -> Iterator[str]:
     """The log as JSON Lines; with ``name``, only what that character perceives."""
     if name is not None:
-        list(character_lines(result, name, lang))  # validates the name
+        _check_name(result, name)
     for event in result.events:
         if name is None or event.known_to(name):
             yield json.dumps(event_json(event, lang, player=name is not None), ensure_ascii=False)
@@ -122,3 +120,10 @@ def json_lines(result: GameResult, lang: Lang, name: str | None = None) -> Itera
         },
         ensure_ascii=False,
     )
+
+
+def _check_name(result: GameResult, name: str) -> None:
+    """Refuse a character the scenario does not have, listing those it has."""
+    if name not in {w.name for w in result.walkers}:
+        known = ", ".join(w.name for w in result.walkers)
+        raise InputError(f"no character called {name!r}; the scenario has: {known}", where="--as")
