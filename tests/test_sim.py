@@ -228,3 +228,40 @@ def test_simulate_cli_writes_a_heat_map(tmp_path: Path, capsys: pytest.CaptureFi
     assert "alarm raised" in out and picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["simulate", "night-raid", "--runs", "0"]) == 2
     assert main(["simulate", "night-raid", "--runs", "10", "--plot", str(tmp_path / "x.gif")]) == 2
+
+
+STRIKE = """
+ruleset: skirmish
+name: A blow in the dark
+map: {width: 100, height: 100}
+turns: 3
+actors:
+  - {name: Ninja, side: attackers, position: [62, 50], dice: {ninjitsu: 1}}
+  - {name: Guard, side: defenders, position: [50, 50], dice: 1}
+plans:
+  Ninja:
+    - {speed: immobile, actions: [{do: strike, target: Guard}]}
+objective: {at: [62, 50], radius: 5}
+"""
+"""The ninja, immobile 12 cm away (no sight test, SK-V3), strikes the guard: the struck guard
+sees him and the initiative follows (SK-G5): the alarm with 7/12, else the guard falls and the
+objective (where the ninja stands) is reached, detected."""
+
+
+def test_a_strike_is_seen_by_its_victim_in_both_engine_and_batch() -> None:
+    scenario = parse_scenario(STRIKE)
+    batched = simulate(scenario, 20_000, seed=8)
+    assert within(batched.outcome("alarm").p, 7 / 12, batched.runs)
+    assert within(batched.outcome("objective_detected").p, 5 / 12, batched.runs)
+    rules = scenario.rules()
+    games = 600
+    alarms = sum(
+        SkirmishGame(
+            scenario, rules, np.random.default_rng(s), RolledFaces(np.random.default_rng(s))
+        )
+        .play()
+        .outcome.kind
+        == "alarm"
+        for s in range(games)
+    )
+    assert within(alarms / games, 7 / 12, games)

@@ -189,17 +189,7 @@ class SkirmishGame(Game):
         elif isinstance(action, Strike):
             victim = self.by_name[action.target]
             if victim.alive:
-                self.emit(
-                    "action",
-                    "engine.event.strike",
-                    actor=intruder,
-                    target=victim,
-                    at=victim.at,
-                    perceived_by={victim.name},
-                )
-                self._noise(NoiseEvent.MELEE, victim.at, maker=intruder)
-                if victim.side is Side.DEFENDERS and victim.alive:
-                    self._detect(victim, intruder, "engine.event.struck")
+                self._strike(intruder, victim)
         elif isinstance(action, Speak):
             self.emit(
                 "action",
@@ -215,6 +205,20 @@ class SkirmishGame(Game):
             self.board.set_door(action.door, is_open)
             key = "engine.event.open_door" if is_open else "engine.event.close_door"
             self.emit("action", key, actor=intruder, at=intruder.at, params={"door": action.door})
+
+    def _strike(self, intruder: Walker, victim: Walker) -> None:
+        """A round of melee: a noise (SK-N2), and a struck guard sees his attacker."""
+        self.emit(
+            "action",
+            "engine.event.strike",
+            actor=intruder,
+            target=victim,
+            at=victim.at,
+            perceived_by={victim.name},
+        )
+        self._noise(NoiseEvent.MELEE, victim.at, maker=intruder)
+        if victim.side is Side.DEFENDERS and victim.alive:
+            self._detect(victim, intruder, "engine.event.struck")
 
     def _next_waypoint(self, intruder: Walker) -> Point | None:
         for leg in intruder.legs[intruder.leg + 1 :]:

@@ -106,8 +106,8 @@ class _Recorder(SkirmishGame):
         maker: Walker,
         surface: Surface | None = None,
     ) -> None:
-        if event is NoiseEvent.DEATH or event is NoiseEvent.MELEE:
-            return  # recorded with their kill or strike
+        if event is NoiseEvent.DEATH:
+            return  # recorded with its kill
         self.current.ops.append(
             Op(
                 "noise",
@@ -135,19 +135,17 @@ class _Recorder(SkirmishGame):
             )
         )
 
-    def _detect(self, guard: Walker, intruder: Walker, message: str) -> None:
-        if message == "engine.event.struck":
-            # the strike's melee noise came first; record the strike itself
-            self.current.ops.append(
-                Op(
-                    "strike",
-                    self.intruder_index[intruder.name],
-                    guard.at,
-                    frozenset(self.board.open_doors),
-                    NoiseEvent.MELEE,
-                    victim=self.defender_index[guard.name],
-                )
+    def _strike(self, intruder: Walker, victim: Walker) -> None:
+        self.current.ops.append(
+            Op(
+                "strike",
+                self.intruder_index[intruder.name],
+                victim.at,
+                frozenset(self.board.open_doors),
+                NoiseEvent.MELEE,
+                victim=self.defender_index[victim.name],
             )
+        )
 
     def _sight(self) -> None:
         turn = self.current
