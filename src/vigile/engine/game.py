@@ -7,7 +7,7 @@ A ruleset's game (:class:`~vigile.engine.skirmish.SkirmishGame`,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
@@ -51,6 +51,8 @@ class Game:
         self.turn = 0
         self.outcome: Outcome | None = None
         self.ever_detected = False
+        self.on_event: Callable[[Event], None] | None = None
+        """Called with each event as it is logged (``--step`` prints the log as it goes)."""
 
     # ---------------------------------------------------------------- queries
 
@@ -104,6 +106,20 @@ class Game:
                 public=public,
             )
         )
+        if self.on_event is not None:
+            self.on_event(self.events[-1])
+
+    def roll(self, check: Callable[..., Verdict], who: Walker, **inputs: object) -> Verdict:
+        """Run one check of the rules for ``who``, rolling its dice from the game's faces.
+
+        A face source that wants to tell the GM what it is about to ask for (``--step`` with
+        real dice: the check, the character, the difficulty and the odds) has an ``announce``
+        method; it is shown the check unrolled first.
+        """
+        announce = getattr(self.faces, "announce", None)
+        if announce is not None:
+            announce(check(**inputs, source=None), who.name)
+        return check(**inputs, source=self.faces)
 
     # ---------------------------------------------------------------- the game
 
