@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from vigile.rulesets.data import RuleData
     from vigile.sim.riskmap import RiskMap
     from vigile.sim.route import Route
     from vigile.sim.simulate import SimResult
@@ -64,6 +65,15 @@ def check_plot_path(path: Path) -> Path:
     if not path.parent.exists():
         raise InputError(f"{path.parent}: no such folder", where="--plot")
     return path
+
+
+def _default_lit_radius(rules: RuleData) -> float:
+    """A light's radius when the scenario gives none: the skirmish's ``sight.lit_radius_cm``
+    (SK-V5); none in the d20 games, whose lights carry their own radius (scene/model.py)."""
+    try:
+        return float(rules.num("sight.lit_radius_cm"))
+    except KeyError:
+        return 0.0
 
 
 def draw_scene(ax: Axes, scenario: Scenario, lang: Lang, *, default_radius: float) -> list[Any]:
@@ -234,7 +244,7 @@ def risk_figure(riskmap: RiskMap, lang: Lang, *, route: Route | None = None) -> 
     figure = Figure(figsize=(9.0, 9.0 * size.height / size.width + 2.2), layout="constrained")
     ax = figure.add_subplot()
     handles = draw_scene(
-        ax, scenario, lang, default_radius=riskmap.board.rules.num("sight.lit_radius_cm")
+        ax, scenario, lang, default_radius=_default_lit_radius(riskmap.board.rules)
     )
     risk = np.ma.masked_where(riskmap.risk <= 0, riskmap.risk)
     extent = (0.0, riskmap.xs.size * riskmap.resolution, riskmap.ys.size * riskmap.resolution, 0.0)
@@ -308,9 +318,7 @@ def heat_figure(result: SimResult, lang: Lang) -> Figure:
     size = scenario.map
     figure = Figure(figsize=(9.0, 9.0 * size.height / size.width + 2.2), layout="constrained")
     ax = figure.add_subplot()
-    handles = draw_scene(
-        ax, scenario, lang, default_radius=scenario.rules().num("sight.lit_radius_cm")
-    )
+    handles = draw_scene(ax, scenario, lang, default_radius=_default_lit_radius(scenario.rules()))
     heat = result.tally.heat.T.astype(np.float64) / max(result.runs, 1)
     shown = np.ma.masked_where(heat <= 0, heat)
     image = ax.imshow(
