@@ -131,13 +131,34 @@ def test_passing_exactly_through_a_walls_end_counts_once() -> None:
     assert noise_walls(b, 5, 12, 15, 10.5) == 0  # passes just over the tip
 
 
-def test_a_line_through_a_vertex_counts_each_barrier_that_meets_there() -> None:
+def test_a_line_through_a_vertex_counts_the_barriers_once_there() -> None:
+    """SK-N5 counts partitions, doors and walls, not the pieces they are drawn in: a line
+    through the joint of two segments meets one barrier there (issue 8: Rin in the demo got
+    12+ where the rule gives 11+)."""
     corner = walls((10, 0, 10, 10), (10, 10, 20, 10))
-    assert noise_walls(corner, 5, 5, 15, 15) == 2  # grazes the corner from outside
-    assert noise_walls(corner, 5, 15, 15, 5) == 2  # enters the corner through its vertex
+    assert noise_walls(corner, 5, 5, 15, 15) == 1  # grazes the corner from outside
+    assert noise_walls(corner, 5, 15, 15, 5) == 1  # enters the corner through its vertex
     two_pieces = walls((10, 0, 10, 10), (10, 10, 10, 20))  # one straight wall drawn in two
-    assert noise_walls(two_pieces, 5, 10, 15, 10) == 2
+    assert noise_walls(two_pieces, 5, 10, 15, 10) == 1
     assert noise_walls(two_pieces, 5, 5, 15, 5) == 1
+    three = walls((10, 0, 10, 10), (10, 10, 10, 20), (10, 10, 20, 10))  # a T joint
+    assert noise_walls(three, 5, 10, 15, 10) == 1
+    # two distinct walls along the line still count two
+    assert noise_walls(walls((10, 0, 10, 20), (12, 0, 12, 20)), 5, 10, 15, 10) == 2
+    # a run along a wall absorbs the joints it passes
+    run = walls((10, 5, 20, 5), (20, 5, 30, 5), (20, 0, 20, 10))
+    assert noise_walls(run, 0, 5, 40, 5) == 1
+
+
+def test_a_point_on_a_closed_doors_line_is_behind_neither_side() -> None:
+    """[R] The listener in a doorway (on the closed door's line) hears both rooms with no
+    barrier between, and sees both (touching a barrier only at an end point does not count)."""
+    door = walls((10, 0, 10, 20))
+    assert noise_walls(door, 10, 10, 0, 10) == 0
+    assert noise_walls(door, 10, 10, 20, 10) == 0
+    assert bool(line_of_sight(door, 10, 10, 0, 10))
+    assert bool(line_of_sight(door, 10, 10, 20, 10))
+    assert noise_walls(door, 0, 10, 20, 10) == 1
 
 
 def test_running_along_a_wall_counts_once_touching_at_the_ends_does_not() -> None:
@@ -193,6 +214,42 @@ segment_coords = st.tuples(any_coord, any_coord, any_coord, any_coord)
 segment_lists = st.lists(segment_coords, min_size=1, max_size=8)
 
 
+def _places_exactly(
+    barrier_coords: list[tuple[float, float, float, float]],
+    query: tuple[float, float, float, float],
+) -> int:
+    """The slow, obvious count, in exact fractions: each barrier that lies between A and B
+    (alone, by the module's conventions) meets A→B at a point or along a run; runs and points
+    that overlap are one place."""
+    from fractions import Fraction as F
+
+    ax, ay, bx, by = (F(v) for v in query)
+    dx, dy = bx - ax, by - ay
+    spans: list[tuple[F, F]] = []
+    for c in barrier_coords:
+        if noise_walls(walls(c), *query) == 0:
+            continue
+        px, py, qx, qy = (F(v) for v in c)
+        ex, ey = qx - px, qy - py
+        denominator = dx * ey - dy * ex
+        if denominator != 0:
+            t = ((px - ax) * ey - (py - ay) * ex) / denominator
+            spans.append((t, t))
+        else:
+            length2 = dx * dx + dy * dy
+            ends = [((x - ax) * dx + (y - ay) * dy) / length2 for x, y in ((px, py), (qx, qy))]
+            spans.append((max(min(ends), F(0)), min(max(ends), F(1))))
+    spans.sort()
+    count, high = 0, None
+    for low, top in spans:
+        if high is None or low > high:
+            count += 1
+            high = top
+        else:
+            high = max(high, top)
+    return count
+
+
 @given(segment_lists, st.lists(segment_coords, min_size=1, max_size=20))
 def test_crossings_vectorised_equal_a_scalar_loop_and_are_symmetric(
     barrier_coords: list[tuple[float, float, float, float]],
@@ -202,8 +259,8 @@ def test_crossings_vectorised_equal_a_scalar_loop_and_are_symmetric(
     q = np.array(queries)
     batch = crossings(b, q[:, 0], q[:, 1], q[:, 2], q[:, 3], b.counts_for_noise)
     one_by_one = [noise_walls(b, *row) for row in queries]
-    per_barrier = [sum(noise_walls(walls(c), *row) for c in barrier_coords) for row in queries]
-    assert batch.tolist() == one_by_one == per_barrier
+    places = [_places_exactly(barrier_coords, row) for row in queries]
+    assert batch.tolist() == one_by_one == places
     reverse = crossings(b, q[:, 2], q[:, 3], q[:, 0], q[:, 1], b.counts_for_noise)
     assert reverse.tolist() == batch.tolist()
     sight = line_of_sight(b, q[:, 0], q[:, 1], q[:, 2], q[:, 3])

@@ -16,15 +16,17 @@ Between (:func:`crossings`, :func:`line_of_sight`)
     A–B (A and B themselves excluded). So, per barrier:
 
     * crossing it counts once, and so does passing exactly through one of its endpoints;
-    * a line through the point where k barriers meet (the corner of a room, the joint of a
-      wall drawn as two pieces) counts k: draw a straight wall as one segment;
+    * barriers are counted, not segments: where A–B meets several segments at one point (the
+      corner of a room, the joint of a wall drawn as two pieces), that point counts once
+      (SK-N5 counts "cloisons, portes ou murs", and one wall drawn in two pieces is one wall);
     * running along a barrier (collinear overlap) counts once: walls have thickness, so a
-      sight line or a sound that runs lengthwise through one is stopped by it;
-    * a barrier touched only at A or at B does not count: a listener standing exactly in a
-      doorway, or on a shoji's line, is not behind it;
+      sight line or a sound that runs lengthwise through one is stopped by it; the segments
+      it meets within that run count with it, once;
+    * a barrier touched only at A or at B does not count: a point lying exactly on a closed
+      door's or a shoji's line (a listener in the doorway) is behind neither side of it [R];
     * a zero-length query (A = B) meets nothing.
 
-    Hence a sight line grazing the corner where two walls meet is blocked (it touches both).
+    Hence a sight line grazing the corner where two walls meet is blocked (it touches them).
     The relation is symmetric: A→B and B→A give the same count.
 Inside a polygon (:func:`point_in_polygon`)
     Even-odd rule; a point on the boundary (an edge or a vertex) counts as inside.
@@ -382,6 +384,82 @@ def _meets_open(
     return meets
 
 
+def _distinct_points(
+    ax: FloatArray,
+    ay: FloatArray,
+    bx: FloatArray,
+    by: FloatArray,
+    walls: tuple[FloatArray, ...],
+    meets: BoolArray,
+) -> IntArray:
+    """For each query A_i–B_i, the number of distinct places along it where it meets the
+    barriers of ``meets`` (k, m): meetings at the same point count once, and a lengthwise run
+    counts once with every meeting inside it (module conventions)."""
+    counts: IntArray = meets.sum(axis=1, dtype=np.int64)
+    rows = np.nonzero(counts > 1)[0]
+    if not rows.size:
+        return counts
+    sub = tuple(w for w in walls)
+    s1, s2, s3, s4, o3, o4 = _signs(ax[rows], ay[rows], bx[rows], by[rows], sub)
+    collinear = (s1 == 0) & (s2 == 0) & (s3 == 0) & (s4 == 0)
+    hit = meets[rows]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(hit & ~collinear, o3 / np.where(o3 != o4, o3 - o4, 1.0), np.nan)
+    ordered = np.sort(t, axis=1)
+    finite = np.isfinite(ordered)
+    fresh = finite.copy()
+    fresh[:, 1:] &= np.diff(ordered, axis=1) > _SAME_POINT
+    counts[rows] = fresh.sum(axis=1) + (hit & collinear).sum(axis=1)
+    for r in np.nonzero((hit & collinear).any(axis=1))[0]:
+        counts[rows[r]] = _with_runs(
+            ax[rows[r]], ay[rows[r]], bx[rows[r]], by[rows[r]], walls, hit[r], collinear[r], t[r]
+        )
+    return counts
+
+
+_SAME_POINT: Final = 1e-9
+"""Two meetings closer than this along a query (as a fraction of its length) are one point."""
+
+
+def _with_runs(
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+    walls: tuple[FloatArray, ...],
+    hit: BoolArray,
+    collinear: BoolArray,
+    t: FloatArray,
+) -> int:
+    """The distinct places of one query that runs along some barriers (rare: done one by one).
+    Each run is an interval of A→B; overlapping or touching runs merge, and point meetings
+    inside a run belong to it."""
+    length2 = (bx - ax) ** 2 + (by - ay) ** 2
+    spans: list[tuple[float, float]] = []
+    for j in np.nonzero(hit & collinear)[0]:
+        ends = [
+            ((walls[0][j] - ax) * (bx - ax) + (walls[1][j] - ay) * (by - ay)) / length2,
+            ((walls[2][j] - ax) * (bx - ax) + (walls[3][j] - ay) * (by - ay)) / length2,
+        ]
+        spans.append((max(min(ends), 0.0), min(max(ends), 1.0)))
+    spans.sort()
+    merged: list[list[float]] = []
+    for low, high in spans:
+        if merged and low <= merged[-1][1] + _SAME_POINT:
+            merged[-1][1] = max(merged[-1][1], high)
+        else:
+            merged.append([low, high])
+    points = sorted(float(v) for v in t[hit & ~collinear])
+    places = len(merged)
+    last = -np.inf
+    for v in points:
+        inside = any(low - _SAME_POINT <= v <= high + _SAME_POINT for low, high in merged)
+        if not inside and v - last > _SAME_POINT:
+            places += 1
+        last = v
+    return places
+
+
 def _contacts(
     ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray, walls: tuple[FloatArray, ...]
 ) -> tuple[BoolArray, FloatArray, BoolArray]:
@@ -431,7 +509,8 @@ def crossings(
     broadcast shape. ``mask`` (shape (m,)) selects the barriers that count. "Between" follows
     the module conventions: a barrier counts once when it shares a point with the open segment
     A–B, be it a crossing, its endpoint or a lengthwise run; touching it only at A or B does not
-    count; a line through a vertex where k barriers meet counts k.
+    count; a line through a vertex where k barriers meet counts once (barriers, not
+    segments, are counted).
     """
     shape, (x0, y0, x1, y1) = _flat(ax, ay, bx, by)
     walls = _select(barriers, mask)
@@ -439,7 +518,7 @@ def crossings(
     if walls[0].size:
         for rows in _blocks(x0.shape[0], walls[0].size):
             meets = _meets_open(x0[rows], y0[rows], x1[rows], y1[rows], walls)
-            counts[rows] = meets.sum(axis=1, dtype=np.int64)
+            counts[rows] = _distinct_points(x0[rows], y0[rows], x1[rows], y1[rows], walls, meets)
     return counts.reshape(shape)
 
 

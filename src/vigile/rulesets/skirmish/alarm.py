@@ -20,6 +20,14 @@ def alarm_chance(rules: RuleData) -> Fraction:
     return Fraction(wins, 36)
 
 
+def within_reach(rules: RuleData, distance_cm: float) -> bool:
+    """Whether an intruder this far from the guard who detected him is within striking reach,
+    so that initiative decides who acts first [SK-G5; ``alarm.strike_reach_cm``, 5 cm or
+    closer by default: the example's ninja is 5 cm behind the guard]. Beyond it the guard
+    cries the alarm, with no roll."""
+    return distance_cm <= rules.num("alarm.strike_reach_cm")
+
+
 def alarm_check(rules: RuleData, *, source: FaceSource | None = None) -> Verdict:
     """The guard and the intruder each roll 1d6; the guard raises the alarm on ≥ [SK-G5].
 

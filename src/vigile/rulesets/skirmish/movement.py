@@ -10,8 +10,33 @@ from vigile.dice.pool import fumble_chance, roll_plain
 from vigile.dice.source import FaceSource
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.common import RULESET, Roller, check_roller, settled_verdict
+from vigile.rulesets.skirmish.sight import Attitude
 
 OUTCOMES = ("skirmish.move.silent", "skirmish.move.fumbled")
+
+_RATE_KEY = {Attitude.FAST: "turn.fast_cm", Attitude.HALF: "turn.half_cm"}
+
+
+def turn_rate(rules: RuleData, speed: Attitude, move: float | None = None) -> float:
+    """How far a character moves in one turn at ``speed`` [R, the turn engine's ruling].
+
+    The data file gives the rates of an ordinary character (``[turn]``: fast, half, hidden);
+    a character with its own ``move`` (its fast rate) scales all three by ``move / fast_cm``.
+    The one home of this ruling: the engine, the simulator's schedule and the route ask it.
+    An immobile character does not move: asking its rate is an error of the caller.
+    """
+    if speed is Attitude.IMMOBILE:
+        raise ValueError("an immobile character does not move")
+    rate = float(rules.num(_RATE_KEY.get(speed, "turn.hidden_cm")))
+    if move is None:
+        return rate
+    return rate * float(move) / float(rules.num("turn.fast_cm"))
+
+
+def rolls_for_fumble(speed: Attitude) -> bool:
+    """A move faster than half speed rolls the pool for a fumble; half speed or slower needs no
+    roll [SK-N3]."""
+    return speed is Attitude.FAST
 
 
 class Speed(StrEnum):

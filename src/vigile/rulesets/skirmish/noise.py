@@ -43,6 +43,29 @@ class Surface(StrEnum):
     SOFT_GROUND = "soft-ground"
 
 
+GROUND_SOUND = {
+    "floor": Surface.FLOOR,
+    "water": Surface.WATER,
+    "grass": Surface.GRASS,
+    "soft-ground": Surface.SOFT_GROUND,
+    "tile": Surface.FLOOR,
+    "stone": Surface.FLOOR,
+}
+"""[R] The sound of a body falling on each kind of ground (SK-N2 names floor, water, grass and
+soft ground): tile and stone ring as a floor."""
+
+
+def death_surface(ground: str) -> Surface:
+    """How a death sounds on the ground kind ``ground`` of a scenario [SK-N2, R]."""
+    return GROUND_SOUND[ground]
+
+
+def heard_puts_on_alert(rules: RuleData) -> bool:
+    """Whether a listener who hears a noise is on alert afterwards [SK-N10: no by default;
+    the house rule ``noise.alert_on_noise`` switches it on]."""
+    return rules.flag("noise.alert_on_noise")
+
+
 EAVESDROPPING = {NoiseEvent.WHISPER, NoiseEvent.CONVERSATION, NoiseEvent.ANIMATED}
 OUTCOMES = ("skirmish.noise.heard", "skirmish.noise.not_heard")
 

@@ -35,6 +35,25 @@ class Attitude(StrEnum):
         return self in (Attitude.HALF, Attitude.FAST)
 
 
+def seen_attitude(moved_as: Attitude | None, *, in_cover: bool) -> Attitude:
+    """What an observer sees the target doing this turn [SK-V3, SK-V9].
+
+    ``moved_as`` is how the target moved this turn (the speed of the leg it walked, even if it
+    reached its waypoint and stopped), or None when it did not move. The one home of this
+    ruling: the turn engine, the simulator, the risk map and the route all ask it.
+
+    * Not moving: hidden when in cover, else immobile (SK-V3: "cachée (à couvert…) ou immobile").
+    * Moving hidden, from cover to cover: hidden while in cover (SK-V9: hidden beats moving);
+      out of cover it is a character in motion, at the slowest moving attitude, half speed.
+    * Moving at half speed or fast: that attitude, in cover or not (a runner does not hide).
+    """
+    if moved_as is None or moved_as is Attitude.IMMOBILE:
+        return Attitude.HIDDEN if in_cover else Attitude.IMMOBILE
+    if moved_as is Attitude.HIDDEN:
+        return Attitude.HIDDEN if in_cover else Attitude.HALF
+    return moved_as
+
+
 def sight_check(
     rules: RuleData,
     *,
