@@ -7,6 +7,7 @@ query at a time) and the batched simulator.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -17,18 +18,18 @@ from vigile.scene.geometry import (
     Segment,
     crossings,
     line_of_sight,
+    lit_by,
     move_with_bounce,
     point_in_polygon,
     surface_at,
-    within,
 )
 from vigile.scene.model import Scenario, WallKind
 
 CLOSED = KindRule(blocks_sight=True, counts_for_noise=True, blocks_movement=True)
-"""A wall, a partition (shoji), a closed door or window: blocks sight (SK-V6), counts for noise
-(SK-N5) and stops walkers (SK-G1)."""
-OPEN = KindRule(blocks_sight=False, counts_for_noise=False, blocks_movement=False)
-"""An open door or window: nothing."""
+"""A barrier that blocks everything: the default for every kind when a ruleset gives no
+rule of its own."""
+OPEN_KIND = "open"
+"""The kind an open door or window counts as."""
 
 Point = tuple[float, float]
 
@@ -36,12 +37,23 @@ Point = tuple[float, float]
 class Board:
     """Where things are and what stands between them; doors open and close during play."""
 
-    def __init__(self, scenario: Scenario, light_radius: float) -> None:
+    def __init__(
+        self,
+        scenario: Scenario,
+        light_radius: float,
+        kinds: Mapping[str, KindRule] | None = None,
+    ) -> None:
+        """``kinds``: what each barrier kind does (``wall``, ``door``…, and ``open`` for an open
+        door or window), from the ruleset; by default everything blocks and open doors don't."""
         self.width = scenario.map.width
         self.height = scenario.map.height
         self.walls = scenario.walls
         segments = [Segment(*w.start, *w.end, w.kind.value) for w in self.walls]
-        self._closed = Barriers.from_segments(segments, {k.value: CLOSED for k in WallKind})
+        self.kinds = dict(kinds) if kinds is not None else {k.value: CLOSED for k in WallKind}
+        self._open = self.kinds.get(OPEN_KIND, KindRule(False, False, False))
+        self._closed = Barriers.from_segments(
+            segments, {k.value: self.kinds[k.value] for k in WallKind}
+        )
         self.open_doors = {i for i, w in enumerate(self.walls) if w.open}
         self.door_index = {w.name: i for i, w in enumerate(self.walls) if w.name}
         self.barriers = self._current()
@@ -61,7 +73,7 @@ class Board:
         """The barriers as they stand with these doors open."""
         if not open_doors:
             return self._closed
-        return self._closed.with_rule(sorted(open_doors), OPEN)
+        return self._closed.with_rule(sorted(open_doors), self._open)
 
     def set_door(self, name: str, is_open: bool) -> None:
         """Open or close the door called ``name``."""
@@ -86,10 +98,10 @@ class Board:
         return bool(line_of_sight(self.barriers, a[0], a[1], b[0], b[1]))
 
     def lit(self, p: Point) -> bool:
-        """Within the radius of a light (SK-V5)."""
+        """Within the radius of a light that reaches it, no wall between (SK-V5)."""
         if not len(self.light_r):
             return False
-        return bool(within(p[0], p[1], self.light_x, self.light_y, self.light_r))
+        return bool(lit_by(self.barriers, p[0], p[1], self.light_x, self.light_y, self.light_r))
 
     def surface(self, p: Point) -> str:
         """The ground at a point (SK-N2): the last listed region that holds it, or the default."""

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
+from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Param, Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine.board import Board, Point, distance
@@ -162,6 +163,7 @@ class Game:
                 self._act(intruder, action)
         intruder.leg += 1
         intruder.waiting = None
+        intruder.climbed = False
 
     def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
         raise NotImplementedError
@@ -189,9 +191,21 @@ class Game:
             self.emit(
                 "objective",
                 "engine.event.objective",
-                public=True,
+                perceived_by=self._witnesses(inside),
                 params={"who": ", ".join(inside), "unseen": int(not self.ever_detected)},
             )
+
+    def _witnesses(self, names: Iterable[str]) -> set[str]:
+        """Who knows that these actors did what they did: their own side, and each enemy who
+        observes one of them (a view shows only what its character perceives)."""
+        doers = [self.by_name[n] for n in names]
+        return {
+            w.name
+            for w in self.walkers
+            if any(
+                w.side is d.side or w.aware_of(d.name) is AwarenessState.OBSERVED for d in doers
+            )
+        }
 
 
 def log_number(value: float) -> float | int:

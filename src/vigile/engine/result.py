@@ -22,6 +22,8 @@ class Outcome:
     unseen: bool
     by: str = ""
     """Who raised the alarm, or who reached the objective."""
+    after_alarm: bool = False
+    """The alarm had been raised before the game ended (SK-G5: the game goes on after it)."""
 
 
 @dataclass

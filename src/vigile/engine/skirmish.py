@@ -3,25 +3,42 @@
 Each turn, in order:
 
 1. patrolling guards move by scatter die, a group as one (SK-G1);
-2. each intruder walks its plan: a move faster than half speed rolls for a fumble (SK-N3), a
-   fumble is a noise; on arrival (after any wait) it acts: grapple, kill, strike, speak, open or
-   close a door. Every noise is checked at once by each living defender who is not already
-   watching its maker (SK-N1..SK-N7); one who hears knows the direction and is on alert
-   afterwards; one who hears it from closer than night visibility (SK-V1) turns round and sees;
-3. every living guard tests sight on every intruder a test is allowed for (SK-V1..SK-V9);
-4. each guard who detected an intruder this turn rolls initiative against him (SK-G5): the guard
-   raises the alarm (every defender on alert, the raid is over) or is struck down first (a death,
-   a noise);
+2. each intruder walks its plan. A move faster than half speed rolls the pool for a fumble, and
+   so does each action meant to be silent: opening or closing a door, climbing, a strike, a
+   killing blow in melee (SK-N3); a fumble is a noise. On arrival (after any wait) it acts:
+   grapple, kill, strike, speak, open or close a door. Every noise is checked at once by each
+   living defender who is not already watching its maker (SK-N1..SK-N7). One who hears knows
+   the direction (SK-N10), is not on alert for it (unless the house rule ``alert_on_noise``),
+   and turns round: he sees the maker only by the sight rules, measured to the maker and with a
+   line of sight (SK-N10, SK-V1..SK-V9);
+3. every living guard tests sight on every intruder a test is allowed for (SK-V1..SK-V9), the
+   intruder's attitude being what it did this turn (:func:`seen_attitude`);
+4. each guard who detected an intruder this turn, in the order of detection, raises the alarm
+   (SK-G5): only an intruder within striking reach gets an initiative roll; if he wins he
+   strikes (a round of melee, a noise for every other listener) and silences the guard (a
+   death, a noise); otherwise the guard cries. The cry is heard by each defender on alert, and
+   by any other unless his die shows 1 (SK-N7); those who hear it are on alert from then on.
+   The game goes on, unless the scenario says the alarm ends it;
 5. the objective is checked.
 
-Engine rulings (issue 4, where the rules say nothing): a noise is "out of sight" for a listener
-who does not already observe its maker; a death on tile or stone sounds as on a floor; an intruder
-who wins the initiative kills the guard; the raid ends when the alarm is raised.
+Rulings of the engine where the texts are silent, each a proposal for RULES.md:
+
+* [R] A noise is "out of sight" for a listener who does not already observe its maker.
+* [R] The listener who hears turns round at once: a sight test on the maker where it stands at
+  the moment of the noise. The turn's own sight test (step 3) still follows; one failed glance
+  does not blind a guard for the turn.
+* [R] Detections are resolved (initiative, cry) at the end of the turn, after the sight tests,
+  in the order they happened; reach is measured then.
+* [R] A killing blow in melee (``kill`` not ``ranged``) is a strike for SK-N3: it rolls for a
+  fumble. A climb rolls once, on the climbing leg's first step. The strike of an intruder who
+  wins the initiative rolls no fumble: it is a round of melee, already a noise (SK-N2).
+* [R] A struck guard (a ``strike`` action) sees his attacker.
 """
 
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 
@@ -32,24 +49,31 @@ from vigile.engine.game import Game, log_number
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
 from vigile.rulesets.data import RuleData
-from vigile.rulesets.skirmish.alarm import alarm_check
+from vigile.rulesets.skirmish.alarm import alarm_check, within_reach
+from vigile.rulesets.skirmish.barriers import barrier_rules
 from vigile.rulesets.skirmish.common import Roller
-from vigile.rulesets.skirmish.movement import Speed, move_check
-from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, noise_check
-from vigile.rulesets.skirmish.sight import Attitude, sight_check
+from vigile.rulesets.skirmish.movement import Speed, move_check, rolls_for_fumble, turn_rate
+from vigile.rulesets.skirmish.noise import (
+    NoiseEvent,
+    Surface,
+    death_surface,
+    heard_puts_on_alert,
+    noise_check,
+)
+from vigile.rulesets.skirmish.sight import Attitude, seen_attitude, sight_check
 from vigile.scene.actors import GuardState, Outfit, Side
+from vigile.scene.geometry import KindRule
 from vigile.scene.model import Scenario
 from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike, ThrowGrapple
 
-GROUND_SOUND = {
-    "floor": Surface.FLOOR,
-    "water": Surface.WATER,
-    "grass": Surface.GRASS,
-    "soft-ground": Surface.SOFT_GROUND,
-    "tile": Surface.FLOOR,
-    "stone": Surface.FLOOR,
-}
-"""The sound of a body falling on each ground (SK-N2); tile and stone as a floor [engine]."""
+
+def skirmish_board(scenario: Scenario, rules: RuleData) -> Board:
+    """The board with the skirmish ruleset's barrier rules and light radius (SK-V5, SK-V6)."""
+    kinds = {
+        kind: KindRule(rule.blocks_sight, rule.counts_for_noise, rule.blocks_movement)
+        for kind, rule in barrier_rules(rules).items()
+    }
+    return Board(scenario, rules.num("sight.lit_radius_cm"), kinds)
 
 
 class SkirmishGame(Game):
@@ -58,11 +82,12 @@ class SkirmishGame(Game):
     def __init__(
         self, scenario: Scenario, rules: RuleData, rng: np.random.Generator, faces: FaceSource
     ) -> None:
-        board = Board(scenario, rules.num("sight.lit_radius_cm"))
-        super().__init__(scenario, rules, rng, faces, board)
+        super().__init__(scenario, rules, rng, faces, skirmish_board(scenario, rules))
         self.detected: list[tuple[str, str]] = []
-        """(guard, intruder) pairs detected this turn, in order, for the initiative."""
+        """(guard, intruder) pairs detected this turn, in order, for the alarm."""
         self.resolved: set[tuple[str, str]] = set()
+        self.alarm_turn: int | None = None
+        """The turn the alarm was first raised."""
         self._start()
 
     # ---------------------------------------------------------------- setup and queries
@@ -78,6 +103,8 @@ class SkirmishGame(Game):
                 intruder.knows_position |= {
                     g.name for g in self.defenders() if g.name not in hidden
                 }
+            if intruder.actor.attitude is not None and not intruder.legs:
+                intruder.moved_as = intruder.actor.attitude  # as the scenario shows it
         self.emit(
             "start",
             "engine.event.start",
@@ -98,13 +125,15 @@ class SkirmishGame(Game):
         self.detected = []
         for walker in self.walkers:
             walker.moved = False
+            if self.turn > 1 or walker.legs:
+                walker.moved_as = None
         self._patrols()
         for intruder in self.intruders():
             if self.outcome is None:
                 self._walk(intruder)
         if self.outcome is None:
             self._sight()
-        self._initiative()
+        self._alarms()
         if self.outcome is None:
             self._objective()
 
@@ -135,21 +164,12 @@ class SkirmishGame(Game):
 
     # ---------------------------------------------------------------- 2. plans (SK-N3)
 
-    def _rate(self, intruder: Walker, speed: Attitude) -> float:
-        fast = intruder.actor.move
-        if fast is None:
-            return float(
-                self.rules.num(
-                    {Attitude.FAST: "turn.fast_cm", Attitude.HALF: "turn.half_cm"}.get(
-                        speed, "turn.hidden_cm"
-                    )
-                )
-            )
-        return {Attitude.FAST: fast, Attitude.HALF: fast / 2}.get(speed, fast / 4)
-
     def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
-        rate = self._rate(intruder, speed if speed is not Attitude.IMMOBILE else Attitude.HALF)
+        leg = intruder.current_leg
+        climbing = leg is not None and leg.climb and not intruder.climbed
+        rate = turn_rate(self.rules, speed, intruder.actor.move)
         self._advance(intruder, to, rate)
+        intruder.moved_as = speed
         self.emit(
             "move",
             "engine.event.move",
@@ -158,18 +178,29 @@ class SkirmishGame(Game):
             perceived_by=self._allies(intruder),
             params={"speed": speed.value},
         )
-        if speed is Attitude.FAST:
-            self._fumble_roll(intruder)
+        if rolls_for_fumble(speed):
+            self._fumble_roll(intruder, "move")
+        if climbing:
+            intruder.climbed = True
+            self._fumble_roll(intruder, "climb")
 
-    def _fumble_roll(self, intruder: Walker) -> None:
-        """A move faster than half speed: the pool is rolled once; a fumble is a noise (SK-N3)."""
-        verdict = move_check(
-            self.rules,
+    def _fumble_roll(self, intruder: Walker, doing: str) -> None:
+        """A move faster than half speed, or an action meant to be silent: the pool is rolled
+        once; a fumble is a noise (SK-N3, SK-D4)."""
+        verdict = self.roll(
+            move_check,
+            intruder,
+            rules=self.rules,
             speed=Speed.FULL,
             roller=Roller(intruder.actor.stealth_pool()),
-            source=self.faces,
         )
-        self.emit("move", "engine.event.fumble_roll", actor=intruder, verdict=verdict)
+        self.emit(
+            "move",
+            f"engine.raid.fumble_roll_{doing.replace('-', '_')}",
+            actor=intruder,
+            verdict=verdict,
+            params={"doing": doing},
+        )
         if verdict.success is False:
             self._noise(NoiseEvent.FUMBLE, intruder.at, maker=intruder)
 
@@ -185,10 +216,13 @@ class SkirmishGame(Game):
         elif isinstance(action, Kill):
             victim = self.by_name[action.target]
             if victim.alive:
+                if not action.ranged:
+                    self._fumble_roll(intruder, "kill")
                 self._kill(intruder, victim, action.surface)
         elif isinstance(action, Strike):
             victim = self.by_name[action.target]
             if victim.alive:
+                self._fumble_roll(intruder, "strike")
                 self._strike(intruder, victim)
         elif isinstance(action, Speak):
             self.emit(
@@ -201,13 +235,18 @@ class SkirmishGame(Game):
             )
             self._noise(NoiseEvent(action.volume.value), intruder.at, maker=intruder)
         elif isinstance(action, OpenDoor | CloseDoor):
-            is_open = isinstance(action, OpenDoor)
-            self.board.set_door(action.door, is_open)
-            key = "engine.event.open_door" if is_open else "engine.event.close_door"
-            self.emit("action", key, actor=intruder, at=intruder.at, params={"door": action.door})
+            self._door(intruder, action.door, isinstance(action, OpenDoor))
+
+    def _door(self, intruder: Walker, door: str, is_open: bool) -> None:
+        """Open or close a door: done, then the fumble roll of a silent action (SK-N3), so that
+        a fumble is heard through the door as it now stands (SK-N9: the door is open)."""
+        self.board.set_door(door, is_open)
+        key = "engine.event.open_door" if is_open else "engine.event.close_door"
+        self.emit("action", key, actor=intruder, at=intruder.at, params={"door": door})
+        self._fumble_roll(intruder, "open-door" if is_open else "close-door")
 
     def _strike(self, intruder: Walker, victim: Walker) -> None:
-        """A round of melee: a noise (SK-N2), and a struck guard sees his attacker."""
+        """A round of melee: a noise (SK-N2), and a struck guard sees his attacker [R]."""
         self.emit(
             "action",
             "engine.event.strike",
@@ -216,7 +255,7 @@ class SkirmishGame(Game):
             at=victim.at,
             perceived_by={victim.name},
         )
-        self._noise(NoiseEvent.MELEE, victim.at, maker=intruder)
+        self._noise(NoiseEvent.MELEE, victim.at, maker=intruder, besides={victim.name})
         if victim.side is Side.DEFENDERS and victim.alive:
             self._detect(victim, intruder, "engine.event.struck")
 
@@ -228,7 +267,7 @@ class SkirmishGame(Game):
 
     def _kill(self, killer: Walker, victim: Walker, surface: Surface | None) -> None:
         victim.alive = False
-        ground = surface or GROUND_SOUND[self.board.surface(victim.at)]
+        ground = surface or death_surface(self.board.surface(victim.at))
         self.emit(
             "action",
             "engine.event.kill",
@@ -240,18 +279,30 @@ class SkirmishGame(Game):
         )
         self._noise(NoiseEvent.DEATH, victim.at, maker=killer, surface=ground)
 
-    # ---------------------------------------------------------------- noise (SK-N1..SK-N7)
+    # ---------------------------------------------------------------- noise (SK-N1..SK-N10)
 
     def _noise(
-        self, event: NoiseEvent, at: Point, *, maker: Walker, surface: Surface | None = None
+        self,
+        event: NoiseEvent,
+        at: Point,
+        *,
+        maker: Walker,
+        surface: Surface | None = None,
+        besides: set[str] | None = None,
     ) -> None:
-        visibility = self.rules.num("sight.night_visibility_cm")
+        """Each living defender who does not watch the maker checks the noise; one who hears
+        knows its direction and turns round (SK-N10). ``besides``: who is not a listener (the
+        one struck is in the fight)."""
         for listener in self.defenders():
+            if besides and listener.name in besides:
+                continue
             if listener.aware_of(maker.name) is AwarenessState.OBSERVED:
                 continue  # he watches its maker: not a noise out of sight (SK-N1)
             gap = distance(listener.at, at)
-            verdict = noise_check(
-                self.rules,
+            verdict = self.roll(
+                noise_check,
+                listener,
+                rules=self.rules,
                 event=event,
                 surface=surface,
                 distance_cm=gap,
@@ -259,7 +310,6 @@ class SkirmishGame(Game):
                 time=self.scenario.time,
                 alert=listener.alert,
                 roller=Roller(listener.actor.detection_pool()),
-                source=self.faces,
             )
             self.emit(
                 "noise",
@@ -273,56 +323,60 @@ class SkirmishGame(Game):
             if not verdict.success:
                 continue
             listener.learn(maker.name, AwarenessState.DIRECTION)
-            listener.alert = True
-            if gap < visibility and maker.alive:
-                self._detect(listener, maker, "engine.event.turns_round")
+            if heard_puts_on_alert(self.rules):
+                listener.alert = True
+            self.emit(
+                "perceive",
+                "engine.raid.hears",
+                actor=listener,
+                target=maker,
+                params={"event": event.value},
+            )
+            if maker.alive:
+                self._look(listener, maker, "engine.raid.turns_round")
 
     # ---------------------------------------------------------------- 3. sight (SK-V1..SK-V9)
 
     def attitude(self, intruder: Walker) -> Attitude:
         """What a guard sees the intruder doing this turn (SK-V3, SK-V9)."""
-        in_cover = self.board.in_cover(intruder.at)
-        leg = intruder.current_leg
-        if intruder.moved:
-            speed = (leg.speed if leg else None) or Attitude.HALF
-            if speed is Attitude.HIDDEN:
-                return Attitude.HIDDEN if in_cover else Attitude.HALF
-            return speed
-        if intruder.actor.attitude is not None and self.turn == 1 and not intruder.legs:
-            start = intruder.actor.attitude
-            return Attitude.IMMOBILE if start is Attitude.HIDDEN and not in_cover else start
-        return Attitude.HIDDEN if in_cover else Attitude.IMMOBILE
+        return seen_attitude(intruder.moved_as, in_cover=self.board.in_cover(intruder.at))
 
     def _sight(self) -> None:
         for guard in self.defenders():
             for intruder in self.intruders():
-                if guard.aware_of(intruder.name) is AwarenessState.OBSERVED:
-                    continue
-                verdict = sight_check(
-                    self.rules,
-                    attitude=self.attitude(intruder),
-                    distance_cm=distance(guard.at, intruder.at),
-                    alert=guard.alert,
-                    unsuited_outfit=intruder.actor.outfit is Outfit.UNSUITED,
-                    lit=self.board.lit(intruder.at),
-                    time=self.scenario.time,
-                    line_of_sight=self.board.sees(guard.at, intruder.at),
-                    roller=Roller(guard.actor.detection_pool()),
-                    source=self.faces,
-                )
-                if verdict.impossible:
-                    continue
-                self.emit(
-                    "sight",
-                    "engine.event.sight",
-                    actor=guard,
-                    target=intruder,
-                    at=intruder.at,
-                    verdict=verdict,
-                    params={"distance": log_number(distance(guard.at, intruder.at))},
-                )
-                if verdict.success:
-                    self._detect(guard, intruder, "engine.event.sees")
+                if guard.aware_of(intruder.name) is not AwarenessState.OBSERVED:
+                    self._look(guard, intruder, "engine.event.sees")
+
+    def _look(self, guard: Walker, intruder: Walker, seen_message: str) -> None:
+        """One sight test of ``guard`` on ``intruder`` where both stand now (SK-V1..SK-V9);
+        nothing is logged when the rules allow no test."""
+        gap = distance(guard.at, intruder.at)
+        check = partial(
+            sight_check,
+            self.rules,
+            attitude=self.attitude(intruder),
+            distance_cm=gap,
+            alert=guard.alert,
+            unsuited_outfit=intruder.actor.outfit is Outfit.UNSUITED,
+            lit=self.board.lit(intruder.at),
+            time=self.scenario.time,
+            line_of_sight=self.board.sees(guard.at, intruder.at),
+            roller=Roller(guard.actor.detection_pool()),
+        )
+        if check().impossible:
+            return
+        verdict = self.roll(check, guard)
+        self.emit(
+            "sight",
+            "engine.event.sight",
+            actor=guard,
+            target=intruder,
+            at=intruder.at,
+            verdict=verdict,
+            params={"distance": log_number(gap)},
+        )
+        if verdict.success:
+            self._detect(guard, intruder, seen_message)
 
     def _detect(self, guard: Walker, intruder: Walker, message: str) -> None:
         guard.learn(intruder.name, AwarenessState.OBSERVED)
@@ -332,15 +386,28 @@ class SkirmishGame(Game):
         if pair not in self.resolved and pair not in self.detected:
             self.detected.append(pair)
 
-    # ---------------------------------------------------------------- 4. initiative (SK-G5)
+    # ---------------------------------------------------------------- 4. the alarm (SK-G5)
 
-    def _initiative(self) -> None:
-        for guard_name, intruder_name in self.detected:
+    def _alarms(self) -> None:
+        """Each detection of this turn, in order (new ones join the queue): initiative within
+        striking reach, else the cry."""
+        for guard_name, intruder_name in self.detected:  # grows while it is walked
             guard, intruder = self.by_name[guard_name], self.by_name[intruder_name]
             if self.outcome is not None or not (guard.alive and intruder.alive):
                 continue
             self.resolved.add((guard_name, intruder_name))
-            verdict = alarm_check(self.rules, source=self.faces)
+            gap = distance(guard.at, intruder.at)
+            if not within_reach(self.rules, gap):
+                self.emit(
+                    "alarm",
+                    "engine.raid.beyond_reach",
+                    actor=guard,
+                    target=intruder,
+                    params={"distance": log_number(gap)},
+                )
+                self._cry(guard, intruder)
+                continue
+            verdict = self.roll(alarm_check, guard, rules=self.rules)
             self.emit(
                 "initiative",
                 "engine.event.initiative",
@@ -350,18 +417,81 @@ class SkirmishGame(Game):
                 perceived_by={intruder.name},
             )
             if verdict.success:
-                for defender in self.defenders():
-                    defender.alert = True
-                self.emit(
-                    "alarm",
-                    "engine.event.alarm",
-                    actor=guard,
-                    target=intruder,
-                    at=guard.at,
-                    public=True,
-                )
-                self.outcome = Outcome("alarm", self.turn, unseen=False, by=guard.name)
-                return
+                self._cry(guard, intruder)
+            else:
+                self._silence(intruder, guard)
+
+    def _silence(self, intruder: Walker, guard: Walker) -> None:
+        """The intruder won the initiative: one round of melee, heard by every other listener
+        (SK-N2, 4+), and the guard is out of the fight, his body a death noise [SK-G5, R]."""
+        self.emit(
+            "action",
+            "engine.raid.strikes_first",
+            actor=intruder,
+            target=guard,
+            at=guard.at,
+            perceived_by={guard.name},
+        )
+        self._noise(NoiseEvent.MELEE, guard.at, maker=intruder, besides={guard.name})
+        if guard.alive:
             self._kill(intruder, guard, None)
 
-    # ---------------------------------------------------------------- 5. objective
+    def _cry(self, guard: Walker, intruder: Walker) -> None:
+        """The alarm is a cry (SK-G5, SK-N7): heard by each defender on alert, by any other
+        unless his die shows 1; whoever hears it is on alert from then on."""
+        guard.alert = True
+        if self.alarm_turn is None:
+            self.alarm_turn = self.turn
+        hearers = {guard.name}
+        self.emit(
+            "alarm",
+            "engine.raid.cry",
+            actor=guard,
+            target=intruder,
+            at=guard.at,
+            perceived_by={intruder.name},
+        )
+        for listener in self.defenders():
+            if listener is guard:
+                continue
+            verdict = self.roll(
+                noise_check,
+                listener,
+                rules=self.rules,
+                event=NoiseEvent.ALARM_CRY,
+                alert=listener.alert,
+                roller=Roller(listener.actor.detection_pool()),
+            )
+            self.emit(
+                "noise",
+                "engine.raid.alarm_cry",
+                actor=listener,
+                target=guard,
+                verdict=verdict,
+            )
+            if verdict.success:
+                listener.alert = True
+                hearers.add(listener.name)
+        if self.scenario.alarm_ends:
+            self.outcome = Outcome(
+                "alarm", self.turn, unseen=False, by=guard.name, after_alarm=True
+            )
+
+    # ---------------------------------------------------------------- 5. the end
+
+    def _objective(self) -> None:
+        super()._objective()
+        if self.outcome is not None and self.alarm_turn is not None:
+            self.outcome = Outcome(
+                self.outcome.kind,
+                self.outcome.turn,
+                self.outcome.unseen,
+                self.outcome.by,
+                after_alarm=True,
+            )
+
+    def _unfinished(self) -> Outcome:
+        outcome = super()._unfinished()
+        return Outcome(
+            outcome.kind, outcome.turn, outcome.unseen, after_alarm=self.alarm_turn is not None
+        )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vigile.awareness.ladder import AwarenessState
+from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.actors import Actor, Side
 from vigile.scene.plans import Leg
 
@@ -26,7 +27,12 @@ class Walker:
     waiting: int | None = None
     """Turns still to wait at the current waypoint; None until it is reached."""
     moved: bool = False
-    """Moved this turn (its attitude for sight)."""
+    """Moved this turn."""
+    moved_as: Attitude | None = None
+    """How it moved this turn (the leg's speed), None if it did not: what a guard sees it do
+    (SK-V3, SK-V9), even after it reached its waypoint and stopped."""
+    climbed: bool = False
+    """Its current leg's climb is done (the climb's fumble roll is made once, SK-N3)."""
     awareness: dict[str, AwarenessState] = field(default_factory=dict)
     """What it knows of each enemy, by name (RULES.md §4)."""
     knows_position: set[str] = field(default_factory=set)

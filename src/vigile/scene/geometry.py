@@ -30,8 +30,9 @@ Between (:func:`crossings`, :func:`line_of_sight`)
     The relation is symmetric: A→B and B→A give the same count.
 Inside a polygon (:func:`point_in_polygon`)
     Even-odd rule; a point on the boundary (an edge or a vertex) counts as inside.
-Lit zone (:func:`within`)
-    Distance <= radius: a point exactly at the radius is inside (SK-V5 "at 20 cm" counts).
+Lit zone (:func:`within`, :func:`lit_by`)
+    Distance <= radius: a point exactly at the radius is inside (SK-V5 "at 20 cm" counts);
+    :func:`lit_by` also needs a line of sight from the light (SK-V5: the light must reach).
 Moves (:func:`move_with_bounce`, :func:`trace_moves`)
     Each mover goes from (x, y) along (dx, dy), for its full length. A leg that meets a
     movement-blocking barrier or the map border (the rectangle 0..width x 0..height) reflects
@@ -58,6 +59,7 @@ __all__ = [
     "Segment",
     "crossings",
     "line_of_sight",
+    "lit_by",
     "move_with_bounce",
     "on_barrier",
     "point_in_polygon",
@@ -571,6 +573,31 @@ def within(
             ddx = x[rows, None] - lx[None, :]
             ddy = y[rows, None] - ly[None, :]
             lit[rows] = (ddx * ddx + ddy * ddy <= reach[None, :]).any(axis=1)
+    return lit.reshape(shape)
+
+
+def lit_by(
+    barriers: Barriers,
+    px: ArrayLike,
+    py: ArrayLike,
+    cx: ArrayLike,
+    cy: ArrayLike,
+    radius: ArrayLike,
+) -> BoolArray:
+    """Whether each point is lit: within ``radius`` of a light (as :func:`within`) that it
+    sees, no sight-blocking barrier between them (SK-V5: the light must reach the target; a
+    lantern lights nothing behind a solid wall). A light standing on a barrier's line (a lit
+    door or window) lights both sides of it."""
+    shape, (x, y) = _flat(px, py)
+    _, (lx, ly, lr) = _flat(cx, cy, radius)
+    if np.any(lr < 0):
+        raise ValueError("a radius cannot be negative")
+    lit = np.zeros(x.shape[0], dtype=np.bool_)
+    for k in range(lx.size):
+        near = np.nonzero(~lit & ((x - lx[k]) ** 2 + (y - ly[k]) ** 2 <= lr[k] * lr[k]))[0]
+        if near.size and len(barriers):
+            near = near[line_of_sight(barriers, lx[k], ly[k], x[near], y[near])]
+        lit[near] = True
     return lit.reshape(shape)
 
 

@@ -273,6 +273,9 @@ class Scenario(BaseModel):
     """Turn limit (rounds in the d20 games)."""
     objective: Objective | None = None
     """Where the attackers must go."""
+    alarm_ends: bool = False
+    """The game ends when the alarm is raised. By default it goes on, every defender who
+    heard the cry on alert (SK-G5)."""
     encounter: Encounter | None = None
     """A day situation to play instead of a night raid: shadowing or ambush."""
     house_rules: dict[str, Any] = Field(default_factory=dict)
