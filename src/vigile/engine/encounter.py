@@ -2,21 +2,51 @@
 
 By day everyone sees everyone (SK-S1); these encounters are the exceptions the rules cover:
 following someone through a crowd or the countryside (SK-S2..SK-S4) and walking into an ambush
-(SK-A1..SK-A5). Each round of shadowing, the follower rolls to keep up, then the followed rolls
-to notice (a round in which the follower fumbled makes that easier, SK-S2). The game ends when
-the follower loses the trail or is noticed, or after the encounter's rounds. An ambush is one
-roll per target, not pooled (SK-A2).
+(SK-A1..SK-A5).
+
+A round of shadowing, in order:
+
+1. the follower rolls to keep up (SK-S2, SK-S4);
+2. the followed character rolls to notice the follower, unless the trail is already lost. In
+   a crowd, a round in which the follower fumbled (every die a 1, SK-D4) makes that roll
+   easier (``shadow.crowd_notice_fumbled``, SK-S2, SK-S5);
+3. the encounter ends when the follower is noticed ("detected"), when it lost the trail
+   ("lost"), or after the encounter's rounds ("objective": followed unseen).
+
+Rulings where the text is silent [R]:
+
+- [R] The follow roll comes first, the notice roll second, in the same round: the fumble of
+  this round's follow roll is what makes this round's notice roll easier ("elle pourra le
+  détecter ce round là", SK-S5).
+- [R] A failed follow roll loses the trail and ends the encounter, with no notice roll: no one
+  follows any more. A fumbled follow roll in a crowd is a failed roll too (a double 1 never
+  reaches 4+), yet SK-S5 gives the followed character a notice roll in that round: so a
+  fumbled follow roll still loses the trail, but only after the notice roll; noticed beats
+  lost (the outcome is "detected").
+- [R] The fumble rule is a crowd rule (SK-S2). In the countryside (SK-S4 says nothing of it)
+  a fumbled follow roll is a plain failed one: the trail is lost.
+
+An ambush is one roll per target, not pooled (SK-A2): each target rolls its own die with its
+own skills and its own alert (the actor's ``alert``; SK-A3: −1 difficulty in the countryside,
+SK-A4: +1 to the die in town). The party detects the ambush if any one target does (SK-A2
+[R]); then both sides act at once, else the ambushers act first (SK-A5).
+
+A check noticing a follower or an ambush is a perception check: a character's own view shows
+it only when it succeeds (see :mod:`vigile.engine.views`).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from vigile.awareness.ladder import AwarenessState
+from vigile.checks.verdict import Verdict
 from vigile.engine.result import Outcome
 from vigile.engine.skirmish import SkirmishGame
 from vigile.engine.state import Walker
 from vigile.rulesets.skirmish.ambush import ambush_check
 from vigile.rulesets.skirmish.common import Roller
-from vigile.rulesets.skirmish.shadow import Task, shadow_check
+from vigile.rulesets.skirmish.shadow import Setting, Task, shadow_check
 from vigile.scene.actors import SHADOWING_SKILLS
 from vigile.scene.encounters import Ambush, Shadowing
 
@@ -41,72 +71,101 @@ class EncounterGame(SkirmishGame):
     def _shadow_round(self, encounter: Shadowing) -> None:
         follower = self.by_name[encounter.follower]
         followed = self.by_name[encounter.followed]
-        follow = shadow_check(
-            self.rules,
+        follow = self.roll(
+            shadow_check,
+            follower,
+            rules=self.rules,
             task=Task.FOLLOW,
             setting=encounter.setting,
             target_hiding=encounter.followed_hiding,
             target=encounter.followed_mount,
             untrained=not follower.actor.trained_at_shadowing(),
             roller=Roller(shadowing_pool(follower)),
-            source=self.faces,
         )
         self.emit("shadow", "engine.event.follow", actor=follower, target=followed, verdict=follow)
-        if follow.success is False:
+        fumbled = (
+            follow.roll is not None and follow.roll.fumble and encounter.setting is Setting.CROWD
+        )
+        lost = follow.success is False
+        if lost and not fumbled:
             self.outcome = Outcome("lost", self.turn, unseen=True, by=follower.name)
             return
-        follower.learn(followed.name, AwarenessState.OBSERVED)
-        fumbled = follow.roll is not None and follow.roll.fumble
-        notice = shadow_check(
-            self.rules,
+        if not lost:
+            follower.learn(followed.name, AwarenessState.OBSERVED)
+        notice = self.roll(
+            shadow_check,
+            followed,
+            rules=self.rules,
             task=Task.NOTICE,
             setting=encounter.setting,
             follower=encounter.follower_mount,
             discreet=encounter.follower_discreet,
             alert=followed.alert,
             untrained=not followed.actor.trained_at_shadowing(),
-            follower_fumbled=fumbled and encounter.setting.value == "crowd",
+            follower_fumbled=fumbled,
             roller=Roller(shadowing_pool(followed)),
-            source=self.faces,
         )
-        self.emit("shadow", "engine.event.notice", actor=followed, target=follower, verdict=notice)
+        self.emit("notice", "engine.event.notice", actor=followed, target=follower, verdict=notice)
         if notice.success:
             followed.learn(follower.name, AwarenessState.OBSERVED)
+            self.emit("perceive", "engine.day.notices", actor=followed, target=follower)
             self.ever_detected = True
             self.outcome = Outcome("detected", self.turn, unseen=False, by=followed.name)
+        elif lost:
+            self.outcome = Outcome("lost", self.turn, unseen=True, by=follower.name)
         elif self.turn >= encounter.rounds:
             self.outcome = Outcome("objective", self.turn, unseen=True, by=follower.name)
 
     def _ambush(self, encounter: Ambush) -> None:
         ambushers = [self.by_name[n] for n in encounter.ambushers]
         targets = [self.by_name[n] for n in encounter.targets]
-        verdict = ambush_check(
-            self.rules,
-            setting=encounter.setting,
-            ambushers=len(ambushers),
-            targets=len(targets),
-            all_ninjas=all(a.actor.ninja for a in ambushers),
-            alert=all(t.alert for t in targets),
-            party=[t.actor.ambush_levels() for t in targets],
-            cover=encounter.cover,
-            source=self.faces,
-        )
-        self.emit(
-            "ambush",
-            "engine.event.ambush",
-            actor=targets[0],
-            target=ambushers[0],
-            verdict=verdict,
-            perceived_by={t.name for t in targets},
-            params={
-                "targets": ", ".join(t.name for t in targets),
-                "ambushers": ", ".join(a.name for a in ambushers),
-            },
-        )
-        if verdict.success:
-            self.ever_detected = True
-            self.outcome = Outcome("detected", self.turn, unseen=False, by=targets[0].name)
-        else:
-            self.outcome = Outcome(
-                "objective", self.turn, unseen=True, by=", ".join(a.name for a in ambushers)
+        names = ", ".join(a.name for a in ambushers)
+        spotted_by: list[str] = []
+        for target in targets:
+            verdict = self.roll(
+                ambush_check,
+                target,
+                rules=self.rules,
+                setting=encounter.setting,
+                ambushers=len(ambushers),
+                targets=len(targets),
+                all_ninjas=all(a.actor.ninja for a in ambushers),
+                alert=target.alert,
+                party=[target.actor.ambush_levels()],
+                cover=encounter.cover,
             )
+            if len(targets) > 1:
+                verdict = _without_sequel(verdict)
+            self.emit(
+                "ambush",
+                "engine.day.watch_ambush",
+                actor=target,
+                target=ambushers[0],
+                verdict=verdict,
+                params={"ambushers": names},
+            )
+            if verdict.success:
+                spotted_by.append(target.name)
+                for ambusher in ambushers:
+                    target.learn(ambusher.name, AwarenessState.OBSERVED)
+                self.emit(
+                    "perceive",
+                    "engine.day.spots_ambush",
+                    actor=target,
+                    target=ambushers[0],
+                    params={"ambushers": names},
+                )
+        params = {"targets": ", ".join(t.name for t in targets), "ambushers": names}
+        if spotted_by:
+            self.ever_detected = True
+            self.emit("ambush", "engine.day.ambush_detected", public=True, params=params)
+            self.outcome = Outcome("detected", self.turn, unseen=False, by=", ".join(spotted_by))
+        else:
+            self.emit("ambush", "engine.day.ambush_sprung", public=True, params=params)
+            self.outcome = Outcome("objective", self.turn, unseen=True, by=names)
+
+
+def _without_sequel(verdict: Verdict) -> Verdict:
+    """One target's verdict without who acts first: with several targets, that depends on the
+    whole party (SK-A2, SK-A5), and the party's event says it."""
+    return replace(verdict, notes=tuple(n for n in verdict.notes if not n.sequel))
