@@ -22,11 +22,14 @@ map: {width: 300, height: 60}
 turns: 10
 """
 
-SHADOWING = HEAD + """actors:
+SHADOWING = (
+    HEAD
+    + """actors:
   - {name: Sanjiro, side: attackers, position: [80, 20], ninja: true, dice: {ninjitsu: 2}}
   - {name: Tomoe, side: defenders, position: [100, 20], dice: {}}
 encounter: {type: shadowing, follower: Sanjiro, followed: Tomoe, setting: SETTING, rounds: 3}
 """
+)
 
 
 def _play(tmp_path: Path, text: str, dice: list[int]) -> GameResult:
@@ -108,12 +111,15 @@ def test_a_noticed_follower_is_known_to_the_followed(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- ambush (SK-A2..SK-A5)
 
-AMBUSH = HEAD + """actors:
+AMBUSH = (
+    HEAD
+    + """actors:
   - {name: Sanjiro, side: attackers, position: [40, 20], dice: {ninjitsu: 2}}
   - {name: Tomoe, side: defenders, position: [60, 40], alert: true, dice: {}}
   - {name: Kenji, side: defenders, position: [62, 40], dice: {}}
 encounter: {type: ambush, ambushers: [Sanjiro], targets: [Tomoe, Kenji], setting: SETTING}
 """
+)
 
 
 def test_SK_A3_each_targets_alert_is_its_own(tmp_path: Path) -> None:
