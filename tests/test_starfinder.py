@@ -423,13 +423,16 @@ def test_SF10_sniping_minus_20_and_ten_feet_or_more(sf: RuleData) -> None:
     assert reasons(verdict)["starfinder.hide.sniping"] == -20
     assert verdict.chance == bf_hidden(5, [5])
     assert any(n.rule == "SF-10" and n.params["distance"] == 10 for n in verdict.notes)
-    with pytest.raises(InputError, match=r"SF-10"):
-        hide_check(sf, stealth=25, observers=[5], cover=True, sniping=True, distance_ft=9.5)
+    # A rule that forbids the attempt is a verdict (refused, SF-10's 10 ft minimum); a missing
+    # distance is an input error.
+    near = hide_check(sf, stealth=25, observers=[5], cover=True, sniping=True, distance_ft=9.5)
+    assert near.impossible and near.chance == 0 and near.outcome == "starfinder.hide.refused"
+    assert [(n.rule, n.params["least"]) for n in near.notes] == [("SF-10", 10)]
     with pytest.raises(InputError, match="--sniping"):
         hide_check(sf, stealth=25, observers=[5], cover=True, sniping=True)
     house = override("[sniping]\nmin_distance_ft = 30\n")
-    with pytest.raises(InputError, match="30 ft"):
-        hide_check(house, stealth=25, observers=[5], cover=True, sniping=True, distance_ft=20)
+    far = hide_check(house, stealth=25, observers=[5], cover=True, sniping=True, distance_ft=20)
+    assert far.impossible and [n.params["least"] for n in far.notes] == [30]
 
 
 # --- SF-11 ---------------------------------------------------------------------------------

@@ -152,7 +152,6 @@ def test_hide_player_view_keeps_the_observers_secret() -> None:
         (["--cover", "--no-cover"], "--cover"),
         (["--concealment", "--total-concealment"], "--concealment"),
         (["--cover", "--sniping"], "--sniping"),
-        (["--cover", "--sniping", "--distance", "5"], "SF-10"),
         (["--cover", "--distance", "-5"], "--distance"),
         (["--cover", "--distance", "nan"], "--distance"),
         (["--cover", "--dc-mod", "two:fog"], "--dc-mod"),
@@ -339,3 +338,19 @@ def test_french_uses_the_french_starfinder_vocabulary() -> None:
     for word in ("Discrétion", "Perception", "tir embusqué", "Bluff", "pris au dépourvu"):
         assert word in text
     assert "camouflage total" in "\n".join(explain(every_verdict()[4], Lang.FR))
+
+
+def test_SF10_sniping_too_close_is_a_refused_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    """SF-10: sniping is only against a creature 10 ft (3 m) or more away. At 5 ft the rule
+    forbids the attempt: a verdict (exit 0), impossible, chance 0, naming the 10 ft minimum,
+    and the observer sees the sniper (no Stealth check is rolled, as with SF-2)."""
+    args = ["hide", "--stealth", "10", "--perception", "5", "--cover", "--sniping"]
+    code, out, _ = main([*args, "--distance", "5", "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data["impossible"] is True and data["chance"] == "0" and data["success"] is False
+    assert [n["rule"] for n in data["notes"]] == ["SF-10"]
+    assert "10 ft or more" in data["notes"][0]["text"] and "5 ft away" in data["notes"][0]["text"]
+    assert [o["state"] for o in data["observers"]] == ["observed"]
+    code, out, _ = main([*args, "--distance", "5", "--lang", "fr"], capsys)
+    assert code == 0 and "10 pieds ou plus" in out

@@ -102,6 +102,13 @@ class Verdict:
     player_outcome: str | None = None
     """Message key of the outcome as the character perceives it; None: the GM's outcome."""
 
+    def __post_init__(self) -> None:
+        """``impossible`` and ``automatic`` follow the exact chance, whatever the check passed:
+        a check that cannot succeed is impossible (chance 0), one that cannot fail is automatic
+        (chance 1), and no other is either."""
+        object.__setattr__(self, "impossible", self.chance == 0)
+        object.__setattr__(self, "automatic", self.chance == 1)
+
     @property
     def target(self) -> int | None:
         """The face one die must reach: difficulty minus the die bonus [SK-D3]."""

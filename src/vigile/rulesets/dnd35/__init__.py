@@ -6,19 +6,26 @@ that need no dice are small functions in :mod:`vigile.rulesets.dnd35.traits`. Nu
 """
 
 from vigile.rulesets.dnd35.attack import Square, attack_check, grope_check
+from vigile.rulesets.dnd35.awareness import reached
+from vigile.rulesets.dnd35.common import skill_bonus, untrained_bonus
 from vigile.rulesets.dnd35.hide import HideSpeed, Size, hide_check
-from vigile.rulesets.dnd35.listen import ListenSpeed, listen_check
+from vigile.rulesets.dnd35.listen import Listener, ListenSpeed, listen_all_check, listen_check
 from vigile.rulesets.dnd35.spot import SpotTarget, spot_check
 
 __all__ = [
     "HideSpeed",
     "ListenSpeed",
+    "Listener",
     "Size",
     "SpotTarget",
     "Square",
     "attack_check",
     "grope_check",
     "hide_check",
+    "listen_all_check",
     "listen_check",
+    "reached",
+    "skill_bonus",
     "spot_check",
+    "untrained_bonus",
 ]

@@ -52,6 +52,18 @@ def check_distance(rules: RuleData, distance_ft: float, *, where: str = "--dista
     return float(distance_ft)
 
 
+def untrained_bonus(*, dex: int, armor_penalty: int = 0) -> int:
+    """The roll of a creature without ranks in Hide or Move Silently: its Dexterity modifier
+    with its armor check penalty (given as 2 or −2, always a penalty) [DD-5]."""
+    return dex - abs(armor_penalty)
+
+
+def skill_bonus(ranked: int | None, *, dex: int, armor_penalty: int = 0) -> int:
+    """A Hide or Move Silently bonus: the creature's own, or without ranks the untrained roll
+    of :func:`untrained_bonus` [DD-5, DD-20]."""
+    return ranked if ranked is not None else untrained_bonus(dex=dex, armor_penalty=armor_penalty)
+
+
 def ft_param(distance: float) -> int | float:
     """A distance as an explanation quotes it: 20, not 20.0."""
     return int(distance) if float(distance).is_integer() else round(distance, 2)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
+from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Line, Modifier, Verdict
@@ -33,6 +34,13 @@ OBSERVER_OUTCOMES = ("dnd35.hide.observer_spots", "dnd35.hide.observer_misses")
 _NOTES = (Line("dnd35.hide.sees_invisible", "DD-20"), Line("dnd35.hide.one_roll", "DD-20"))
 _TIES = Line("dnd35.hide.ties", "DD-20", companion=True)
 _TIES_OFF = Line("dnd35.hide.ties_off", "DD-20")
+_ALLOWED = {
+    "cover": Line("dnd35.hide.allowed_cover", "DD-20"),
+    "concealment": Line("dnd35.hide.allowed_concealment", "DD-20"),
+    "invisible": Line("dnd35.hide.allowed_invisible", "DD-20"),
+}
+_NO_SHELTER = Line("dnd35.hide.no_shelter", "DD-20")
+_SEEN = Line("dnd35.hide.in_plain_sight", "DD-20")
 """Lines are immutable: the ones without parameters are built once."""
 
 
@@ -66,27 +74,35 @@ def hide_check(
     *,
     hide_bonus: int,
     spot_bonuses: Sequence[int],
-    distance_ft: float = 0.0,
+    distance_ft: float | Sequence[float] = 0.0,
     speed: HideSpeed = HideSpeed.HALF,
     size: Size = Size.MEDIUM,
+    cover: bool = False,
+    concealment: bool = False,
+    invisible: bool = True,
     source: FaceSource | None = None,
 ) -> Verdict:
     """Does the hider stay hidden from every observer who sees invisible creatures? [DD-20]
 
     Invisibility does not hide from a creature that detects or sees invisible ones: against it
-    the normal Hide vs Spot contest applies. [C] Hide takes −5 faster than half speed and −20
-    attacking, running or charging, and a size modifier; each Spot takes −1 per 10 ft. [C] A
-    tie goes to the higher modifier; with equal modifiers the two roll again (an observer then
-    spots with chance exactly 1/2), which does not change the Hide result the other observers
-    face. ``chance`` is the chance to stay hidden from all; each observer's member verdict has
-    its own chance to spot the hider, and reaches ``observed``.
+    the normal Hide vs Spot contest applies. Hiding needs cover or concealment: [R] the hider's
+    invisibility counts as the concealment it needs (the seed: knowing how to hide is useful
+    even when invisible); without cover, concealment nor invisibility no Hide check is allowed,
+    and the verdict is refused: every observer sees the hider, no die is rolled. ``invisible``
+    is True by default: the check's premise is an invisible hider.
+    [C] Hide takes −5 faster than half speed and −20 attacking, running or charging, and a size
+    modifier; each Spot takes −1 per 10 ft of its own distance (``distance_ft``: one for every
+    observer, or one per observer in order). [C] A tie goes to the higher modifier; with equal
+    modifiers the two roll again (an observer then spots with chance exactly 1/2), which does
+    not change the Hide result the other observers face. ``chance`` is the chance to stay
+    hidden from all; each observer's member verdict has its own chance to spot the hider, and
+    reaches ``observed``.
 
     Rolling order: the hider's Hide d20, then each observer's Spot d20 in the order given; a
     tie between equal modifiers rolls again, the hider's d20 then that observer's, until
     settled, before the next observer rolls.
     """
     check_bonus(rules, hide_bonus, where="--hide")
-    check_distance(rules, distance_ft)
     if not spot_bonuses:
         raise InputError("give at least one observer's Spot bonus", where="--spot")
     limit = rules.num("limits.max_observers")
@@ -94,12 +110,31 @@ def hide_check(
         raise LimitError(f"--spot: {len(spot_bonuses)} observers; at most {limit}")
     for bonus in spot_bonuses:
         check_bonus(rules, bonus, where="--spot")
+    distances = _distances(rules, distance_ft, len(spot_bonuses))
+    reasons = [
+        key
+        for key, present in (
+            ("cover", cover),
+            ("concealment", concealment),
+            ("invisible", invisible),
+        )
+        if present
+    ]
+    if not reasons:
+        return _refused(spot_bonuses)
     tie_rule = companion(rules, "opposed_tie_rule")
-    notes = [*_NOTES, _TIES if tie_rule else _TIES_OFF]
-    modifiers = _hider_modifiers(rules, hide_bonus, speed, size, distance_ft)
+    notes = [*_NOTES, *(_ALLOWED[key] for key in reasons), _TIES if tie_rule else _TIES_OFF]
+    modifiers = _hider_modifiers(rules, hide_bonus, speed, size)
+    own = [_distance_modifier(rules, d) for d in distances]
+    if len(set(distances)) == 1 and own[0] is not None:  # one distance: every Spot shares it
+        modifiers.append(own[0])
+        own = [None] * len(own)
     hider = sum(m.value for m in modifiers if m.kind != "die")
     shared_spot = sum(m.value for m in modifiers if m.kind == "die")
-    totals = [bonus + shared_spot for bonus in spot_bonuses]
+    totals = [
+        bonus + shared_spot + (mod.value if mod is not None else 0)
+        for bonus, mod in zip(spot_bonuses, own, strict=True)
+    ]
     if tie_rule:
         hidden, spots = hidden_from_all_dnd(hider, totals)
     else:  # ties to the hider: the observer must beat the Hide result
@@ -112,7 +147,11 @@ def hide_check(
             check="hide",
             question="dnd35.hide.observer_question",
             chance=chance,
-            modifiers=(*shared, Modifier(bonus, "dnd35.hide.spot_bonus", "DD-20", kind="die")),
+            modifiers=(
+                *shared,
+                *(() if mod is None else (mod,)),
+                Modifier(bonus, "dnd35.hide.spot_bonus", "DD-20", kind="die"),
+            ),
             die_bonus=total,
             dice=0,
             state=observed,
@@ -120,8 +159,8 @@ def hide_check(
             member_params={"index": index, "bonus": bonus},
             dice_kind="opposed",
         )
-        for index, (bonus, total, chance) in enumerate(
-            zip(spot_bonuses, totals, spots, strict=True), start=1
+        for index, (bonus, mod, total, chance) in enumerate(
+            zip(spot_bonuses, own, totals, spots, strict=True), start=1
         )
     ]
     success: bool | None = None
@@ -158,10 +197,60 @@ def hide_check(
     )
 
 
+def _distances(rules: RuleData, distance_ft: float | Sequence[float], count: int) -> list[float]:
+    """One distance for every observer, or one each, checked [DD-20]."""
+    if isinstance(distance_ft, int | float):
+        return [check_distance(rules, distance_ft)] * count
+    if len(distance_ft) != count:
+        raise InputError(
+            f"{len(distance_ft)} distances for {count} observers: give one distance, "
+            "or one per observer in the order of --spot",
+            where="--distance",
+        )
+    return [check_distance(rules, d) for d in distance_ft]
+
+
+def _refused(spot_bonuses: Sequence[int]) -> Verdict:
+    """No Hide check without cover or concealment [DD-20 R]: every observer sees the hider."""
+    members = tuple(
+        Verdict(
+            ruleset=RULESET,
+            check="hide",
+            question="dnd35.hide.observer_question",
+            chance=Fraction(1),
+            notes=(_SEEN,),
+            die_bonus=bonus,
+            dice=0,
+            success=True,
+            outcome="dnd35.hide.observer_sees",
+            state=AwarenessState.OBSERVED,
+            member_label="dnd35.hide.observer",
+            member_params={"index": index, "bonus": bonus},
+            dice_kind="opposed",
+        )
+        for index, bonus in enumerate(spot_bonuses, start=1)
+    )
+    return Verdict(
+        ruleset=RULESET,
+        check="hide",
+        question="dnd35.hide.question",
+        chance=Fraction(0),
+        notes=(_NO_SHELTER,),
+        dice=0,
+        success=False,
+        outcome="dnd35.hide.refused",
+        state=AwarenessState.UNAWARE,
+        members=members,
+        members_key="observers",
+        dice_kind="opposed",
+        player_notes=(_NO_SHELTER,),
+    )
+
+
 def _hider_modifiers(
-    rules: RuleData, hide_bonus: int, speed: HideSpeed, size: Size, distance_ft: float
+    rules: RuleData, hide_bonus: int, speed: HideSpeed, size: Size
 ) -> list[Modifier]:
-    """The hider's side (base and difficulty) and what every Spot shares (die) [DD-20]."""
+    """The hider's side (base and difficulty) [DD-20]."""
     modifiers = [Modifier(hide_bonus, "dnd35.hide.bonus", "DD-20", kind="base")]
     if speed is not HideSpeed.HALF and companion(rules, "hide_speed"):
         modifiers.append(
@@ -183,24 +272,24 @@ def _hider_modifiers(
                 companion=True,
             )
         )
-    steps = distance_steps(rules, "hide.distance_step_ft", distance_ft)
-    if steps and companion(rules, "hide_distance"):
-        modifiers.append(
-            from_data(
-                rules,
-                "hide.distance",
-                "dnd35.hide.distance",
-                "DD-20",
-                kind="die",
-                times=steps,
-                params={
-                    "distance": ft_param(distance_ft),
-                    "step": rules.num("hide.distance_step_ft"),
-                },
-                companion=True,
-            )
-        )
     return modifiers
+
+
+def _distance_modifier(rules: RuleData, distance_ft: float) -> Modifier | None:
+    """An observer's Spot −1 per 10 ft of its own distance [DD-20 C]; None within 10 ft."""
+    steps = distance_steps(rules, "hide.distance_step_ft", distance_ft)
+    if not steps or not companion(rules, "hide_distance"):
+        return None
+    return from_data(
+        rules,
+        "hide.distance",
+        "dnd35.hide.distance",
+        "DD-20",
+        kind="die",
+        times=steps,
+        params={"distance": ft_param(distance_ft), "step": rules.num("hide.distance_step_ft")},
+        companion=True,
+    )
 
 
 def _roll_observer(

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.checks.verdict import Line, Modifier, Verdict
-from vigile.dice.d20 import check_chance, opposed_meet_chance
+from vigile.checks.verdict import Line, Modifier, Param, Verdict
+from vigile.dice.d20 import check_chance, hidden_from_all_meet, opposed_meet_chance
 from vigile.dice.source import FaceSource
-from vigile.errors import InputError
+from vigile.errors import InputError, LimitError
 from vigile.rulesets.data import RuleData, from_data
 from vigile.rulesets.dnd35.common import (
     RULESET,
@@ -226,3 +228,141 @@ def _surroundings(
             from_data(rules, "listen.stone_wall", "dnd35.listen.stone_wall", "DD-5", companion=True)
         )
     return modifiers
+
+
+@dataclass(frozen=True)
+class Listener:
+    """One listener of a group Listen check (DD-5): its bonus and its own surroundings."""
+
+    listen_bonus: int
+    distance_ft: float = 0.0
+    door: bool = False
+    stone_wall: bool = False
+    distracted: bool = False
+    asleep: bool = False
+
+
+_ONE_ROLL = Line("dnd35.listen.one_roll", "DD-20")
+ALL_OUTCOMES = ("dnd35.listen.unheard_by_all", "dnd35.listen.heard_by_some")
+
+
+def listen_all_check(
+    rules: RuleData,
+    *,
+    listeners: Sequence[Listener],
+    move_silently: int | None = None,
+    dex: int | None = None,
+    armor_penalty: int = 0,
+    speed: ListenSpeed | None = None,
+    speaking: bool = False,
+    source: FaceSource | None = None,
+) -> Verdict:
+    """Does the invisible creature stay unheard by every listener? [DD-5, DD-20 R]
+
+    One Move Silently result meets every listener's own Listen roll ([R] DD-20, as SF-4): each
+    listener's DC is that one result with its own distance, door, stone wall and distraction,
+    and each rolls its own d20 (:func:`listen_check` gives each member's DC and chance). The
+    listeners are not independent: ``chance``, the chance that none hears it, is summed over
+    the creature's d20. When the creature fights or speaks (DC 0) there is no shared roll and
+    the listeners are independent.
+
+    Rolling order: the creature's Move Silently d20 (none at DC 0), then each listener's
+    Listen d20 in the order given.
+    """
+    if not listeners:
+        raise InputError("give at least one listener's Listen bonus", where="--listen")
+    limit = rules.num("limits.max_observers")
+    if len(listeners) > limit:
+        raise LimitError(f"--listen: {len(listeners)} listeners; at most {limit}")
+    members = [
+        listen_check(
+            rules,
+            listen_bonus=one.listen_bonus,
+            move_silently=move_silently,
+            dex=dex,
+            armor_penalty=armor_penalty,
+            speed=speed,
+            speaking=speaking,
+            distance_ft=one.distance_ft,
+            door=one.door,
+            stone_wall=one.stone_wall,
+            distracted=one.distracted,
+            asleep=one.asleep,
+        )
+        for one in listeners
+    ]
+    fixed = members[0].difficulty is not None
+    parts = [
+        m.difficulty
+        if m.difficulty is not None
+        else sum(x.value for x in m.modifiers if x.kind != "die")
+        for m in members
+    ]
+    if fixed:
+        unheard = Fraction(1)
+        for member in members:
+            unheard *= 1 - member.chance
+    else:
+        unheard, _ = hidden_from_all_meet(
+            0, [m.die_bonus - p for m, p in zip(members, parts, strict=True)]
+        )
+    members = [
+        replace(m, member_label="dnd35.listen.listener", member_params={"index": i, "bonus": b})
+        for i, (m, b) in enumerate(
+            zip(members, (x.listen_bonus for x in listeners), strict=True), start=1
+        )
+    ]
+    notes = [] if fixed else [_ONE_ROLL]
+    roll = None
+    success: bool | None = None
+    extra: dict[str, int] = {}
+    if source is not None:
+        face = None if fixed else source.face(20)
+        margin = rules.num("listen.pinpoint_margin")
+        members = [
+            _roll_listener(m, p if face is None else face + p, margin, face, source)
+            for m, p in zip(members, parts, strict=True)
+        ]
+        success = not any(m.success for m in members)
+        if face is not None:
+            extra["move_silently_roll"] = face
+            notes.append(Line("dnd35.listen.move_silently_rolled", "DD-5", {"face": face}))
+            roll = as_roll([((face,), success)], success, source)
+    return Verdict(
+        ruleset=RULESET,
+        check="listen",
+        question="dnd35.listen.all_question",
+        chance=unheard,
+        notes=tuple(notes),
+        dice=0,
+        roll=roll,
+        success=success,
+        outcome=None if success is None else ALL_OUTCOMES[0 if success else 1],
+        state=AwarenessState.UNAWARE,
+        members=tuple(members),
+        members_key="listeners",
+        extra=extra,
+        dice_kind="opposed",
+    )
+
+
+def _roll_listener(
+    member: Verdict, dc: int, margin: int, hider_face: int | None, source: FaceSource
+) -> Verdict:
+    """One listener's d20 against its DC, the shared Move Silently result in it [DD-5]."""
+    face = source.face(20)
+    result = face + member.die_bonus
+    heard = result >= dc
+    pinpointed = result >= dc + margin
+    extra: dict[str, Param | Fraction | None] = {**member.extra, "dc": dc, "result": result}
+    if hider_face is not None:
+        extra["move_silently_roll"] = hider_face
+    return replace(
+        member,
+        notes=(*member.notes, Line("dnd35.listen.rolled", "DD-5", {"dc": dc, "result": result})),
+        roll=as_roll([((face,), heard)], heard, source, target=dc - member.die_bonus),
+        success=heard,
+        outcome=PINPOINTED if pinpointed else OUTCOMES[0 if heard else 1],
+        state=AwarenessState.LOCATION if pinpointed else AwarenessState.DIRECTION,
+        extra=extra,
+    )

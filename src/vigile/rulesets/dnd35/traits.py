@@ -69,6 +69,17 @@ def struck_by_invisible(
     return AwarenessState.LOCATION, Line("dnd35.traits.struck.located", "DD-7")
 
 
+def pinpoint_lost(*, by_blow: bool) -> tuple[AwarenessState, Line]:
+    """A creature pinpointed by groping (DD-6) or by its blow (DD-7) moved: its square is lost.
+
+    [R] The character still knows that something is there (``presence``), as when the attacker
+    moves at once (DD-7).
+    """
+    if by_blow:
+        return AwarenessState.PRESENCE, Line("dnd35.traits.struck.lost", "DD-7")
+    return AwarenessState.PRESENCE, Line("dnd35.traits.groped.lost", "DD-6")
+
+
 def carried_object_visible(
     *, picked_up_visible: bool, tucked_away: bool = False
 ) -> tuple[bool, Line]:

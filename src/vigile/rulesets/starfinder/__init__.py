@@ -15,6 +15,7 @@ from vigile.rulesets.starfinder.awareness import (
     noticed_state,
     observer_outcome,
     perception_success,
+    refused_outcome,
     state_chances_after,
     unseen_effects,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "observer_outcome",
     "parse_dc_mod",
     "perception_success",
+    "refused_outcome",
     "state_chances_after",
     "stealth_modifiers",
     "unseen_effects",

@@ -69,6 +69,13 @@ def observer_outcome(
     )
 
 
+def refused_outcome(before: AwarenessState = AwarenessState.UNAWARE) -> StateChange:
+    """Where an observer stands when no Stealth check was allowed [SF-2]: it observes you."""
+    return StateChange(
+        before, AwarenessState.OBSERVED, Line("starfinder.awareness.plain_sight", "SF-2")
+    )
+
+
 def is_unseen(state: AwarenessState) -> bool:
     """A creature you are unaware of, or aware of only by presence or location, is unseen
     [SF-11]; only observing it makes it seen."""

@@ -208,10 +208,11 @@ def hide_check(
 
     Without cover, concealment, invisibility, a special ability or a Bluff diversion no check
     is allowed: the verdict is refused with its reason (SF-2, and SF-6 for a hider who lost its
-    cover this turn). Otherwise the hider rolls d20 + Stealth once; with the GM's circumstance
-    modifiers that result is the DC of each observer's d20 + Perception, ties to the observer
-    (SF-4). ``chance`` is the exact chance to stay hidden from all; each observer's sub-verdict
-    has its own chance to notice and the state it reaches (SF-5). Dice, when rolled: the
+    cover this turn); so is sniping at a target nearer than 10 ft (SF-10). Otherwise the hider
+    rolls d20 + Stealth once; with the GM's circumstance modifiers that result is the DC of
+    each observer's d20 + Perception, ties to the observer (SF-4). ``chance`` is the exact
+    chance to stay hidden from all; each observer's sub-verdict has its own chance to notice
+    and the state it reaches (SF-5). Dice, when rolled: the
     Stealth d20 first, then one d20 per observer in order.
     """
     check_bonus(stealth, "--stealth")
@@ -227,7 +228,9 @@ def hide_check(
     if distance_ft is not None:
         check_distance_ft(distance_ft)
     if sniping:
-        _check_sniping(rules, distance_ft)
+        too_close = _sniping_too_close(rules, distance_ft)
+        if too_close is not None:
+            return _refused(crowd, [too_close])
     if len(dc_mods) > MAX_DC_MODS:
         raise LimitError(f"--dc-mod: {len(dc_mods)} modifiers; at most {MAX_DC_MODS}")
     for mod in dc_mods:
@@ -407,17 +410,19 @@ def _check_armor(armor_penalty: int) -> None:
         )
 
 
-def _check_sniping(rules: RuleData, distance_ft: float | None) -> None:
-    """Sniping needs the target's distance, 10 ft or more [SF-10]."""
+def _sniping_too_close(rules: RuleData, distance_ft: float | None) -> Line | None:
+    """Sniping needs the target's distance (an input error without it), 10 ft or more: a
+    nearer target refuses the attempt, with the rule's reason [SF-10]."""
     if distance_ft is None:
         raise InputError("needs --distance FT, the target's distance [SF-10]", where="--sniping")
     least = rules.num("sniping.min_distance_ft")
-    if distance_ft < least:
-        raise InputError(
-            f"sniping needs a target {least} ft or more away, not {ft_param(distance_ft)} ft "
-            "[SF-10]",
-            where="--distance",
-        )
+    if distance_ft >= least:
+        return None
+    return Line(
+        "starfinder.hide.sniping_too_close",
+        "SF-10",
+        {"least": least, "distance": ft_param(distance_ft)},
+    )
 
 
 def _sound_modifier(rules: RuleData, distance_ft: float, forest: bool) -> Modifier | None:
