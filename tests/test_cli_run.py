@@ -40,7 +40,7 @@ def test_run_json_lines_replay(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_run_with_the_gm_dice(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "run", "sk-n9-shoji", "--dice-values", "6,2,3,3")
-    assert code == 0 and "heard" in out and "raises the alarm" in out  # a tie: the guard (SK-G5)
+    assert code == 0 and "heard" in out and "cries the alarm" in out  # a tie: the guard (SK-G5)
 
 
 def test_step_reads_the_dice_typed_at_the_prompt(

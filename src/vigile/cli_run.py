@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from vigile.cli_common import DiceValuesOpt, JsonOpt, LangOpt
-from vigile.dice.source import FaceSource, parse_dice_values
-from vigile.errors import InputError
-from vigile.io.i18n import Lang
+from vigile.dice.source import FaceSource, GivenFaces, OutOfDice, parse_dice_values
+from vigile.errors import InputError, VigileError
+from vigile.io.i18n import Lang, tr
+
+if TYPE_CHECKING:
+    from vigile.checks.verdict import Verdict
+    from vigile.engine.events import Event
+    from vigile.engine.game import Game
+    from vigile.engine.result import GameResult
 
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the game (replays it).")]
 AsOpt = Annotated[
@@ -36,43 +43,181 @@ def run_scenario(
     lang: Lang,
     dice_values: str | None,
 ) -> None:
-    """Load, play and print a scenario (shared by ``run`` and ``demo``)."""
-    from vigile.engine.run import play
-    from vigile.engine.views import character_lines, gm_lines, json_lines
+    """Load, play and print a scenario (shared by ``run`` and ``demo``).
+
+    A game with no seed (neither ``--seed`` nor the scenario's) draws one from the OS entropy
+    and prints it, when the game used it, so that ``--seed`` replays it. With ``--step`` the log
+    is printed as it goes and each die is asked for at a prompt, after the check it is for. When
+    play stops half-way (the GM's dice run out, standard input ends, Ctrl-C), the log so far is
+    printed, then why it stopped: one error line (exit 2), or, for Ctrl-C, exit 130.
+    """
+    from vigile.engine.run import check_turns, new_game, play_game
+    from vigile.engine.views import check_name
     from vigile.scene.loader import load_scenario
 
     if seed is not None and not 0 <= seed < 2**63:
         raise InputError(f"{seed}: a seed is 0 to 2**63 - 1", where="--seed")
+    check_turns(turns)
     scenario = load_scenario(source)
     values = parse_dice_values(dice_values) if dice_values is not None else None
+    drawn: int | None = None
+    if seed is None and scenario.seed is None:
+        import secrets
+
+        drawn = seed = secrets.randbelow(2**32)
     faces: FaceSource | None = None
     if step:
         if values is not None:
             raise InputError("the dice are typed at the prompt, not given", where="--dice-values")
-        faces = PromptedFaces(seed if seed is not None else scenario.seed)
-    result = play(scenario, seed=seed, dice_values=values, turns=turns, faces=faces)
-    if json_out:
-        lines = list(json_lines(result, lang, name))
-    elif name is not None:
-        lines = list(character_lines(result, name, lang))
-    else:
-        lines = list(gm_lines(result, lang))
-    sys.stdout.write("\n".join(lines) + "\n")
+        faces = PromptedFaces(seed if seed is not None else scenario.seed, lang)
+    elif values is not None:
+        faces = GivenFaces(values)
+    elif scenario.dice_values is not None:
+        faces = GivenFaces(scenario.dice_values, where="dice_values")
+    game = new_game(scenario, seed=seed, faces=faces)
+    if name is not None:
+        check_name(game.walkers, name)
+    log = GameLog(lang, name, json_out, seed=drawn)
+    if step:
+        log.write(log.header(game))
+    state = game.rng.bit_generator.state
+
+    def forget_unused_seed() -> None:
+        if not step and game.rng.bit_generator.state == state:
+            log.seed = None  # the game drew nothing: its seed does not matter
+
+    try:
+        result = play_game(game, turns, log.stream if step else None)
+    except KeyboardInterrupt:
+        forget_unused_seed()
+        log.stopped(game, "engine.run.interrupted", streamed=step)
+        raise typer.Exit(130) from None
+    except OutOfDice as error:
+        forget_unused_seed()
+        log.stopped(game, "engine.run.stopped", streamed=step)
+        raise _out_of_dice(error, lang) from None
+    except VigileError:
+        forget_unused_seed()
+        log.stopped(game, "engine.run.stopped", streamed=step)
+        raise
+    if step:
+        log.write(log.end(result))
+        return
+    forget_unused_seed()
+    log.write(log.whole(result))
+    if isinstance(faces, GivenFaces):
+        cut = turns is not None and result.outcome.kind == "turn_limit"
+        if faces.used < faces.count and not cut:
+            raise InputError(
+                tr("engine.run.left_over", lang, {"given": faces.count, "used": faces.used}),
+                where=faces.where,
+            )
+
+
+def _out_of_dice(error: OutOfDice, lang: Lang) -> InputError:
+    """The GM's dice ran out: name the check and who needed the die, in the GM's language."""
+    if error.question is None or error.who is None:
+        return error
+    params = {"given": error.given, "who": error.who, "question": tr(error.question, lang)}
+    return InputError(tr("engine.run.out_of_dice", lang, params), where=error.where)
+
+
+class GameLog:
+    """The log of one game as ``vigile run`` prints it: the GM's, or ``name``'s, as text or
+    JSON Lines; whole at the end, or event by event (``--step``)."""
+
+    def __init__(self, lang: Lang, name: str | None, json_out: bool, *, seed: int | None) -> None:
+        self.lang = lang
+        self.name = name
+        self.json = json_out
+        self.seed = seed
+        """The seed the game drew for itself (shown so that ``--seed`` replays it), or None."""
+
+    @staticmethod
+    def write(lines: Iterable[str]) -> None:
+        for line in lines:
+            sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    def header(self, game: Game) -> list[str]:
+        from vigile.engine.views import character_header, seed_lines
+
+        if self.json:
+            return []
+        lines = list(seed_lines(self.seed, self.lang))
+        if self.name is not None:
+            lines += character_header(game.walkers, self.name, self.lang)
+        return lines
+
+    def event(self, event: Event) -> list[str]:
+        from vigile.engine.views import event_json_line, event_lines
+
+        if self.json:
+            line = event_json_line(event, self.lang, self.name, seed=self.seed)
+            return [] if line is None else [line]
+        return list(event_lines(event, self.lang, self.name))
+
+    def stream(self, event: Event) -> None:
+        """Print one event as soon as it is logged (``Game.on_event``)."""
+        self.write(self.event(event))
+
+    def end(self, result: GameResult) -> list[str]:
+        from vigile.engine.views import character_end, outcome_json_line, outcome_lines
+
+        if self.json:
+            return [outcome_json_line(result.outcome)]
+        if self.name is not None:
+            return list(character_end(result.walkers, self.name, self.lang))
+        return list(outcome_lines(result.outcome, result.walkers, self.lang))
+
+    def whole(self, result: GameResult) -> list[str]:
+        from vigile.engine.views import character_lines, gm_lines, json_lines
+
+        if self.json:
+            return list(json_lines(result, self.lang, self.name, seed=self.seed))
+        if self.name is not None:
+            return list(character_lines(result, self.name, self.lang, seed=self.seed))
+        return list(gm_lines(result, self.lang, seed=self.seed))
+
+    def stopped(self, game: Game, why: str, *, streamed: bool) -> None:
+        """Play stopped half-way: the log so far (unless already printed), then why."""
+        if not streamed:
+            lines = self.header(game)
+            for event in game.events:
+                lines += self.event(event)
+            self.write(lines)
+        if not self.json:
+            self.write(["", tr(why, self.lang, {"turn": game.turn})])
 
 
 class PromptedFaces:
-    """The GM types each die at a prompt; an empty answer rolls it (``--step``)."""
+    """The GM types each die at a prompt, told first which check it is for; an empty answer
+    rolls it (``--step``)."""
 
     given = True
 
-    def __init__(self, seed: int | None) -> None:
+    def __init__(self, seed: int | None, lang: Lang = Lang.EN) -> None:
         import numpy as np
 
         self._rng = np.random.default_rng(seed)
+        self._lang = lang
+
+    def announce(self, verdict: Verdict, who: str) -> None:
+        """Tell the GM the check about to be rolled: who, what, the difficulty and the odds."""
+        from vigile.io.text import summary_line
+
+        if verdict.automatic or verdict.impossible:
+            return  # no die to ask for
+        params = {
+            "who": who,
+            "question": tr(verdict.question, self._lang),
+            "summary": summary_line(verdict, self._lang),
+        }
+        sys.stderr.write(tr("engine.run.check", self._lang, params) + "\n")
 
     def face(self, sides: int) -> int:
         while True:
-            sys.stderr.write(f"d{sides} (1-{sides}, Enter rolls): ")
+            sys.stderr.write(tr("engine.run.prompt", self._lang, {"sides": sides}))
             sys.stderr.flush()
             line = sys.stdin.readline()
             if not line:
@@ -82,7 +227,8 @@ class PromptedFaces:
                 return int(self._rng.integers(1, sides + 1))
             if text.isdigit() and 1 <= int(text) <= sides:
                 return int(text)
-            sys.stderr.write(f"  {text!r} is not a face of a d{sides}\n")
+            message = tr("engine.run.not_a_face", self._lang, {"text": repr(text), "sides": sides})
+            sys.stderr.write(f"  {message}\n")
 
 
 @scenario_app.command("validate")

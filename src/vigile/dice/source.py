@@ -16,6 +16,8 @@ from vigile.errors import InputError
 if TYPE_CHECKING:  # numpy is imported only when dice are really rolled
     import numpy as np
 
+    from vigile.checks.verdict import Verdict
+
 
 class FaceSource(Protocol):
     """Something that yields die faces one at a time."""
@@ -40,6 +42,19 @@ class RolledFaces:
         return int(self._rng.integers(1, sides + 1))
 
 
+class OutOfDice(InputError):
+    """The GM's dice ran out: ``question`` (a message key) rolled for ``who`` needed another."""
+
+    def __init__(self, given: int, *, where: str, question: str | None, who: str | None) -> None:
+        self.given = given
+        self.question = question
+        self.who = who
+        asked = f" ({who}: {question})" if question and who else ""
+        super().__init__(
+            f"{given} value(s) given, but the check{asked} needs more dice", where=where
+        )
+
+
 class GivenFaces:
     """The GM's own dice, consumed in order (``--dice-values 2,6``)."""
 
@@ -49,13 +64,31 @@ class GivenFaces:
         self._values = list(values)
         self._next = 0
         self._where = where
+        self._asking: tuple[str, str] | None = None
+
+    @property
+    def where(self) -> str:
+        """The option or field the values came from."""
+        return self._where
+
+    @property
+    def count(self) -> int:
+        """How many values were given."""
+        return len(self._values)
+
+    @property
+    def used(self) -> int:
+        """How many values the checks have used so far."""
+        return self._next
+
+    def announce(self, verdict: Verdict, who: str) -> None:
+        """Remember which check, for whom, the next faces are for: an error names it."""
+        self._asking = (verdict.question, who)
 
     def face(self, sides: int) -> int:
         if self._next >= len(self._values):
-            raise InputError(
-                f"{len(self._values)} value(s) given, but the check needs more dice",
-                where=self._where,
-            )
+            question, who = self._asking or (None, None)
+            raise OutOfDice(len(self._values), where=self._where, question=question, who=who)
         value = self._values[self._next]
         if not 1 <= value <= sides:
             raise InputError(

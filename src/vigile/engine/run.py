@@ -1,15 +1,25 @@
-"""Play a scenario: pick its ruleset's game, its rules (with house rules), its dice and its seed."""
+"""Play a scenario: pick its ruleset's game, its rules (with house rules), its dice and its seed.
+
+:func:`play` plays a scenario to its end. A caller that must keep the game when play stops
+half-way (the GM's dice run out, Ctrl-C at a ``--step`` prompt) builds it with
+:func:`new_game` and plays it with :func:`play_game`: the game object then holds the log so far.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vigile.dice.source import FaceSource, GivenFaces, RolledFaces
+from vigile.engine.events import Event
 from vigile.engine.result import GameResult
 from vigile.errors import InputError
 from vigile.scene.model import Ruleset, Scenario
+
+if TYPE_CHECKING:
+    from vigile.engine.game import Game
 
 MAX_TURNS = 1000
 
@@ -21,29 +31,64 @@ def play(
     dice_values: Sequence[int] | None = None,
     turns: int | None = None,
     faces: FaceSource | None = None,
+    on_event: Callable[[Event], None] | None = None,
 ) -> GameResult:
     """Play ``scenario`` to its end (or ``turns`` turns).
 
     Randomness (scatter dice, and the checks' dice unless given) comes from one generator
     seeded by ``seed``, else the scenario's own seed: the same seed plays the same game. The
     GM's dice (``dice_values``, else the scenario's) replace the checks' rolls, in the order
-    the engine asks for them.
+    the engine asks for them. ``on_event`` sees each event of the log as it happens.
     """
+    check_turns(turns)
+    game = new_game(scenario, seed=seed, dice_values=dice_values, faces=faces)
+    return play_game(game, turns, on_event)
+
+
+def check_turns(turns: int | None) -> None:
+    """Refuse a turn limit out of 1..MAX_TURNS."""
     if turns is not None and not 1 <= turns <= MAX_TURNS:
         raise InputError(f"{turns}: a game lasts 1 to {MAX_TURNS} turns", where="--turns")
+
+
+def new_game(
+    scenario: Scenario,
+    *,
+    seed: int | None = None,
+    dice_values: Sequence[int] | None = None,
+    faces: FaceSource | None = None,
+) -> Game:
+    """The game of ``scenario``, set up (its start event logged) but not played."""
     rng = np.random.default_rng(seed if seed is not None else scenario.seed)
-    values = dice_values if dice_values is not None else scenario.dice_values
     if faces is None:
-        faces = GivenFaces(values) if values is not None else RolledFaces(rng)
+        if dice_values is not None:
+            faces = GivenFaces(dice_values)
+        elif scenario.dice_values is not None:
+            faces = GivenFaces(scenario.dice_values, where="dice_values")
+        else:
+            faces = RolledFaces(rng)
     rules = scenario.rules()
     if scenario.ruleset is Ruleset.SKIRMISH and scenario.encounter is not None:
         from vigile.engine.encounter import EncounterGame
 
-        return EncounterGame(scenario, rules, rng, faces).play(turns)
+        return EncounterGame(scenario, rules, rng, faces)
     if scenario.ruleset is Ruleset.SKIRMISH:
         from vigile.engine.skirmish import SkirmishGame
 
-        return SkirmishGame(scenario, rules, rng, faces).play(turns)
+        return SkirmishGame(scenario, rules, rng, faces)
     from vigile.engine.d20 import D20Game
 
-    return D20Game(scenario, rules, rng, faces).play(turns)
+    return D20Game(scenario, rules, rng, faces)
+
+
+def play_game(
+    game: Game, turns: int | None = None, on_event: Callable[[Event], None] | None = None
+) -> GameResult:
+    """Play a game built by :func:`new_game`; ``on_event`` first sees the events already
+    logged (the start), then each one as it is logged."""
+    check_turns(turns)
+    if on_event is not None:
+        for event in list(game.events):
+            on_event(event)
+        game.on_event = on_event
+    return game.play(turns)
