@@ -326,7 +326,7 @@ class SkirmishGame(Game):
             if heard_puts_on_alert(self.rules):
                 listener.alert = True
             self.emit(
-                "perceive",
+                "noise",
                 "engine.raid.hears",
                 actor=listener,
                 target=maker,

@@ -19,14 +19,26 @@ from vigile.rulesets.skirmish.noise import NoiseEvent, Surface
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.geometry import Barriers, crossings, line_of_sight
 from vigile.sim.model import SimModel
-from vigile.sim.schedule import Op
+from vigile.sim.schedule import Op, Turn
 
 OBSERVED = 4
 DIRECTION = 2
-OUTCOMES = ("objective_unseen", "objective_detected", "alarm", "turn_limit", "caught", "lost")
-"""The ways a game ends; ``objective_detected``: reached, but some guard saw an intruder;
-``caught``: every intruder was caught (d20 games) or the follower noticed (shadowing); ``lost``:
-the follower lost the trail (shadowing). The batched raids end in one of the first four."""
+OUTCOMES = (
+    "objective_unseen",
+    "objective_detected",
+    "objective_after_alarm",
+    "alarm",
+    "turn_limit",
+    "caught",
+    "lost",
+)
+"""The ways a game ends. ``objective_unseen``: reached, no guard ever observed an intruder;
+``objective_detected``: reached, some guard observed an intruder but no alarm was raised;
+``objective_after_alarm``: reached after the alarm (SK-G5: the game goes on after it);
+``alarm``: ended by the alarm (a scenario with ``alarm_ends``); ``turn_limit``; ``caught``:
+every intruder was caught (d20 games) or the follower noticed (shadowing); ``lost``: the
+follower lost the trail (shadowing). The batched raids end in one of the first five."""
+UNSEEN, DETECTED, AFTER_ALARM, ALARM, TURN_LIMIT = range(5)
 RUNNING = -1
 HEAT_BINS = 100
 
@@ -90,6 +102,8 @@ class Block:
         self.first = np.zeros(runs, np.int64)
         self.detected_by = np.zeros((runs, guards), np.bool_)
         self.ever = np.zeros(runs, np.bool_)
+        self.alarm = np.zeros(runs, np.bool_)
+        """The alarm has been raised in this run."""
         self.turn = 0
         self.heat_x: list[Floats] = []
         self._wall_cache: dict[tuple[int, int, tuple[float, float]], int] = {}
@@ -111,12 +125,13 @@ class Block:
             for op in turn.ops:
                 self.apply(op)
             self.sight(turn.positions, turn.attitudes, turn.lit, turn.doors)
-            self.initiative()
+            self.alarms(turn)
             if turn.objective:
                 done = self.running
-                self.outcome[done & ~self.ever] = 0
-                self.outcome[done & self.ever] = 1
-        self.outcome[self.running] = 3
+                self.outcome[done & ~self.ever] = UNSEEN
+                self.outcome[done & self.ever & ~self.alarm] = DETECTED
+                self.outcome[done & self.alarm] = AFTER_ALARM
+        self.outcome[self.running] = TURN_LIMIT
         return self.tally()
 
     def patrols(self, doors: frozenset[int]) -> None:
@@ -142,21 +157,24 @@ class Block:
 
     def apply(self, op: Op) -> None:
         live = self.running
+        seen = (op.maker_at, op.attitude, op.lit)
         if op.kind == "fumble":
             fumbled = live & (self.rng.random(self.n) < self.m.fumble[op.pool])
-            self.noise(NoiseEvent.FUMBLE, None, op.at, op.maker, op.doors, fumbled)
+            self.noise(NoiseEvent.FUMBLE, None, op.at, op.maker, op.doors, fumbled, seen)
         elif op.kind == "noise":
             assert op.event is not None
-            self.noise(op.event, op.surface, op.at, op.maker, op.doors, live)
+            self.noise(op.event, op.surface, op.at, op.maker, op.doors, live, seen)
         elif op.kind == "kill":
             assert op.victim is not None
             hit = live & self.alive[:, op.victim]
             self.alive[hit, op.victim] = False
-            self.noise(NoiseEvent.DEATH, op.surface, op.at, op.maker, op.doors, hit)
+            self.noise(NoiseEvent.DEATH, op.surface, op.at, op.maker, op.doors, hit, seen)
         elif op.kind == "strike":
             assert op.victim is not None
             hit = live & self.alive[:, op.victim]
-            self.noise(NoiseEvent.MELEE, None, op.at, op.maker, op.doors, hit)
+            self.noise(
+                NoiseEvent.MELEE, None, op.at, op.maker, op.doors, hit, seen, besides=op.victim
+            )
             still = hit & self.alive[:, op.victim]
             self.detect(
                 still, op.victim, op.maker, np.full(self.n, op.at[0]), np.full(self.n, op.at[1])
@@ -170,20 +188,27 @@ class Block:
         maker: int,
         doors: frozenset[int],
         where: Bools,
+        seen: tuple[tuple[float, float], Attitude, bool],
         xs: Floats | None = None,
         ys: Floats | None = None,
         grounds: tuple[Ints, list[Surface]] | None = None,
+        besides: int | None = None,
     ) -> None:
-        """Every living defender not watching the maker checks the noise (SK-N1..SK-N7).
+        """Every living defender not watching the maker checks the noise (SK-N1..SK-N7); one
+        who hears knows the direction and turns round: a sight test on the maker where it
+        stands, ``seen`` = (where, attitude, lit) (SK-N10).
 
         The source is ``at``, or per run (``xs``, ``ys``, with the ground of each run in
-        ``grounds``) for a guard struck down where he stood.
+        ``grounds``) for a guard struck down where he stood. ``besides``: a defender who is
+        not a listener (the one struck).
         """
         if not where.any():
             return
         walls = self.m.walls(doors)
         fixed = xs is None
         for g in range(len(self.m.names)):
+            if g == besides:
+                continue
             listens = where & self.alive[:, g] & (self.aware[:, g, maker] < OBSERVED)
             if not listens.any():
                 continue
@@ -213,14 +238,11 @@ class Block:
             heard = self.rng.random(len(rows)) < chance
             hit = rows[heard]
             self.aware[hit, g, maker] = np.maximum(self.aware[hit, g, maker], DIRECTION)
-            self.alert[hit, g] = True
-            close = hit[gap[heard] < self.m.visibility]
-            if len(close):
-                mask = np.zeros(self.n, np.bool_)
-                mask[close] = True
-                src_x = np.full(self.n, at[0]) if xs is None else xs
-                src_y = np.full(self.n, at[1]) if ys is None else ys
-                self.detect(mask, g, maker, src_x, src_y)
+            if self.m.alert_on_noise:
+                self.alert[hit, g] = True
+            if len(hit):
+                (mx, my), attitude, lit = seen
+                self.look(hit, g, maker, mx, my, attitude, lit, walls)
 
     def _walls_between(self, walls: Barriers, g: int, at: tuple[float, float]) -> int:
         key = (id(walls), g, at)
@@ -254,18 +276,12 @@ class Block:
         g: int,
     ) -> Floats:
         """The noise rule's chance for each run, looked up by case (few cases, many runs)."""
-        keys = ((codes * 4096 + steps) * 4096 + count) * 2 + alert.astype(np.int64)
-        unique, inverse = np.unique(keys, return_inverse=True)
+        cases = np.stack([codes, steps, count, alert.astype(np.int64)], axis=1)
+        unique, inverse = np.unique(cases, axis=0, return_inverse=True)
         values = np.empty(len(unique))
-        for k, key in enumerate(unique):
-            key = int(key)
+        for k, (code, step, walls, on_alert) in enumerate(unique.tolist()):
             values[k] = self.m.tables.noise_chance(
-                event,
-                kinds[key // (2 * 4096 * 4096)],
-                (key // (2 * 4096)) % 4096,
-                (key // 2) % 4096,
-                bool(key % 2),
-                self.m.dice[g],
+                event, kinds[code], step, walls, bool(on_alert), self.m.dice[g]
             )
         result: Floats = values[inverse.ravel()]
         return result
@@ -283,49 +299,58 @@ class Block:
         for g in range(len(self.m.names)):
             for i, ((x, y), attitude) in enumerate(zip(positions, attitudes, strict=True)):
                 looks = live & self.alive[:, g] & (self.aware[:, g, i] < OBSERVED)
-                if not looks.any():
-                    continue
-                rows = np.nonzero(looks)[0]
-                gap = np.hypot(self.gx[rows, g] - x, self.gy[rows, g] - y)
-                if self._never_far(attitude, lit[i], i, g):
-                    # beyond both bands the rule allows no test: those runs draw nothing
-                    close = gap < max(self.m.auto, self.m.bands[attitude])
-                    if not close.any():
-                        continue
-                    rows, gap = rows[close], gap[close]
-                near = gap < self.m.auto
-                band = gap < self.m.bands[attitude]
-                chance = np.zeros(len(rows))
-                for near_v in (False, True):
-                    for band_v in (False, True):
-                        for alert_v in (False, True):
-                            case = (
-                                (near == near_v)
-                                & (band == band_v)
-                                & (self.alert[rows, g] == alert_v)
-                            )
-                            if case.any():
-                                chance[case] = self.m.tables.sight_chance(
-                                    attitude,
-                                    near_v,
-                                    band_v,
-                                    lit[i],
-                                    True,
-                                    alert_v,
-                                    self.m.outfit[i],
-                                    self.m.dice[g],
-                                )
-                test = chance > 0
-                if test.any() and len(walls):
-                    seen_line = line_of_sight(
-                        walls, self.gx[rows[test], g], self.gy[rows[test], g], x, y
-                    )
-                    chance[np.nonzero(test)[0][~seen_line]] = 0.0
-                seen = self.rng.random(len(rows)) < chance
-                if seen.any():
-                    mask = np.zeros(self.n, np.bool_)
-                    mask[rows[seen]] = True
-                    self.detect(mask, g, i, np.full(self.n, x), np.full(self.n, y))
+                if looks.any():
+                    self.look(np.nonzero(looks)[0], g, i, x, y, attitude, lit[i], walls)
+
+    def look(
+        self,
+        rows: Ints,
+        g: int,
+        i: int,
+        x: float,
+        y: float,
+        attitude: Attitude,
+        lit: bool,
+        walls: Barriers,
+    ) -> None:
+        """Guard ``g`` tests sight on intruder ``i`` at (x, y) in the runs ``rows``."""
+        rows = rows[self.aware[rows, g, i] < OBSERVED]
+        if not len(rows):
+            return
+        gap = np.hypot(self.gx[rows, g] - x, self.gy[rows, g] - y)
+        if self._never_far(attitude, lit, i, g):
+            # beyond both bands the rule allows no test: those runs draw nothing
+            close = gap < max(self.m.auto, self.m.bands[attitude])
+            if not close.any():
+                return
+            rows, gap = rows[close], gap[close]
+        near = gap < self.m.auto
+        band = gap < self.m.bands[attitude]
+        chance = np.zeros(len(rows))
+        for near_v in (False, True):
+            for band_v in (False, True):
+                for alert_v in (False, True):
+                    case = (near == near_v) & (band == band_v) & (self.alert[rows, g] == alert_v)
+                    if case.any():
+                        chance[case] = self.m.tables.sight_chance(
+                            attitude,
+                            near_v,
+                            band_v,
+                            lit,
+                            True,
+                            alert_v,
+                            self.m.outfit[i],
+                            self.m.dice[g],
+                        )
+        test = chance > 0
+        if test.any() and len(walls):
+            seen_line = line_of_sight(walls, self.gx[rows[test], g], self.gy[rows[test], g], x, y)
+            chance[np.nonzero(test)[0][~seen_line]] = 0.0
+        seen = self.rng.random(len(rows)) < chance
+        if seen.any():
+            mask = np.zeros(self.n, np.bool_)
+            mask[rows[seen]] = True
+            self.detect(mask, g, i, np.full(self.n, x), np.full(self.n, y))
 
     def _never_far(self, attitude: Attitude, lit: bool, i: int, g: int) -> bool:
         """The sight rule gives 0 beyond both bands, alert or not (the usual night case)."""
@@ -352,10 +377,14 @@ class Block:
         self.clock += 1
         self.order[pending, g, i] = self.clock
 
-    def initiative(self) -> None:
-        """Each detection of this turn, in order: the alarm, or the guard struck down (SK-G5)."""
+    def alarms(self, turn: Turn) -> None:
+        """Each detection of this turn, in order (SK-G5): initiative only within striking
+        reach; the intruder who wins silences the guard (a melee noise, a death noise), else
+        the guard cries the alarm."""
         none = np.iinfo(np.int64).max
         guards, intruders = len(self.m.names), len(self.m.intruders)
+        ix = np.array([p[0] for p in turn.positions])
+        iy = np.array([p[1] for p in turn.positions])
         while True:
             flat = self.order.reshape(self.n, guards * intruders)
             pick = flat.argmin(axis=1)
@@ -369,39 +398,50 @@ class Block:
             act = self.running[rows] & self.alive[rows, g[rows]]
             rows, gs, is_ = rows[act], g[rows][act], i[rows][act]
             self.resolved[rows, gs, is_] = True
-            raised = self.rng.random(len(rows)) < self.m.initiative
-            alarm = rows[raised]
-            self.outcome[alarm] = 2
-            self.alert[alarm] = True
-            struck, struck_g, struck_i = rows[~raised], gs[~raised], is_[~raised]
+            gap = np.hypot(self.gx[rows, gs] - ix[is_], self.gy[rows, gs] - iy[is_])
+            near = gap <= self.m.reach
+            guard_first = self.rng.random(len(rows)) < self.m.initiative
+            cries = ~near | guard_first
+            for guard in np.unique(gs[cries]):
+                self.cry(rows[cries][gs[cries] == guard], int(guard))
+            struck, struck_g, struck_i = rows[~cries], gs[~cries], is_[~cries]
             for guard in np.unique(struck_g):
-                sel = struck_g == guard
-                runs = struck[sel]
-                self.alive[runs, guard] = False
-                mask = np.zeros(self.n, np.bool_)
-                mask[runs] = True
-                x, y = self.gx[:, guard].copy(), self.gy[:, guard].copy()
-                codes, kinds = self.m.death_surface(x[runs], y[runs])
-                every = np.zeros(self.n, np.int64)
-                every[runs] = codes
-                grounds = (every, kinds)
-                for maker in np.unique(struck_i[sel]):
-                    by = np.zeros(self.n, np.bool_)
-                    by[runs[struck_i[sel] == maker]] = True
-                    self.noise(
-                        NoiseEvent.DEATH,
-                        None,
-                        (0.0, 0.0),
-                        int(maker),
-                        self._doors_now(),
-                        by,
-                        x,
-                        y,
-                        grounds,
-                    )
+                for maker in np.unique(struck_i[struck_g == guard]):
+                    runs = struck[(struck_g == guard) & (struck_i == maker)]
+                    self.silence(runs, int(guard), int(maker), turn)
 
-    def _doors_now(self) -> frozenset[int]:
-        return self.m.turns[self.turn - 1].doors
+    def silence(self, runs: Ints, guard: int, maker: int, turn: Turn) -> None:
+        """The intruder struck first: a round of melee heard by the others (SK-N2), then the
+        guard's death where he stands (SK-N2, its ground)."""
+        by = np.zeros(self.n, np.bool_)
+        by[runs] = True
+        x, y = self.gx[:, guard].copy(), self.gy[:, guard].copy()
+        seen = (turn.positions[maker], turn.attitudes[maker], turn.lit[maker])
+        doors = turn.doors
+        self.noise(NoiseEvent.MELEE, None, (0.0, 0.0), maker, doors, by, seen, x, y, besides=guard)
+        by &= self.alive[:, guard]
+        self.alive[by, guard] = False
+        codes, kinds = self.m.death_surface(x[by], y[by])
+        every = np.zeros(self.n, np.int64)
+        every[by] = codes
+        self.noise(NoiseEvent.DEATH, None, (0.0, 0.0), maker, doors, by, seen, x, y, (every, kinds))
+
+    def cry(self, rows: Ints, guard: int) -> None:
+        """Guard ``guard`` cries the alarm in the runs ``rows`` (SK-G5, SK-N7): each living
+        defender on alert hears it, any other unless his die shows 1; they are on alert."""
+        if not len(rows):
+            return
+        self.alarm[rows] = True
+        self.alert[rows, guard] = True
+        for h in range(len(self.m.names)):
+            if h == guard:
+                continue
+            listen = rows[self.alive[rows, h] & ~self.alert[rows, h]]
+            if len(listen):
+                heard = self.rng.random(len(listen)) < self.m.cry[h]
+                self.alert[listen[heard], h] = True
+        if self.m.alarm_ends:
+            self.outcome[rows] = ALARM
 
     # ------------------------------------------------------------------ results
 

@@ -17,12 +17,19 @@ from fractions import Fraction
 import numpy as np
 
 from vigile.engine.board import Board
-from vigile.engine.skirmish import GROUND_SOUND
+from vigile.engine.skirmish import skirmish_board
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.alarm import alarm_check
 from vigile.rulesets.skirmish.common import Roller
 from vigile.rulesets.skirmish.movement import Speed, move_check
-from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, noise_check
+from vigile.rulesets.skirmish.noise import (
+    NoiseEvent,
+    Surface,
+    death_surface,
+    distance_step_cm,
+    heard_puts_on_alert,
+    noise_check,
+)
 from vigile.rulesets.skirmish.sight import Attitude, sight_check
 from vigile.scene.actors import GuardState, Outfit, Side
 from vigile.scene.geometry import Barriers, Region
@@ -54,11 +61,7 @@ class Tables:
         key = (event, surface, steps, barriers, alert, dice)
         found = self.noise.get(key)
         if found is None:
-            step = self.rules.num(
-                "noise.night_step_cm"
-                if self.scenario.time.value == "night"
-                else "noise.day_step_cm"
-            )
+            step = distance_step_cm(self.rules, self.scenario.time)
             verdict = noise_check(
                 self.rules,
                 event=event,
@@ -266,7 +269,12 @@ class SimModel:
     fumble: dict[int, float]
     initiative: float
     initiative_exact: Fraction
-    visibility: float
+    reach: float
+    """Striking reach: initiative only this close (SK-G5)."""
+    cry: list[float]
+    """Each defender's chance to hear the alarm cry when not on alert (SK-N7)."""
+    alarm_ends: bool
+    alert_on_noise: bool
     step: float
     auto: float
     bands: dict[Attitude, float]
@@ -299,7 +307,7 @@ class SimModel:
 
         kinds = np.atleast_1d(surface_at(x, y, self.surfaces, self.scenario.default_surface))
         names, codes = np.unique(kinds, return_inverse=True)
-        return codes.ravel().astype(np.int64), [GROUND_SOUND[str(name)] for name in names]
+        return codes.ravel().astype(np.int64), [death_surface(str(name)) for name in names]
 
 
 def prepare(scenario: Scenario) -> SimModel:
@@ -320,7 +328,7 @@ def prepare(scenario: Scenario) -> SimModel:
     for i, actor in enumerate(defenders):
         if actor.state is GuardState.PATROLLING:
             groups.setdefault(actor.group or actor.name, []).append(i)
-    board = Board(scenario, rules.num("sight.lit_radius_cm"))
+    board = skirmish_board(scenario, rules)
     start_alert = np.array(
         [a.alert or scenario.scouting.detected_while_scouting for a in defenders], dtype=np.bool_
     )
@@ -351,12 +359,18 @@ def prepare(scenario: Scenario) -> SimModel:
         },
         initiative=float(alarm),
         initiative_exact=alarm,
-        visibility=float(rules.num("sight.night_visibility_cm")),
-        step=float(
-            rules.num(
-                "noise.night_step_cm" if scenario.time.value == "night" else "noise.day_step_cm"
+        reach=float(rules.num("alarm.strike_reach_cm")),
+        cry=[
+            float(
+                noise_check(
+                    rules, event=NoiseEvent.ALARM_CRY, roller=Roller(a.detection_pool())
+                ).chance
             )
-        ),
+            for a in defenders
+        ],
+        alarm_ends=scenario.alarm_ends,
+        alert_on_noise=heard_puts_on_alert(rules),
+        step=float(distance_step_cm(rules, scenario.time)),
         auto=float(rules.num("sight.auto_moving_cm")),
         bands={a: float(rules.num(f"sight.band_cm.{a.value}")) for a in Attitude},
     )

@@ -10,6 +10,7 @@ this schedule is the engine's own plan-walking, not a second copy of it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from vigile.dice.source import GivenFaces
 from vigile.engine.skirmish import SkirmishGame
 from vigile.engine.state import Walker
 from vigile.rulesets.data import RuleData
-from vigile.rulesets.skirmish.noise import NoiseEvent, Surface
+from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, death_surface
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
@@ -27,9 +28,11 @@ from vigile.scene.model import Scenario
 class Op:
     """One thing the intruders do that the defenders may perceive, in the engine's order.
 
-    ``kind`` is ``fumble`` (a fast move: the pool is rolled, a fumble is a noise at ``at``),
-    ``noise`` (a grapple, a speech), ``kill`` (the victim dies if still alive: a death noise),
-    ``strike`` (a melee noise, and the victim sees the attacker).
+    ``kind`` is ``fumble`` (a fast move or a silent action: the pool is rolled, a fumble is a
+    noise at ``at``), ``noise`` (a grapple, a speech), ``kill`` (the victim dies if still alive:
+    a death noise), ``strike`` (a melee noise for all but the victim, who sees the attacker).
+    A listener who hears turns round and looks at the maker where it stands then (SK-N10):
+    ``maker_at``, ``attitude`` and ``lit``.
     """
 
     kind: str
@@ -43,7 +46,12 @@ class Op:
     victim: int | None = None
     """Index of the victim among the defenders."""
     pool: int = 1
-    """Dice of the mover's fumble roll."""
+    """Dice of the maker's fumble roll."""
+    maker_at: tuple[float, float] = (0.0, 0.0)
+    attitude: Attitude = Attitude.IMMOBILE
+    """What a guard who turns round sees the maker doing (SK-V3, SK-V9)."""
+    lit: bool = False
+    """The maker stands in a light that reaches it (SK-V5)."""
 
 
 @dataclass
@@ -86,16 +94,27 @@ class _Recorder(SkirmishGame):
     def _patrols(self) -> None:
         return
 
-    def _fumble_roll(self, intruder: Walker) -> None:
+    def _op(self, kind: str, maker: Walker, at: tuple[float, float], **fields: Any) -> None:
         self.current.ops.append(
             Op(
-                "fumble",
-                self.intruder_index[intruder.name],
-                intruder.at,
+                kind,
+                self.intruder_index[maker.name],
+                at,
                 frozenset(self.board.open_doors),
-                NoiseEvent.FUMBLE,
-                pool=intruder.actor.stealth_pool(),
+                maker_at=maker.at,
+                attitude=self.attitude(maker),
+                lit=self.board.lit(maker.at),
+                **fields,
             )
+        )
+
+    def _fumble_roll(self, intruder: Walker, doing: str) -> None:
+        self._op(
+            "fumble",
+            intruder,
+            intruder.at,
+            event=NoiseEvent.FUMBLE,
+            pool=intruder.actor.stealth_pool(),
         )
 
     def _noise(
@@ -105,46 +124,30 @@ class _Recorder(SkirmishGame):
         *,
         maker: Walker,
         surface: Surface | None = None,
+        besides: set[str] | None = None,
     ) -> None:
-        if event is NoiseEvent.DEATH:
-            return  # recorded with its kill
-        self.current.ops.append(
-            Op(
-                "noise",
-                self.intruder_index[maker.name],
-                at,
-                frozenset(self.board.open_doors),
-                event,
-                surface,
-            )
-        )
+        if event in (NoiseEvent.DEATH, NoiseEvent.MELEE):
+            return  # recorded with its kill or its strike
+        self._op("noise", maker, at, event=event, surface=surface)
 
     def _kill(self, killer: Walker, victim: Walker, surface: Surface | None) -> None:
-        from vigile.engine.skirmish import GROUND_SOUND
-
-        ground = surface or GROUND_SOUND[self.board.surface(victim.at)]
-        self.current.ops.append(
-            Op(
-                "kill",
-                self.intruder_index[killer.name],
-                victim.at,
-                frozenset(self.board.open_doors),
-                NoiseEvent.DEATH,
-                ground,
-                victim=self.defender_index[victim.name],
-            )
+        ground = surface or death_surface(self.board.surface(victim.at))
+        self._op(
+            "kill",
+            killer,
+            victim.at,
+            event=NoiseEvent.DEATH,
+            surface=ground,
+            victim=self.defender_index[victim.name],
         )
 
     def _strike(self, intruder: Walker, victim: Walker) -> None:
-        self.current.ops.append(
-            Op(
-                "strike",
-                self.intruder_index[intruder.name],
-                victim.at,
-                frozenset(self.board.open_doors),
-                NoiseEvent.MELEE,
-                victim=self.defender_index[victim.name],
-            )
+        self._op(
+            "strike",
+            intruder,
+            victim.at,
+            event=NoiseEvent.MELEE,
+            victim=self.defender_index[victim.name],
         )
 
     def _sight(self) -> None:
@@ -155,7 +158,7 @@ class _Recorder(SkirmishGame):
             turn.lit.append(self.board.lit(intruder.at))
         turn.doors = frozenset(self.board.open_doors)
 
-    def _initiative(self) -> None:
+    def _alarms(self) -> None:
         return
 
     def _objective(self) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from vigile.engine.result import Outcome
 from vigile.errors import InputError, LimitError
 from vigile.scene.model import Scenario
 from vigile.sim.batch import OUTCOMES, Block, Tally
@@ -124,15 +125,7 @@ def engine_block(scenario: Scenario, seed: int, index: int, size: int) -> Tally:
     for child in sequence.spawn(size):
         rng = np.random.default_rng(child)
         result = play(scenario, seed=int(rng.integers(2**62)), faces=RolledFaces(rng))
-        outcome = result.outcome
-        name = {
-            "objective": "objective_unseen" if outcome.unseen else "objective_detected",
-            "alarm": "alarm",
-            "turn_limit": "turn_limit",
-            "detected": "caught",
-            "lost": "lost",
-        }[outcome.kind]
-        tally.outcomes[OUTCOMES.index(name)] += 1
+        tally.outcomes[OUTCOMES.index(outcome_name(result.outcome))] += 1
         first = _first_detection(result, guards)
         tally.first_detection[first[0] if first else 0] += 1
         for g in {g for _, g in first[1:]} if first else ():
@@ -140,12 +133,29 @@ def engine_block(scenario: Scenario, seed: int, index: int, size: int) -> Tally:
     return tally
 
 
+LOCATED_OR_SEEN = ("location", "observed")
+"""What "detected" counts, in every game (RULES.md §4): a defender who knows where an intruder
+is, or sees him; hearing a noise (direction) or sensing a presence is not a detection. The
+``unseen`` of an outcome counts the same."""
+
+
+def outcome_name(outcome: Outcome) -> str:
+    """The simulator's name (one of :data:`~vigile.sim.batch.OUTCOMES`) of how a game ended."""
+    if outcome.kind == "objective":
+        if outcome.after_alarm:
+            return "objective_after_alarm"
+        return "objective_unseen" if outcome.unseen else "objective_detected"
+    return {"detected": "caught"}.get(outcome.kind, outcome.kind)
+
+
 def _first_detection(result: Any, guards: list[str]) -> tuple[Any, ...]:
     """(turn of the first detection, (turn, guard index) of each detection), or ()."""
     found = [
         (e.turn, guards.index(e.actor))
         for e in result.events
-        if e.kind in ("perceive", "alarm") and e.actor in guards
+        if e.kind == "perceive"
+        and e.actor in guards
+        and e.params.get("state", "observed") in LOCATED_OR_SEEN
     ]
     return (found[0][0], *found) if found else ()
 

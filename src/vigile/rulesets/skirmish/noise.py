@@ -92,10 +92,19 @@ def base_difficulty(rules: RuleData, event: NoiseEvent, surface: Surface | None)
     return from_data(rules, key, f"skirmish.noise.base.{event.value}", rule, kind="base")
 
 
+_STEP_KEY = {TimeOfDay.NIGHT: "noise.night_step_cm", TimeOfDay.DAY: "noise.day_step_cm"}
+
+
+def distance_step_cm(rules: RuleData, time: TimeOfDay) -> int:
+    """The length of one distance step: +1 per whole step between listener and source [SK-N4;
+    50 cm at night, 10 cm by day]. The simulator counts whole steps with this same length."""
+    return rules.num(_STEP_KEY[time])
+
+
 def distance_modifier(rules: RuleData, distance_cm: float, time: TimeOfDay) -> Modifier:
     """+1 per whole 50 cm at night, per whole 10 cm by day [SK-N4]."""
-    step_key = "noise.night_step_cm" if time is TimeOfDay.NIGHT else "noise.day_step_cm"
-    step = rules.num(step_key)
+    step_key = _STEP_KEY[time]
+    step = distance_step_cm(rules, time)
     steps = int(distance_cm // step)
     return Modifier(
         value=steps * rules.num("noise.per_step"),
