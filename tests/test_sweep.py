@@ -73,6 +73,24 @@ def test_sweep_on_a_local_cluster_of_worker_processes(tmp_path: Path) -> None:
     )
 
 
+def test_sweep_binds_no_fixed_port(recwarn: pytest.WarningsRecorder) -> None:
+    """A sweep runs while port 8787 (Dask's default dashboard) is taken, and asks for no
+    fixed port: no "port 8787 is already in use" warning."""
+    import socket
+
+    with socket.socket() as busy:
+        busy.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 0)
+        try:
+            busy.bind(("", 8787))
+            busy.listen()
+        except OSError:
+            pass  # already taken by someone else: busy all the same
+        scenario = load_scenario("sk-v7-terrace")
+        rows = run_sweep(scenario, [Vary("turns", (1.0,))], 20, seed=1, workers=1)
+    assert len(rows) == 1
+    assert not [w for w in recwarn if "8787" in str(w.message)]
+
+
 def test_sweep_cli_writes_csv_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     table, picture = tmp_path / "sweep.csv", tmp_path / "sweep.png"
     code = main(

@@ -184,11 +184,14 @@ def _connect(scheduler: str | None, workers: int) -> tuple[Any, Any]:
     from dask.distributed import Client, LocalCluster
 
     if scheduler is None:
-        cluster = LocalCluster(
+        cluster = LocalCluster(  # no fixed port: any free one for the scheduler and dashboard
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            host="127.0.0.1",
+            scheduler_port=0,
+            dashboard_address=":0",
+            worker_dashboard_address=None,
             silence_logs=50,
         )
         return Client(cluster), cluster
