@@ -164,3 +164,36 @@ def test_SK_G5_within_reach_the_winner_strikes_and_the_body_is_a_noise() -> None
     game = SkirmishGame(s, s.rules(), np.random.default_rng(0), faces)
     game.play()
     faces.finish()  # every die given was asked for, no more
+
+
+LANTERN_BEHIND_A_WALL = """
+ruleset: skirmish
+name: The lantern
+map: {width: 100, height: 100}
+walls:
+  - {kind: wall, start: [50, 0], end: [50, 100]}
+lights:
+  - {kind: lantern, at: [45, 50]}
+actors:
+  - {name: Ninja, side: attackers, position: [55, 50], dice: {ninjitsu: 1}}
+  - {name: Guard, side: defenders, position: [80, 50], dice: 1}
+"""
+
+
+def test_SK_V5_a_lantern_lights_nothing_behind_a_solid_wall() -> None:
+    """The ninja stands 10 cm from a lantern, well within its 20 cm, but the wall stands
+    between them: he is not lit, and the guard 25 cm away sees an immobile target beyond its
+    10 cm band: no test at all (SK-V5, SK-V3). The risk map agrees."""
+    from vigile.engine.skirmish import skirmish_board
+    from vigile.rulesets.skirmish.sight import Attitude
+    from vigile.scene.loader import parse_scenario
+    from vigile.sim.riskmap import Board as RiskBoard
+
+    s = parse_scenario(LANTERN_BEHIND_A_WALL)
+    board = skirmish_board(s, s.rules())
+    assert not board.lit((55, 50)) and board.lit((40, 50)) and board.lit((45, 69))
+    result = play(s, turns=1)
+    assert not any(e.kind == "sight" for e in result.events)
+    risk = RiskBoard.of(s)
+    assert risk.risk_at(55, 50, Attitude.IMMOBILE) == 0
+    assert not bool(risk.lit(55.0, 50.0)) and bool(risk.lit(40.0, 50.0))

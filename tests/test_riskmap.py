@@ -93,7 +93,7 @@ def test_hidden_noise_map_agrees_on_the_night_raid() -> None:
         (Attitude.FAST, 40, 15, Fraction(0)),  # SK-V6: behind the wall, 25 cm away
         (Attitude.FAST, 100, 45, Fraction(1)),  # SK-V5: lit, 80 cm away
         (Attitude.IMMOBILE, 100, 45, Fraction(1)),
-        (Attitude.HIDDEN, 100, 45, Fraction(1)),  # out of cover: immobile, lit
+        (Attitude.HIDDEN, 100, 45, Fraction(1)),  # out of cover: moving, lit
         (Attitude.FAST, 59, 30, Fraction(1, 2)),  # SK-V3: 39 cm, 4+ on one die
         (Attitude.FAST, 60, 30, Fraction(0)),  # SK-V8: 40 cm is outside the band
         (Attitude.HALF, 35, 30, Fraction(1, 3)),  # 15 cm: 5+
@@ -102,7 +102,9 @@ def test_hidden_noise_map_agrees_on_the_night_raid() -> None:
         (Attitude.IMMOBILE, 30, 30, Fraction(0)),  # 10 cm: outside the band
         (Attitude.HIDDEN, 20, 34, Fraction(1, 6)),  # in cover, 4 cm: 6+
         (Attitude.HIDDEN, 20, 37, Fraction(0)),  # in cover, 7 cm: outside the 5 cm band
-        (Attitude.HIDDEN, 27, 30, Fraction(1, 6)),  # out of cover at 7 cm: immobile, 6+
+        # out of cover a hidden mover is in motion, as half speed (SK-V3, SK-V9): 7 cm is
+        # under the 10 cm of SK-V2, seen at once
+        (Attitude.HIDDEN, 27, 30, Fraction(1)),
     ],
 )
 def test_tiny_yard_by_hand(attitude: Attitude, x: float, y: float, chance: Fraction) -> None:

@@ -283,7 +283,9 @@ def test_a_hidden_route_is_written_hidden_only_in_cover(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     legs = load_scenario(out).plans["Ninja"]
     assert legs[-1].to == (30, 50) and legs[-1].speed is Attitude.HIDDEN  # in cover [SK-V3]
-    assert {leg.speed for leg in legs[:-1]} <= {Attitude.IMMOBILE, Attitude.HIDDEN}
+    # out of cover a hidden mover is seen as in motion (SK-V9): written at half speed, never
+    # as an immobile leg that moves (issue 8)
+    assert {leg.speed for leg in legs[:-1]} <= {Attitude.HALF, Attitude.HIDDEN}
 
 
 def test_route_text(tmp_path: Path) -> None:

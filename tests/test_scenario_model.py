@@ -575,3 +575,17 @@ def test_the_json_schema_exports_every_field_described() -> None:
     ]
     assert undescribed == []
     assert schema["$defs"]["Actor"]["properties"]["side"]["$ref"] == "#/$defs/Side"
+
+
+def test_an_immobile_leg_that_moves_is_refused(tmp_path: Path) -> None:
+    """Issue 8: an immobile leg with a waypoint moved at half speed but was seen as immobile."""
+    from vigile.scene.loader import scenario_errors
+
+    path = tmp_path / "moves.yaml"
+    path.write_text(
+        "ruleset: skirmish\nname: x\nmap: {width: 50, height: 50}\n"
+        "actors:\n  - {name: N, side: attackers, position: [1, 1]}\n"
+        "plans:\n  N:\n    - {to: [10, 10], speed: immobile}\n"
+    )
+    errors = [str(e) for e in scenario_errors(str(path))]
+    assert any("plans.N[0].speed" in e and "immobile leg cannot move" in e for e in errors), errors

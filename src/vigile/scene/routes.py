@@ -101,6 +101,14 @@ def _walk(
             position, previous = None, None
             continue
         where: Loc = ("plans", name, i)
+        if leg.speed is Attitude.IMMOBILE and leg.to is not None:
+            found.append(
+                (
+                    (*where, "speed"),
+                    "an immobile leg cannot move to a waypoint (SK-V3): drop its 'to', "
+                    "or give it a speed (hidden, half or fast)",
+                )
+            )
         if leg.climb and not (
             previous and any(isinstance(a, ThrowGrapple) for a in previous.actions)
         ):

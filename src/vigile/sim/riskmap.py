@@ -39,9 +39,15 @@ from numpy.typing import NDArray
 from vigile.awareness.senses import Sense
 from vigile.errors import InputError, LimitError
 from vigile.rulesets.data import RuleData
+from vigile.rulesets.skirmish.barriers import barrier_rules
 from vigile.rulesets.skirmish.common import MAX_DISTANCE_CM, Roller
-from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, distance_modifier, noise_check
-from vigile.rulesets.skirmish.sight import Attitude, sight_check
+from vigile.rulesets.skirmish.noise import (
+    NoiseEvent,
+    death_surface,
+    distance_modifier,
+    noise_check,
+)
+from vigile.rulesets.skirmish.sight import Attitude, seen_attitude, sight_check
 from vigile.scene.actors import Outfit, Side
 from vigile.scene.geometry import (
     Barriers,
@@ -49,11 +55,11 @@ from vigile.scene.geometry import (
     Region,
     Segment,
     crossings,
+    lit_by,
     point_in_polygon,
     surface_at,
-    within,
 )
-from vigile.scene.model import Ruleset, Scenario, WallKind
+from vigile.scene.model import Ruleset, Scenario
 
 __all__ = [
     "MAX_CELLS",
@@ -78,17 +84,6 @@ MAX_CELLS: Final = 4_000_000
 """No grid has more cells (a LimitError beyond)."""
 AUTO_CELLS: Final = 250_000
 """The automatic resolution is the finest of 1, 2, 5, 10... cm that stays under this."""
-_CLOSED = KindRule(blocks_sight=True, counts_for_noise=True, blocks_movement=True)
-_OPEN = KindRule(blocks_sight=False, counts_for_noise=False, blocks_movement=False)
-_DEATH_SURFACE: Final = {
-    "floor": Surface.FLOOR,
-    "water": Surface.WATER,
-    "grass": Surface.GRASS,
-    "soft-ground": Surface.SOFT_GROUND,
-    "tile": Surface.FLOOR,
-    "stone": Surface.FLOOR,
-}
-"""Where a body falls (SK-N2); tile and stone are hard like a floor (a ruling of the map)."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +144,10 @@ class Board:
             Segment(*wall.start, *wall.end, "open" if wall.open else wall.kind.value)
             for wall in scenario.walls
         ]
-        kinds = {kind.value: _CLOSED for kind in WallKind} | {"open": _OPEN}
+        kinds = {
+            kind: KindRule(rule.blocks_sight, rule.counts_for_noise, rule.blocks_movement)
+            for kind, rule in barrier_rules(rules).items()
+        }
         default_radius = float(rules.num("sight.lit_radius_cm"))
         return cls(
             scenario=scenario,
@@ -168,8 +166,8 @@ class Board:
     # ------------------------------------------------------------------ where things are
 
     def lit(self, px: FloatArray | float, py: FloatArray | float) -> BoolArray:
-        """Within a light's radius (SK-V5)."""
-        return within(px, py, self.light_x, self.light_y, self.light_radius)
+        """Within a light's radius, with no wall between (SK-V5: the light must reach)."""
+        return lit_by(self.barriers, px, py, self.light_x, self.light_y, self.light_radius)
 
     def in_cover(self, px: FloatArray | float, py: FloatArray | float) -> BoolArray:
         """Inside a cover area (SK-V3)."""
@@ -227,7 +225,7 @@ class Board:
             crossings(self.barriers, guard.x, guard.y, x, y, self.barriers.counts_for_noise)
         )
         surface = (
-            _DEATH_SURFACE[str(self.death_surface(x, y))] if event is NoiseEvent.DEATH else None
+            death_surface(str(self.death_surface(x, y))) if event is NoiseEvent.DEATH else None
         )
         return noise_check(
             self.rules,
@@ -280,10 +278,10 @@ def guards_of(scenario: Scenario) -> tuple[Guard, ...]:
 
 
 def effective_attitude(attitude: Attitude, in_cover: bool) -> Attitude:
-    """Hidden needs cover (SK-V3, SK-V9): out of cover a "hidden" intruder is immobile."""
-    if attitude is Attitude.HIDDEN and not in_cover:
-        return Attitude.IMMOBILE
-    return attitude
+    """What a guard sees an intruder of the map's ``attitude`` doing at a point (SK-V3,
+    SK-V9): the turn engine's own ruling (:func:`seen_attitude`), the intruder moving at that
+    attitude this turn (or not moving, for ``immobile``)."""
+    return seen_attitude(None if attitude is Attitude.IMMOBILE else attitude, in_cover=in_cover)
 
 
 # --------------------------------------------------------------------------- the grid
@@ -443,12 +441,16 @@ class _Points:
         self.x = px
         self.y = py
         self.lit = board.lit(px, py)
-        if attitude is Attitude.HIDDEN:
+        in_cover, open_ground = (
+            effective_attitude(attitude, True),
+            effective_attitude(attitude, False),
+        )
+        if in_cover is not open_ground:
             cover = board.in_cover(px, py)
-            self.attitudes: tuple[Attitude, ...] = (Attitude.HIDDEN, Attitude.IMMOBILE)
+            self.attitudes: tuple[Attitude, ...] = (in_cover, open_ground)
             self.attitude_index: IntArray = np.where(cover, 0, 1).astype(np.int64)
         else:
-            self.attitudes = (attitude,)
+            self.attitudes = (open_ground,)
             self.attitude_index = np.zeros(px.size, dtype=np.int64)
 
 
@@ -573,7 +575,7 @@ def _noise_cases(
             noise_check(
                 board.rules,
                 event=event,
-                surface=_DEATH_SURFACE[kinds[int(surface[at])]]
+                surface=death_surface(kinds[int(surface[at])])
                 if event is NoiseEvent.DEATH
                 else None,
                 distance_cm=float(distance[at]),

@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vigile.errors import InputError
+from vigile.rulesets.skirmish.movement import turn_rate
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.geometry import crossings, on_barrier
 from vigile.scene.model import Scenario
@@ -66,10 +67,7 @@ class Route:
 
 def turn_length(riskmap: RiskMap) -> float:
     """How far the intruder moves in one turn at the map's attitude (the engine's rates)."""
-    key = {Attitude.FAST: "turn.fast_cm", Attitude.HALF: "turn.half_cm"}.get(
-        riskmap.attitude, "turn.hidden_cm"
-    )
-    return float(riskmap.board.rules.num(key))
+    return turn_rate(riskmap.board.rules, riskmap.attitude)
 
 
 def step_open(riskmap: RiskMap) -> tuple[BoolArray, list[BoolArray]]:
@@ -269,12 +267,14 @@ def _straight_ok(
 
 def plan_legs(route: Route, riskmap: RiskMap) -> tuple[Leg, ...]:
     """The route as plan legs at its attitude. Hidden needs cover (SK-V3): a hidden route's
-    waypoint out of cover is walked ``immobile``, as the map counted it."""
+    leg to a waypoint out of cover is walked at half speed, which is what a guard sees a
+    hidden mover do out of cover (:func:`seen_attitude`, as the map counted it); that leg
+    moves at the half-speed rate, so the plan is never slower than the route assumed."""
     legs: list[Leg] = []
     for x, y in route.waypoints[1:]:
         speed = route.attitude
         if speed is Attitude.HIDDEN and not bool(riskmap.board.in_cover(x, y)):
-            speed = Attitude.IMMOBILE
+            speed = Attitude.HALF
         legs.append(Leg(to=(_tidy(x), _tidy(y)), speed=speed))
     return tuple(legs)
 
