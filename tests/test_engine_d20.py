@@ -123,10 +123,20 @@ def test_awareness_never_decreases(name: str, seed: int) -> None:
     before = {w.name: {} for w in game.walkers}
     while game.outcome is None and game.turn < scene.turns:
         game.play_turn()
+        # DD-6, DD-7: a square found by groping or by a blow is lost when the intruder moves,
+        # down to presence, and the engine says so; nothing else is ever forgotten.
+        lost = {
+            (e.actor, e.target)
+            for e in game.events
+            if e.turn == game.turn and e.message == "dnd35.round.lost"
+        }
         for walker in game.walkers:
             now = {k: v.rank for k, v in walker.awareness.items()}
             for other, rank in before[walker.name].items():
-                assert now.get(other, 0) >= rank
+                if (walker.name, other) in lost:
+                    assert now[other] >= AwarenessState.PRESENCE.rank
+                else:
+                    assert now.get(other, 0) >= rank
             before[walker.name] = now
     render_everything(game.play())
 
@@ -143,14 +153,20 @@ def test_an_invisible_intruder_walking_past_a_guard_with_the_gms_dice(tmp_path: 
     scene = scenario(tmp_path, turns=2)
     result = play(scene, dice_values=[17, 10, 12, 15, 70, 51])
 
-    spot, listen, grope, attack = checks(result)
-    assert spot.message == "engine.d20.spot" and spot.verdict is not None
+    spot, silent, listen, grope, attack = checks(result)
+    # Spot gave only presence (DD-3): the guard's event does not quote the distance.
+    assert spot.message == "dnd35.round.spot" and spot.verdict is not None
+    assert "distance" not in spot.params
     assert spot.verdict.difficulty == 20
     assert spot.verdict.die_bonus == 3
     assert spot.verdict.chance == Fraction(1, 5)
     assert spot.verdict.success and spot.verdict.state is AwarenessState.PRESENCE
 
-    assert listen.message == "engine.d20.listen" and listen.verdict is not None
+    # One Move Silently for every listener (DD-20 [R]): here one listener, the same odds.
+    assert silent.message == "dnd35.round.move_silently" and silent.actor == "Ghost"
+    assert silent.verdict is not None and silent.verdict.chance == Fraction(229, 400)
+    assert listen.message == "dnd35.round.listen" and listen.verdict is not None
+    assert "distance" not in listen.params
     assert listen.verdict.chance == Fraction(171, 400)
     assert listen.verdict.extra["dc"] == 16 and listen.verdict.extra["result"] == 16
     assert listen.verdict.success and listen.verdict.state is AwarenessState.DIRECTION
@@ -184,9 +200,10 @@ def test_a_character_sees_only_its_own_checks(tmp_path: Path) -> None:
     result = play(scenario(tmp_path, turns=2), dice_values=[17, 10, 12, 15, 70, 51])
     ghost = [e.message for e in result.events if e.known_to("Ghost")]
     guard = [e.message for e in result.events if e.known_to("Guard")]
-    assert "engine.d20.spot" not in ghost and "engine.d20.listen" not in ghost
-    assert "engine.d20.grope" not in ghost
-    assert "engine.d20.spot" in guard and "engine.d20.grope" in guard
+    assert "dnd35.round.spot" not in ghost and "dnd35.round.listen" not in ghost
+    assert "engine.d20.grope" not in ghost and "dnd35.round.move_silently" in ghost
+    assert "dnd35.round.spot" in guard and "engine.d20.grope" in guard
+    assert "dnd35.round.move_silently" not in guard
     assert "engine.event.move" in ghost and "engine.event.move" not in guard
     assert "engine.d20.caught" in ghost
 
@@ -239,8 +256,8 @@ def test_scent_does_not_reach_past_30_ft(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     result = play(load_scenario(path), dice_values=[1, 1])
     assert not [e for e in result.events if e.message == "engine.d20.scent"]
-    (listen,) = checks(result)
-    assert listen.message == "engine.d20.listen" and listen.verdict is not None
+    _, listen = checks(result)
+    assert listen.message == "dnd35.round.listen" and listen.verdict is not None
     assert listen.verdict.extra["dc"] == 10 and not listen.verdict.success
 
 
@@ -250,7 +267,7 @@ def test_see_invisibility_meets_hide_with_spot(tmp_path: Path) -> None:
     scene = scenario(tmp_path, senses="[sight, hearing, see-invisible]")
     result = play(scene, dice_values=[5, 15])
     hide, spot = checks(result)
-    assert hide.message == "engine.d20.hide" and hide.actor == "Ghost"
+    assert hide.message == "dnd35.round.hide" and hide.actor == "Ghost"
     assert spot.message == "engine.d20.spot_hide" and spot.actor == "Guard"
     assert spot.verdict is not None and spot.verdict.success
     guard = next(w for w in result.walkers if w.name == "Guard")

@@ -39,6 +39,19 @@ def parse_bonuses(text: str, *, where: str) -> list[int]:
     return parse_whole_numbers(text, where=where, example="3,8,-1")
 
 
+def parse_distances(text: str, *, where: str = "--distance") -> list[float]:
+    """``"10"`` (every observer) or ``"10,25,5.5"`` (one per observer) into feet."""
+    distances: list[float] = []
+    for part in text.split(","):
+        try:
+            distances.append(float(part.strip()))
+        except ValueError:
+            raise InputError(
+                f"{part.strip()!r} is not a distance in feet (write 10 or 10,25,5)", where=where
+            ) from None
+    return distances
+
+
 @app.command()
 def spot(
     spot: Annotated[int, typer.Option("--spot", help="The observer's Spot bonus.")],
@@ -133,11 +146,28 @@ def hide(
     spot: Annotated[
         str, typer.Option("--spot", metavar="BONUS[,BONUS...]", help="Each observer's Spot bonus.")
     ],
-    distance: DistanceOpt = 0.0,
+    distance: Annotated[
+        str,
+        typer.Option(
+            "--distance",
+            metavar="FT[,FT...]",
+            help="Distance in feet: one for every observer, or one per observer as --spot.",
+        ),
+    ] = "0",
     speed: Annotated[HideSpeed, typer.Option("--speed", help="How fast the hider moves.")] = (
         HideSpeed.HALF
     ),
     size: Annotated[Size, typer.Option("--size", help="The hider's size.")] = Size.MEDIUM,
+    cover: Annotated[bool, typer.Option("--cover", help="The hider has cover.")] = False,
+    concealment: Annotated[
+        bool, typer.Option("--concealment", help="The hider has concealment.")
+    ] = False,
+    visible: Annotated[
+        bool,
+        typer.Option(
+            "--visible", help="The hider is not invisible (needs --cover or --concealment)."
+        ),
+    ] = False,
     view: ViewOpt = "gm",
     roll: RollOpt = False,
     dice_values: DiceValuesOpt = None,
@@ -146,8 +176,10 @@ def hide(
     lang: LangOpt = Lang.EN,
     house_rules: HouseRulesOpt = None,
 ) -> None:
-    """Hide from observers who see invisible creatures: one Hide roll, each one's Spot (DD-20)."""
+    """Hide from observers who see invisible creatures: one Hide roll, each one's Spot at its
+    own distance (DD-20). Hiding needs cover, concealment or invisibility."""
     bonuses = parse_bonuses(spot, where="--spot")
+    distances = parse_distances(distance)
     common = Common(roll, dice_values, seed, json, lang, house_rules, view)
     run_check(
         "dnd35",
@@ -156,9 +188,12 @@ def hide(
             rules,
             hide_bonus=hide,
             spot_bonuses=bonuses,
-            distance_ft=distance,
+            distance_ft=distances[0] if len(distances) == 1 else distances,
             speed=speed,
             size=size,
+            cover=cover,
+            concealment=concealment,
+            invisible=not visible,
             source=source,
         ),
     )

@@ -13,7 +13,8 @@ Each round, in order:
    dice, draws the direction);
 2. each intruder walks its plan (``move`` ft a round at ``fast``, default 30 ft; half of it at
    any other speed) and, on arrival, acts: ``strike`` (the victim learns where it is: DD-7
-   via ``struck_by_invisible``; SF-11 ``adjacent_melee_attack`` from an adjacent square),
+   via ``struck_by_invisible``, only its direction from beyond the adjacent squares, a reach
+   blow; SF-11 ``adjacent_melee_attack`` from an adjacent square),
    ``kill`` (the victim is out; the blow needs no roll [engine]), ``speak``, ``open-door``,
    ``close-door``. Striking, killing and speaking make the round's Listen DC 0 (DD-5: "in
    combat or speaking") and, in D&D 3.5, Hide takes the attacking penalty (DD-20);
@@ -25,15 +26,17 @@ Each round, in order:
      blindsense observers, SF-11). Without cover or invisibility the check is refused (SF-2)
      and each of them observes it. Each observer's result maps onto the ladder with
      ``observer_outcome`` (SF-5: observes it, or only locates it when it is invisible).
-   * **dnd35** — a visible intruder in a line of sight is seen (DD-1), unless it is in a cover
-     area: then Hide against Spot (DD-20). Against an invisible one: blindsight within
-     30 ft observes it (DD-15); scent within 30 ft locates it (DD-13); defenders who see
-     invisible (``see-invisible``) meet one Hide roll with their Spot (DD-20 [R]); the others
-     roll Spot within 30 ft (DD-3: moving DC 20, still 30, non-breathing 40; beating it by 20
-     pinpoints, DD-4) and Listen (DD-5: the intruder's Move Silently, or Dexterity with its
-     armor check penalty; its speed; +5 when a closed door, window or partition stands
-     between, +15 when a wall does; DC 0 in a round it fought or spoke). What a sense cannot
-     reach (``senses.reach``: an ethereal intruder, DD-17; an incorporeal one for scent and
+   * **dnd35** — the defenders who can see it (a visible intruder in a line of sight; an
+     invisible one for those who see invisible) meet one Hide roll with their Spot, each at
+     its own distance (DD-20 [R]); ``hide_check`` refuses the Hide without cover, concealment
+     or invisibility, and then each of them sees it. Against an invisible one, the others:
+     blindsight within 30 ft observes it (DD-15); scent within 30 ft locates it (DD-13); Spot
+     within 30 ft (DD-3: non-breathing DC 40, moving 20, still 30; beating it by 20 pinpoints,
+     DD-4); then one Move Silently roll (``listen_all_check``, DD-20 [R]) meets the Listen of
+     every one of them still without its square (DD-5: the intruder's Move Silently, or the
+     untrained roll; its speed; +5 when a closed door, window or partition stands between,
+     +15 when a wall does; DC 0 in a round it fought or spoke). What a sense cannot reach
+     (``senses.reach``: an ethereal intruder, DD-17; an incorporeal one for scent and
      blindsight) gives no check.
 
 4. the first defender who locates or observes an intruder raises the alarm: every defender is
@@ -47,7 +50,8 @@ Each round, in order:
    presence or direction walks to the last point where it perceived the intruder and, within 5
    ft of it, gropes two squares (DD-6: that point's square and the next one along its way;
    found: ``location``); an empty grope makes it forget that point [engine]. A Starfinder
-   defender aware only of presence walks there (no groping rule);
+   defender aware only of presence walks there (no groping rule). A defender never moves
+   farther in a round than its speed, its patrol included;
 6. the objective is checked.
 
 The game ends when the attackers reach the objective (``objective``, ``unseen`` when no
@@ -58,28 +62,33 @@ or at the turn limit: ``alarm`` if the alarm was raised (on its round, by whom),
 Dice, in the order the engine asks for them (the GM's ``dice_values`` are consumed so), each
 round: for each intruder in the scenario's order, starfinder: the Stealth d20 then one
 Perception d20 per observer with a line of sight, in the scenario's order (none when refused,
-SF-2); dnd35: first the Hide d20 and the Spot d20 of each ``see-invisible`` defender (or of
-each defender with a line of sight to a visible intruder in cover), ties rolled again as
-``hide_check`` says; then, defender by defender in the scenario's order, its Spot d20, then
-its Listen: the intruder's Move Silently d20 (not in a round it fought or spoke) then the
-listener's d20. Then, defender by defender: a grope's touch d20 then its d100 (only on a
-touch), or an attack's d100 miss chance (two with Blind-Fight; none against an intruder it
-sees or with blindsight).
+SF-2); dnd35: first the Hide d20 and the Spot d20 of each defender who can see it (none when
+refused), ties rolled again as ``hide_check`` says; then, defender by defender in the
+scenario's order, its Spot d20; then the intruder's Move Silently d20 (not in a round it
+fought or spoke) and each listener's Listen d20 in the scenario's order. Then, defender by
+defender: a grope's touch d20 then its d100 (only on a touch), or an attack's d100 miss
+chance (two with Blind-Fight; none against an intruder it sees or with blindsight). Every
+check is rolled through ``Game.roll``.
+
+What a character perceives: a check's event quotes the distance only when it gave the
+observer the intruder's square; the hider is not told how many observers or listeners it
+faced (the GM's verdict says it).
 
 Engine rulings where the rules are silent: an intruder that neither moved, fought nor spoke
 this round makes no noise (no Listen check: the DD-5 table has no line for a still creature);
 a Spot against a creature that did not move uses "still" (DC 30), or "non-breathing" (DC 40);
 defenders perceive only along a line of sight (walls and closed doors stop sight, blindsight
 and scent; Listen goes through them with its DC); a ``wall`` is a stone wall, a door, window
-or partition a door (DD-5); one Hide roll meets every observer at the nearest one's distance;
-a located intruder stays located while it moves (the defender follows it); defenders walk in
-a straight line and stay put when a wall or closed door is in the way (no path-finding).
+or partition a door (DD-5); a square found by Spot, Listen, scent or sight stays known while
+the intruder moves (the defender follows it), but one found by groping or by its blow is
+lost when it moves, down to presence (DD-6, DD-7, [R] ``pinpoint_lost``); a strike from
+beyond the adjacent squares is a reach blow (DD-7); defenders walk in a straight line and
+stay put when a wall or closed door is in the way (no path-finding).
 
 Not yet played: light and darkness (darkvision, lit areas), sniping (SF-10), Bluff
 diversions, flat-footedness and damage (SF-9, DD-2, DD-21), the attack roll against AC,
-attacks on a named square (DD-9), reach and ranged blows giving only the direction (DD-7),
-losing a pinpointed creature that moves (DD-6), one Move Silently roll against every
-listener (DD-20 [R]; ``listen_check`` rolls it per listener), tracks and flour (DD-10,
+attacks on a named square (DD-9), ranged blows (a plan's ``strike`` has no ranged flag; DD-7
+[C]), tracks and flour (DD-10,
 DD-11), see invisibility in Starfinder, running and charging, and Perception's optional
 sound distance (SF-4).
 """
@@ -87,7 +96,6 @@ sound distance (SF-4).
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import numpy as np
 
@@ -101,7 +109,7 @@ from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
 from vigile.rulesets import dnd35, starfinder
 from vigile.rulesets.data import RuleData
-from vigile.rulesets.dnd35.traits import struck_by_invisible
+from vigile.rulesets.dnd35.traits import pinpoint_lost, struck_by_invisible
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.actors import D20Stats, GuardState, Side
 from vigile.scene.geometry import crossings
@@ -134,6 +142,11 @@ class D20Game(Game):
         """(defender, intruder): where the defender last perceived it."""
         self.speeds: dict[str, Attitude] = {}
         """How each intruder moved this round (absent: it did not move)."""
+        self.walked: dict[str, float] = {}
+        """How far each defender moved this round: never more than its speed."""
+        self.pinned: dict[tuple[str, str], bool] = {}
+        """(defender, intruder) located by groping (False) or by its blow (True): lost when it
+        moves (DD-6, DD-7)."""
         self.emit(
             "start",
             "engine.d20.start",
@@ -167,6 +180,7 @@ class D20Game(Game):
         self.noisy = set()
         self.fought = set()
         self.speeds = {}
+        self.walked = {}
         for walker in self.walkers:
             walker.moved = False
         self._patrols()
@@ -202,6 +216,7 @@ class D20Game(Game):
                 self._move(guard) / 2,
                 self.rules.num("turn.patrol_bounces"),
             )
+            self.walked[guard.name] = distance(guard.at, (xs[0], ys[0]))
             guard.x, guard.y, guard.moved = xs[0], ys[0], True
             self.emit(
                 "patrol",
@@ -216,8 +231,11 @@ class D20Game(Game):
 
     def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
         rate = self._move(intruder) if speed is Attitude.FAST else self._move(intruder) / 2
+        before = intruder.at
         self._advance(intruder, to, rate)
         self.speeds[intruder.name] = speed
+        if intruder.at != before:
+            self._unpin(intruder)
         watchers = {
             d.name for d in self.defenders() if d.aware_of(intruder.name) is AwarenessState.OBSERVED
         }
@@ -278,24 +296,75 @@ class D20Game(Game):
         # A grapple is a skirmish action (SK-N2): no d20 rule plays it.
 
     def _struck(self, victim: Walker, intruder: Walker) -> None:
-        """What the struck defender learns of its attacker [DD-7, SF-11]."""
+        """What the struck defender learns of its attacker [DD-7, SF-11].
+
+        A blow from beyond the adjacent squares is a reach (or ranged) blow: DD-7 gives only
+        the direction. A square learnt from the blow is lost when the attacker moves.
+        """
         if not _hidden_from(victim, intruder):
-            self._learn(victim, intruder, AwarenessState.OBSERVED, "DD-1" if self.dnd else "SF-5")
+            if self.dnd:
+                sense = Sense.SEE_INVISIBLE if intruder.actor.invisible else Sense.SIGHT
+                seen = reach(sense, self._conditions(intruder))
+                self._learn(victim, intruder, seen.state, seen.line.rule)
+            else:
+                change = starfinder.observer_outcome(True, total_concealment=False)
+                self._learn(victim, intruder, change.after, change.line.rule)
             return
         if self.dnd:
-            state, line = struck_by_invisible(self.rules)
-            self._learn(victim, intruder, state, line.rule)
+            gap = distance(victim.at, intruder.at)
+            state, line = struck_by_invisible(
+                self.rules, reach_ft=SQUARE_FT if _adjacent(victim.at, intruder.at) else gap
+            )
+            self._learn(victim, intruder, state, line.rule, pin=True)
         elif _adjacent(victim.at, intruder.at):
             change = starfinder.adjacent_melee_attack(victim.aware_of(intruder.name))
             self._learn(victim, intruder, change.after, change.line.rule)
 
+    def _unpin(self, intruder: Walker) -> None:
+        """The intruder moved: defenders who located it by groping or by its blow lose its
+        square [DD-6, DD-7]."""
+        for (name, target), by_blow in list(self.pinned.items()):
+            if target != intruder.name:
+                continue
+            del self.pinned[(name, target)]
+            defender = self.by_name[name]
+            if defender.aware_of(target) is not AwarenessState.LOCATION:
+                continue
+            state, line = pinpoint_lost(by_blow=by_blow)
+            defender.awareness[target] = state
+            self.emit(
+                "perceive",
+                "dnd35.round.lost",
+                actor=defender,
+                target=intruder,
+                params={"rule": line.rule},
+            )
+
     # ---------------------------------------------------------------- 3. perception
 
-    def _learn(self, observer: Walker, intruder: Walker, state: AwarenessState, rule: str) -> None:
-        """Raise what ``observer`` knows of ``intruder``; a first location raises the alarm."""
+    def _learn(
+        self,
+        observer: Walker,
+        intruder: Walker,
+        state: AwarenessState,
+        rule: str,
+        *,
+        pin: bool | None = None,
+    ) -> None:
+        """Raise what ``observer`` knows of ``intruder``; a first location raises the alarm.
+
+        ``pin``: the location comes from its blow (True) or from groping (False), and is lost
+        when it moves (DD-6, DD-7); any other location keeps it.
+        """
         if state is AwarenessState.UNAWARE:
             return
         self.last_known[(observer.name, intruder.name)] = intruder.at
+        key = (observer.name, intruder.name)
+        if state is AwarenessState.LOCATION and pin is not None:
+            if observer.aware_of(intruder.name) is not AwarenessState.OBSERVED:
+                self.pinned[key] = pin
+        elif state.at_least(AwarenessState.LOCATION):
+            self.pinned.pop(key, None)
         if not observer.learn(intruder.name, state):
             return
         after = observer.aware_of(intruder.name)
@@ -334,7 +403,7 @@ class D20Game(Game):
         if actor.ethereal:
             return  # no sense but divination reaches it (DD-17 via senses.reach)
         invisible = actor.invisible
-        best = AwarenessState.LOCATION if invisible else AwarenessState.OBSERVED
+        best = starfinder.noticed_state(invisible)
         crowd = [
             d
             for d in self.defenders()
@@ -344,8 +413,10 @@ class D20Game(Game):
             return
         immobile = not intruder.moved
         fast = self._speed(intruder) is Attitude.FAST
-        verdict = starfinder.hide_check(
-            self.rules,
+        verdict = self.roll(
+            starfinder.hide_check,
+            intruder,
+            rules=self.rules,
             stealth=_stats(intruder).stealth or 0,
             observers=[
                 starfinder.Observer(
@@ -359,34 +430,59 @@ class D20Game(Game):
             invisible=invisible,
             immobile=immobile,
             cover=self.board.in_cover(intruder.at),
-            source=self.faces,
         )
+        # The hider does not learn how many observers it faced, nor whether they noticed.
         self.emit(
             "sight",
-            "engine.d20.stealth",
+            "engine.d20.stealth" if verdict.impossible else "starfinder.round.stealth",
             actor=intruder,
             at=intruder.at,
             verdict=verdict,
-            params={"count": len(crowd)},
+            params={"count": len(crowd)} if verdict.impossible else None,
         )
         for observer, member in zip(crowd, verdict.members, strict=True):
-            self.emit(
+            before = observer.aware_of(intruder.name)
+            if verdict.impossible:
+                change = starfinder.refused_outcome(before)
+            else:
+                change = starfinder.observer_outcome(
+                    bool(member.success), total_concealment=invisible, before=before
+                )
+            self._check_event(
                 "sight",
                 "engine.d20.perception",
-                actor=observer,
-                target=intruder,
-                verdict=member,
-                params={"distance": log_number(distance(observer.at, intruder.at))},
-            )
-            if verdict.impossible:
-                self._learn(observer, intruder, AwarenessState.OBSERVED, "SF-2")
-                continue
-            change = starfinder.observer_outcome(
-                bool(member.success),
-                total_concealment=invisible,
-                before=observer.aware_of(intruder.name),
+                "starfinder.round.perception",
+                observer,
+                intruder,
+                member,
+                change.after,
             )
             self._learn(observer, intruder, change.after, change.line.rule)
+
+    def _check_event(
+        self,
+        kind: str,
+        located_key: str,
+        blind_key: str,
+        observer: Walker,
+        intruder: Walker,
+        verdict: Verdict,
+        state: AwarenessState,
+    ) -> None:
+        """One observer's check against an intruder. Its distance is quoted only when the
+        check gave the observer the intruder's square: a failed or vague check (presence,
+        direction) must not tell the character how far the intruder stands."""
+        located = bool(verdict.success) and state.at_least(AwarenessState.LOCATION)
+        self.emit(
+            kind,
+            located_key if located else blind_key,
+            actor=observer,
+            target=intruder,
+            verdict=verdict,
+            params={"distance": log_number(distance(observer.at, intruder.at))}
+            if located
+            else None,
+        )
 
     def _conditions(self, intruder: Walker) -> list[Condition]:
         actor = intruder.actor
@@ -404,10 +500,9 @@ class D20Game(Game):
         return found
 
     def _perceive_dnd(self, intruder: Walker) -> None:
-        """Sight, Hide against Spot, blindsight, scent, Spot and Listen [DD-1..DD-20]."""
+        """Hide against Spot, blindsight, scent, Spot, then one Listen for all [DD-1..DD-20]."""
         conditions = self._conditions(intruder)
         invisible = intruder.actor.invisible or intruder.actor.ethereal
-        in_cover = self.board.in_cover(intruder.at)
         watching = [
             d for d in self.defenders() if d.aware_of(intruder.name) is not AwarenessState.OBSERVED
         ]
@@ -420,31 +515,25 @@ class D20Game(Game):
                 and invisible
                 and Sense.SEE_INVISIBLE in observer.actor.senses
                 and not reach(Sense.DIVINATION, conditions).blocked
-            ):
+            ) or (sees and not invisible and _sighted(observer)):
                 hiders.append(observer)
-                continue
-            if sees and not invisible and _sighted(observer):
-                if in_cover:
-                    hiders.append(observer)
-                else:
-                    self.emit(
-                        "sight", "engine.d20.sees", actor=observer, target=intruder, at=intruder.at
-                    )
-                    self._learn(
-                        observer,
-                        intruder,
-                        AwarenessState.OBSERVED,
-                        reach(Sense.SIGHT, conditions).line.rule,
-                    )
-                continue
-            others.append(observer)
+            else:
+                others.append(observer)
         if hiders:
-            self._hide_against_spot(intruder, hiders)
-        for observer in others:
-            self._senses_dnd(observer, intruder, conditions, invisible)
+            self._hide_against_spot(intruder, hiders, invisible)
+        listeners = [
+            observer
+            for observer in others
+            if self._senses_dnd(observer, intruder, conditions, invisible)
+        ]
+        if listeners:
+            self._listen(intruder, listeners)
 
-    def _hide_against_spot(self, intruder: Walker, observers: list[Walker]) -> None:
-        """One Hide roll against each observer's Spot [DD-20]."""
+    def _hide_against_spot(
+        self, intruder: Walker, observers: list[Walker], invisible: bool
+    ) -> None:
+        """One Hide roll against each observer's Spot at its own distance; no Hide without
+        cover, concealment or invisibility: then each of them sees it [DD-20]."""
         stats = _stats(intruder)
         speed = (
             dnd35.HideSpeed.RUN
@@ -453,42 +542,50 @@ class D20Game(Game):
             if self._speed(intruder) is Attitude.FAST
             else dnd35.HideSpeed.HALF
         )
-        nearest = min(distance(o.at, intruder.at) for o in observers)
-        verdict = dnd35.hide_check(
-            self.rules,
-            hide_bonus=stats.hide
-            if stats.hide is not None
-            else stats.dex + stats.armor_check_penalty,
+        verdict = self.roll(
+            dnd35.hide_check,
+            intruder,
+            rules=self.rules,
+            hide_bonus=dnd35.skill_bonus(
+                stats.hide, dex=stats.dex, armor_penalty=stats.armor_check_penalty
+            ),
             spot_bonuses=[_stats(o).spot or 0 for o in observers],
-            distance_ft=nearest,
+            distance_ft=[distance(o.at, intruder.at) for o in observers],
             speed=speed,
-            source=self.faces,
+            cover=self.board.in_cover(intruder.at),
+            invisible=invisible,
         )
-        shown = replace(verdict, player_outcome="engine.d20.hide_unknown")
-        self.emit(
-            "sight",
-            "engine.d20.hide",
-            actor=intruder,
-            at=intruder.at,
-            verdict=shown,
-            params={"count": len(observers)},
-        )
+        if not verdict.impossible:
+            self.emit("sight", "dnd35.round.hide", actor=intruder, at=intruder.at, verdict=verdict)
         for observer, member in zip(observers, verdict.members, strict=True):
-            self.emit(
-                "sight",
-                "engine.d20.spot_hide",
-                actor=observer,
-                target=intruder,
-                verdict=member,
-                params={"distance": log_number(distance(observer.at, intruder.at))},
-            )
-            if member.success:
-                self._learn(observer, intruder, AwarenessState.OBSERVED, "DD-20")
+            found = dnd35.reached(member)
+            if verdict.impossible:
+                self.emit(
+                    "sight",
+                    "engine.d20.sees",
+                    actor=observer,
+                    target=intruder,
+                    at=intruder.at,
+                    verdict=member,
+                )
+            else:
+                self._check_event(
+                    "sight",
+                    "engine.d20.spot_hide",
+                    "dnd35.round.spot_hide",
+                    observer,
+                    intruder,
+                    member,
+                    found[0] if found else AwarenessState.UNAWARE,
+                )
+            if found is not None:
+                self._learn(observer, intruder, *found)
 
     def _senses_dnd(
         self, observer: Walker, intruder: Walker, conditions: list[Condition], invisible: bool
-    ) -> None:
-        """What one observer perceives of an intruder it does not see [DD-3..DD-5, DD-13..17]."""
+    ) -> bool:
+        """What one observer perceives of an intruder it does not see: blindsight, scent, Spot
+        [DD-3, DD-4, DD-13..DD-17]. True when it is to listen for it this round (DD-5)."""
         senses = observer.actor.senses
         gap = distance(observer.at, intruder.at)
         line = self._sight_line(observer, intruder)
@@ -509,7 +606,7 @@ class D20Game(Game):
                     )
                     self._learn(observer, intruder, found.state, found.line.rule)
         if observer.aware_of(name).at_least(AwarenessState.LOCATION):
-            return
+            return False
         spot_range = self.rules.num("spot.range_ft")
         if (
             invisible
@@ -520,50 +617,59 @@ class D20Game(Game):
             and not reach(Sense.SIGHT, conditions).blocked
         ):
             target = (
-                dnd35.SpotTarget.MOVING
-                if intruder.moved
-                else dnd35.SpotTarget.NON_BREATHING
+                dnd35.SpotTarget.NON_BREATHING
                 if not intruder.actor.breathing
+                else dnd35.SpotTarget.MOVING
+                if intruder.moved
                 else dnd35.SpotTarget.STILL
             )
-            verdict = dnd35.spot_check(
-                self.rules,
+            verdict = self.roll(
+                dnd35.spot_check,
+                observer,
+                rules=self.rules,
                 spot_bonus=_stats(observer).spot or 0,
                 distance_ft=gap,
                 target=target,
                 distracted=_distracted(observer),
-                source=self.faces,
             )
-            self.emit(
-                "sight",
-                "engine.d20.spot",
-                actor=observer,
-                target=intruder,
-                verdict=verdict,
-                params={"distance": log_number(gap)},
+            spotted = dnd35.reached(verdict)
+            state = spotted[0] if spotted else AwarenessState.UNAWARE
+            self._check_event(
+                "sight", "engine.d20.spot", "dnd35.round.spot", observer, intruder, verdict, state
             )
-            if verdict.success and verdict.state is not None:
-                self._learn(
-                    observer,
-                    intruder,
-                    verdict.state,
-                    "DD-4" if verdict.state is AwarenessState.LOCATION else "DD-3",
-                )
+            if spotted is not None:
+                self._learn(observer, intruder, *spotted)
         if observer.aware_of(name).at_least(AwarenessState.LOCATION):
-            return
-        noisy = name in self.noisy
-        heard = conditions + ([Condition.MAKING_NOISE] if noisy else [])
-        if (
-            Sense.HEARING not in observer.actor.senses
-            or reach(Sense.HEARING, heard).blocked
-            or not (noisy or intruder.moved)
-        ):
-            return
+            return False
+        heard = conditions + ([Condition.MAKING_NOISE] if name in self.noisy else [])
+        return (
+            Sense.HEARING in observer.actor.senses
+            and not reach(Sense.HEARING, heard).blocked
+            and (name in self.noisy or intruder.moved)
+        )
+
+    def _listen(self, intruder: Walker, listeners: list[Walker]) -> None:
+        """One Move Silently result against every listener's own Listen [DD-5, DD-20 R]."""
         stats = _stats(intruder)
         silent = stats.move_silently
-        verdict = dnd35.listen_check(
-            self.rules,
-            listen_bonus=_stats(observer).listen or 0,
+        noisy = intruder.name in self.noisy
+        verdict = self.roll(
+            dnd35.listen_all_check,
+            intruder,
+            rules=self.rules,
+            listeners=[
+                dnd35.Listener(
+                    _stats(o).listen or 0,
+                    distance_ft=distance(o.at, intruder.at),
+                    door=self._between(
+                        o, intruder, (WallKind.DOOR, WallKind.WINDOW, WallKind.PARTITION)
+                    ),
+                    stone_wall=self._between(o, intruder, (WallKind.WALL,)),
+                    distracted=_distracted(o),
+                    asleep=_asleep(o),
+                )
+                for o in listeners
+            ],
             move_silently=silent,
             dex=stats.dex if silent is None else None,
             armor_penalty=stats.armor_check_penalty if silent is None else 0,
@@ -575,25 +681,22 @@ class D20Game(Game):
                 else dnd35.ListenSpeed.HALF
             ),
             speaking=noisy,
-            distance_ft=gap,
-            door=self._between(
-                observer, intruder, (WallKind.DOOR, WallKind.WINDOW, WallKind.PARTITION)
-            ),
-            stone_wall=self._between(observer, intruder, (WallKind.WALL,)),
-            distracted=_distracted(observer),
-            asleep=_asleep(observer),
-            source=self.faces,
         )
-        self.emit(
-            "noise",
-            "engine.d20.listen",
-            actor=observer,
-            target=intruder,
-            verdict=verdict,
-            params={"distance": log_number(gap)},
-        )
-        if verdict.success and verdict.state is not None:
-            self._learn(observer, intruder, verdict.state, "DD-5")
+        self.emit("noise", "dnd35.round.move_silently", actor=intruder, verdict=verdict)
+        for observer, member in zip(listeners, verdict.members, strict=True):
+            found = dnd35.reached(member)
+            state = found[0] if found else AwarenessState.UNAWARE
+            self._check_event(
+                "noise",
+                "engine.d20.listen",
+                "dnd35.round.listen",
+                observer,
+                intruder,
+                member,
+                state,
+            )
+            if found is not None:
+                self._learn(observer, intruder, *found)
 
     def _between(self, a: Walker, b: Walker, kinds: tuple[WallKind, ...]) -> bool:
         """A closed barrier of one of ``kinds`` stands between them (DD-5)."""
@@ -640,9 +743,10 @@ class D20Game(Game):
         """Walk straight toward ``point``, stopping within reach of it; stay if a wall or a
         closed door is in the way."""
         gap = distance(defender.at, point)
-        if gap <= CLOSE_FT:
+        budget = self._move(defender) - self.walked.get(defender.name, 0.0)
+        if gap <= CLOSE_FT or budget <= 0:
             return
-        step = min(self._move(defender), gap - CLOSE_FT)
+        step = min(budget, gap - CLOSE_FT)
         to = (
             defender.x + (point[0] - defender.x) * step / gap,
             defender.y + (point[1] - defender.y) * step / gap,
@@ -651,6 +755,7 @@ class D20Game(Game):
             return
         defender.x, defender.y = to
         defender.moved = True
+        self.walked[defender.name] = self.walked.get(defender.name, 0.0) + step
         self.emit(
             "move",
             "engine.d20.closes_in",
@@ -668,18 +773,20 @@ class D20Game(Game):
         else:
             second = (first[0], first[1] + (1 if dy >= 0 else -1))
         occupied = _square(intruder.at) in (first, second)
-        verdict = dnd35.grope_check(
-            self.rules,
+        verdict = self.roll(
+            dnd35.grope_check,
+            defender,
+            rules=self.rules,
             touch_attack=_stats(defender).attack,
             touch_ac=_stats(intruder).touch_ac,
             occupied=occupied,
-            source=self.faces,
         )
         self.emit(
             "attack", "engine.d20.grope", actor=defender, target=intruder, at=point, verdict=verdict
         )
-        if verdict.success:
-            self._learn(defender, intruder, AwarenessState.LOCATION, "DD-6")
+        found = dnd35.reached(verdict)
+        if found is not None:
+            self._learn(defender, intruder, *found, pin=False)
         else:
             del self.last_known[(defender.name, intruder.name)]
 
@@ -688,21 +795,23 @@ class D20Game(Game):
         blindsight = Sense.BLINDSIGHT in defender.actor.senses and _hidden_from(defender, intruder)
         verdict: Verdict | None = None
         if self.dnd and (state is AwarenessState.LOCATION or blindsight):
-            verdict = dnd35.attack_check(
-                self.rules,
+            verdict = self.roll(
+                dnd35.attack_check,
+                defender,
+                rules=self.rules,
                 miss_chance=self.rules.num("attack.total_concealment"),
                 blind_fight=_stats(defender).blind_fight,
                 blindsight=blindsight,
                 in_liquid=Condition.IN_LIQUID in self._conditions(intruder),
                 incorporeal=intruder.actor.incorporeal,
-                source=self.faces,
             )
         elif not self.dnd and state is AwarenessState.LOCATION:
-            verdict = starfinder.attack_check(
-                self.rules,
+            verdict = self.roll(
+                starfinder.attack_check,
+                defender,
+                rules=self.rules,
                 awareness=state,
                 blind_fight=_stats(defender).blind_fight,
-                source=self.faces,
             )
         if verdict is None:
             self.emit(

@@ -123,7 +123,11 @@ def hide_check(
     if not reasons:
         return _refused(spot_bonuses)
     tie_rule = companion(rules, "opposed_tie_rule")
-    notes = [*_NOTES, *(_ALLOWED[key] for key in reasons), _TIES if tie_rule else _TIES_OFF]
+    notes = [
+        *(_NOTES if invisible else _NOTES[1:]),
+        *(_ALLOWED[key] for key in reasons),
+        _TIES if tie_rule else _TIES_OFF,
+    ]
     modifiers = _hider_modifiers(rules, hide_bonus, speed, size)
     own = [_distance_modifier(rules, d) for d in distances]
     if len(set(distances)) == 1 and own[0] is not None:  # one distance: every Spot shares it
@@ -194,6 +198,7 @@ def hide_check(
         members_key="observers",
         extra=extra,
         dice_kind="opposed",
+        player_outcome=None if success is None else "dnd35.hide.player_unknown",
     )
 
 
@@ -239,7 +244,6 @@ def _refused(spot_bonuses: Sequence[int]) -> Verdict:
         dice=0,
         success=False,
         outcome="dnd35.hide.refused",
-        state=AwarenessState.UNAWARE,
         members=members,
         members_key="observers",
         dice_kind="opposed",

@@ -343,6 +343,7 @@ def listen_all_check(
         members_key="listeners",
         extra=extra,
         dice_kind="opposed",
+        player_outcome=None if success is None else "dnd35.listen.player_unknown",
     )
 
 
