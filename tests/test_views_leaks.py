@@ -80,12 +80,17 @@ def test_no_character_view_leaks(scenario: str, seed: int | None) -> None:
                 assert key is not None
                 failed = f" → {tr(key, lang)}"
                 assert not any(line.endswith(failed) for line in lines), (name, failed)
+            perceptions = {
+                (e.turn, e.kind)
+                for e in result.events
+                if e.kind in PERCEPTION and e.actor == name and e.target and e.verdict
+            }
             for line in json_lines(result, lang, name):
                 data = json.loads(line)
                 assert not DISTANCE.search(data.get("text", "")), data
                 check = data.get("check", {})
                 assert not {"difficulty", "chance", "roll", "modifiers"} & set(check), data
-                if data["event"] in PERCEPTION and check:
+                if (data["turn"], data["event"]) in perceptions and data["actor"] == name:
                     assert data["at"] is None and data["target"] is None, data
 
 
