@@ -11,6 +11,7 @@ import pytest
 from vigile.cli import main
 from vigile.errors import InputError, LimitError
 from vigile.scene.loader import load_scenario
+from vigile.sim.batch import OUTCOMES
 from vigile.sim.sweep import Vary, run_sweep, variants
 
 
@@ -53,24 +54,7 @@ def test_sweep_on_a_local_cluster_of_worker_processes(tmp_path: Path) -> None:
     assert [row["turns"] for row in rows] == [5.0, 40.0]
     short, full = rows
     assert short["turn_limit"] > full["turn_limit"]  # five turns leave most raids unfinished
-    assert all(
-        abs(
-            sum(
-                row[k]
-                for k in (
-                    "objective_unseen",
-                    "objective_detected",
-                    "alarm",
-                    "turn_limit",
-                    "caught",
-                    "lost",
-                )
-            )
-            - 1
-        )
-        < 1e-9
-        for row in rows
-    )
+    assert all(abs(sum(row[k] for k in OUTCOMES) - 1) < 1e-9 for row in rows)
 
 
 def test_sweep_binds_no_fixed_port(recwarn: pytest.WarningsRecorder) -> None:

@@ -126,7 +126,7 @@ def register(app: typer.Typer) -> None:
         if json_out:
             sys.stdout.write(json.dumps({"runs": runs, "seed": seed, "rows": rows}) + "\n")
             return
-        header = [*paths, "objective_unseen", "alarm", "detected"]
+        header = [*paths, "objective_unseen", "objective_after_alarm", "alarm", "detected"]
         lines = ["  ".join(f"{h:>18}" for h in header)]
         for row in rows:
             lines.append("  ".join(f"{row[h]:>18.4g}" for h in header))
