@@ -223,3 +223,27 @@ def test_simulate_cli_writes_a_heat_map(tmp_path: Path, capsys: pytest.CaptureFi
     )
     assert main(["simulate", "night-raid", "--runs", "0"]) == 2
     assert main(["simulate", "night-raid", "--runs", "10", "--plot", str(tmp_path / "x.gif")]) == 2
+
+
+FAR_NOISE = """
+ruleset: skirmish
+name: A grapple heard from afar
+time: day
+map: {width: 60000, height: 100}
+turns: 1
+default_surface: tile
+actors:
+  - {name: Ninja, side: attackers, position: [10, 50], dice: {ninjitsu: 1}}
+  - {name: Guard, side: defenders, position: [50000, 50], dice: 1}
+plans:
+  Ninja:
+    - {speed: immobile, actions: [{do: throw-grapple, onto: tile}]}
+"""
+
+
+def test_a_noise_thousands_of_steps_away_is_a_case_like_any_other() -> None:
+    """By day +1 per 10 cm (SK-N4): 49,990 cm is 4,999 steps, more than the old key's radix
+    of 4,096 (an IndexError). The grapple (4+) needs 4,999 + 4 = 5,003+: out of reach; but by
+    day the guard sees him anyway (SK-V8, SK-S1), far beyond reach: he cries (SK-G5)."""
+    result = simulate(parse_scenario(FAR_NOISE), 500, seed=1)
+    assert result.outcome("turn_limit").p == 1.0 and result.detected.p == 1.0

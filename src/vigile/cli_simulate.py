@@ -172,8 +172,8 @@ def simulation_text(result: object, lang: Lang, plot: Path | None) -> list[str]:
     for name in OUTCOMES:
         if name in ("caught", "lost") and not result.outcome(name).count:
             continue
-        lines.append(f"  {tr(f'sim.outcome.{name}', lang):<40} {pct(result.outcome(name))}")
-    lines.append(f"  {tr('sim.outcome.detected', lang):<40} {pct(result.detected)}")
+        lines.append(f"  {tr(f'sim.outcome.{name}', lang):<50} {pct(result.outcome(name))}")
+    lines.append(f"  {tr('sim.outcome.detected', lang):<50} {pct(result.detected)}")
     turns = result.tally.first_detection
     detected = int(turns[1:].sum())
     if detected:

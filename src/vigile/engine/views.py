@@ -176,6 +176,8 @@ def outcome_lines(outcome: Outcome, walkers: Iterable[Walker], lang: Lang) -> It
     yield ""
     yield tr(f"engine.outcome.{outcome.kind}", lang, {"turn": outcome.turn, "by": outcome.by})
     yield tr("engine.outcome.unseen" if outcome.unseen else "engine.outcome.seen", lang)
+    if outcome.after_alarm and outcome.kind != "alarm":
+        yield tr("engine.raid.after_alarm", lang)
     for walker in walkers:
         known = {k: v for k, v in walker.awareness.items() if v.value != "unaware"}
         if known and walker.alive:
