@@ -212,3 +212,15 @@ def test_cli_hide_without_cover_concealment_or_invisibility_is_refused() -> None
         dnd35_app, ["hide", "--hide", "8", "--spot", "4", "--visible", "--cover", "--json"]
     )
     assert json.loads(covered.stdout)["impossible"] is False
+
+
+def test_DD7_a_ranged_blow_from_next_door_gives_only_the_direction(tmp_path: Path) -> None:
+    """The same adjacent blow as above, but shot (``ranged: true``): a ranged attacker gives
+    away only its direction (DD-7 [C]), even from the next square. Dice as in the
+    adjacent-blow test: the guard, left with the direction, then fails Listen and gropes."""
+    legs = (
+        "    - {to: [27, 10], speed: fast, actions: [{do: strike, target: Guard, ranged: true}]}\n"
+    )
+    result = play(scene(tmp_path, legs=legs), dice_values=[1, 1, 1, 1, 1])
+    learns = [e for e in result.events if e.message == "engine.d20.learns"]
+    assert (learns[0].params["state"], learns[0].params["rule"]) == ("direction", "DD-7")

@@ -277,7 +277,7 @@ class D20Game(Game):
                     perceived_by={victim.name},
                 )
                 if victim.side is Side.DEFENDERS:
-                    self._struck(victim, intruder)
+                    self._struck(victim, intruder, ranged=action.ranged)
         elif isinstance(action, Speak):
             self.noisy.add(intruder.name)
             self.emit(
@@ -295,7 +295,7 @@ class D20Game(Game):
             self.emit("action", key, actor=intruder, at=intruder.at, params={"door": action.door})
         # A grapple is a skirmish action (SK-N2): no d20 rule plays it.
 
-    def _struck(self, victim: Walker, intruder: Walker) -> None:
+    def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
         """What the struck defender learns of its attacker [DD-7, SF-11].
 
         A blow from beyond the adjacent squares is a reach (or ranged) blow: DD-7 gives only
@@ -313,7 +313,9 @@ class D20Game(Game):
         if self.dnd:
             gap = distance(victim.at, intruder.at)
             state, line = struck_by_invisible(
-                self.rules, reach_ft=SQUARE_FT if _adjacent(victim.at, intruder.at) else gap
+                self.rules,
+                reach_ft=SQUARE_FT if _adjacent(victim.at, intruder.at) else gap,
+                ranged=ranged,
             )
             self._learn(victim, intruder, state, line.rule, pin=True)
         elif _adjacent(victim.at, intruder.at):

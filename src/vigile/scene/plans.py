@@ -60,6 +60,9 @@ class Strike(BaseModel):
     """The action."""
     target: Name
     """The actor struck."""
+    ranged: bool = False
+    """Shot or thrown from a distance (a bow, a shuriken): in the d20 games the one struck learns
+    only the direction it came from (DD-7 [C])."""
 
 
 class Kill(BaseModel):
