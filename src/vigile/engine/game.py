@@ -202,9 +202,7 @@ class Game:
         return {
             w.name
             for w in self.walkers
-            if any(
-                w.side is d.side or w.aware_of(d.name) is AwarenessState.OBSERVED for d in doers
-            )
+            if any(w.side is d.side or w.aware_of(d.name) is AwarenessState.OBSERVED for d in doers)
         }
 
 
