@@ -39,16 +39,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Verdict
+from vigile.dice.source import FaceSource
 from vigile.engine.result import Outcome
 from vigile.engine.skirmish import SkirmishGame
 from vigile.engine.state import Walker
+from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.ambush import ambush_check
 from vigile.rulesets.skirmish.common import Roller
 from vigile.rulesets.skirmish.shadow import Setting, Task, shadow_check
 from vigile.scene.actors import SHADOWING_SKILLS
 from vigile.scene.encounters import Ambush, Shadowing
+from vigile.scene.model import Scenario
 
 
 def shadowing_pool(walker: Walker) -> int:
@@ -169,3 +174,12 @@ def _without_sequel(verdict: Verdict) -> Verdict:
     """One target's verdict without who acts first: with several targets, that depends on the
     whole party (SK-A2, SK-A5), and the party's event says it."""
     return replace(verdict, notes=tuple(n for n in verdict.notes if not n.sequel))
+
+
+def game_for(
+    scenario: Scenario, rules: RuleData, rng: np.random.Generator, faces: FaceSource
+) -> SkirmishGame:
+    """The skirmish game of a scenario: a day encounter (shadowing, ambush) or a night raid."""
+    if scenario.encounter is not None:
+        return EncounterGame(scenario, rules, rng, faces)
+    return SkirmishGame(scenario, rules, rng, faces)

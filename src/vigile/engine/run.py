@@ -1,4 +1,4 @@
-"""Play a scenario: pick its ruleset's game, its rules (with house rules), its dice and its seed.
+"""Play a scenario: its game (from the registry), its rules (with house rules), its dice, its seed.
 
 :func:`play` plays a scenario to its end. A caller that must keep the game when play stops
 half-way (the GM's dice run out, Ctrl-C at a ``--step`` prompt) builds it with
@@ -8,18 +8,16 @@ half-way (the GM's dice run out, Ctrl-C at a ``--step`` prompt) builds it with
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from vigile import registry
 from vigile.dice.source import FaceSource, GivenFaces, RolledFaces
 from vigile.engine.events import Event
+from vigile.engine.game import Game
 from vigile.engine.result import GameResult
 from vigile.errors import InputError
-from vigile.scene.model import Ruleset, Scenario
-
-if TYPE_CHECKING:
-    from vigile.engine.game import Game
+from vigile.scene.model import Scenario
 
 MAX_TURNS = 1000
 
@@ -68,17 +66,9 @@ def new_game(
         else:
             faces = RolledFaces(rng)
     rules = scenario.rules()
-    if scenario.ruleset is Ruleset.SKIRMISH and scenario.encounter is not None:
-        from vigile.engine.encounter import EncounterGame
-
-        return EncounterGame(scenario, rules, rng, faces)
-    if scenario.ruleset is Ruleset.SKIRMISH:
-        from vigile.engine.skirmish import SkirmishGame
-
-        return SkirmishGame(scenario, rules, rng, faces)
-    from vigile.engine.d20 import D20Game
-
-    return D20Game(scenario, rules, rng, faces)
+    plugin = registry.get(scenario.ruleset)
+    game: Game = plugin.load(plugin.game)(scenario, rules, rng, faces)
+    return game
 
 
 def play_game(

@@ -1,0 +1,14 @@
+"""Invisibility in D&D 3.5 (seed 002; RULES.md §3)."""
+
+from vigile.registry import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="dnd35",
+    title="D&D 3.5 invisibility: Spot, Listen, pinpointing, groping, miss chances",
+    unit="ft",
+    rule_prefix="DD",
+    package="vigile.rulesets.dnd35",
+    messages=("dnd35.{lang}.toml",),
+    game="vigile.engine.d20:D20Game",
+    cli="vigile.cli_dnd35:app",
+)

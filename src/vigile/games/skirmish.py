@@ -1,0 +1,15 @@
+"""The samurai/ninja skirmish wargame (seed 000; RULES.md §1)."""
+
+from vigile.registry import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="skirmish",
+    title="samurai/ninja skirmish: noise, night sight, patrols, alarms, shadowing, ambushes",
+    unit="cm",
+    rule_prefix="SK",
+    package="vigile.rulesets.skirmish",
+    messages=(),
+    game="vigile.engine.encounter:game_for",
+    cli="vigile.cli_skirmish:app",
+    batch="vigile.sim.model:prepare",
+)

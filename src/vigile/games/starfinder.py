@@ -1,0 +1,14 @@
+"""The Stealth skill of the Starfinder RPG (seed 001; RULES.md §2)."""
+
+from vigile.registry import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="starfinder",
+    title="Starfinder Stealth: hiding, opposed Perception, invisibility, sniping",
+    unit="ft",
+    rule_prefix="SF",
+    package="vigile.rulesets.starfinder",
+    messages=("starfinder.{lang}.toml",),
+    game="vigile.engine.d20:D20Game",
+    cli="vigile.cli_starfinder:app",
+)

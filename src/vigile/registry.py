@@ -1,0 +1,133 @@
+"""The games vigile plays, by name: one plug-in object per game, as python-chess's ``VARIANTS``.
+
+A game is a :class:`GamePlugin`: its name, unit and rule-ID prefix, its data file and message
+files, and, named by import path (``"module:attribute"``), its turn (a ``Game`` class), its
+``vigile check`` commands and its batched simulator. The built-in games live in
+:mod:`vigile.games`; a game in a package of its own registers under the entry-point group
+``vigile.games`` (its value is the import path of its plug-in object).
+
+The registry sits at the bottom of the layers and imports nothing of vigile's above it: a
+plug-in and what it names are loaded when first asked for, the way entry points are. So the
+scene, the engine, the simulator and the CLI can all ask "which game is this?" without any of
+them naming a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import import_module
+from importlib.metadata import entry_points
+from typing import Any
+
+from vigile.errors import InputError
+
+ENTRY_POINT_GROUP = "vigile.games"
+BUILTIN = {
+    "skirmish": "vigile.games.skirmish:PLUGIN",
+    "starfinder": "vigile.games.starfinder:PLUGIN",
+    "dnd35": "vigile.games.dnd35:PLUGIN",
+}
+"""The games shipped with vigile, by name: the import path of each plug-in object."""
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """Everything vigile needs to know about one game, in one place."""
+
+    name: str
+    """The name scenarios and commands use (``skirmish``)."""
+    title: str
+    """What the game is, in a few words (English; the messages carry the translations)."""
+    unit: str
+    """The unit its distances are written in: ``cm`` or ``ft``."""
+    rule_prefix: str
+    """The prefix of its rule IDs in RULES.md (``SK``)."""
+    package: str
+    """The package that holds its data file ``rules.toml`` (``vigile.rulesets.skirmish``)."""
+    messages: tuple[str, ...] = ()
+    """Its message files in ``vigile/io/locales`` (``{lang}`` stands for the language), or
+    ``package:file`` pairs for a game that ships its own."""
+    game: str = ""
+    """``module:Class`` of its turn: a :class:`vigile.engine.game.Game` subclass taking
+    ``(scenario, rules, rng, faces)``; or a ``module:function`` choosing one for a scenario."""
+    cli: str | None = None
+    """``module:app`` of its ``vigile check`` commands (a Typer app), if it has any."""
+    batch: str | None = None
+    """``module:function`` preparing a scenario for the batched simulator, if there is one."""
+    scenario_issues: str | None = None
+    """``module:function`` returning the game's own issues with a scenario's parts."""
+    extras: Mapping[str, Any] = field(default_factory=dict)
+    """Anything else a game's own modules want to find through the registry."""
+
+    def load(self, what: str) -> Any:
+        """The object named by one of the ``module:attribute`` fields above."""
+        return load_object(what)
+
+
+def load_object(path: str) -> Any:
+    """The object at ``module:attribute``."""
+    module, _, attribute = path.partition(":")
+    found: Any = import_module(module)
+    for part in attribute.split(".") if attribute else ():
+        found = getattr(found, part)
+    return found
+
+
+@cache
+def _sources() -> dict[str, str]:
+    found = dict(BUILTIN)
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(point.name, point.value)
+    return found
+
+
+_registered: dict[str, GamePlugin] = {}
+
+
+def register(plugin: GamePlugin) -> GamePlugin:
+    """Add a game (a test's toy game, or a plug-in not installed as a package)."""
+    if not plugin.name.isidentifier():
+        raise ValueError(f"{plugin.name!r} is not a game name")
+    _registered[plugin.name] = plugin
+    return plugin
+
+
+def unregister(name: str) -> None:
+    """Forget a game added with :func:`register`."""
+    _registered.pop(name, None)
+
+
+def names() -> list[str]:
+    """Every game's name: the built-in ones first, then the others in order of arrival."""
+    return [*_sources(), *(n for n in _registered if n not in _sources())]
+
+
+def get(name: str, *, where: str = "ruleset") -> GamePlugin:
+    """The game called ``name``; an :class:`~vigile.errors.InputError` naming the known ones
+    otherwise."""
+    if name in _registered:
+        return _registered[name]
+    source = _sources().get(name)
+    if source is None:
+        raise InputError(
+            f"{name!r} is not a game vigile knows (one of: {', '.join(names())})", where=where
+        )
+    plugin = load_object(source)
+    if not isinstance(plugin, GamePlugin):
+        raise TypeError(f"{source} is not a GamePlugin")
+    return plugin
+
+
+def games() -> list[GamePlugin]:
+    """Every game's plug-in, in the order of :func:`names`."""
+    return [get(n) for n in names()]
+
+
+def each(attribute: str) -> Iterable[tuple[str, Callable[..., Any]]]:
+    """(name, object) for every game that names ``attribute`` (``cli``, ``batch``…)."""
+    for plugin in games():
+        path = getattr(plugin, attribute)
+        if path:
+            yield plugin.name, load_object(path)
