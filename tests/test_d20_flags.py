@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from vigile.checks.verdict import Verdict
-from vigile.cli_dnd35 import app as dnd35_app
-from vigile.cli_starfinder import app as starfinder_app
+from vigile.cli.dnd35 import app as dnd35_app
+from vigile.cli.starfinder import app as starfinder_app
 from vigile.rulesets.data import load
 from vigile.rulesets.dnd35 import (
     ListenSpeed,

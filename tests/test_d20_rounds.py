@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.cli_dnd35 import app as dnd35_app
+from vigile.cli.dnd35 import app as dnd35_app
 from vigile.dice.source import RolledFaces
 from vigile.engine.d20 import D20Game
 from vigile.engine.result import GameResult

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import vigile.cli
 from vigile.checks.verdict import Verdict
-from vigile.cli_dnd35 import app
+from vigile.cli.dnd35 import app
 from vigile.dice.source import GivenFaces
 from vigile.io.i18n import Lang
 from vigile.io.json_out import verdict_json

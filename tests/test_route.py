@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from vigile.cli_sim import app
+from vigile.cli.sim import app
 from vigile.errors import InputError
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.geometry import crossings

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Line, Verdict
-from vigile.cli_starfinder import app
+from vigile.cli.starfinder import app
 from vigile.dice.source import GivenFaces
 from vigile.errors import InputError
 from vigile.io.i18n import Lang

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vigile.cli_common import DiceValuesOpt, JsonOpt, LangOpt
+from vigile.cli.common import DiceValuesOpt, JsonOpt, LangOpt
 from vigile.dice.source import FaceSource, GivenFaces, OutOfDice, parse_dice_values
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang, tr

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from vigile.cli_common import JsonOpt, LangOpt
+from vigile.cli.common import JsonOpt, LangOpt
 from vigile.io.i18n import Lang, tr
 
 RunsOpt = Annotated[int, typer.Option("--runs", help="Number of games to play.")]

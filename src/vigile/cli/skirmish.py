@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from vigile.cli_common import (
+from vigile.cli.common import (
     Common,
     DiceValuesOpt,
     HouseRulesOpt,

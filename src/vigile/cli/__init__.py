@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from vigile import registry
 from vigile.io.i18n import Lang
 
 HELP = "vigile adjudicates stealth and detection in tabletop games: exact odds, explained."
@@ -33,32 +34,30 @@ def _rules(ruleset: str | None, lang: Lang, json: bool) -> None:
     print_rules(ruleset, lang, as_json=json)
 
 
-CHECK_GROUPS = {
-    "skirmish": "vigile.cli_skirmish",
-    "starfinder": "vigile.cli_starfinder",
-    "dnd35": "vigile.cli_dnd35",
-}
-"""Each ruleset's ``vigile check`` commands, by the module that defines them."""
-
-
 def _checks(names: list[str]) -> typer.Typer:
-    """The ``check`` group with these rulesets' commands."""
-    from importlib import import_module
-
+    """The ``check`` group with these games' commands (each game's plug-in names its Typer
+    app, see :mod:`vigile.registry`)."""
     checks = _check_group()
     for name in names:
-        checks.add_typer(import_module(CHECK_GROUPS[name]).app, name=name)
+        plugin = registry.get(name)
+        if plugin.cli is not None:
+            checks.add_typer(plugin.load(plugin.cli), name=name)
     return checks
+
+
+def _has_checks(name: str) -> bool:
+    """``name`` is a game with ``vigile check`` commands."""
+    return name in registry.names() and registry.get(name).cli is not None
 
 
 def build_app() -> tuple[typer.Typer, typer.Typer]:
     """The whole command: every check, ``rules``, ``run``, ``demo``, ``scenario``, ``simulate``,
     ``sweep``, ``riskmap`` and ``route``. Returns it and its ``check`` group."""
-    from vigile.cli_run import register as register_run
-    from vigile.cli_sim import app as sim_app
-    from vigile.cli_simulate import register as register_simulate
+    from vigile.cli.run import register as register_run
+    from vigile.cli.sim import app as sim_app
+    from vigile.cli.simulate import register as register_simulate
 
-    root, checks = _root(), _checks(list(CHECK_GROUPS))
+    root, checks = _root(), _checks(registry.names())
     root.add_typer(checks, name="check")
 
     @root.command()
@@ -98,7 +97,7 @@ def _app_for(argv: list[str]) -> typer.Typer:
     built = globals().get("app")
     if isinstance(built, typer.Typer):
         return built
-    if len(argv) > 2 and argv[0] == "check" and argv[1] in CHECK_GROUPS and argv[2] != "--help":
+    if len(argv) > 2 and argv[0] == "check" and argv[2] != "--help" and _has_checks(argv[1]):
         return _one_ruleset(argv[1])
     app: typer.Typer = __getattr__("app")
     return app
@@ -106,9 +105,6 @@ def _app_for(argv: list[str]) -> typer.Typer:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command; a user error is one line on stderr and exit code 2, never a traceback."""
-    from typer import Abort, Exit
-    from typer._click.exceptions import ClickException, NoArgsIsHelpError
-
     from vigile.errors import VigileError
 
     args = argv if argv is not None else sys.argv[1:]
@@ -119,23 +115,29 @@ def main(argv: list[str] | None = None) -> int:
             prog_name="vigile",
             standalone_mode=False,
         )
-    except NoArgsIsHelpError as error:
-        print(error.format_message())
-        return 0
-    except ClickException as error:
+    except typer.TyperException as error:  # Typer's own click: its usage errors subclass it
+        if _is_help(error):
+            print(error.format_message())
+            return 0
         print(f"vigile: error: {error.format_message()}", file=sys.stderr)
         return 2
     except VigileError as error:
         print(f"vigile: error: {error}", file=sys.stderr)
         return 2
-    except Exit as done:
+    except typer.Exit as done:
         return int(done.exit_code or 0)
-    except Abort:
+    except typer.Abort:
         print("vigile: aborted", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
     return code if isinstance(code, int) else 0
+
+
+def _is_help(error: typer.TyperException) -> bool:
+    """A group called with no arguments: Typer raises its help text as an error, whose class
+    is not public; Typer itself tells it by its name (``typer.rich_utils``)."""
+    return any(kind.__name__ == "NoArgsIsHelpError" for kind in type(error).__mro__)
 
 
 def entry() -> None:

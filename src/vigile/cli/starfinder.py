@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.cli_common import (
+from vigile.cli.common import (
     Common,
     DiceValuesOpt,
     HouseRulesOpt,

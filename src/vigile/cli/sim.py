@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vigile.cli_common import JsonOpt, LangOpt
+from vigile.cli.common import JsonOpt, LangOpt
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang, tr
 from vigile.rulesets.skirmish.noise import NoiseEvent
