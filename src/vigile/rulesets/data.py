@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from vigile.checks.verdict import Modifier, ModifierKind, Param
+from vigile import registry
 from vigile.errors import HouseRuleError, InputError
 
 MAX_HOUSE_RULE_BYTES = 64 * 1024
@@ -77,7 +78,8 @@ def _flatten(table: Table, prefix: str, out: dict[str, object]) -> None:
 @cache
 def shipped(ruleset: str) -> RuleData:
     """The ruleset's own numbers, as shipped in the package."""
-    text = resources.files(f"vigile.rulesets.{ruleset}").joinpath("rules.toml").read_text("utf-8")
+    package = registry.get(ruleset).package  # the game's plug-in says where its data lives
+    text = resources.files(package).joinpath("rules.toml").read_text("utf-8")
     return RuleData(ruleset, tomllib.loads(text))
 
 
