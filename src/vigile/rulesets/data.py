@@ -17,8 +17,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from vigile.checks.verdict import Modifier, ModifierKind, Param
 from vigile import registry
+from vigile.checks.verdict import Modifier, ModifierKind, Param
 from vigile.errors import HouseRuleError, InputError
 
 MAX_HOUSE_RULE_BYTES = 64 * 1024
