@@ -10,5 +10,5 @@ PLUGIN = GamePlugin(
     package="vigile.rulesets.dnd35",
     messages=("dnd35.{lang}.toml",),
     game="vigile.engine.d20:D20Game",
-    cli="vigile.cli_dnd35:app",
+    cli="vigile.cli.dnd35:app",
 )

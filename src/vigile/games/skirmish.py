@@ -10,6 +10,6 @@ PLUGIN = GamePlugin(
     package="vigile.rulesets.skirmish",
     messages=(),
     game="vigile.engine.encounter:game_for",
-    cli="vigile.cli_skirmish:app",
+    cli="vigile.cli.skirmish:app",
     batch="vigile.sim.model:prepare",
 )

@@ -10,5 +10,5 @@ PLUGIN = GamePlugin(
     package="vigile.rulesets.starfinder",
     messages=("starfinder.{lang}.toml",),
     game="vigile.engine.d20:D20Game",
-    cli="vigile.cli_starfinder:app",
+    cli="vigile.cli.starfinder:app",
 )
