@@ -1,15 +1,19 @@
 """What every ``vigile check`` command shares: the common options, rolling, printing.
 
-The CLI is thin: it parses, calls the library, renders. Options are typed aliases so each
-command lists them in its own signature (the contract of the README) without repeating help.
+The CLI is thin: it parses, calls the library, renders. Options are typed aliases; the options
+every check takes (``--roll --dice-values --seed --json --lang --house-rules``, and ``--view``
+where the game has secrets) are added to each check's signature by :func:`common_options`,
+which hands the command one :class:`Common` instead.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Annotated
 
@@ -71,6 +75,66 @@ class Common:
 
             return RolledFaces(np.random.default_rng(self.seed))
         return None
+
+
+COMMON_OPTIONS: dict[str, object] = {
+    "view": ViewOpt,
+    "roll": RollOpt,
+    "dice_values": DiceValuesOpt,
+    "seed": SeedOpt,
+    "json": JsonOpt,
+    "lang": LangOpt,
+    "house_rules": HouseRulesOpt,
+}
+"""The options of :class:`Common`, in the order ``--help`` lists them, with their types."""
+
+
+def common_options(*, view: bool = False) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Give a check command the options every check takes, after its own.
+
+    The command declares a keyword-only ``common: Common`` parameter instead of the seven
+    options; the decorated function's signature (what Typer reads) has the command's own
+    parameters, then ``--view`` (only with ``view=True``: the games with secrets), ``--roll``,
+    ``--dice-values``, ``--seed``, ``--json``, ``--lang`` and ``--house-rules``, and it calls
+    the command with them gathered in one :class:`Common`::
+
+        @app.command()
+        @common_options()
+        def alarm(*, common: Common) -> None: ...
+    """
+    names = [name for name in COMMON_OPTIONS if view or name != "view"]
+    defaults = {field.name: field.default for field in fields(Common)}
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(command, eval_str=True)
+        if "common" not in signature.parameters:
+            raise TypeError(f"{command.__name__} takes no 'common' parameter")
+        own = [p for p in signature.parameters.values() if p.name != "common"]
+        added = [
+            inspect.Parameter(
+                name,
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=COMMON_OPTIONS[name],
+                default=defaults[name],
+            )
+            for name in names
+        ]
+
+        @functools.wraps(command)
+        def wrapper(**options: object) -> None:
+            common = Common(**{name: options.pop(name) for name in names})  # type: ignore[arg-type]
+            command(**options, common=common)
+
+        wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=[*own, *added], return_annotation=signature.return_annotation
+        )
+        wrapper.__annotations__ = {
+            **{p.name: p.annotation for p in [*own, *added]},
+            "return": signature.return_annotation,
+        }
+        return wrapper
+
+    return decorate
 
 
 def run_check(

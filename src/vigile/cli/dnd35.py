@@ -6,20 +6,9 @@ from typing import Annotated
 
 import typer
 
-from vigile.cli.common import (
-    Common,
-    DiceValuesOpt,
-    HouseRulesOpt,
-    JsonOpt,
-    LangOpt,
-    RollOpt,
-    SeedOpt,
-    ViewOpt,
-    run_check,
-)
+from vigile.cli.common import Common, common_options, run_check
 from vigile.dice.source import parse_whole_numbers
 from vigile.errors import InputError
-from vigile.io.i18n import Lang
 from vigile.rulesets.dnd35.attack import Square, attack_check, grope_check
 from vigile.rulesets.dnd35.hide import HideSpeed, Size, hide_check
 from vigile.rulesets.dnd35.listen import ListenSpeed, listen_check
@@ -53,6 +42,7 @@ def parse_distances(text: str, *, where: str = "--distance") -> list[float]:
 
 
 @app.command()
+@common_options(view=True)
 def spot(
     spot: Annotated[int, typer.Option("--spot", help="The observer's Spot bonus.")],
     distance: DistanceOpt,
@@ -61,16 +51,10 @@ def spot(
         bool, typer.Option("--pinpoint", help="Try to pinpoint (+20, DD-4).")
     ] = False,
     distracted: Annotated[bool, typer.Option("--distracted", help="Observer distracted.")] = False,
-    view: ViewOpt = "gm",
-    roll: RollOpt = False,
-    dice_values: DiceValuesOpt = None,
-    seed: SeedOpt = None,
-    json: JsonOpt = False,
-    lang: LangOpt = Lang.EN,
-    house_rules: HouseRulesOpt = None,
+    *,
+    common: Common,
 ) -> None:
     """Does an observer notice (or pinpoint) an invisible creature by Spot? (DD-1, DD-3, DD-4)"""
-    common = Common(roll, dice_values, seed, json, lang, house_rules, view)
     run_check(
         "dnd35",
         common,
@@ -87,6 +71,7 @@ def spot(
 
 
 @app.command()
+@common_options(view=True)
 def listen(
     listen: Annotated[int, typer.Option("--listen", help="The listener's Listen bonus.")],
     move_silently: Annotated[
@@ -109,16 +94,10 @@ def listen(
     stone_wall: Annotated[bool, typer.Option("--stone-wall", help="Behind a stone wall.")] = False,
     distracted: Annotated[bool, typer.Option("--distracted", help="Listener distracted.")] = False,
     asleep: Annotated[bool, typer.Option("--asleep", help="Listener asleep.")] = False,
-    view: ViewOpt = "gm",
-    roll: RollOpt = False,
-    dice_values: DiceValuesOpt = None,
-    seed: SeedOpt = None,
-    json: JsonOpt = False,
-    lang: LangOpt = Lang.EN,
-    house_rules: HouseRulesOpt = None,
+    *,
+    common: Common,
 ) -> None:
     """Does a listener hear (or pinpoint) an invisible creature? (DD-5)"""
-    common = Common(roll, dice_values, seed, json, lang, house_rules, view)
     run_check(
         "dnd35",
         common,
@@ -141,6 +120,7 @@ def listen(
 
 
 @app.command()
+@common_options(view=True)
 def hide(
     hide: Annotated[int, typer.Option("--hide", help="The hider's Hide bonus.")],
     spot: Annotated[
@@ -168,19 +148,13 @@ def hide(
             "--visible", help="The hider is not invisible (needs --cover or --concealment)."
         ),
     ] = False,
-    view: ViewOpt = "gm",
-    roll: RollOpt = False,
-    dice_values: DiceValuesOpt = None,
-    seed: SeedOpt = None,
-    json: JsonOpt = False,
-    lang: LangOpt = Lang.EN,
-    house_rules: HouseRulesOpt = None,
+    *,
+    common: Common,
 ) -> None:
     """Hide from observers who see invisible creatures: one Hide roll, each one's Spot at its
     own distance (DD-20). Hiding needs cover, concealment or invisibility."""
     bonuses = parse_bonuses(spot, where="--spot")
     distances = parse_distances(distance)
-    common = Common(roll, dice_values, seed, json, lang, house_rules, view)
     run_check(
         "dnd35",
         common,
@@ -200,6 +174,7 @@ def hide(
 
 
 @app.command()
+@common_options(view=True)
 def grope(
     touch_attack: Annotated[int, typer.Option("--touch-attack", help="Touch attack bonus.")],
     touch_ac: Annotated[int, typer.Option("--touch-ac", help="The creature's touch AC.")],
@@ -207,16 +182,10 @@ def grope(
         bool,
         typer.Option("--occupied", help="The creature is in one of the two squares."),
     ] = False,
-    view: ViewOpt = "gm",
-    roll: RollOpt = False,
-    dice_values: DiceValuesOpt = None,
-    seed: SeedOpt = None,
-    json: JsonOpt = False,
-    lang: LangOpt = Lang.EN,
-    house_rules: HouseRulesOpt = None,
+    *,
+    common: Common,
 ) -> None:
     """Grope two adjacent squares for an invisible creature (DD-6)."""
-    common = Common(roll, dice_values, seed, json, lang, house_rules, view)
     run_check(
         "dnd35",
         common,
@@ -227,6 +196,7 @@ def grope(
 
 
 @app.command()
+@common_options(view=True)
 def attack(
     miss_chance: Annotated[
         int, typer.Option("--miss-chance", metavar="PCT", help="Miss chance in percent (0..100).")
@@ -247,20 +217,14 @@ def attack(
     square_wrong: Annotated[
         bool, typer.Option("--square-wrong", help="Not located: the named square is wrong.")
     ] = False,
-    view: ViewOpt = "gm",
-    roll: RollOpt = False,
-    dice_values: DiceValuesOpt = None,
-    seed: SeedOpt = None,
-    json: JsonOpt = False,
-    lang: LangOpt = Lang.EN,
-    house_rules: HouseRulesOpt = None,
+    *,
+    common: Common,
 ) -> None:
     """Attack an invisible creature: does the miss chance spare the blow? (DD-8, DD-9, DD-12,
     DD-14, DD-15)"""
     if square_correct and square_wrong:
         raise InputError("the square is either right or wrong, not both", where="--square-wrong")
     square = Square.CORRECT if square_correct else Square.WRONG if square_wrong else None
-    common = Common(roll, dice_values, seed, json, lang, house_rules, view)
     run_check(
         "dnd35",
         common,

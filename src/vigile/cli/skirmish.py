@@ -6,18 +6,8 @@ from typing import Annotated
 
 import typer
 
-from vigile.cli.common import (
-    Common,
-    DiceValuesOpt,
-    HouseRulesOpt,
-    JsonOpt,
-    LangOpt,
-    RollOpt,
-    SeedOpt,
-    run_check,
-)
+from vigile.cli.common import Common, common_options, run_check
 from vigile.errors import InputError
-from vigile.io.i18n import Lang
 from vigile.rulesets.skirmish.alarm import alarm_check
 from vigile.rulesets.skirmish.ambush import AmbushSetting, ambush_check
 from vigile.rulesets.skirmish.common import Roller, TimeOfDay
@@ -40,18 +30,14 @@ AlertOpt = Annotated[bool, typer.Option("--alert", help="On alert (aux aguets)."
 
 
 @app.command()
+@common_options()
 def move(
     speed: Annotated[Speed, typer.Option("--speed", help="half: no roll; full: fumble test.")],
     dice: DiceOpt = 1,
-    roll: RollOpt = False,
-    dice_values: DiceValuesOpt = None,
-    seed: SeedOpt = None,
-    json: JsonOpt = False,
-    lang: LangOpt = Lang.EN,
-    house_rules: HouseRulesOpt = None,
+    *,
+    common: Common,
 ) -> None:
     """Does a stealthy mover stay silent? (SK-N3, SK-D4)"""
-    common = Common(roll, dice_values, seed, json, lang, house_rules)
     run_check(
         "skirmish",
         common,
@@ -60,6 +46,7 @@ def move(
 
 
 @app.command()
+@common_options()
 def noise(
     event: Annotated[NoiseEvent, typer.Option("--event", help="What makes the noise.")],
     surface: Annotated[
@@ -71,15 +58,10 @@ def noise(
     alert: AlertOpt = False,
     dice: DiceOpt = 1,
     bonus: BonusOpt = 0,
-    roll: RollOpt = False,
-    dice_values: DiceValuesOpt = None,
-    seed: SeedOpt = None,
-    json: JsonOpt = False,
-    lang: LangOpt = Lang.EN,
-    house_rules: HouseRulesOpt = None,
+    *,
+    common: Common,
 ) -> None:
     """Does a listener hear an event out of sight? (SK-N1..SK-N8)"""
-    common = Common(roll, dice_values, seed, json, lang, house_rules)
     run_check(
         "skirmish",
         common,
@@ -98,6 +80,7 @@ def noise(
 
 
 @app.command()
+@common_options()
 def sight(
     attitude: Annotated[Attitude, typer.Option("--attitude", help="What the target does.")],
     distance: Annotated[float, typer.Option("--distance", metavar="CM", help="Distance in cm.")],
@@ -110,15 +93,10 @@ def sight(
     time: TimeOpt = TimeOfDay.NIGHT,
     dice: DiceOpt = 1,
     bonus: BonusOpt = 0,
-    roll: RollOpt = False,
-    dice_values: DiceValuesOpt = None,
-    seed: SeedOpt = None,
-    json: JsonOpt = False,
-    lang: LangOpt = Lang.EN,
-    house_rules: HouseRulesOpt = None,
+    *,
+    common: Common,
 ) -> None:
     """Does an observer see a target? (SK-V1..SK-V9)"""
-    common = Common(roll, dice_values, seed, json, lang, house_rules)
     run_check(
         "skirmish",
         common,
@@ -138,6 +116,7 @@ def sight(
 
 
 @app.command()
+@common_options()
 def shadow(
     task: Annotated[Task, typer.Option("--task", help="follow, or notice a follower.")],
     setting: Annotated[Setting, typer.Option("--setting")],
@@ -150,15 +129,10 @@ def shadow(
     follower_fumbled: Annotated[bool, typer.Option("--follower-fumbled")] = False,
     dice: DiceOpt = 1,
     bonus: BonusOpt = 0,
-    roll: RollOpt = False,
-    dice_values: DiceValuesOpt = None,
-    seed: SeedOpt = None,
-    json: JsonOpt = False,
-    lang: LangOpt = Lang.EN,
-    house_rules: HouseRulesOpt = None,
+    *,
+    common: Common,
 ) -> None:
     """One round of shadowing by day (SK-S1..SK-S4)."""
-    common = Common(roll, dice_values, seed, json, lang, house_rules)
     run_check(
         "skirmish",
         common,
@@ -180,6 +154,7 @@ def shadow(
 
 
 @app.command()
+@common_options()
 def ambush(
     setting: Annotated[AmbushSetting, typer.Option("--setting")],
     ambushers: Annotated[int, typer.Option("--ambushers", help="Number of ambushers.")],
@@ -198,12 +173,8 @@ def ambush(
     no_cover: Annotated[
         bool, typer.Option("--no-cover", help="Not enough cover to hide every ambusher (SK-A1).")
     ] = False,
-    roll: RollOpt = False,
-    dice_values: DiceValuesOpt = None,
-    seed: SeedOpt = None,
-    json: JsonOpt = False,
-    lang: LangOpt = Lang.EN,
-    house_rules: HouseRulesOpt = None,
+    *,
+    common: Common,
 ) -> None:
     """Does the ambushed party detect the ambush? (SK-A1..SK-A5)"""
     if party and skill_levels is not None:
@@ -211,7 +182,6 @@ def ambush(
             "give --party (one per character) or --skill-levels, not both", where="--skill-levels"
         )
     levels = list(party) if party else [skill_levels or 0]
-    common = Common(roll, dice_values, seed, json, lang, house_rules)
     run_check(
         "skirmish",
         common,
@@ -230,14 +200,7 @@ def ambush(
 
 
 @app.command()
-def alarm(
-    roll: RollOpt = False,
-    dice_values: DiceValuesOpt = None,
-    seed: SeedOpt = None,
-    json: JsonOpt = False,
-    lang: LangOpt = Lang.EN,
-    house_rules: HouseRulesOpt = None,
-) -> None:
+@common_options()
+def alarm(*, common: Common) -> None:
     """A guard who detected an intruder: does he raise the alarm first? (SK-G5)"""
-    common = Common(roll, dice_values, seed, json, lang, house_rules)
     run_check("skirmish", common, lambda rules, source: alarm_check(rules, source=source))

@@ -11,20 +11,9 @@ from typing import Annotated
 import typer
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.cli.common import (
-    Common,
-    DiceValuesOpt,
-    HouseRulesOpt,
-    JsonOpt,
-    LangOpt,
-    RollOpt,
-    SeedOpt,
-    ViewOpt,
-    run_check,
-)
+from vigile.cli.common import Common, common_options, run_check
 from vigile.dice.source import parse_whole_numbers
 from vigile.errors import InputError
-from vigile.io.i18n import Lang
 from vigile.rulesets.starfinder.attack import attack_check
 from vigile.rulesets.starfinder.stealth import (
     Concealment,
@@ -66,6 +55,7 @@ def concealment_of(*, cover: bool, concealment: bool, total: bool, no_cover: boo
 
 
 @app.command()
+@common_options(view=True)
 def hide(
     stealth: Annotated[int, typer.Option("--stealth", metavar="BONUS", help="Stealth bonus.")],
     perception: Annotated[
@@ -128,13 +118,8 @@ def hide(
         bool,
         typer.Option("--lost-cover-this-turn", help="Lost cover during the turn (SF-6)."),
     ] = False,
-    view: ViewOpt = "gm",
-    roll: RollOpt = False,
-    dice_values: DiceValuesOpt = None,
-    seed: SeedOpt = None,
-    json: JsonOpt = False,
-    lang: LangOpt = Lang.EN,
-    house_rules: HouseRulesOpt = None,
+    *,
+    common: Common,
 ) -> None:
     """Does the hider stay hidden from every observer? (SF-1..SF-7, SF-9, SF-10)"""
     bonuses = parse_bonuses(perception, where="--perception")
@@ -151,7 +136,6 @@ def hide(
         cover=cover, concealment=concealment, total=total_concealment, no_cover=no_cover
     )
     mods = [parse_dc_mod(text) for text in dc_mod or []]
-    common = Common(roll, dice_values, seed, json, lang, house_rules, view)
     run_check(
         "starfinder",
         common,
@@ -178,6 +162,7 @@ def hide(
 
 
 @app.command()
+@common_options(view=True)
 def attack(
     miss_chance: Annotated[
         int | None,
@@ -193,16 +178,10 @@ def attack(
         AwarenessState,
         typer.Option("--awareness", help="What the attacker knows of the target (SF-11)."),
     ] = AwarenessState.LOCATION,
-    view: ViewOpt = "gm",
-    roll: RollOpt = False,
-    dice_values: DiceValuesOpt = None,
-    seed: SeedOpt = None,
-    json: JsonOpt = False,
-    lang: LangOpt = Lang.EN,
-    house_rules: HouseRulesOpt = None,
+    *,
+    common: Common,
 ) -> None:
     """Does the miss chance let a blow at an unseen creature through? (SF-8, SF-11)"""
-    common = Common(roll, dice_values, seed, json, lang, house_rules, view)
     run_check(
         "starfinder",
         common,
