@@ -8,13 +8,12 @@ from pathlib import Path
 import pytest
 
 from vigile.engine.run import play
-from vigile.engine.views import character_lines, gm_lines, json_lines
 from vigile.errors import InputError
 from vigile.io.i18n import Lang
+from vigile.io.views import character_lines, gm_lines, json_lines
 from vigile.scene.loader import bundled_names, load_scenario
-from vigile.scene.model import Ruleset
 
-SKIRMISH = [n for n in bundled_names() if load_scenario(n).ruleset is Ruleset.SKIRMISH]
+SKIRMISH = [n for n in bundled_names() if load_scenario(n).ruleset == "skirmish"]
 EXAMPLES = [n for n in SKIRMISH if load_scenario(n).expected]
 
 

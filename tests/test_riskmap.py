@@ -13,10 +13,10 @@ from vigile.errors import InputError, LimitError
 from vigile.rulesets.skirmish.noise import NoiseEvent
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.loader import bundled_names, load_scenario, parse_scenario
-from vigile.scene.model import Ruleset, Scenario
+from vigile.scene.model import Scenario
 from vigile.sim.riskmap import Board, Guard, RiskMap, auto_resolution, risk_map
 
-SKIRMISH = [name for name in bundled_names() if load_scenario(name).ruleset is Ruleset.SKIRMISH]
+SKIRMISH = [name for name in bundled_names() if load_scenario(name).ruleset == "skirmish"]
 
 # One guard (1 die) at (20, 30); a wall from (30, 10) to (30, 25); a lantern of radius 10 at
 # (100, 45); cover from (15, 32) to (25, 40); water in the south-east corner.

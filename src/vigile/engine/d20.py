@@ -113,7 +113,7 @@ from vigile.rulesets.dnd35.traits import pinpoint_lost, struck_by_invisible
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.actors import D20Stats, GuardState, Side
 from vigile.scene.geometry import crossings
-from vigile.scene.model import Ruleset, Scenario, WallKind
+from vigile.scene.model import Scenario, WallKind
 from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike
 
 SQUARE_FT = 5.0
@@ -131,7 +131,7 @@ class D20Game(Game):
         self, scenario: Scenario, rules: RuleData, rng: np.random.Generator, faces: FaceSource
     ) -> None:
         super().__init__(scenario, rules, rng, faces, Board(scenario, 0.0))
-        self.dnd = scenario.ruleset is Ruleset.DND35
+        self.dnd = scenario.ruleset == "dnd35"
         self.alarm: tuple[int, str] | None = None
         """The round the alarm was raised, and by whom."""
         self.noisy: set[str] = set()
@@ -154,7 +154,7 @@ class D20Game(Game):
             params={
                 "name": scenario.name,
                 "turns": scenario.turns,
-                "ruleset": scenario.ruleset.value,
+                "ruleset": scenario.ruleset,
             },
         )
 

@@ -11,4 +11,5 @@ PLUGIN = GamePlugin(
     messages=("dnd35.{lang}.toml",),
     game="vigile.engine.d20:D20Game",
     cli="vigile.cli.dnd35:app",
+    scenario_issues="vigile.games.checks:dnd35_issues",
 )

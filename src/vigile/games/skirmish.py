@@ -12,4 +12,5 @@ PLUGIN = GamePlugin(
     game="vigile.engine.encounter:game_for",
     cli="vigile.cli.skirmish:app",
     batch="vigile.sim.model:prepare",
+    scenario_issues="vigile.games.checks:skirmish_issues",
 )

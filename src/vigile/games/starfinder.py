@@ -11,4 +11,5 @@ PLUGIN = GamePlugin(
     messages=("starfinder.{lang}.toml",),
     game="vigile.engine.d20:D20Game",
     cli="vigile.cli.starfinder:app",
+    scenario_issues="vigile.games.checks:starfinder_issues",
 )

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
+from vigile import registry
 from vigile.scene.actors import Actor, Point, Side
 from vigile.scene.encounters import Encounter
 from vigile.scene.model import (
@@ -28,6 +29,7 @@ from vigile.scene.model import (
     Scouting,
     Units,
     Wall,
+    unit_of,
 )
 from vigile.scene.paths import Loc, path_text
 from vigile.scene.plans import Leg
@@ -84,7 +86,7 @@ class Parts:
     def salvage(cls, raw: Mapping[str, Any]) -> Parts:
         """The pieces of raw scenario data that validate on their own, item by item."""
         ruleset = _one(Ruleset, raw.get("ruleset"))
-        units = _one(Units, raw.get("units", ruleset.unit.value if ruleset else None))
+        units = _one(Units, raw.get("units", unit_of(ruleset).value if ruleset else None))
         plans: dict[str, list[Leg | None]] = {}
         raw_plans = raw.get("plans")
         if isinstance(raw_plans, Mapping):
@@ -164,15 +166,12 @@ def issues(parts: Parts) -> list[Issue]:
 
 
 def _units(parts: Parts) -> list[Issue]:
-    if parts.ruleset is None or parts.units is None or parts.units is parts.ruleset.unit:
+    if parts.ruleset is None or parts.units is None:
         return []
-    return [
-        (
-            ("units",),
-            f"{parts.ruleset.value} is played in {parts.ruleset.unit.value}, "
-            f"not {parts.units.value}",
-        )
-    ]
+    unit = unit_of(parts.ruleset)
+    if parts.units is unit:
+        return []
+    return [(("units",), f"{parts.ruleset} is played in {unit.value}, not {parts.units.value}")]
 
 
 def _inside_map(parts: Parts) -> list[Issue]:
@@ -289,56 +288,15 @@ def _groups(parts: Parts) -> list[Issue]:
     return found
 
 
-_SKIRMISH_ONLY = ("stealth_dice", "ninja")
-_D20_ONLY = ("bonuses", "invisible", "ethereal", "incorporeal", "distracted", "asleep")
-_SKILLS = {
-    Ruleset.STARFINDER: ("perception", "stealth"),
-    Ruleset.DND35: ("spot", "listen", "hide", "move_silently", "blind_fight"),
-}
-
-
 def _ruleset_fields(parts: Parts) -> list[Issue]:
-    ruleset = parts.ruleset
-    if ruleset is None:
+    """The game's own checks (its plug-in's ``scenario_issues``): fields that belong to
+    another game, skills the game has not, rules the game does not play."""
+    if parts.ruleset is None:
         return []
-    found: list[Issue] = []
-    for i, actor in parts.actors:
-        given = actor.model_fields_set
-        if ruleset is Ruleset.SKIRMISH:
-            for name in _D20_ONLY:
-                if name in given:
-                    found.append(
-                        (("actors", i, name), "a d20 field: skirmish actors have dice, not this")
-                    )
-            continue
-        for name in (*_SKIRMISH_ONLY, "dice"):
-            if name in given:
-                found.append(
-                    (("actors", i, name), f"a skirmish field: {ruleset.value} actors use bonuses")
-                )
-        if actor.outfit.value != "normal":
-            found.append((("actors", i, "outfit"), "a skirmish rule (SK-V4)"))
-        if actor.bonuses is None:
-            continue
-        other = _SKILLS[Ruleset.DND35 if ruleset is Ruleset.STARFINDER else Ruleset.STARFINDER]
-        for name in other:
-            if name in actor.bonuses.model_fields_set:
-                found.append(
-                    (
-                        ("actors", i, "bonuses", name),
-                        f"{ruleset.value} has no {name}; it uses {', '.join(_SKILLS[ruleset])}",
-                    )
-                )
-    for i, light in parts.lights:
-        if ruleset is not Ruleset.SKIRMISH and light.radius is None:
-            found.append((("lights", i, "radius"), f"a light needs a radius in {ruleset.value}"))
-    if ruleset is not Ruleset.SKIRMISH:
-        if parts.scouting is not None and parts.scouting.model_fields_set:
-            found.append((("scouting",), "scouting is a skirmish rule (SK-G3)"))
-        if parts.hidden_guards:
-            found.append((("hidden_guards",), "hidden guards are a skirmish rule (SK-G4)"))
-        if parts.encounter is not None:
-            found.append((("encounter",), "day encounters are skirmish rules (SK-S, SK-A)"))
+    plugin = registry.get(parts.ruleset)
+    if plugin.scenario_issues is None:
+        return []
+    found: list[Issue] = plugin.load(plugin.scenario_issues)(parts)
     return found
 
 

@@ -18,7 +18,7 @@ Issue = tuple[Loc, str]
 
 def _shipped(ruleset: Ruleset) -> RuleData | None:
     try:
-        return shipped(ruleset.value)
+        return shipped(ruleset)
     except (FileNotFoundError, ModuleNotFoundError):
         return None
 
@@ -29,7 +29,7 @@ def house_rule_issues(ruleset: Ruleset | None, overrides: Mapping[str, Any]) -> 
         return []
     data = _shipped(ruleset)
     if data is None:
-        return [(("house_rules",), f"no rule numbers ship for {ruleset.value} yet")]
+        return [(("house_rules",), f"no rule numbers ship for {ruleset} yet")]
     return _walk(data.values, overrides, ("house_rules",))
 
 
@@ -59,7 +59,7 @@ def _walk(base: Mapping[str, Any], over: Mapping[str, Any], loc: Loc) -> list[Is
 
 def scenario_rules(scenario: Scenario) -> RuleData:
     """The ruleset's numbers with the scenario's house rules applied (overridden keys marked)."""
-    base = shipped(scenario.ruleset.value)
+    base = shipped(scenario.ruleset)
     if not scenario.house_rules:
         return base
     changed: set[str] = set()

@@ -16,8 +16,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, ValidationInfo, model_validator
+from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, model_validator
 
+from vigile import registry
 from vigile.rulesets.skirmish.common import TimeOfDay
 from vigile.scene.actors import MAX_COORD, MODEL_CONFIG, Actor, Name, Point
 from vigile.scene.encounters import Encounter, Expected
@@ -38,17 +39,22 @@ Polygon = Annotated[tuple[Point, ...], Field(min_length=3, max_length=MAX_ITEMS)
 """Vertices ``[[x, y], ...]`` in order (at least 3); the last joins the first."""
 
 
-class Ruleset(StrEnum):
-    """The game whose rules play the scenario."""
+def _known_game(name: str) -> str:
+    """A game the registry knows (:mod:`vigile.registry`): the built-in three, or a plug-in."""
+    if name not in registry.names():
+        raise ValueError(
+            f"{name!r} is not a game vigile knows (one of: {', '.join(registry.names())})"
+        )
+    return name
 
-    SKIRMISH = "skirmish"
-    STARFINDER = "starfinder"
-    DND35 = "dnd35"
 
-    @property
-    def unit(self) -> Units:
-        """The unit its distances are written in."""
-        return Units.CM if self is Ruleset.SKIRMISH else Units.FT
+Ruleset = Annotated[str, AfterValidator(_known_game)]
+"""The game whose rules play the scenario, by its name in the registry (``skirmish``)."""
+
+
+def unit_of(ruleset: str) -> Units:
+    """The unit a game's distances are written in (its plug-in says)."""
+    return Units(registry.get(ruleset).unit)
 
 
 class Units(StrEnum):
@@ -236,7 +242,7 @@ class Scenario(BaseModel):
     model_config = MODEL_CONFIG
 
     ruleset: Ruleset
-    """The game: skirmish, starfinder or dnd35."""
+    """The game, by its name in the registry: skirmish, starfinder, dnd35, or a plug-in's."""
     name: Name
     """Short title."""
     description: str = Field(default="", max_length=5000)
@@ -299,7 +305,7 @@ class Scenario(BaseModel):
         if isinstance(data, dict) and "units" not in data:
             ruleset = data.get("ruleset")
             # An unknown ruleset is reported on its own: no second error for the units.
-            unit = Ruleset(ruleset).unit if ruleset in tuple(Ruleset) else Units.CM
+            unit = unit_of(ruleset) if ruleset in registry.names() else Units.CM
             return {**data, "units": unit.value}
         return data
 

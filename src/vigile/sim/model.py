@@ -314,7 +314,7 @@ def prepare(scenario: Scenario) -> SimModel:
     """Everything the batched simulator needs, computed once."""
     from vigile.errors import InputError
 
-    if scenario.ruleset.value != "skirmish" or scenario.encounter is not None:
+    if scenario.ruleset != "skirmish" or scenario.encounter is not None:
         raise InputError(
             "the batched simulator plays skirmish raids (walls, guards, plans); "
             f"{scenario.name!r} is not one",

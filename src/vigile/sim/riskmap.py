@@ -59,7 +59,7 @@ from vigile.scene.geometry import (
     point_in_polygon,
     surface_at,
 )
-from vigile.scene.model import Ruleset, Scenario
+from vigile.scene.model import Scenario
 
 __all__ = [
     "MAX_CELLS",
@@ -133,10 +133,10 @@ class Board:
     @classmethod
     def of(cls, scenario: Scenario, guards: Sequence[Guard] | None = None) -> Board:
         """Prepare ``scenario`` (skirmish only); ``guards`` replaces its defenders if given."""
-        if scenario.ruleset is not Ruleset.SKIRMISH:
+        if scenario.ruleset != "skirmish":
             raise InputError(
                 f"risk maps and routes exist for skirmish scenarios; "
-                f"this one is {scenario.ruleset.value}",
+                f"this one is {scenario.ruleset}",
                 where="SCENARIO",
             )
         rules = scenario.rules()

@@ -1,0 +1,73 @@
+"""The built-in games' own scenario checks (each plug-in's ``scenario_issues``).
+
+Which actor fields, lights and rules a scenario may use depends on its game: skirmish
+characters roll pools of d6 (SK-D1) and have outfits (SK-V4), scouting (SK-G3), hidden guards
+(SK-G4) and day encounters (SK-S, SK-A); the d20 games use skill bonuses, need a radius for each
+light, and know their own skills only. The scene's cross-field checks ask the game's plug-in.
+"""
+
+from __future__ import annotations
+
+from vigile.scene.consistency import Issue, Parts
+
+SKIRMISH_ONLY = ("stealth_dice", "ninja")
+D20_ONLY = ("bonuses", "invisible", "ethereal", "incorporeal", "distracted", "asleep")
+STARFINDER_SKILLS = ("perception", "stealth")
+DND35_SKILLS = ("spot", "listen", "hide", "move_silently", "blind_fight")
+
+
+def skirmish_issues(parts: Parts) -> list[Issue]:
+    """A skirmish scenario's actors have dice, not the d20 games' fields."""
+    found: list[Issue] = []
+    for i, actor in parts.actors:
+        for name in D20_ONLY:
+            if name in actor.model_fields_set:
+                found.append(
+                    (("actors", i, name), "a d20 field: skirmish actors have dice, not this")
+                )
+    return found
+
+
+def starfinder_issues(parts: Parts) -> list[Issue]:
+    """Starfinder: bonuses with Starfinder's skills (SF-1, SF-4), no skirmish rules."""
+    return d20_issues(parts, "starfinder", STARFINDER_SKILLS, DND35_SKILLS)
+
+
+def dnd35_issues(parts: Parts) -> list[Issue]:
+    """D&D 3.5: bonuses with its skills (Spot, Listen, Hide, Move Silently), no skirmish rules."""
+    return d20_issues(parts, "dnd35", DND35_SKILLS, STARFINDER_SKILLS)
+
+
+def d20_issues(
+    parts: Parts, game: str, skills: tuple[str, ...], others: tuple[str, ...]
+) -> list[Issue]:
+    """What a d20 game's scenario may not say: skirmish fields and rules, the other game's
+    skills, a light without a radius."""
+    found: list[Issue] = []
+    for i, actor in parts.actors:
+        given = actor.model_fields_set
+        for name in (*SKIRMISH_ONLY, "dice"):
+            if name in given:
+                found.append((("actors", i, name), f"a skirmish field: {game} actors use bonuses"))
+        if actor.outfit.value != "normal":
+            found.append((("actors", i, "outfit"), "a skirmish rule (SK-V4)"))
+        if actor.bonuses is None:
+            continue
+        for name in others:
+            if name in actor.bonuses.model_fields_set:
+                found.append(
+                    (
+                        ("actors", i, "bonuses", name),
+                        f"{game} has no {name}; it uses {', '.join(skills)}",
+                    )
+                )
+    for i, light in parts.lights:
+        if light.radius is None:
+            found.append((("lights", i, "radius"), f"a light needs a radius in {game}"))
+    if parts.scouting is not None and parts.scouting.model_fields_set:
+        found.append((("scouting",), "scouting is a skirmish rule (SK-G3)"))
+    if parts.hidden_guards:
+        found.append((("hidden_guards",), "hidden guards are a skirmish rule (SK-G4)"))
+    if parts.encounter is not None:
+        found.append((("encounter",), "day encounters are skirmish rules (SK-S, SK-A)"))
+    return found
