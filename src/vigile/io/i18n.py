@@ -13,6 +13,7 @@ from enum import StrEnum
 from functools import cache
 from importlib import resources
 
+from vigile import registry
 from vigile.errors import InputError
 
 
@@ -29,8 +30,12 @@ def lang_of(value: str) -> Lang:
 
 
 @cache
-def _catalogue(name: str) -> dict[str, str]:
-    text = resources.files("vigile.io").joinpath("locales", name).read_text("utf-8")
+def _catalogue(name: str, package: str = "vigile.io") -> dict[str, str]:
+    """A message file: ``locales/NAME`` in vigile's ``io`` package, or ``NAME`` in a game's
+    own package."""
+    root = resources.files(package)
+    file = root.joinpath("locales", name) if package == "vigile.io" else root.joinpath(name)
+    text = file.read_text("utf-8")
     flat: dict[str, str] = {}
     _flatten(tomllib.loads(text), "", flat)
     return flat
@@ -44,25 +49,23 @@ def _flatten(node: Mapping[str, object], prefix: str, out: dict[str, str]) -> No
             out[f"{prefix}{key}"] = str(value)
 
 
-MESSAGE_FILES = (
-    "{lang}.toml",
-    "starfinder.{lang}.toml",
-    "dnd35.{lang}.toml",
-    "engine.{lang}.toml",
-    "sim.{lang}.toml",
-)
-"""The message files of one language: the core's, then one per ruleset or part (keys disjoint)."""
+MESSAGE_FILES = ("{lang}.toml", "engine.{lang}.toml", "sim.{lang}.toml")
+"""The core's message files of one language; each game's plug-in adds its own (keys disjoint)."""
 
 
 @cache
 def messages(lang: Lang) -> dict[str, str]:
-    """Every message of one language, by dotted key."""
+    """Every message of one language, by dotted key: the core's, then each game's."""
     merged: dict[str, str] = {}
     folder = resources.files("vigile.io").joinpath("locales")
     for pattern in MESSAGE_FILES:
         name = pattern.format(lang=lang.value)
         if folder.joinpath(name).is_file():
             merged.update(_catalogue(name))
+    for plugin in registry.games():
+        for pattern in plugin.messages:
+            package, _, name = pattern.format(lang=lang.value).rpartition(":")
+            merged.update(_catalogue(name, package or "vigile.io"))
     return merged
 
 
