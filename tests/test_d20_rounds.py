@@ -20,9 +20,9 @@ from vigile.dice.source import RolledFaces
 from vigile.engine.d20 import D20Game
 from vigile.engine.result import GameResult
 from vigile.engine.run import play
-from vigile.engine.views import character_lines
 from vigile.errors import InputError
 from vigile.io.i18n import Lang
+from vigile.io.views import character_lines
 from vigile.scene.loader import load_scenario
 from vigile.scene.model import Scenario
 

@@ -14,8 +14,8 @@ from vigile.dice.source import RolledFaces
 from vigile.engine.d20 import D20Game
 from vigile.engine.result import GameResult
 from vigile.engine.run import play
-from vigile.engine.views import character_lines, gm_lines, json_lines
 from vigile.io.i18n import Lang
+from vigile.io.views import character_lines, gm_lines, json_lines
 from vigile.scene.loader import load_scenario
 from vigile.scene.model import Scenario
 

@@ -17,8 +17,8 @@ from vigile.cli import main
 from vigile.engine.events import Event
 from vigile.engine.result import GameResult
 from vigile.engine.run import play
-from vigile.engine.views import character_lines, json_lines
 from vigile.io.i18n import Lang, tr
+from vigile.io.views import character_lines, json_lines
 from vigile.scene.loader import bundled_names, load_scenario
 
 DISTANCE = re.compile(r"\d\s*(cm|ft)\b")

@@ -52,7 +52,7 @@ def run_scenario(
     printed, then why it stopped: one error line (exit 2), or, for Ctrl-C, exit 130.
     """
     from vigile.engine.run import check_turns, new_game, play_game
-    from vigile.engine.views import check_name
+    from vigile.io.views import check_name
     from vigile.scene.loader import load_scenario
 
     if seed is not None and not 0 <= seed < 2**63:
@@ -140,7 +140,7 @@ class GameLog:
         sys.stdout.flush()
 
     def header(self, game: Game) -> list[str]:
-        from vigile.engine.views import character_header, seed_lines
+        from vigile.io.views import character_header, seed_lines
 
         if self.json:
             return []
@@ -150,7 +150,7 @@ class GameLog:
         return lines
 
     def event(self, event: Event) -> list[str]:
-        from vigile.engine.views import event_json_line, event_lines
+        from vigile.io.views import event_json_line, event_lines
 
         if self.json:
             line = event_json_line(event, self.lang, self.name, seed=self.seed)
@@ -162,7 +162,7 @@ class GameLog:
         self.write(self.event(event))
 
     def end(self, result: GameResult) -> list[str]:
-        from vigile.engine.views import character_end, outcome_json_line, outcome_lines
+        from vigile.io.views import character_end, outcome_json_line, outcome_lines
 
         if self.json:
             return [outcome_json_line(result.outcome)]
@@ -171,7 +171,7 @@ class GameLog:
         return list(outcome_lines(result.outcome, result.walkers, self.lang))
 
     def whole(self, result: GameResult) -> list[str]:
-        from vigile.engine.views import character_lines, gm_lines, json_lines
+        from vigile.io.views import character_lines, gm_lines, json_lines
 
         if self.json:
             return list(json_lines(result, self.lang, self.name, seed=self.seed))
