@@ -271,7 +271,7 @@ def test_every_verdict_renders_in_both_languages_and_views(lang: Lang) -> None:
 
 
 def test_traits_render_in_both_languages() -> None:
-    from vigile.awareness.senses import Condition
+    from vigile.rulesets.senses import Condition
     from vigile.io.i18n import tr
     from vigile.rulesets.dnd35 import traits
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.awareness.senses import Condition
+from vigile.rulesets.senses import Condition
 from vigile.checks.verdict import Verdict
 from vigile.dice.d20 import opposed_dnd_chance
 from vigile.dice.source import GivenFaces

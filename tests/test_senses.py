@@ -8,7 +8,7 @@ import itertools
 import pytest
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.awareness.senses import Condition, Sense, best_reach, reach
+from vigile.rulesets.senses import Condition, Sense, best_reach, reach
 from vigile.io.i18n import Lang, tr
 
 INVISIBLE = (Condition.INVISIBLE,)

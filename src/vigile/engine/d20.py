@@ -3,7 +3,7 @@
 Positions are in feet; the square of a point is ``(x // 5, y // 5)``. Like the skirmish
 engine, this one holds no rule of its own: every check is a call to a rule function of
 :mod:`vigile.rulesets.starfinder` or :mod:`vigile.rulesets.dnd35`, and what a sense can reach
-comes from :mod:`vigile.awareness.senses`. The engine only decides who checks what, when,
+comes from :mod:`vigile.rulesets.senses`. The engine only decides who checks what, when,
 moves the actors and keeps doors, alert and each observer's awareness (which only rises).
 
 Each round, in order:
@@ -100,7 +100,8 @@ import math
 import numpy as np
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.awareness.senses import Condition, Sense, reach
+from vigile.rulesets.senses import Condition, Sense, reach
+from vigile.awareness.vocabulary import Attitude
 from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine.board import Board, Point, distance
@@ -110,7 +111,6 @@ from vigile.engine.state import Walker
 from vigile.rulesets import dnd35, starfinder
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.dnd35.traits import pinpoint_lost, struck_by_invisible
-from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.actors import D20Stats, GuardState, Side
 from vigile.scene.geometry import crossings
 from vigile.scene.model import Scenario, WallKind

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 import numpy as np
 
 from vigile.awareness.ladder import AwarenessState
+from vigile.awareness.vocabulary import Attitude
 from vigile.checks.verdict import Param, Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine.board import Board, Point, distance
@@ -20,7 +21,6 @@ from vigile.engine.objective import reached_by
 from vigile.engine.result import GameResult, Outcome
 from vigile.engine.state import Walker
 from vigile.rulesets.data import RuleData
-from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.rulesets.skirmish.sight import Attitude
+from vigile.awareness.vocabulary import Attitude
 from vigile.scene.actors import Actor, Side
 from vigile.scene.plans import Leg
 

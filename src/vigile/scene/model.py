@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, model_validator
 
 from vigile import registry
-from vigile.rulesets.skirmish.common import TimeOfDay
+from vigile.awareness.vocabulary import TimeOfDay
 from vigile.scene.actors import MAX_COORD, MODEL_CONFIG, Actor, Name, Point
 from vigile.scene.encounters import Encounter, Expected
 from vigile.scene.plans import Leg

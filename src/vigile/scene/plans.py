@@ -15,8 +15,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from vigile.rulesets.skirmish.noise import Surface
-from vigile.rulesets.skirmish.sight import Attitude
+from vigile.awareness.vocabulary import Attitude, Surface
 from vigile.scene.actors import MODEL_CONFIG, Name, Point
 
 MAX_WAIT = 1000

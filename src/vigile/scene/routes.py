@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vigile.rulesets.skirmish.sight import Attitude
+from vigile.awareness.vocabulary import Attitude
 from vigile.scene.actors import Actor, Point
 from vigile.scene.geometry import Barriers, KindRule, Segment, crossings, point_in_polygon
 from vigile.scene.model import Cover, Wall, WallKind

@@ -36,7 +36,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
-from vigile.awareness.senses import Sense
+from vigile.rulesets.senses import Sense
 from vigile.errors import InputError, LimitError
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.barriers import barrier_rules

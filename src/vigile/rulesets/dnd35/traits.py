@@ -4,7 +4,7 @@ DD-2 (extra damage), DD-7 (struck by an invisible creature), DD-10 (objects and 
 (tracks), DD-13 (scent), DD-16 (light), DD-17 (ethereal, incorporeal), DD-18 (gaze), DD-19
 (divination), DD-21 (the invisible attacker's +2). Each returns its answer with the
 :class:`~vigile.checks.verdict.Line` that explains it; the senses themselves live in
-:mod:`vigile.awareness.senses`.
+:mod:`vigile.rulesets.senses`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.awareness.senses import Condition, Sense, reach
+from vigile.rulesets.senses import Condition, Sense, reach
 from vigile.checks.verdict import Line, Modifier
 from vigile.errors import InputError
 from vigile.rulesets.data import RuleData, from_data

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
+from vigile.awareness.vocabulary import TimeOfDay as TimeOfDay
 from vigile.checks.verdict import Line, Modifier, Verdict
 from vigile.dice.pool import pool_chance, roll_pool
 from vigile.dice.source import FaceSource
@@ -19,11 +19,6 @@ RULESET = "skirmish"
 MAX_DISTANCE_CM = 100_000.0
 """A kilometre of table: anything farther is a typo, not a skirmish."""
 MAX_DIE_BONUS = 50
-
-
-class TimeOfDay(StrEnum):
-    NIGHT = "night"
-    DAY = "day"
 
 
 @dataclass(frozen=True)

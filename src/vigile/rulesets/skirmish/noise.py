@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from vigile.awareness.ladder import AwarenessState
+from vigile.awareness.vocabulary import Surface as Surface
 from vigile.checks.verdict import Line, Modifier, Verdict
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError
@@ -32,15 +33,6 @@ class NoiseEvent(StrEnum):
     CONVERSATION = "conversation"
     ANIMATED = "animated"
     ALARM_CRY = "alarm-cry"
-
-
-class Surface(StrEnum):
-    """Where a body or weapon falls (SK-N2)."""
-
-    FLOOR = "floor"
-    WATER = "water"
-    GRASS = "grass"
-    SOFT_GROUND = "soft-ground"
 
 
 GROUND_SOUND = {

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from vigile.awareness.ladder import AwarenessState
+from vigile.awareness.vocabulary import Attitude as Attitude
 from vigile.checks.verdict import Line, Verdict
 from vigile.dice.source import FaceSource
 from vigile.rulesets.data import RuleData, from_data
@@ -20,19 +19,6 @@ from vigile.rulesets.skirmish.common import (
 )
 
 OUTCOMES = ("skirmish.sight.seen", "skirmish.sight.not_seen")
-
-
-class Attitude(StrEnum):
-    """What the target is doing (SK-V3): the faster it moves, the farther it can be seen."""
-
-    HIDDEN = "hidden"
-    IMMOBILE = "immobile"
-    HALF = "half"
-    FAST = "fast"
-
-    @property
-    def moving(self) -> bool:
-        return self in (Attitude.HALF, Attitude.FAST)
 
 
 def seen_attitude(moved_as: Attitude | None, *, in_cover: bool) -> Attitude:

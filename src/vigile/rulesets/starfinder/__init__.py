@@ -5,7 +5,7 @@ flat-footed, SF-8, SF-9), :mod:`.awareness` (the four states of awareness, SF-5,
 Numbers come from ``rules.toml``; a house-rule file overrides them.
 """
 
-from vigile.awareness.senses import Sense
+from vigile.rulesets.senses import Sense
 from vigile.rulesets.starfinder.attack import attack_check, flat_footed
 from vigile.rulesets.starfinder.awareness import (
     StateChange,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.awareness.senses import Sense
+from vigile.rulesets.senses import Sense
 from vigile.checks.verdict import Line
 from vigile.errors import InputError
 from vigile.rulesets.starfinder.common import Ruling
