@@ -432,16 +432,21 @@ def test_units_default_to_the_rulesets(tmp_path: Path) -> None:
     assert load_scenario(write(tmp_path, text)).units is Units.FT
 
 
-def test_the_model_refuses_cross_field_errors_without_the_loader() -> None:
-    with pytest.raises(ValidationError, match=r"actors\[0\].position: .* outside the map"):
-        Scenario.model_validate(
-            {
-                "ruleset": "skirmish",
-                "name": "direct",
-                "map": {"width": 10, "height": 10},
-                "actors": [{"name": "A", "side": "attackers", "position": [20, 1]}],
-            }
-        )
+def test_the_model_checks_fields_and_consistent_checks_across_them() -> None:
+    """Issue 9: the model validates single fields; one function, ``consistent``, runs the
+    cross-field checks for the loader, the sweep and any caller."""
+    from vigile.scene.consistency import consistent
+
+    scenario = Scenario.model_validate(
+        {
+            "ruleset": "skirmish",
+            "name": "direct",
+            "map": {"width": 10, "height": 10},
+            "actors": [{"name": "A", "side": "attackers", "position": [20, 1]}],
+        }
+    )
+    with pytest.raises(ScenarioError, match=r"actors\[0\].position: .* outside the map"):
+        consistent(scenario)
 
 
 def test_parse_scenario_reads_text() -> None:

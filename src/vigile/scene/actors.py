@@ -13,8 +13,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
-from vigile.rulesets.senses import Sense
 from vigile.awareness.vocabulary import Attitude
+from vigile.rulesets.senses import Sense
 
 MAX_NAME = 60
 MAX_POOL = 20

@@ -16,8 +16,10 @@ from typing import Any, TypeVar
 from pydantic import TypeAdapter, ValidationError
 
 from vigile import registry
+from vigile.errors import ScenarioError
 from vigile.scene.actors import Actor, Point, Side
 from vigile.scene.encounters import Encounter
+from vigile.scene.house import house_rule_issues
 from vigile.scene.model import (
     Cover,
     Light,
@@ -35,7 +37,7 @@ from vigile.scene.paths import Loc, path_text
 from vigile.scene.plans import Leg
 from vigile.scene.routes import route_issues
 
-__all__ = ["Issue", "Parts", "issues", "path_text"]
+__all__ = ["Issue", "Parts", "consistent", "issues", "path_text"]
 
 Issue = tuple[Loc, str]
 T = TypeVar("T")
@@ -143,10 +145,20 @@ def _many(kind: type[T], value: object) -> Indexed[T]:
     return found
 
 
+def consistent(scenario: Scenario, *, file: str = "<scenario>") -> Scenario:
+    """The scenario, once its cross-field checks pass: the one function the loader, the sweep
+    and any caller that builds a :class:`Scenario` by hand run (the model itself validates
+    single fields only). A :class:`~vigile.errors.ScenarioError` lists every issue otherwise."""
+    found = issues(Parts.of(scenario))
+    if found:
+        raise ScenarioError(
+            "; ".join(f"{path_text(loc)}: {message}" for loc, message in found), file=file
+        )
+    return scenario
+
+
 def issues(parts: Parts) -> list[Issue]:
     """Every cross-field problem of the scenario, in the order of the file's sections."""
-    from vigile.scene.house import house_rule_issues
-
     found: list[Issue] = []
     for check in (
         _units,

@@ -10,20 +10,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from vigile.rulesets.data import MAX_ABS_NUMBER, RuleData, shipped
-from vigile.scene.model import Ruleset, Scenario
 from vigile.scene.paths import Loc
 
 Issue = tuple[Loc, str]
 
 
-def _shipped(ruleset: Ruleset) -> RuleData | None:
+def _shipped(ruleset: str) -> RuleData | None:
     try:
         return shipped(ruleset)
     except (FileNotFoundError, ModuleNotFoundError):
         return None
 
 
-def house_rule_issues(ruleset: Ruleset | None, overrides: Mapping[str, Any]) -> list[Issue]:
+def house_rule_issues(ruleset: str | None, overrides: Mapping[str, Any]) -> list[Issue]:
     """Unknown keys and values of the wrong type in a scenario's ``house_rules``."""
     if ruleset is None or not overrides:
         return []
@@ -57,13 +56,13 @@ def _walk(base: Mapping[str, Any], over: Mapping[str, Any], loc: Loc) -> list[Is
     return found
 
 
-def scenario_rules(scenario: Scenario) -> RuleData:
-    """The ruleset's numbers with the scenario's house rules applied (overridden keys marked)."""
-    base = shipped(scenario.ruleset)
-    if not scenario.house_rules:
+def scenario_rules(ruleset: str, house_rules: Mapping[str, Any]) -> RuleData:
+    """The game's numbers with a scenario's house rules applied (overridden keys marked)."""
+    base = shipped(ruleset)
+    if not house_rules:
         return base
     changed: set[str] = set()
-    values = _merge(base.values, scenario.house_rules, "", changed)
+    values = _merge(base.values, house_rules, "", changed)
     return RuleData(base.ruleset, values, base.overridden | frozenset(changed))
 
 

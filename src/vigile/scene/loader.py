@@ -25,7 +25,7 @@ from pydantic_core import ErrorDetails
 from vigile.errors import ScenarioError
 from vigile.scene.consistency import Parts, issues
 from vigile.scene.encounters import Ambush, Shadowing
-from vigile.scene.model import SKIP_CONSISTENCY, Scenario
+from vigile.scene.model import Scenario
 from vigile.scene.paths import Loc, path_text
 from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike, ThrowGrapple
 from vigile.scene.reading import (
@@ -161,7 +161,7 @@ def check_text(
     found: list[tuple[Loc, str]] = []
     scenario: Scenario | None = None
     try:
-        scenario = Scenario.model_validate(data, context={SKIP_CONSISTENCY: True})
+        scenario = Scenario.model_validate(data)
     except ValidationError as error:
         found += [(tuple(e["loc"]), _message(e)) for e in error.errors(include_url=False)]
     found += issues(Parts.of(scenario) if scenario is not None else Parts.salvage(data))

@@ -14,25 +14,22 @@ spans ``0..width`` by ``0..height``, borders included.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, model_validator
+from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from vigile import registry
 from vigile.awareness.vocabulary import TimeOfDay
+from vigile.rulesets.data import RuleData
 from vigile.scene.actors import MAX_COORD, MODEL_CONFIG, Actor, Name, Point
 from vigile.scene.encounters import Encounter, Expected
+from vigile.scene.house import scenario_rules
 from vigile.scene.plans import Leg
-
-if TYPE_CHECKING:
-    from vigile.rulesets.data import RuleData
 
 MAX_ITEMS = 2000
 """No list of a scenario (walls, actors, vertices...) is longer."""
 MAX_DICE_VALUES = 10_000
 MAX_TURNS = 1000
-SKIP_CONSISTENCY = "skip_consistency"
-"""Validation context key: the loader runs the cross-field checks itself, on partial data."""
 
 Positive = Annotated[float, Field(gt=0, le=MAX_COORD, allow_inf_nan=False)]
 Polygon = Annotated[tuple[Point, ...], Field(min_length=3, max_length=MAX_ITEMS)]
@@ -309,18 +306,6 @@ class Scenario(BaseModel):
             return {**data, "units": unit.value}
         return data
 
-    @model_validator(mode="after")
-    def _consistent(self, info: ValidationInfo) -> Scenario:
-        context = info.context
-        if isinstance(context, dict) and context.get(SKIP_CONSISTENCY):
-            return self
-        from vigile.scene.consistency import Parts, issues, path_text
-
-        found = issues(Parts.of(self))
-        if found:
-            raise ValueError("; ".join(f"{path_text(loc)}: {message}" for loc, message in found))
-        return self
-
     def actor(self, name: str) -> Actor:
         """The actor called ``name`` (KeyError if none)."""
         for actor in self.actors:
@@ -330,9 +315,7 @@ class Scenario(BaseModel):
 
     def rules(self) -> RuleData:
         """The ruleset's numbers with this scenario's ``house_rules`` applied."""
-        from vigile.scene.house import scenario_rules
-
-        return scenario_rules(self)
+        return scenario_rules(self.ruleset, self.house_rules)
 
     def groups(self) -> dict[str, tuple[Actor, ...]]:
         """Actors by group name (SK-G1: a group moves as one)."""
