@@ -1,3 +1,2 @@
-"""Rulesets: each game's rules as code over the numbers of its data file."""
-
-RULESETS = ("skirmish", "starfinder", "dnd35")
+"""Rulesets: each game's rules as code over the numbers of its data file (the games themselves
+are listed by :mod:`vigile.registry`)."""

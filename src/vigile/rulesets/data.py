@@ -223,8 +223,7 @@ def from_data(
 
 def check_ruleset(name: str) -> str:
     """Refuse an unknown ruleset name with the list of known ones."""
-    from vigile.rulesets import RULESETS
-
-    if name not in RULESETS:
-        raise InputError(f"unknown ruleset {name!r}; known: {', '.join(RULESETS)}", where="RULESET")
+    known = registry.names()
+    if name not in known:
+        raise InputError(f"unknown ruleset {name!r}; known: {', '.join(known)}", where="RULESET")
     return name
