@@ -1,4 +1,8 @@
-"""``vigile simulate`` and ``vigile sweep``: the designer's Monte Carlo, thin over vigile.sim."""
+"""``vigile simulate`` and ``vigile sweep``: the designer's Monte Carlo, thin over vigile.sim.
+
+They parse, call :mod:`vigile.sim`, and render with :mod:`vigile.io.sim_text` (text, JSON) and
+:mod:`vigile.io.plots` (pictures).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import typer
 
 from vigile.cli.common import JsonOpt, LangOpt
 from vigile.io.i18n import Lang, tr
+from vigile.io.sim_text import simulation_text, sweep_json, sweep_text
 
 RunsOpt = Annotated[int, typer.Option("--runs", help="Number of games to play.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed, the same numbers.")]
@@ -124,13 +129,9 @@ def register(app: typer.Typer) -> None:
             title = tr("sim.plot.sweep_title", lang, {"scenario": loaded.name, "runs": runs})
             save_figure(sweep_figure(rows, paths, lang, title), plot)
         if json_out:
-            sys.stdout.write(json.dumps({"runs": runs, "seed": seed, "rows": rows}) + "\n")
+            sys.stdout.write(json.dumps(sweep_json(rows, runs, seed)) + "\n")
             return
-        header = [*paths, "objective_unseen", "objective_after_alarm", "alarm", "detected"]
-        lines = ["  ".join(f"{h:>18}" for h in header)]
-        for row in rows:
-            lines.append("  ".join(f"{row[h]:>18.4g}" for h in header))
-        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.write("\n".join(sweep_text(rows, paths)) + "\n")
 
 
 def write_table(rows: list[dict[str, float]], out: Path) -> None:
@@ -149,47 +150,3 @@ def write_table(rows: list[dict[str, float]], out: Path) -> None:
     except ImportError:
         return
     pd.DataFrame(rows).to_parquet(out.with_suffix(".parquet"))
-
-
-def simulation_text(result: object, lang: Lang, plot: Path | None) -> list[str]:
-    """The summary a designer reads: outcomes with intervals, first detection, guards."""
-    from vigile.sim.batch import OUTCOMES
-    from vigile.sim.simulate import Estimate, SimResult
-
-    assert isinstance(result, SimResult)
-
-    def pct(e: Estimate) -> str:
-        low, high = e.interval
-        return f"{100 * e.p:6.2f}%  [{100 * low:.2f}, {100 * high:.2f}]"
-
-    lines = [
-        tr(
-            "sim.sim.title",
-            lang,
-            {"scenario": result.scenario.name, "runs": f"{result.runs:,}", "seed": result.seed},
-        )
-    ]
-    for name in OUTCOMES:
-        if name in ("caught", "lost") and not result.outcome(name).count:
-            continue
-        lines.append(f"  {tr(f'sim.outcome.{name}', lang):<50} {pct(result.outcome(name))}")
-    lines.append(f"  {tr('sim.outcome.detected', lang):<50} {pct(result.detected)}")
-    turns = result.tally.first_detection
-    detected = int(turns[1:].sum())
-    if detected:
-        import numpy as np
-
-        mean = float((np.arange(len(turns))[1:] * turns[1:]).sum() / detected)
-        cumulative = np.cumsum(turns[1:])
-        median = int(np.searchsorted(cumulative, detected / 2) + 1)
-        lines.append(tr("sim.sim.first", lang, {"mean": f"{mean:.1f}", "median": median}))
-    order = sorted(
-        zip(result.guards, result.tally.guard_detections, strict=True),
-        key=lambda item: -int(item[1]),
-    )
-    shown = [f"{g} {100 * int(c) / result.runs:.1f}%" for g, c in order if c][:8]
-    if shown:
-        lines.append(tr("sim.sim.guards", lang, {"list": ", ".join(shown)}))
-    if plot is not None:
-        lines.append(tr("sim.sim.plot", lang, {"path": str(plot)}))
-    return lines

@@ -1,0 +1,73 @@
+"""The Monte Carlo as text and JSON: what ``vigile simulate`` and ``vigile sweep`` print.
+
+Renderers over :class:`vigile.sim.simulate.SimResult` and the sweep's rows; every text comes
+from the message catalogue (fr, en). The pictures are drawn by :mod:`vigile.io.plots`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from vigile.io.i18n import Lang, tr
+
+if TYPE_CHECKING:
+    from vigile.sim.simulate import Estimate, SimResult
+
+SWEEP_COLUMNS = ("objective_unseen", "objective_after_alarm", "alarm", "detected")
+"""The outcomes a sweep's table shows after the varied fields."""
+
+
+def simulation_text(result: SimResult, lang: Lang, plot: Path | None) -> list[str]:
+    """The summary a designer reads: outcomes with intervals, first detection, guards."""
+    from vigile.sim.batch import OUTCOMES
+
+    def pct(e: Estimate) -> str:
+        low, high = e.interval
+        return f"{100 * e.p:6.2f}%  [{100 * low:.2f}, {100 * high:.2f}]"
+
+    lines = [
+        tr(
+            "sim.sim.title",
+            lang,
+            {"scenario": result.scenario.name, "runs": f"{result.runs:,}", "seed": result.seed},
+        )
+    ]
+    for name in OUTCOMES:
+        if name in ("caught", "lost") and not result.outcome(name).count:
+            continue
+        lines.append(f"  {tr(f'sim.outcome.{name}', lang):<50} {pct(result.outcome(name))}")
+    lines.append(f"  {tr('sim.outcome.detected', lang):<50} {pct(result.detected)}")
+    turns = result.tally.first_detection
+    detected = int(turns[1:].sum())
+    if detected:
+        import numpy as np
+
+        mean = float((np.arange(len(turns))[1:] * turns[1:]).sum() / detected)
+        cumulative = np.cumsum(turns[1:])
+        median = int(np.searchsorted(cumulative, detected / 2) + 1)
+        lines.append(tr("sim.sim.first", lang, {"mean": f"{mean:.1f}", "median": median}))
+    order = sorted(
+        zip(result.guards, result.tally.guard_detections, strict=True),
+        key=lambda item: -int(item[1]),
+    )
+    shown = [f"{g} {100 * int(c) / result.runs:.1f}%" for g, c in order if c][:8]
+    if shown:
+        lines.append(tr("sim.sim.guards", lang, {"list": ", ".join(shown)}))
+    if plot is not None:
+        lines.append(tr("sim.sim.plot", lang, {"path": str(plot)}))
+    return lines
+
+
+def sweep_text(rows: list[dict[str, float]], paths: list[str]) -> list[str]:
+    """The sweep's table: one row per variant, the varied fields then the outcomes."""
+    header = [*paths, *SWEEP_COLUMNS]
+    lines = ["  ".join(f"{h:>18}" for h in header)]
+    for row in rows:
+        lines.append("  ".join(f"{row[h]:>18.4g}" for h in header))
+    return lines
+
+
+def sweep_json(rows: list[dict[str, float]], runs: int, seed: int) -> dict[str, Any]:
+    """The sweep as JSON: its runs per variant, its seed and its rows."""
+    return {"runs": runs, "seed": seed, "rows": rows}
