@@ -5,6 +5,7 @@ Exit codes: 0 ok, 2 bad input (a one-line error naming the option), 1 internal e
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Annotated
 
@@ -28,10 +29,15 @@ def _check_group() -> typer.Typer:
     )
 
 
-def _rules(ruleset: str | None, lang: Lang, json: bool) -> None:
-    from vigile.catalogue import print_rules
+def _rules(ruleset: str | None, lang: Lang, as_json: bool) -> None:
+    """Print the rule catalogue of one ruleset, or of every one."""
+    from vigile.io.catalogue import catalogue_lines, rule_catalogue
 
-    print_rules(ruleset, lang, as_json=json)
+    chosen = rule_catalogue(ruleset, lang)
+    if as_json:
+        sys.stdout.write(json.dumps(chosen, ensure_ascii=False, indent=1) + "\n")
+        return
+    sys.stdout.write("\n".join(catalogue_lines(chosen, lang)) + "\n")
 
 
 def _checks(names: list[str]) -> typer.Typer:

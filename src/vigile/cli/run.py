@@ -319,7 +319,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The bundled night raid (same options as run); --tour for single checks."""
         if tour:
-            from vigile.demo import run_demo
+            from vigile.cli.demo import run_demo
 
             run_demo(lang, seed if seed is not None else 7, as_json=json_out)
             return
