@@ -8,10 +8,10 @@ Memory is bounded by the block size, whatever the number of runs.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -160,21 +160,21 @@ def _first_detection(result: Any, guards: list[str]) -> tuple[Any, ...]:
     return (found[0][0], *found) if found else ()
 
 
-_WORKER_MODEL: SimModel | Scenario | None = None
+def _model(scenario: Scenario) -> SimModel | Scenario:
+    """What plays a block: the batched model of a skirmish raid, else the scenario itself."""
+    batched = scenario.ruleset == "skirmish" and scenario.encounter is None
+    return prepare(scenario) if batched else scenario
 
 
-def _init_worker(source: str | Path) -> None:
-    global _WORKER_MODEL
-    from vigile.scene.loader import load_scenario
-
-    scenario = load_scenario(source)
-    batched = scenario.ruleset.value == "skirmish" and scenario.encounter is None
-    _WORKER_MODEL = prepare(scenario) if batched else scenario
+@functools.lru_cache(maxsize=4)
+def _worker_model(scenario_json: str) -> SimModel | Scenario:
+    """The model a worker plays, prepared once per process for each scenario it is sent."""
+    return _model(Scenario.model_validate_json(scenario_json))
 
 
-def _worker_block(seed: int, index: int, size: int) -> Tally:
-    assert _WORKER_MODEL is not None
-    return play_block(_WORKER_MODEL, seed, index, size)
+def _worker_block(scenario_json: str, seed: int, index: int, size: int) -> Tally:
+    """One task: block ``index`` of the scenario sent as JSON (so it runs on any machine)."""
+    return play_block(_worker_model(scenario_json), seed, index, size)
 
 
 def check_counts(runs: int, workers: int) -> None:
@@ -193,33 +193,37 @@ def simulate(
     *,
     seed: int = 0,
     workers: int = 1,
+    scheduler: str | None = None,
     source: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> SimResult:
-    """Play ``runs`` runs of ``scenario``; with ``workers`` > 1, in worker processes (each loads
-    the scenario from ``source``, its file or bundled name)."""
+    """Play ``runs`` runs of ``scenario``; with ``workers`` > 1 in local worker processes, or
+    on the Dask scheduler at ``scheduler`` (:func:`vigile.sim.executors.executor`). The
+    workers are sent the scenario itself; ``source`` (its file or bundled name) is no longer
+    needed and is ignored. The numbers are the same wherever the blocks are played."""
+    del source  # kept for callers that still pass it
     check_counts(runs, workers)
-    batched = scenario.ruleset.value == "skirmish" and scenario.encounter is None
-    model: SimModel | Scenario = prepare(scenario) if batched else scenario
+    model = _model(scenario)
     guards = [a.name for a in scenario.actors if a.side.value == "defenders"]
     turns = len(model.turns) if isinstance(model, SimModel) else scenario.turns
     total = Tally.empty(turns, len(guards))
-    if workers == 1:
+    if workers == 1 and scheduler is None:
         for index, size in blocks(runs):
             total = total + play_block(model, seed, index, size)
             if progress:
                 progress(size)
-    else:
-        if source is None:
-            raise InputError("several workers need the scenario's file or name", where="--workers")
-        workers = min(workers, os.cpu_count() or 1, math.ceil(runs / BLOCK)) or 1
-        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(source,)) as pool:
-            futures = [
-                pool.submit(_worker_block, seed, index, size) for index, size in blocks(runs)
-            ]
-            for future in futures:
-                tally = future.result()
-                total = total + tally
-                if progress:
-                    progress(tally.runs)
-    return SimResult(scenario, runs, seed, total, guards, batched)
+        return SimResult(scenario, runs, seed, total, guards, isinstance(model, SimModel))
+    from vigile.sim.executors import executor
+
+    workers = min(workers, os.cpu_count() or 1, math.ceil(runs / BLOCK)) or 1
+    sent = scenario.model_dump_json(exclude_unset=True)
+    with executor(workers, scheduler) as pool:
+        futures = [
+            pool.submit(_worker_block, sent, seed, index, size) for index, size in blocks(runs)
+        ]
+        for future in futures:
+            tally = future.result()
+            total = total + tally
+            if progress:
+                progress(tally.runs)
+    return SimResult(scenario, runs, seed, total, guards, isinstance(model, SimModel))

@@ -1,10 +1,11 @@
-"""``vigile sweep``: a grid of scenario variants, simulated with Dask.
+"""``vigile sweep``: a grid of scenario variants, simulated on worker processes or with Dask.
 
 A variant changes one or more scenario fields, named by a path through the scenario as written in
 its file: ``turns``, ``actors.Kage.dice.ninjitsu`` (an actor by name), ``lights.0.radius`` (a list
-item by index). Each variant is validated like a scenario file, then simulated as one Dask task:
-on a local cluster of worker processes by default, or on an existing Dask scheduler given by its
-address, so a designer who outgrows one machine points vigile at a cluster and changes nothing else.
+item by index). Each variant is validated like a scenario file, then simulated as one task:
+on local worker processes by default, or on an existing Dask scheduler given by its address
+(:mod:`vigile.sim.executors`), so a designer who outgrows one machine points vigile at a cluster
+and changes nothing else.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from vigile.scene.model import Scenario
 from vigile.sim.batch import OUTCOMES
 
 MAX_VARIANTS = 10_000
-CONNECT_TIMEOUT_S = 8
 _SPEC = re.compile(r"^(?P<path>[^=]+)=(?P<start>[^.]+(?:\.\d+)?)\.\.(?P<stop>[^:]+):(?P<step>.+)$")
 
 
@@ -136,7 +136,7 @@ def _copy(data: Any) -> Any:
 
 
 def _simulate_variant(data: dict[str, Any], runs: int, seed: int) -> dict[str, float]:
-    """One Dask task: validate the variant and simulate it (runs in a worker process)."""
+    """One task: validate the variant and simulate it (runs in a worker process)."""
     from vigile.scene.model import Scenario
     from vigile.sim.simulate import simulate
 
@@ -156,50 +156,19 @@ def run_sweep(
     workers: int = 2,
     progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, float]]:
-    """Simulate every variant as a Dask task; one row per variant (its values and outcomes)."""
+    """Simulate every variant as one task, on ``workers`` local processes or on the Dask
+    scheduler at ``scheduler`` (:func:`vigile.sim.executors.executor`); one row per variant
+    (its values and outcomes)."""
+    from vigile.sim.executors import executor
     from vigile.sim.simulate import check_counts
 
     check_counts(runs, workers)
     grid = variants(scenario, varies)
-    client, cluster = _connect(scheduler, workers)
-    try:
-        futures = [
-            client.submit(_simulate_variant, data, runs, seed, pure=False) for _, data in grid
-        ]
+    with executor(workers, scheduler) as pool:
+        futures = [pool.submit(_simulate_variant, data, runs, seed) for _, data in grid]
         rows = []
         for (chosen, _), future in zip(grid, futures, strict=True):
             rows.append({**chosen, **future.result()})
             if progress:
                 progress(1)
         return rows
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-def _connect(scheduler: str | None, workers: int) -> tuple[Any, Any]:
-    """A client of the given scheduler (refused within 10 s if unreachable), or a local cluster
-    of ``workers`` processes."""
-    from dask.distributed import Client, LocalCluster
-
-    if scheduler is None:
-        cluster = LocalCluster(  # no fixed port: any free one for the scheduler and dashboard
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            scheduler_port=0,
-            dashboard_address=":0",
-            worker_dashboard_address=None,
-            silence_logs=50,
-        )
-        return Client(cluster), cluster
-    try:
-        return Client(scheduler, timeout=f"{CONNECT_TIMEOUT_S}s"), None
-    except (OSError, TimeoutError, ValueError) as error:
-        raise InputError(
-            f"cannot reach the Dask scheduler at {scheduler!r} within "
-            f"{CONNECT_TIMEOUT_S} s ({type(error).__name__})",
-            where="--scheduler",
-        ) from None
