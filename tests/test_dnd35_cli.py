@@ -271,9 +271,9 @@ def test_every_verdict_renders_in_both_languages_and_views(lang: Lang) -> None:
 
 
 def test_traits_render_in_both_languages() -> None:
-    from vigile.rulesets.senses import Condition
     from vigile.io.i18n import tr
     from vigile.rulesets.dnd35 import traits
+    from vigile.rulesets.senses import Condition
 
     lines = [traits.extra_damage_applies(kind)[1] for kind in traits.ExtraDamage]
     lines += [

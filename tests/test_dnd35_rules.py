@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.rulesets.senses import Condition
 from vigile.checks.verdict import Verdict
 from vigile.dice.d20 import opposed_dnd_chance
 from vigile.dice.source import GivenFaces
@@ -27,6 +26,7 @@ from vigile.rulesets.dnd35 import (
     spot_check,
     traits,
 )
+from vigile.rulesets.senses import Condition
 
 RULES = load("dnd35")
 
@@ -138,7 +138,7 @@ def test_DD4_pinpoint_adds_20_and_keeps_total_concealment() -> None:
     concealed = [n for n in verdict.notes if n.reason == "dnd35.spot.still_concealed"]
     assert concealed and concealed[0].rule == "DD-4" and concealed[0].params["percent"] == 50
     plain = spot_check(RULES, spot_bonus=25, distance_ft=0, target=SpotTarget.MOVING)
-    assert plain.extra["chance_pinpoint"] == verdict.chance
+    assert plain.figures.chance_pinpoint == verdict.chance
 
 
 def test_DD4_a_result_20_over_the_dc_pinpoints() -> None:
@@ -162,7 +162,7 @@ def test_DD5_ties_go_to_the_listener() -> None:
 
 def test_DD5_pinpoint_on_a_margin_of_20() -> None:
     hit = listen_check(RULES, listen_bonus=20, move_silently=0, source=given(1, 1))
-    assert hit.extra["dc"] == 1 and hit.extra["result"] == 21
+    assert hit.figures.dc == 1 and hit.figures.result == 21
     assert hit.state is AwarenessState.LOCATION and hit.outcome == "dnd35.listen.pinpointed"
     short = listen_check(RULES, listen_bonus=19, move_silently=0, source=given(1, 1))
     assert short.state is AwarenessState.DIRECTION
@@ -237,7 +237,7 @@ def test_DD5_contradictions_are_refused() -> None:
 def test_DD6_touch_attack_then_50_percent() -> None:
     verdict = grope_check(RULES, touch_attack=2, touch_ac=12)
     assert verdict.chance == Fraction(11, 20) * Fraction(1, 2)
-    assert verdict.extra["chance_touch"] == Fraction(11, 20)
+    assert verdict.figures.chance_touch == Fraction(11, 20)
     assert verdict.state is AwarenessState.LOCATION
 
 
@@ -336,7 +336,7 @@ def test_DD11_tracks() -> None:
 def test_DD12_in_water_only_concealment() -> None:
     verdict = attack_check(RULES, miss_chance=50, in_liquid=True)
     assert verdict.chance == Fraction(4, 5)
-    assert verdict.extra["miss_chance"] == 20
+    assert verdict.figures.miss_chance == 20
     assert attack_check(RULES, miss_chance=10, in_liquid=True).chance == Fraction(9, 10)
 
 

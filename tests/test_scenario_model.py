@@ -12,7 +12,6 @@ from pathlib import Path
 from types import FrameType
 
 import pytest
-from pydantic import ValidationError
 
 from vigile.errors import InputError, ScenarioError
 from vigile.rulesets.skirmish.sight import Attitude

@@ -8,8 +8,8 @@ import itertools
 import pytest
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.rulesets.senses import Condition, Sense, best_reach, reach
 from vigile.io.i18n import Lang, tr
+from vigile.rulesets.senses import Condition, Sense, best_reach, reach
 
 INVISIBLE = (Condition.INVISIBLE,)
 ALL_CONDITION_SETS = [

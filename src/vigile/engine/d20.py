@@ -100,7 +100,6 @@ import math
 import numpy as np
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.rulesets.senses import Condition, Sense, reach
 from vigile.awareness.vocabulary import Attitude
 from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
@@ -111,6 +110,7 @@ from vigile.engine.state import Walker
 from vigile.rulesets import dnd35, starfinder
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.dnd35.traits import pinpoint_lost, struck_by_invisible
+from vigile.rulesets.senses import Condition, Sense, reach
 from vigile.scene.actors import D20Stats, GuardState, Side
 from vigile.scene.geometry import crossings
 from vigile.scene.model import Scenario, WallKind

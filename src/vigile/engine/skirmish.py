@@ -48,6 +48,16 @@ from vigile.engine.board import Board, Point, distance
 from vigile.engine.game import Game, log_number
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
+from vigile.engine.steps import (
+    AlarmStep,
+    FumbleStep,
+    KillStep,
+    NoiseStep,
+    PatrolStep,
+    SightStep,
+    Step,
+    StrikeStep,
+)
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.alarm import alarm_check, within_reach
 from vigile.rulesets.skirmish.barriers import barrier_rules
@@ -127,15 +137,34 @@ class SkirmishGame(Game):
             walker.moved = False
             if self.turn > 1 or walker.legs:
                 walker.moved_as = None
-        self._patrols()
+        self.take(PatrolStep())
         for intruder in self.intruders():
             if self.outcome is None:
                 self._walk(intruder)
         if self.outcome is None:
-            self._sight()
-        self._alarms()
+            self.take(SightStep())
+        self.take(AlarmStep())
         if self.outcome is None:
             self._objective()
+
+    def take(self, step: Step) -> None:
+        """Carry out one step of the turn (:mod:`vigile.engine.steps`): the one seam through
+        which the simulator's schedule reads the intruders' side of the turn."""
+        match step:
+            case PatrolStep():
+                self._patrols()
+            case FumbleStep(maker=maker, doing=doing):
+                self._fumble_roll(maker, doing)
+            case NoiseStep(event=event, at=at, maker=maker):
+                self._noise(event, at, maker=maker)
+            case KillStep(killer=killer, victim=victim, surface=surface):
+                self._kill(killer, victim, surface)
+            case StrikeStep(attacker=attacker, victim=victim):
+                self._strike(attacker, victim)
+            case SightStep():
+                self._sight()
+            case AlarmStep():
+                self._alarms()
 
     # ---------------------------------------------------------------- 1. patrols (SK-G1)
 
@@ -179,10 +208,10 @@ class SkirmishGame(Game):
             params={"speed": speed.value},
         )
         if rolls_for_fumble(speed):
-            self._fumble_roll(intruder, "move")
+            self.take(FumbleStep(intruder, "move"))
         if climbing:
             intruder.climbed = True
-            self._fumble_roll(intruder, "climb")
+            self.take(FumbleStep(intruder, "climb"))
 
     def _fumble_roll(self, intruder: Walker, doing: str) -> None:
         """A move faster than half speed, or an action meant to be silent: the pool is rolled
@@ -212,18 +241,18 @@ class SkirmishGame(Game):
                 "action", "engine.event.grapple", actor=intruder, at=at, params={"onto": onto}
             )
             if onto in ("tile", "stone"):
-                self._noise(NoiseEvent.GRAPPLE, at, maker=intruder)
+                self.take(NoiseStep(NoiseEvent.GRAPPLE, at, intruder))
         elif isinstance(action, Kill):
             victim = self.by_name[action.target]
             if victim.alive:
                 if not action.ranged:
-                    self._fumble_roll(intruder, "kill")
-                self._kill(intruder, victim, action.surface)
+                    self.take(FumbleStep(intruder, "kill"))
+                self.take(KillStep(intruder, victim, action.surface))
         elif isinstance(action, Strike):
             victim = self.by_name[action.target]
             if victim.alive:
-                self._fumble_roll(intruder, "strike")
-                self._strike(intruder, victim)
+                self.take(FumbleStep(intruder, "strike"))
+                self.take(StrikeStep(intruder, victim))
         elif isinstance(action, Speak):
             self.emit(
                 "action",
@@ -233,7 +262,7 @@ class SkirmishGame(Game):
                 perceived_by={action.to} if action.to else (),
                 params={"volume": action.volume.value},
             )
-            self._noise(NoiseEvent(action.volume.value), intruder.at, maker=intruder)
+            self.take(NoiseStep(NoiseEvent(action.volume.value), intruder.at, intruder))
         elif isinstance(action, OpenDoor | CloseDoor):
             self._door(intruder, action.door, isinstance(action, OpenDoor))
 
@@ -243,7 +272,7 @@ class SkirmishGame(Game):
         self.board.set_door(door, is_open)
         key = "engine.event.open_door" if is_open else "engine.event.close_door"
         self.emit("action", key, actor=intruder, at=intruder.at, params={"door": door})
-        self._fumble_roll(intruder, "open-door" if is_open else "close-door")
+        self.take(FumbleStep(intruder, "open-door" if is_open else "close-door"))
 
     def _strike(self, intruder: Walker, victim: Walker) -> None:
         """A round of melee: a noise (SK-N2), and a struck guard sees his attacker [R]."""

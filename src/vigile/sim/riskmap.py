@@ -36,9 +36,9 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
-from vigile.rulesets.senses import Sense
 from vigile.errors import InputError, LimitError
 from vigile.rulesets.data import RuleData
+from vigile.rulesets.senses import Sense
 from vigile.rulesets.skirmish.barriers import barrier_rules
 from vigile.rulesets.skirmish.common import MAX_DISTANCE_CM, Roller
 from vigile.rulesets.skirmish.noise import (

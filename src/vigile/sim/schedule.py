@@ -17,6 +17,7 @@ import numpy as np
 from vigile.dice.source import GivenFaces
 from vigile.engine.skirmish import SkirmishGame
 from vigile.engine.state import Walker
+from vigile.engine.steps import FumbleStep, KillStep, NoiseStep, SightStep, Step, StrikeStep
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, death_surface
 from vigile.rulesets.skirmish.sight import Attitude
@@ -71,7 +72,9 @@ class Turn:
 
 
 class _Recorder(SkirmishGame):
-    """The turn engine with its dice and defenders switched off: it only walks the plans."""
+    """The turn engine with its dice and defenders switched off: it takes the turn's steps
+    (:mod:`vigile.engine.steps`) from the engine's own plan-walking and records the intruders'
+    side of them instead of rolling."""
 
     def __init__(self, scenario: Scenario, rules: RuleData) -> None:
         super().__init__(scenario, rules, np.random.default_rng(0), GivenFaces(()))
@@ -90,9 +93,39 @@ class _Recorder(SkirmishGame):
     def play_turn(self) -> None:
         self.turns.append(Turn(doors_before=frozenset(self.board.open_doors)))
         super().play_turn()
+        if self.outcome is not None:
+            self.current.objective = True
 
-    def _patrols(self) -> None:
-        return
+    def take(self, step: Step) -> None:
+        match step:
+            case FumbleStep(maker=maker):
+                pool = maker.actor.stealth_pool()
+                self._op("fumble", maker, maker.at, event=NoiseEvent.FUMBLE, pool=pool)
+            case NoiseStep(event=event, at=at, maker=maker):
+                self._op("noise", maker, at, event=event)
+            case KillStep(killer=killer, victim=victim, surface=surface):
+                ground = surface or death_surface(self.board.surface(victim.at))
+                victim_index = self.defender_index[victim.name]
+                self._op(
+                    "kill",
+                    killer,
+                    victim.at,
+                    event=NoiseEvent.DEATH,
+                    surface=ground,
+                    victim=victim_index,
+                )
+            case StrikeStep(attacker=attacker, victim=victim):
+                victim_index = self.defender_index[victim.name]
+                self._op("strike", attacker, victim.at, event=NoiseEvent.MELEE, victim=victim_index)
+            case SightStep():
+                turn = self.current
+                for intruder in self.intruders():
+                    turn.positions.append(intruder.at)
+                    turn.attitudes.append(self.attitude(intruder))
+                    turn.lit.append(self.board.lit(intruder.at))
+                turn.doors = frozenset(self.board.open_doors)
+            case _:
+                return  # the patrols and the alarms are the defenders' side: batched
 
     def _op(self, kind: str, maker: Walker, at: tuple[float, float], **fields: Any) -> None:
         self.current.ops.append(
@@ -107,64 +140,6 @@ class _Recorder(SkirmishGame):
                 **fields,
             )
         )
-
-    def _fumble_roll(self, intruder: Walker, doing: str) -> None:
-        self._op(
-            "fumble",
-            intruder,
-            intruder.at,
-            event=NoiseEvent.FUMBLE,
-            pool=intruder.actor.stealth_pool(),
-        )
-
-    def _noise(
-        self,
-        event: NoiseEvent,
-        at: tuple[float, float],
-        *,
-        maker: Walker,
-        surface: Surface | None = None,
-        besides: set[str] | None = None,
-    ) -> None:
-        if event in (NoiseEvent.DEATH, NoiseEvent.MELEE):
-            return  # recorded with its kill or its strike
-        self._op("noise", maker, at, event=event, surface=surface)
-
-    def _kill(self, killer: Walker, victim: Walker, surface: Surface | None) -> None:
-        ground = surface or death_surface(self.board.surface(victim.at))
-        self._op(
-            "kill",
-            killer,
-            victim.at,
-            event=NoiseEvent.DEATH,
-            surface=ground,
-            victim=self.defender_index[victim.name],
-        )
-
-    def _strike(self, intruder: Walker, victim: Walker) -> None:
-        self._op(
-            "strike",
-            intruder,
-            victim.at,
-            event=NoiseEvent.MELEE,
-            victim=self.defender_index[victim.name],
-        )
-
-    def _sight(self) -> None:
-        turn = self.current
-        for intruder in self.intruders():
-            turn.positions.append(intruder.at)
-            turn.attitudes.append(self.attitude(intruder))
-            turn.lit.append(self.board.lit(intruder.at))
-        turn.doors = frozenset(self.board.open_doors)
-
-    def _alarms(self) -> None:
-        return
-
-    def _objective(self) -> None:
-        super()._objective()
-        if self.outcome is not None:
-            self.current.objective = True
 
 
 def schedule(scenario: Scenario, rules: RuleData) -> list[Turn]:

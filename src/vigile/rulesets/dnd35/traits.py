@@ -14,11 +14,11 @@ from collections.abc import Iterable
 from enum import StrEnum
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.rulesets.senses import Condition, Sense, reach
 from vigile.checks.verdict import Line, Modifier
 from vigile.errors import InputError
 from vigile.rulesets.data import RuleData, from_data
 from vigile.rulesets.dnd35.common import companion, ft_param
+from vigile.rulesets.senses import Condition, Sense, reach
 
 SQUARE_FT = 5
 """A square's side: reach beyond it gives away only the attacker's direction (DD-7)."""

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.rulesets.senses import Sense
 from vigile.checks.verdict import Line
 from vigile.errors import InputError
+from vigile.rulesets.senses import Sense
 from vigile.rulesets.starfinder.common import Ruling
 
 MAX_CHECKS = 1000
