@@ -82,7 +82,16 @@ def test_dice_values_roll_the_gm_dice(capsys: pytest.CaptureFixture[str]) -> Non
         "6,6",
     )
     assert data["difficulty"] == 7 and data["chance"] == "1/36"
-    assert data["roll"]["dice"] == [{"faces": [6, 6], "success": True}]
+    assert data["roll"]["dice"] == [
+        {
+            "faces": [6, 6],
+            "success": True,
+            "sides": 6,
+            "role": None,
+            "status": "kept",
+            "face_status": ["chained", "kept"],
+        }
+    ]
     assert data["success"] is True
 
 

@@ -138,7 +138,7 @@ def test_DD20R_one_move_silently_roll_meets_every_listener(tmp_path: Path) -> No
     group = next(e for e in result.events if e.message == "dnd35.round.move_silently")
     assert group.verdict is not None and group.verdict.chance == Fraction(3269, 8000)
     assert group.verdict.chance != Fraction(229, 400) ** 2
-    heard = [(m.extra["dc"], m.extra["result"], m.success) for m in group.verdict.members]
+    heard = [(m.figures.dc, m.figures.result, m.success) for m in group.verdict.members]
     assert heard == [(16, 16, True), (16, 7, False)]
     # Neither guard's view quotes how far the invisible ghost stands.
     for name in ("Guard", "Guard2"):

@@ -53,7 +53,7 @@ def test_DD3_DD4_spot_by_every_face(target: SpotTarget, bonus: int, pinpoint: bo
         successes += bool(rolled.success)
         pinpoints += rolled.state is AwarenessState.LOCATION and bool(rolled.success)
     assert verdict.chance == Fraction(successes, 20)
-    assert verdict.extra["chance_pinpoint"] == Fraction(pinpoints, 20)
+    assert verdict.figures.chance_pinpoint == Fraction(pinpoints, 20)
 
 
 @pytest.mark.parametrize(
@@ -87,7 +87,7 @@ def test_DD5_listen_by_every_pair_of_faces(
         )
         assert rolled.success == (listener + listen >= dc)
     assert verdict.chance == Fraction(heard, 400)
-    assert verdict.extra["chance_pinpoint"] == Fraction(pinpointed, 400)
+    assert verdict.figures.chance_pinpoint == Fraction(pinpointed, 400)
 
 
 def _brute_hidden(hide: int, spots: list[int]) -> tuple[Fraction, list[Fraction]]:
@@ -191,7 +191,7 @@ def test_spot_pinpoint_never_likelier_and_better_spot_never_worse(
 ) -> None:
     verdict = spot_check(RULES, spot_bonus=bonus, distance_ft=distance, target=target)
     better = spot_check(RULES, spot_bonus=bonus + 1, distance_ft=distance, target=target)
-    pinpoint = verdict.extra["chance_pinpoint"]
+    pinpoint = verdict.figures.chance_pinpoint
     assert isinstance(pinpoint, Fraction)
     assert 0 <= pinpoint <= verdict.chance <= 1
     assert better.chance >= verdict.chance
@@ -211,7 +211,7 @@ def test_listen_pinpoint_never_likelier_and_better_listen_never_worse(
             speaking=speaking,
             distance_ft=distance,
         )
-        pinpoint = verdict.extra["chance_pinpoint"]
+        pinpoint = verdict.figures.chance_pinpoint
         assert isinstance(pinpoint, Fraction)
         assert 0 <= pinpoint <= verdict.chance <= 1
         return verdict.chance
@@ -256,6 +256,6 @@ def test_blind_fight_never_lowers_the_chance_to_hit(
 @given(bonus=bonuses, ac=st.integers(0, 60))
 def test_grope_never_likelier_than_the_touch_or_the_miss_chance(bonus: int, ac: int) -> None:
     verdict = grope_check(RULES, touch_attack=bonus, touch_ac=ac)
-    touch = verdict.extra["chance_touch"]
+    touch = verdict.figures.chance_touch
     assert isinstance(touch, Fraction)
     assert Fraction(1, 40) <= verdict.chance <= min(touch, Fraction(1, 2))

@@ -168,7 +168,7 @@ def test_an_invisible_intruder_walking_past_a_guard_with_the_gms_dice(tmp_path: 
     assert listen.message == "dnd35.round.listen" and listen.verdict is not None
     assert "distance" not in listen.params
     assert listen.verdict.chance == Fraction(171, 400)
-    assert listen.verdict.extra["dc"] == 16 and listen.verdict.extra["result"] == 16
+    assert listen.verdict.figures.dc == 16 and listen.verdict.figures.result == 16
     assert listen.verdict.success and listen.verdict.state is AwarenessState.DIRECTION
 
     assert grope.message == "engine.d20.grope" and grope.verdict is not None
@@ -258,7 +258,7 @@ def test_scent_does_not_reach_past_30_ft(tmp_path: Path) -> None:
     assert not [e for e in result.events if e.message == "engine.d20.scent"]
     _, listen = checks(result)
     assert listen.message == "dnd35.round.listen" and listen.verdict is not None
-    assert listen.verdict.extra["dc"] == 10 and not listen.verdict.success
+    assert listen.verdict.figures.dc == 10 and not listen.verdict.success
 
 
 def test_see_invisibility_meets_hide_with_spot(tmp_path: Path) -> None:
@@ -313,7 +313,7 @@ def test_a_starfinder_invisible_intruder_rolls_one_stealth_for_all(tmp_path: Pat
     )
     result = play(scene, dice_values=[10, 19])
     stealth, member = checks(result)
-    assert stealth.verdict is not None and stealth.verdict.extra["stealth_result"] == 40
+    assert stealth.verdict is not None and stealth.verdict.figures.opposed.result == 40
     assert member.actor == "Guard" and member.verdict is not None
     assert member.verdict.difficulty == 40 and not member.verdict.success
     assert result.outcome.kind == "turn_limit" and result.outcome.unseen

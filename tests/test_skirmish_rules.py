@@ -335,10 +335,15 @@ def test_SK_D1_absurd_pools_are_refused(skirmish: RuleData, dice: int) -> None:
         noise_check(skirmish, event=NoiseEvent.MELEE, roller=Roller(dice))
 
 
-@pytest.mark.parametrize("distance", [-1, float("nan"), float("inf"), 1e9])
+@pytest.mark.parametrize("distance", [-1, float("nan"), float("inf")])
 def test_absurd_distances_are_refused(skirmish: RuleData, distance: float) -> None:
     with pytest.raises(InputError, match="--distance"):
         noise_check(skirmish, event=NoiseEvent.MELEE, distance_cm=distance)
+
+
+def test_distances_beyond_the_limit_are_limit_errors(skirmish: RuleData) -> None:
+    with pytest.raises(LimitError, match="--distance: 1e[+]09 cm is beyond the limit"):
+        noise_check(skirmish, event=NoiseEvent.MELEE, distance_cm=1e9)
 
 
 # --- alarm --------------------------------------------------------------------------------

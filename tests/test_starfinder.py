@@ -81,7 +81,7 @@ def test_SF1_stealth_is_a_dex_skill_with_the_armor_check_penalty(sf: RuleData) -
     verdict = hide_check(sf, stealth=9, observers=[3], cover=True, armor_penalty=2)
     assert reasons(verdict) == {"starfinder.hide.stealth": 9, "starfinder.hide.armor_penalty": -2}
     assert "SF-1" in cited(verdict)
-    assert verdict.extra["stealth_bonus"] == 7
+    assert verdict.figures.opposed.bonus == 7
     assert verdict.chance == bf_hidden(7, [3])
     # A penalty written as in a stat block (-2) is the same penalty.
     negative = hide_check(sf, stealth=9, observers=[3], cover=True, armor_penalty=-2)
@@ -133,7 +133,7 @@ def test_SF3_half_speed_no_penalty_faster_and_bluff_minus_10_each_stacking(sf: R
         sf, stealth=10, observers=[0], cover=True, speed=Speed.MORE_THAN_HALF, bluff_diversion=True
     )
     assert reasons(both)["starfinder.hide.bluff"] == -10
-    assert both.extra["stealth_bonus"] == -10
+    assert both.figures.opposed.bonus == -10
     assert both.chance == bf_hidden(-10, [0])
     assert {m.rule for m in both.modifiers} == {"SF-1", "SF-3"}
 
@@ -208,9 +208,11 @@ def test_SF4_gm_circumstance_modifiers_each_with_its_label(sf: RuleData) -> None
     assert verdict.chance == bf_hidden(4, [5])
     assert parse_dc_mod("+2:dim light") == DcMod(2, "dim light")
     assert parse_dc_mod("−1: fog ") == DcMod(-1, "fog")
-    for bad in ("2", "x:fog", "2:", "500:far"):
+    for bad in ("2", "x:fog", "2:"):
         with pytest.raises(InputError, match="--dc-mod"):
             parse_dc_mod(bad)
+    with pytest.raises(LimitError, match="--dc-mod"):
+        parse_dc_mod("500:far")
 
 
 def test_SF4_sound_distance_companion_is_off_by_default_and_switchable(sf: RuleData) -> None:
@@ -231,13 +233,13 @@ def test_SF4_rolling_takes_stealth_first_then_each_observer_in_order(sf: RuleDat
     verdict = hide_check(
         sf, stealth=5, observers=[5, 0], cover=True, source=GivenFaces([10, 10, 14])
     )
-    assert verdict.extra["stealth_result"] == 15
+    assert verdict.figures.opposed.result == 15
     assert [m.success for m in verdict.members] == [True, False]
     assert [m.difficulty for m in verdict.members] == [15, 15]
     assert verdict.success is False and verdict.outcome == "starfinder.hide.noticed"
-    assert verdict.extra["noticed_by"] == 1
-    assert verdict.members[0].extra["state_after"] == "observed"
-    assert verdict.members[1].extra["state_after"] == "unaware"
+    assert verdict.noticed_by == 1
+    assert verdict.members[0].figures.state_after == AwarenessState.OBSERVED
+    assert verdict.members[1].figures.state_after == AwarenessState.UNAWARE
     hidden = hide_check(sf, stealth=5, observers=[5], cover=True, source=GivenFaces([11, 10]))
     assert hidden.success is True and hidden.outcome == "starfinder.hide.hidden"
     assert hidden.player_outcome == "starfinder.hide.player_unknown"
@@ -368,7 +370,7 @@ def test_SF8_the_miss_chance_against_every_percentile(sf: RuleData, percent: int
 
 def test_SF8_located_default_fifty_percent_and_refused_unless_located(sf: RuleData) -> None:
     assert attack_check(sf).chance == Fraction(1, 2)
-    assert attack_check(sf).extra["miss_chance"] == 50
+    assert attack_check(sf).figures.miss_chance == 50
     for state in (A.UNAWARE, A.PRESENCE):
         refused = attack_check(sf, awareness=state)
         assert refused.impossible and refused.chance == 0
@@ -522,9 +524,9 @@ def test_SF11_state_chances_after_several_checks() -> None:
 
 
 def test_bad_input_is_refused_clearly(sf: RuleData) -> None:
-    with pytest.raises(InputError, match="--stealth"):
+    with pytest.raises(LimitError, match="--stealth"):
         hide_check(sf, stealth=101, observers=[0], cover=True)
-    with pytest.raises(InputError, match="--perception"):
+    with pytest.raises(LimitError, match="--perception"):
         hide_check(sf, stealth=0, observers=[-101], cover=True)
     with pytest.raises(InputError, match="--perception"):
         hide_check(sf, stealth=0, observers=[], cover=True)
@@ -535,7 +537,7 @@ def test_bad_input_is_refused_clearly(sf: RuleData) -> None:
             hide_check(sf, stealth=0, observers=[0], cover=True, distance_ft=distance)
     with pytest.raises(InputError, match="--forest"):
         hide_check(sf, stealth=0, observers=[0], cover=True, forest=True)
-    with pytest.raises(InputError, match="--armor-penalty"):
+    with pytest.raises(LimitError, match="--armor-penalty"):
         hide_check(sf, stealth=0, observers=[0], cover=True, armor_penalty=500)
 
 

@@ -1,5 +1,6 @@
 """The result tree every ruleset returns: modifiers, notes, the chance, the roll, the verdict."""
 
-from vigile.checks.verdict import Line, Modifier, Verdict
+from vigile.checks.verdict import Figures, Line, Modifier, Opposed, Verdict
+from vigile.dice.roll import Die, Face, Roll
 
-__all__ = ["Line", "Modifier", "Verdict"]
+__all__ = ["Die", "Face", "Figures", "Line", "Modifier", "Opposed", "Roll", "Verdict"]

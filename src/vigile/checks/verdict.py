@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Literal
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.dice.pool import PoolRoll
+from vigile.dice.roll import Roll
 
 Param = str | int | float
 ModifierKind = Literal["base", "difficulty", "die"]
@@ -56,6 +56,53 @@ class Modifier:
 
 
 @dataclass(frozen=True)
+class Opposed:
+    """The other side of an opposed check, rolled once against every observer [SF-4, DD-20 R].
+
+    The JSON names its figures after the skill: ``stealth_bonus``, ``stealth_roll``,
+    ``stealth_result``.
+    """
+
+    skill: str
+    """The other side's skill, as the JSON keys spell it (``stealth``, ``move_silently``)."""
+    face: int | None = None
+    """Its d20's face; None before the roll."""
+    bonus: int | None = None
+    """Its bonus; None where the check reports only the die (each listener's DC differs)."""
+    result: int | None = None
+    """Face plus bonus; None before the roll or where ``bonus`` is None."""
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Further figures some checks report, each None where the check has no such figure.
+
+    The JSON of a verdict shows every figure that is not None under the field's name (``rolls``
+    for ``miss_rolls``), and an :class:`Opposed` side as three keys.
+    """
+
+    chance_pinpoint: Fraction | None = None
+    """Exact chance to pinpoint the creature (beat the DC by the pinpoint margin) [DD-4, DD-5]."""
+    chance_touch: Fraction | None = None
+    """Exact chance that the touch attack of a grope connects, before the miss chance [DD-6]."""
+    miss_chance: int | None = None
+    """The miss chance in percent that applied [SF-8, DD-8]."""
+    miss_rolls: int | None = None
+    """How many times the miss chance is rolled: 2 with Blind-Fight, 0 when no attack [SF-8]."""
+    blind_fight: bool | None = None
+    """Whether Blind-Fight rolled the miss chance twice [DD-14]."""
+    dc: int | None = None
+    """The DC the roll was made against, once rolled (an opposed check's: the other side's
+    result)."""
+    result: int | None = None
+    """The roller's face plus its bonus, once rolled."""
+    opposed: Opposed | None = None
+    """The other side's roll of an opposed check."""
+    state_after: AwarenessState | None = None
+    """The awareness state the observer is in after the roll (unaware on a failure)."""
+
+
+@dataclass(frozen=True)
 class Verdict:
     """The answer to one check, with everything needed to explain it.
 
@@ -78,7 +125,8 @@ class Verdict:
     """Dice in the pool (skirmish), 0 where the check is not a d6 pool."""
     automatic: bool = False
     impossible: bool = False
-    roll: PoolRoll | None = None
+    roll: Roll | None = None
+    """The dice rolled, each with every face it showed; None when nothing was rolled."""
     success: bool | None = None
     outcome: str | None = None
     """Message key of what happened (``skirmish.noise.heard``); None before a roll."""
@@ -91,8 +139,8 @@ class Verdict:
     member_label: str | None = None
     """Message key naming this verdict within its party."""
     member_params: Mapping[str, Param] = field(default_factory=dict)
-    extra: Mapping[str, Param | Fraction | None] = field(default_factory=dict)
-    """Further figures a check reports (``chance_pinpoint``...)."""
+    figures: Figures = field(default_factory=lambda: Figures())
+    """Further figures a check reports (the chance to pinpoint, the rolled DC and result...)."""
     dice_kind: DiceKind = "d6"
     """How the difficulty reads: a d6 pool "N+", a d20 against a DC, an opposed d20 check
     (the DC is the other side's roll), a percentile miss chance, or no dice at all."""
@@ -108,6 +156,14 @@ class Verdict:
         (chance 1), and no other is either."""
         object.__setattr__(self, "impossible", self.chance == 0)
         object.__setattr__(self, "automatic", self.chance == 1)
+
+    @property
+    def noticed_by(self) -> int | None:
+        """How many members of the party succeeded (observers who noticed); None before the
+        roll."""
+        if self.success is None:
+            return None
+        return sum(bool(m.success) for m in self.members)
 
     @property
     def target(self) -> int | None:

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from vigile.dice.roll import Die, Face, FaceStatus
+
 if TYPE_CHECKING:  # numpy is imported only when dice are really rolled
     import numpy as np
 
@@ -33,6 +35,7 @@ __all__ = [
     "check_chance",
     "hidden_from_all_dnd",
     "hidden_from_all_meet",
+    "miss_chance_dice",
     "miss_chance_pass",
     "opposed_dnd_chance",
     "opposed_meet_chance",
@@ -87,6 +90,29 @@ def miss_chance_pass(percent: int, blind_fight: bool = False) -> Fraction:
     if blind_fight:
         miss *= miss
     return 1 - miss
+
+
+def miss_chance_dice(faces: Sequence[int], percent: int) -> tuple[Die, ...]:
+    """The d% of a miss chance as a roll's dice: one face, or Blind-Fight's two (DD-14).
+
+    Each d% spares the blow on a face above ``percent``. With two, the first is ``kept`` when
+    it spares the blow (the second, rolled all the same so that the dice tell nothing, is then
+    ``dropped``), and ``rerolled`` when it misses (the second decides).
+    """
+    dice: list[Die] = []
+    settled = False
+    for index, face in enumerate(faces):
+        spares = face > percent
+        status: FaceStatus
+        if settled:
+            status = "dropped"
+        elif spares or index == len(faces) - 1:
+            status = "kept"
+        else:
+            status = "rerolled"
+        dice.append(Die(100, (Face(face, status),), spares, "miss_chance"))
+        settled = settled or spares
+    return tuple(dice)
 
 
 def opposed_meet_chance(active_bonus: int, passive_bonus: int) -> Fraction:

@@ -9,10 +9,10 @@ A fumble is a roll in which every die shows 1 (SK-D4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
+from vigile.dice.roll import Die, Face, Roll, single
 from vigile.dice.source import FaceSource
 
 SIDES = 6
@@ -47,57 +47,32 @@ def fumble_chance(dice: int) -> Fraction:
     return Fraction(1, SIDES) ** dice
 
 
-@dataclass(frozen=True)
-class DieRoll:
-    """One die of a pool: every face it showed (the first, then any chain of SK-D3)."""
-
-    faces: tuple[int, ...]
-    """The faces in order: ``(6, 6)`` is a six rolled again into a six."""
-    success: bool
-    """Whether this die reached the target."""
-
-
-@dataclass(frozen=True)
-class PoolRoll:
-    """A whole pool: each die with its faces, and whether the pool succeeded."""
-
-    dice: tuple[DieRoll, ...]
-    target: int
-    success: bool
-    given: bool
-    """True when the faces were the GM's own dice."""
-
-    @property
-    def fumble(self) -> bool:
-        """Every die showed 1 on its first face [SK-D4]."""
-        return bool(self.dice) and all(d.faces[0] == 1 for d in self.dice)
-
-
-def roll_die(target: int, source: FaceSource) -> DieRoll:
-    """Roll one die against ``target``, chaining sixes as SK-D3 requires."""
-    faces: list[int] = []
+def roll_die(target: int, source: FaceSource) -> Die:
+    """Roll one d6 against ``target``, chaining sixes as SK-D3 requires: every six rolled on
+    is ``chained``, the last face is ``kept``."""
+    faces: list[Face] = []
     remaining = target
     while True:
         face = source.face(SIDES)
-        faces.append(face)
         if remaining <= SIDES:
-            return DieRoll(tuple(faces), face >= remaining)
+            return Die(SIDES, (*faces, Face(face)), face >= remaining)
         if face != SIDES:
-            return DieRoll(tuple(faces), False)
+            return Die(SIDES, (*faces, Face(face)), False)
+        faces.append(Face(face, "chained"))
         remaining -= 1
 
 
-def roll_pool(dice: int, target: int, source: FaceSource) -> PoolRoll:
+def roll_pool(dice: int, target: int, source: FaceSource) -> Roll:
     """Roll ``dice`` dice against ``target``; each die's chain follows it directly [SK-D1, SK-D3].
 
     Every die is rolled, even after one has succeeded, so the roll shows all the faces.
     """
     rolls = tuple(roll_die(target, source) for _ in range(dice))
-    return PoolRoll(rolls, target, any(r.success for r in rolls), source.given)
+    return Roll(rolls, any(r.success for r in rolls), source.given)
 
 
-def roll_plain(dice: int, source: FaceSource) -> PoolRoll:
+def roll_plain(dice: int, source: FaceSource) -> Roll:
     """Roll ``dice`` dice with no target (a fumble test [SK-D4]); success means no fumble."""
-    rolls = tuple(DieRoll((source.face(SIDES),), True) for _ in range(dice))
+    rolls = tuple(single(SIDES, source.face(SIDES), True) for _ in range(dice))
     fumbled = all(r.faces[0] == 1 for r in rolls)
-    return PoolRoll(rolls, 0, not fumbled, source.given)
+    return Roll(rolls, not fumbled, source.given)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from fractions import Fraction
 from typing import Any
 
-from vigile.checks.verdict import Verdict
+from vigile.awareness.ladder import AwarenessState
+from vigile.checks.numbers import fraction_text
+from vigile.checks.verdict import Figures, Opposed, Verdict
+from vigile.dice.roll import Die
 from vigile.io.i18n import Lang, tr
-from vigile.io.text import View, explain, fraction_text, note_line
+from vigile.io.text import View, explain, note_line
 
 
 def verdict_json(
@@ -57,8 +61,9 @@ def verdict_json(
         "outcome": None if verdict.outcome is None else tr(verdict.outcome, lang),
         "state": None if verdict.state is None else verdict.state.value,
     }
-    for key, value in verdict.extra.items():
-        data[key] = fraction_text(value) if isinstance(value, Fraction) else value
+    data |= figures_json(verdict.figures)
+    if verdict.members_key == "observers" and verdict.members:
+        data["noticed_by"] = verdict.noticed_by
     if verdict.members:
         data[verdict.members_key] = [
             {
@@ -72,12 +77,53 @@ def verdict_json(
     return data
 
 
+_FIGURE_KEYS = {"miss_rolls": "rolls"}
+"""JSON keys that differ from the field's name."""
+
+
+def figures_json(figures: Figures) -> dict[str, Any]:
+    """The figures a check reports, each that is not None: exact chances as ``"p/q"``, states
+    by name, the other side of an opposed check as ``<skill>_roll`` (and ``_bonus``,
+    ``_result`` where its bonus is one number)."""
+    data: dict[str, Any] = {}
+    for spec in fields(figures):
+        value = getattr(figures, spec.name)
+        if value is None:
+            continue
+        key = _FIGURE_KEYS.get(spec.name, spec.name)
+        if isinstance(value, Opposed):
+            if value.bonus is not None:
+                data[f"{value.skill}_bonus"] = value.bonus
+            data[f"{value.skill}_roll"] = value.face
+            if value.bonus is not None:
+                data[f"{value.skill}_result"] = value.result
+        elif isinstance(value, Fraction):
+            data[key] = fraction_text(value)
+        elif isinstance(value, AwarenessState):
+            data[key] = value.value
+        else:
+            data[key] = value
+    return data
+
+
+def die_json(die: Die) -> dict[str, Any]:
+    """One die: its faces (all of them), its success, size, role and what became of each face."""
+    return {
+        "faces": list(die.faces),
+        "success": die.success,
+        "sides": die.sides,
+        "role": die.role,
+        "status": die.status,
+        "face_status": [face.status for face in die.rolled],
+    }
+
+
 def _roll(verdict: Verdict, lang: Lang) -> dict[str, Any] | None:
     roll = verdict.roll
     if roll is None:
         return None
     return {
-        "dice": [{"faces": list(d.faces), "success": d.success} for d in roll.dice],
+        "dice": [die_json(d) for d in roll.dice],
         "given": roll.given,
         "success": roll.success,
         "outcome": None if verdict.outcome is None else tr(verdict.outcome, lang),

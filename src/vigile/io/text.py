@@ -5,24 +5,16 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
+from vigile.checks.numbers import fraction_text
+from vigile.checks.numbers import percent_text as percent
 from vigile.checks.verdict import Line, Modifier, Verdict
-from vigile.dice.pool import PoolRoll
+from vigile.dice.roll import Roll
 from vigile.io.i18n import Lang, tr
-
-
-def fraction_text(chance: Fraction) -> str:
-    """``"1/2"``, ``"0"`` or ``"1"``: the exact chance as the JSON and the text show it."""
-    return (
-        str(chance.numerator)
-        if chance.denominator == 1
-        else f"{chance.numerator}/{chance.denominator}"
-    )
 
 
 def percent_text(chance: Fraction, lang: Lang) -> str:
     """The chance in percent, rounded for display only (French: ``12,50 %``)."""
-    text = f"{float(chance) * 100:.2f}"
-    return f"{text.replace('.', ',')} %" if lang is Lang.FR else f"{text}%"
+    return percent(chance, comma=lang is Lang.FR)
 
 
 def modifier_line(modifier: Modifier, lang: Lang, dice_kind: str = "d6") -> str:
@@ -88,8 +80,9 @@ def difficulty_line(verdict: Verdict, lang: Lang) -> str | None:
     return " · ".join(parts) + tr("render.sep", lang) + need
 
 
-def faces_text(roll: PoolRoll) -> str:
-    """``2, 6`` for two dice; ``6→6`` for a die whose six was rolled again (SK-D3)."""
+def faces_text(roll: Roll) -> str:
+    """``2, 6`` for two dice; ``6→6`` for a die whose six was rolled again (SK-D3), or a d20
+    rolled again to settle a tie (DD-20)."""
     return ", ".join("→".join(str(f) for f in die.faces) for die in roll.dice)
 
 

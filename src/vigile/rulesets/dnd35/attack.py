@@ -10,12 +10,14 @@ from enum import StrEnum
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.checks.verdict import Line, Modifier, Verdict
-from vigile.dice.d20 import attack_hit_chance, miss_chance_pass
+from vigile.checks.verdict import Figures, Line, Modifier, Verdict
+from vigile.dice.d20 import attack_hit_chance, miss_chance_dice, miss_chance_pass
+from vigile.dice.roll import Die, single
 from vigile.dice.source import FaceSource
-from vigile.errors import InputError, LimitError
+from vigile.errors import InputError
 from vigile.rulesets.data import RuleData
-from vigile.rulesets.dnd35.common import RULESET, as_roll, check_bonus, companion
+from vigile.rulesets.dnd35.common import RULESET, as_roll, companion
+from vigile.rulesets.limits import check_ac, check_bonus
 
 GROPE_OUTCOMES = ("dnd35.grope.found", "dnd35.grope.not_found")
 
@@ -56,12 +58,8 @@ def grope_check(
     Rolling order: the touch attack d20, then (on a hit) the d100 miss chance. With the
     companion touch attack switched off, only the d100.
     """
-    check_bonus(rules, touch_attack, where="--touch-attack")
-    limit = rules.num("limits.max_ac")
-    if isinstance(touch_ac, bool) or not isinstance(touch_ac, int):
-        raise InputError(f"{touch_ac!r} is not an armor class", where="--touch-ac")
-    if not 0 <= touch_ac <= limit:
-        raise LimitError(f"--touch-ac: {touch_ac} is not an armor class (0 to {limit})")
+    check_bonus(touch_attack, where="--touch-attack")
+    check_ac(touch_ac, where="--touch-ac")
     miss = check_miss_chance(rules.num("grope.miss_chance"), where="grope.miss_chance")
     touch = companion(rules, "grope_touch_attack")
     notes = [Line("dnd35.grope.action", "DD-6")]
@@ -85,23 +83,23 @@ def grope_check(
     outcome = None
     player_outcome = None
     if source is not None:
-        dice: list[tuple[tuple[int, ...], bool]] = []
+        dice: list[Die] = []
         hit = True
         if touch:
             face = source.face(20)
             hit = face == 20 or (face != 1 and face + touch_attack >= touch_ac)
-            dice.append(((face,), hit))
+            dice.append(single(20, face, hit, "touch_attack"))
             if not hit:
                 notes.append(Line("dnd35.grope.touch_missed", "DD-6", companion=True))
         if hit:
             percent_face = source.face(100)
             connects = percent_face > miss
-            dice.append(((percent_face,), connects))
+            dice.append(single(100, percent_face, connects, "miss_chance"))
             if not connects:
                 notes.append(Line("dnd35.grope.miss_chance_struck", "DD-6"))
             hit = connects
         success = hit and occupied
-        roll = as_roll(dice, success, source, target=touch_ac - touch_attack if touch else 0)
+        roll = as_roll(dice, success, source)
         outcome = GROPE_OUTCOMES[0 if success else 1]
         player_outcome = "dnd35.grope.found" if success else "dnd35.grope.player_nothing"
     return Verdict(
@@ -118,7 +116,7 @@ def grope_check(
         success=success,
         outcome=outcome,
         state=AwarenessState.LOCATION,
-        extra={"chance_touch": chance_touch, "miss_chance": miss},
+        figures=Figures(chance_touch=chance_touch, miss_chance=miss),
         dice_kind="d20",
         player_notes=(Line("dnd35.grope.player_action", "DD-6"),),
         player_outcome=player_outcome,
@@ -212,7 +210,7 @@ def attack_check(
         faces = [source.face(100) for _ in range(2 if fighting else 1)]
         spared = any(face > percent for face in faces)
         success = spared and not wrong
-        roll = as_roll([((face,), face > percent) for face in faces], success, source, percent)
+        roll = as_roll(miss_chance_dice(faces, percent), success, source)
         if success:
             outcome = "dnd35.attack.lands"
         elif wrong:
@@ -233,7 +231,7 @@ def attack_check(
         success=success,
         outcome=outcome,
         state=AwarenessState.OBSERVED if sighted else AwarenessState.LOCATION,
-        extra={"miss_chance": percent, "blind_fight": fighting},
+        figures=Figures(miss_chance=percent, blind_fight=fighting),
         dice_kind="percentile",
         player_notes=player_notes,
         player_outcome=player_outcome,

@@ -6,13 +6,13 @@ applied only while its switch in ``[companion]`` is on, and its lines carry ``co
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
-from vigile.dice.pool import DieRoll, PoolRoll
+from vigile.checks.numbers import quoted
+from vigile.dice.roll import Die, Roll
 from vigile.dice.source import FaceSource
-from vigile.errors import InputError, LimitError
 from vigile.rulesets.data import RuleData
+from vigile.rulesets.limits import check_distance as limits_distance
 
 RULESET = "dnd35"
 
@@ -27,29 +27,9 @@ def distance_steps(rules: RuleData, step_key: str, distance_ft: float) -> int:
     return int(distance_ft // rules.num(step_key))
 
 
-def check_bonus(rules: RuleData, bonus: int, *, where: str) -> int:
-    """Refuse a skill or attack bonus beyond any character (a typo)."""
-    limit = rules.num("limits.max_bonus")
-    if isinstance(bonus, bool) or not isinstance(bonus, int):
-        raise InputError(f"{bonus!r} is not a whole number", where=where)
-    if abs(bonus) > limit:
-        raise LimitError(f"{where}: {bonus} is absurd (at most ±{limit})")
-    return bonus
-
-
-def check_distance(rules: RuleData, distance_ft: float, *, where: str = "--distance") -> float:
-    """Refuse a distance that is negative, not a number, or absurd."""
-    if (
-        isinstance(distance_ft, bool)
-        or not isinstance(distance_ft, int | float)
-        or not math.isfinite(distance_ft)
-        or distance_ft < 0
-    ):
-        raise InputError(f"{distance_ft} is not a distance (0 or more feet)", where=where)
-    limit = rules.num("limits.max_distance_ft")
-    if distance_ft > limit:
-        raise InputError(f"{distance_ft:g} ft is beyond any encounter ({limit} ft)", where=where)
-    return float(distance_ft)
+def check_distance(distance_ft: float, *, where: str = "--distance") -> float:
+    """Refuse a distance that is negative, not a number, or beyond the limit, in feet."""
+    return limits_distance(distance_ft, "ft", where=where)
 
 
 def untrained_bonus(*, dex: int, armor_penalty: int = 0) -> int:
@@ -64,16 +44,12 @@ def skill_bonus(ranked: int | None, *, dex: int, armor_penalty: int = 0) -> int:
     return ranked if ranked is not None else untrained_bonus(dex=dex, armor_penalty=armor_penalty)
 
 
-def ft_param(distance: float) -> int | float:
-    """A distance as an explanation quotes it: 20, not 20.0."""
-    return int(distance) if float(distance).is_integer() else round(distance, 2)
+ft_param = quoted
+"""A distance as an explanation quotes it (:func:`vigile.checks.numbers.quoted`); the name
+stays for the modules that still import it."""
 
 
-def as_roll(
-    dice: Sequence[tuple[Sequence[int], bool]], success: bool, source: FaceSource, target: int = 0
-) -> PoolRoll:
-    """The faces a check rolled, as a verdict's roll: one entry per die, each with every face it
-    showed (a die rolled again to settle a tie keeps them all) and whether it did its job."""
-    return PoolRoll(
-        tuple(DieRoll(tuple(faces), ok) for faces, ok in dice), target, success, source.given
-    )
+def as_roll(dice: Sequence[Die], success: bool, source: FaceSource) -> Roll:
+    """The dice a check rolled, as a verdict's roll: each die with every face it showed (a die
+    rolled again to settle a tie keeps them all) and whether it did its job."""
+    return Roll(tuple(dice), success, source.given)

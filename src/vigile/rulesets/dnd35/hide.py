@@ -12,20 +12,21 @@ from enum import StrEnum
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.checks.verdict import Line, Modifier, Verdict
+from vigile.checks.numbers import quoted
+from vigile.checks.verdict import Figures, Line, Modifier, Verdict
 from vigile.dice.d20 import hidden_from_all_dnd, hidden_from_all_meet
+from vigile.dice.roll import rerolled, single
 from vigile.dice.source import FaceSource
-from vigile.errors import InputError, LimitError
+from vigile.errors import InputError
 from vigile.rulesets.data import RuleData, from_data
 from vigile.rulesets.dnd35.common import (
     RULESET,
     as_roll,
-    check_bonus,
     check_distance,
     companion,
     distance_steps,
-    ft_param,
 )
+from vigile.rulesets.limits import LIMITS, check_bonus, check_count
 
 OUTCOMES = ("dnd35.hide.hidden", "dnd35.hide.spotted")
 OBSERVER_OUTCOMES = ("dnd35.hide.observer_spots", "dnd35.hide.observer_misses")
@@ -102,14 +103,12 @@ def hide_check(
     tie between equal modifiers rolls again, the hider's d20 then that observer's, until
     settled, before the next observer rolls.
     """
-    check_bonus(rules, hide_bonus, where="--hide")
+    check_bonus(hide_bonus, where="--hide")
     if not spot_bonuses:
         raise InputError("give at least one observer's Spot bonus", where="--spot")
-    limit = rules.num("limits.max_observers")
-    if len(spot_bonuses) > limit:
-        raise LimitError(f"--spot: {len(spot_bonuses)} observers; at most {limit}")
+    check_count(len(spot_bonuses), LIMITS.max_observers, "observers", where="--spot")
     for bonus in spot_bonuses:
-        check_bonus(rules, bonus, where="--spot")
+        check_bonus(bonus, where="--spot")
     distances = _distances(rules, distance_ft, len(spot_bonuses))
     reasons = [
         key
@@ -169,18 +168,18 @@ def hide_check(
     ]
     success: bool | None = None
     roll = None
-    extra: dict[str, int] = {}
+    figures = Figures()
     if source is not None:
         face = source.face(20)
         result = face + hider
-        extra["result"] = result
+        figures = Figures(result=result)
         notes.append(Line("dnd35.hide.rolled", "DD-20", {"result": result}))
         members = [
             _roll_observer(member, total, hider, result, tie_rule, source)
             for member, total in zip(members, totals, strict=True)
         ]
         success = not any(m.success for m in members)
-        roll = as_roll([((face,), success)], success, source)
+        roll = as_roll([single(20, face, success, "hide")], success, source)
     return Verdict(
         ruleset=RULESET,
         check="hide",
@@ -196,7 +195,7 @@ def hide_check(
         state=AwarenessState.UNAWARE,
         members=tuple(members),
         members_key="observers",
-        extra=extra,
+        figures=figures,
         dice_kind="opposed",
         player_outcome=None if success is None else "dnd35.hide.player_unknown",
     )
@@ -205,14 +204,14 @@ def hide_check(
 def _distances(rules: RuleData, distance_ft: float | Sequence[float], count: int) -> list[float]:
     """One distance for every observer, or one each, checked [DD-20]."""
     if isinstance(distance_ft, int | float):
-        return [check_distance(rules, distance_ft)] * count
+        return [check_distance(distance_ft)] * count
     if len(distance_ft) != count:
         raise InputError(
             f"{len(distance_ft)} distances for {count} observers: give one distance, "
             "or one per observer in the order of --spot",
             where="--distance",
         )
-    return [check_distance(rules, d) for d in distance_ft]
+    return [check_distance(d) for d in distance_ft]
 
 
 def _refused(spot_bonuses: Sequence[int]) -> Verdict:
@@ -291,7 +290,7 @@ def _distance_modifier(rules: RuleData, distance_ft: float) -> Modifier | None:
         "DD-20",
         kind="die",
         times=steps,
-        params={"distance": ft_param(distance_ft), "step": rules.num("hide.distance_step_ft")},
+        params={"distance": quoted(distance_ft), "step": rules.num("hide.distance_step_ft")},
         companion=True,
     )
 
@@ -321,9 +320,9 @@ def _roll_observer(
             faces.append(again_observer)
         spots = again_observer > again_hider
         notes = (Line("dnd35.hide.tie_reroll", "DD-20", {"result": result}),)
-    dice: list[tuple[tuple[int, ...], bool]] = [(tuple(faces), spots)]
+    dice = [rerolled(20, faces, spots, "spot")]
     if hider_faces:
-        dice.append((tuple(hider_faces), not spots))
+        dice.append(rerolled(20, hider_faces, not spots, "hide"))
     return Verdict(
         **{
             **member.__dict__,
@@ -331,6 +330,6 @@ def _roll_observer(
             "roll": as_roll(dice, spots, source),
             "success": spots,
             "outcome": OBSERVER_OUTCOMES[0 if spots else 1],
-            "extra": {"result": spot},
+            "figures": Figures(result=spot),
         }
     )

@@ -8,20 +8,21 @@ from enum import StrEnum
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.checks.verdict import Line, Modifier, Param, Verdict
+from vigile.checks.numbers import quoted
+from vigile.checks.verdict import Figures, Line, Modifier, Opposed, Verdict
 from vigile.dice.d20 import check_chance, hidden_from_all_meet, opposed_meet_chance
+from vigile.dice.roll import Die, single
 from vigile.dice.source import FaceSource
-from vigile.errors import InputError, LimitError
+from vigile.errors import InputError
 from vigile.rulesets.data import RuleData, from_data
 from vigile.rulesets.dnd35.common import (
     RULESET,
     as_roll,
-    check_bonus,
     check_distance,
     companion,
     distance_steps,
-    ft_param,
 )
+from vigile.rulesets.limits import LIMITS, check_bonus, check_count
 
 OUTCOMES = ("dnd35.listen.heard", "dnd35.listen.not_heard")
 PINPOINTED = "dnd35.listen.pinpointed"
@@ -70,8 +71,8 @@ def listen_check(
     Rolling order: the hider's Move Silently (or Dexterity) d20 first, then the listener's
     Listen d20; with a fixed DC (speaking, DC 0) only the listener's d20.
     """
-    check_bonus(rules, listen_bonus, where="--listen")
-    check_distance(rules, distance_ft)
+    check_bonus(listen_bonus, where="--listen")
+    check_distance(distance_ft)
     if move_silently is not None and dex is not None:
         raise InputError("give --move-silently or --dex (no ranks), not both", where="--dex")
     if armor_penalty and dex is None:
@@ -93,8 +94,8 @@ def listen_check(
         )
     for name, value in (("--move-silently", move_silently), ("--dex", dex)):
         if value is not None:
-            check_bonus(rules, value, where=name)
-    check_bonus(rules, armor_penalty, where="--armor-penalty")
+            check_bonus(value, where=name)
+    check_bonus(armor_penalty, where="--armor-penalty")
     notes = list(_NOTES)
     modifiers: list[Modifier] = []
     if fixed:
@@ -155,13 +156,13 @@ def listen_check(
         chance = opposed_meet_chance(bonus, dc_part)
         chance_pinpoint = opposed_meet_chance(bonus, dc_part + margin)
     notes.append(Line("dnd35.listen.pinpoint_rule", "DD-5", {"margin": margin}))
-    extra: dict[str, Fraction | int | None] = {"chance_pinpoint": chance_pinpoint}
+    figures = Figures(chance_pinpoint=chance_pinpoint)
     state = AwarenessState.DIRECTION
     roll = None
     success: bool | None = None
     outcome = None
     if source is not None:
-        dice: list[tuple[tuple[int, ...], bool]] = []
+        dice: list[Die] = []
         dc = dc_part
         if not fixed:
             hider_face = source.face(20)
@@ -170,10 +171,10 @@ def listen_check(
         result = face + bonus
         success = result >= dc
         if not fixed:
-            dice.append(((hider_face,), not success))
-        dice.append(((face,), success))
-        roll = as_roll(dice, success, source, target=dc - bonus)
-        extra |= {"dc": dc, "result": result}
+            dice.append(single(20, hider_face, not success, "move_silently"))
+        dice.append(single(20, face, success, "listen"))
+        roll = as_roll(dice, success, source)
+        figures = replace(figures, dc=dc, result=result)
         notes.append(Line("dnd35.listen.rolled", "DD-5", {"dc": dc, "result": result}))
         outcome = OUTCOMES[0 if success else 1]
         if result >= dc + margin:
@@ -193,7 +194,7 @@ def listen_check(
         success=success,
         outcome=outcome,
         state=state,
-        extra=extra,
+        figures=figures,
         dice_kind="d20" if fixed else "opposed",
     )
 
@@ -213,7 +214,7 @@ def _surroundings(
                 "DD-5",
                 times=steps,
                 params={
-                    "distance": ft_param(distance_ft),
+                    "distance": quoted(distance_ft),
                     "step": rules.num("listen.distance_step_ft"),
                 },
                 companion=True,
@@ -271,9 +272,7 @@ def listen_all_check(
     """
     if not listeners:
         raise InputError("give at least one listener's Listen bonus", where="--listen")
-    limit = rules.num("limits.max_observers")
-    if len(listeners) > limit:
-        raise LimitError(f"--listen: {len(listeners)} listeners; at most {limit}")
+    check_count(len(listeners), LIMITS.max_observers, "listeners", where="--listen")
     members = [
         listen_check(
             rules,
@@ -315,7 +314,7 @@ def listen_all_check(
     notes = [] if fixed else [_ONE_ROLL]
     roll = None
     success: bool | None = None
-    extra: dict[str, int] = {}
+    figures = Figures(opposed=None if fixed else Opposed("move_silently"))
     if source is not None:
         face = None if fixed else source.face(20)
         margin = rules.num("listen.pinpoint_margin")
@@ -325,9 +324,9 @@ def listen_all_check(
         ]
         success = not any(m.success for m in members)
         if face is not None:
-            extra["move_silently_roll"] = face
+            figures = Figures(opposed=Opposed("move_silently", face))
             notes.append(Line("dnd35.listen.move_silently_rolled", "DD-5", {"face": face}))
-            roll = as_roll([((face,), success)], success, source)
+            roll = as_roll([single(20, face, success, "move_silently")], success, source)
     return Verdict(
         ruleset=RULESET,
         check="listen",
@@ -341,7 +340,7 @@ def listen_all_check(
         state=AwarenessState.UNAWARE,
         members=tuple(members),
         members_key="listeners",
-        extra=extra,
+        figures=figures,
         dice_kind="opposed",
         player_outcome=None if success is None else "dnd35.listen.player_unknown",
     )
@@ -355,15 +354,18 @@ def _roll_listener(
     result = face + member.die_bonus
     heard = result >= dc
     pinpointed = result >= dc + margin
-    extra: dict[str, Param | Fraction | None] = {**member.extra, "dc": dc, "result": result}
-    if hider_face is not None:
-        extra["move_silently_roll"] = hider_face
+    figures = replace(
+        member.figures,
+        dc=dc,
+        result=result,
+        opposed=None if hider_face is None else Opposed("move_silently", hider_face),
+    )
     return replace(
         member,
         notes=(*member.notes, Line("dnd35.listen.rolled", "DD-5", {"dc": dc, "result": result})),
-        roll=as_roll([((face,), heard)], heard, source, target=dc - member.die_bonus),
+        roll=as_roll([single(20, face, heard, "listen")], heard, source),
         success=heard,
         outcome=PINPOINTED if pinpointed else OUTCOMES[0 if heard else 1],
         state=AwarenessState.LOCATION if pinpointed else AwarenessState.DIRECTION,
-        extra=extra,
+        figures=figures,
     )

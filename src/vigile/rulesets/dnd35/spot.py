@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import StrEnum
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.checks.verdict import Line, Modifier, Verdict
+from vigile.checks.numbers import quoted
+from vigile.checks.verdict import Figures, Line, Modifier, Verdict
 from vigile.dice.d20 import check_chance
+from vigile.dice.roll import single
 from vigile.dice.source import FaceSource
 from vigile.rulesets.data import RuleData, from_data
 from vigile.rulesets.dnd35.common import (
     RULESET,
     as_roll,
-    check_bonus,
     check_distance,
     companion,
     distance_steps,
-    ft_param,
 )
+from vigile.rulesets.limits import check_bonus
 
 OUTCOMES = ("dnd35.spot.noticed", "dnd35.spot.not_noticed")
 PINPOINT_OUTCOMES = ("dnd35.spot.pinpointed", "dnd35.spot.not_pinpointed")
@@ -62,9 +64,9 @@ def spot_check(
 
     Rolling order: one d20, the observer's Spot.
     """
-    check_bonus(rules, spot_bonus, where="--spot")
-    check_distance(rules, distance_ft)
-    distance = ft_param(distance_ft)
+    check_bonus(spot_bonus, where="--spot")
+    check_distance(distance_ft)
+    distance = quoted(distance_ft)
     range_ft = rules.num("spot.range_ft")
     pinpoint_dc = rules.num("spot.pinpoint")
     state = AwarenessState.LOCATION if pinpoint else AwarenessState.PRESENCE
@@ -84,7 +86,7 @@ def spot_check(
             success=False,
             outcome=outcomes[1],
             state=state,
-            extra={"chance_pinpoint": Fraction(0)},
+            figures=Figures(chance_pinpoint=Fraction(0)),
             dice_kind="d20",
             dice=0,
         )
@@ -128,7 +130,7 @@ def spot_check(
         notes.append(Line("dnd35.spot.still_concealed", "DD-4", {"percent": miss}))
     else:
         notes.append(_PRESENCE_ONLY)
-    extra: dict[str, Fraction | int | None] = {"chance_pinpoint": chance_pinpoint}
+    figures = Figures(chance_pinpoint=chance_pinpoint)
     roll = None
     success: bool | None = None
     outcome = None
@@ -136,8 +138,8 @@ def spot_check(
         face = source.face(20)
         result = face + bonus
         success = result >= dc
-        extra["result"] = result
-        roll = as_roll([((face,), success)], success, source, target=dc - bonus)
+        figures = replace(figures, result=result)
+        roll = as_roll([single(20, face, success, "spot")], success, source)
         outcome = outcomes[0 if success else 1]
         if success and not pinpoint and result >= dc + pinpoint_dc:
             state = AwarenessState.LOCATION
@@ -158,6 +160,6 @@ def spot_check(
         success=success,
         outcome=outcome,
         state=state,
-        extra=extra,
+        figures=figures,
         dice_kind="d20",
     )

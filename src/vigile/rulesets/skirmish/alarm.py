@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from vigile.checks.verdict import Line, Verdict
-from vigile.dice.pool import DieRoll, PoolRoll
+from vigile.dice.roll import Roll, single
 from vigile.dice.source import FaceSource
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.common import RULESET
@@ -44,9 +44,8 @@ def alarm_check(rules: RuleData, *, source: FaceSource | None = None) -> Verdict
     if source is not None:
         guard, intruder = source.face(6), source.face(6)
         success = guard > intruder or (ties and guard == intruder)
-        roll = PoolRoll(
-            (DieRoll((guard,), success), DieRoll((intruder,), not success)),
-            0,
+        roll = Roll(
+            (single(6, guard, success, "guard"), single(6, intruder, not success, "intruder")),
             success,
             source.given,
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -12,13 +11,13 @@ from vigile.awareness.vocabulary import TimeOfDay as TimeOfDay
 from vigile.checks.verdict import Line, Modifier, Verdict
 from vigile.dice.pool import pool_chance, roll_pool
 from vigile.dice.source import FaceSource
-from vigile.errors import InputError, LimitError
 from vigile.rulesets.data import RuleData
+from vigile.rulesets.limits import LIMITS, check_bonus, check_count, whole
+from vigile.rulesets.limits import check_distance as limits_distance
 
 RULESET = "skirmish"
-MAX_DISTANCE_CM = 100_000.0
-"""A kilometre of table: anything farther is a typo, not a skirmish."""
-MAX_DIE_BONUS = 50
+MAX_DISTANCE_CM = LIMITS.max_distance
+"""A kilometre of table: anything farther is a typo (:mod:`vigile.rulesets.limits`)."""
 
 
 @dataclass(frozen=True)
@@ -30,28 +29,15 @@ class Roller:
 
 
 def check_roller(rules: RuleData, roller: Roller, *, where: str = "--dice") -> None:
-    """Refuse a pool of no dice or of absurdly many [SK-D1]."""
-    limit = rules.num("dice.max_pool")
-    if not 1 <= roller.dice <= limit:
-        raise LimitError(f"{where}: {roller.dice} dice; a pool has 1 to {limit} dice [SK-D1]")
-    if abs(roller.bonus) > MAX_DIE_BONUS:
-        raise LimitError(f"--bonus: {roller.bonus} is absurd (at most ±{MAX_DIE_BONUS}) [SK-D2]")
+    """Refuse a pool of no dice or of too many [SK-D1], or a bonus beyond the limit [SK-D2]
+    (:mod:`vigile.rulesets.limits`)."""
+    check_count(whole(roller.dice, where=where), LIMITS.max_dice, "dice", where=where, least=1)
+    check_bonus(roller.bonus, where="--bonus")
 
 
 def check_distance(distance_cm: float, *, where: str = "--distance") -> float:
-    """Refuse a distance that is negative, not a number, or absurd."""
-    if not math.isfinite(distance_cm) or distance_cm < 0:
-        raise InputError(f"{distance_cm} is not a distance (0 or more centimetres)", where=where)
-    if distance_cm > MAX_DISTANCE_CM:
-        raise InputError(
-            f"{distance_cm:g} cm is beyond any table ({MAX_DISTANCE_CM:g} cm)", where=where
-        )
-    return distance_cm
-
-
-def cm_param(distance: float) -> int | float:
-    """A distance as an explanation quotes it: 20, not 20.0."""
-    return int(distance) if float(distance).is_integer() else round(distance, 2)
+    """Refuse a distance that is negative, not a number, or beyond the limit, in cm."""
+    return limits_distance(distance_cm, "cm", where=where)
 
 
 def bonus_modifier(roller: Roller) -> list[Modifier]:

@@ -6,6 +6,7 @@ from enum import StrEnum
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import Surface as Surface
+from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Line, Modifier, Verdict
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError
@@ -16,7 +17,6 @@ from vigile.rulesets.skirmish.common import (
     bonus_modifier,
     check_distance,
     check_roller,
-    cm_param,
     pool_verdict,
     settled_verdict,
 )
@@ -102,7 +102,7 @@ def distance_modifier(rules: RuleData, distance_cm: float, time: TimeOfDay) -> M
         value=steps * rules.num("noise.per_step"),
         reason=f"skirmish.noise.distance_{time.value}",
         rule="SK-N4",
-        params={"distance": cm_param(distance_cm), "step": step},
+        params={"distance": quoted(distance_cm), "step": step},
         source=step_key,
         overridden=rules.is_overridden(step_key) or rules.is_overridden("noise.per_step"),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import Attitude as Attitude
+from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Line, Verdict
 from vigile.dice.source import FaceSource
 from vigile.rulesets.data import RuleData, from_data
@@ -13,7 +14,6 @@ from vigile.rulesets.skirmish.common import (
     bonus_modifier,
     check_distance,
     check_roller,
-    cm_param,
     pool_verdict,
     settled_verdict,
 )
@@ -69,7 +69,7 @@ def sight_check(
             check="sight", seen=seen, notes=notes, outcomes=OUTCOMES, roller=roller, state=state
         )
 
-    distance = cm_param(distance_cm)
+    distance = quoted(distance_cm)
     if not line_of_sight:
         return settled(False, [Line("skirmish.sight.no_line", "SK-V6")])
     if time is TimeOfDay.DAY:

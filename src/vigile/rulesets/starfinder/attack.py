@@ -6,9 +6,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.checks.verdict import Line, Verdict
-from vigile.dice.d20 import miss_chance_pass
-from vigile.dice.pool import DieRoll, PoolRoll
+from vigile.checks.verdict import Figures, Line, Verdict
+from vigile.dice.d20 import miss_chance_dice, miss_chance_pass
+from vigile.dice.roll import Roll
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError
 from vigile.rulesets.data import RuleData
@@ -58,7 +58,7 @@ def attack_check(
             impossible=True,
             success=False,
             outcome="starfinder.attack.not_located",
-            extra={"miss_chance": miss_chance, "rolls": 0},
+            figures=Figures(miss_chance=miss_chance, miss_rolls=0),
             dice_kind="percentile",
             player_notes=(ruling.line,),
         )
@@ -76,12 +76,9 @@ def attack_check(
     roll = None
     success: bool | None = None
     if source is not None:
-        dice = tuple(
-            DieRoll((face,), face > miss_chance)
-            for face in (source.face(100) for _ in range(rolls))
-        )
+        dice = miss_chance_dice([source.face(100) for _ in range(rolls)], miss_chance)
         success = any(d.success for d in dice)
-        roll = PoolRoll(dice, miss_chance + 1, success, source.given)
+        roll = Roll(dice, success, source.given)
     return Verdict(
         ruleset=RULESET,
         check="attack",
@@ -93,7 +90,7 @@ def attack_check(
         success=success,
         outcome=None if success is None else OUTCOMES[0 if success else 1],
         state=awareness,
-        extra={"miss_chance": miss_chance, "rolls": rolls},
+        figures=Figures(miss_chance=miss_chance, miss_rolls=rolls),
         dice_kind="percentile",
     )
 

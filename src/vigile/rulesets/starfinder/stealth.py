@@ -14,24 +14,21 @@ from enum import StrEnum
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.checks.verdict import Line, Modifier, Param, Verdict
+from vigile.checks.numbers import quoted
+from vigile.checks.verdict import Figures, Line, Modifier, Opposed, Param, Verdict
 from vigile.dice.d20 import hidden_from_all_meet
 from vigile.dice.source import FaceSource
-from vigile.errors import InputError, LimitError
+from vigile.errors import InputError
 from vigile.rulesets.data import RuleData, from_data
+from vigile.rulesets.limits import LIMITS, check_bonus, check_count
 from vigile.rulesets.starfinder.awareness import noticed_state
 from vigile.rulesets.starfinder.common import (
-    MAX_BONUS,
     RULESET,
     Ruling,
-    check_bonus,
     check_distance_ft,
-    ft_param,
-    one_die,
+    one_d20,
 )
 
-MAX_OBSERVERS = 1000
-MAX_DC_MODS = 50
 MAX_LABEL = 80
 OUTCOMES = ("starfinder.hide.hidden", "starfinder.hide.noticed")
 MEMBER_OUTCOMES = ("starfinder.hide.observer_notices", "starfinder.hide.observer_misses")
@@ -102,7 +99,7 @@ def parse_dc_mod(text: str, *, where: str = "--dc-mod") -> DcMod:
         value = int(value_text.strip().replace("−", "-"))
     except ValueError:
         raise InputError(f"{value_text.strip()!r} is not a whole number", where=where) from None
-    return DcMod(check_bonus(value, where), label)
+    return DcMod(check_bonus(value, where=where), label)
 
 
 def is_immobile(
@@ -215,7 +212,7 @@ def hide_check(
     and the state it reaches (SF-5). Dice, when rolled: the
     Stealth d20 first, then one d20 per observer in order.
     """
-    check_bonus(stealth, "--stealth")
+    check_bonus(stealth, where="--stealth")
     crowd = _observers(observers)
     _check_armor(armor_penalty)
     if immobile and speed is Speed.MORE_THAN_HALF:
@@ -231,10 +228,9 @@ def hide_check(
         too_close = _sniping_too_close(rules, distance_ft)
         if too_close is not None:
             return _refused(crowd, [too_close])
-    if len(dc_mods) > MAX_DC_MODS:
-        raise LimitError(f"--dc-mod: {len(dc_mods)} modifiers; at most {MAX_DC_MODS}")
+    check_count(len(dc_mods), LIMITS.max_modifiers, "modifiers", where="--dc-mod")
     for mod in dc_mods:
-        check_bonus(mod.value, "--dc-mod")
+        check_bonus(mod.value, where="--dc-mod")
 
     total = invisible or concealment is Concealment.TOTAL
     shelter = cover or concealment is not Concealment.NONE or invisible
@@ -279,7 +275,7 @@ def hide_check(
         notes.append(_SF7_IMMOBILE)
     if sniping and distance_ft is not None:
         notes.append(
-            Line("starfinder.hide.sniping_rule", "SF-10", {"distance": ft_param(distance_ft)})
+            Line("starfinder.hide.sniping_rule", "SF-10", {"distance": quoted(distance_ft)})
         )
     modifiers += [
         Modifier(
@@ -359,18 +355,15 @@ def hide_check(
         chance=hidden,
         modifiers=tuple(modifiers),
         notes=tuple(notes),
-        roll=None if stealth_face is None else one_die(stealth_face, bool(success), given),
+        roll=None
+        if stealth_face is None
+        else one_d20(stealth_face, bool(success), given, "stealth"),
         success=success,
         outcome=None if success is None else OUTCOMES[0 if success else 1],
         state=AwarenessState.UNAWARE,
         members=members,
         members_key="observers",
-        extra={
-            "stealth_bonus": hider_bonus,
-            "stealth_roll": stealth_face,
-            "stealth_result": result,
-            "noticed_by": None if success is None else sum(bool(m.success) for m in members),
-        },
+        figures=Figures(opposed=Opposed("stealth", stealth_face, hider_bonus, result)),
         dice_kind="opposed",
         player_notes=player_notes,
         player_outcome=None if success is None else "starfinder.hide.player_unknown",
@@ -380,11 +373,10 @@ def hide_check(
 def _observers(observers: Sequence[int | Observer]) -> list[Observer]:
     if not observers:
         raise InputError("at least one observer's Perception bonus is needed", where="--perception")
-    if len(observers) > MAX_OBSERVERS:
-        raise LimitError(f"--perception: {len(observers)} observers; at most {MAX_OBSERVERS}")
+    check_count(len(observers), LIMITS.max_observers, "observers", where="--perception")
     crowd = [o if isinstance(o, Observer) else _plain(o) for o in observers]
     for observer in crowd:
-        check_bonus(observer.perception, "--perception")
+        check_bonus(observer.perception, where="--perception")
     return crowd
 
 
@@ -396,18 +388,13 @@ def _plain(perception: int) -> Observer:
     observer = _PLAIN.get(perception)
     if observer is None:
         observer = Observer(perception)
-        if isinstance(perception, int) and abs(perception) <= MAX_BONUS:
+        if isinstance(perception, int) and abs(perception) <= LIMITS.max_bonus:
             _PLAIN[perception] = observer
     return observer
 
 
 def _check_armor(armor_penalty: int) -> None:
-    if isinstance(armor_penalty, bool) or not isinstance(armor_penalty, int):
-        raise InputError(f"{armor_penalty!r} is not a whole number", where="--armor-penalty")
-    if abs(armor_penalty) > MAX_BONUS:
-        raise InputError(
-            f"{armor_penalty} is absurd (at most {MAX_BONUS})", where="--armor-penalty"
-        )
+    check_bonus(armor_penalty, where="--armor-penalty")
 
 
 def _sniping_too_close(rules: RuleData, distance_ft: float | None) -> Line | None:
@@ -421,7 +408,7 @@ def _sniping_too_close(rules: RuleData, distance_ft: float | None) -> Line | Non
     return Line(
         "starfinder.hide.sniping_too_close",
         "SF-10",
-        {"least": least, "distance": ft_param(distance_ft)},
+        {"least": least, "distance": quoted(distance_ft)},
     )
 
 
@@ -437,7 +424,7 @@ def _sound_modifier(rules: RuleData, distance_ft: float, forest: bool) -> Modifi
         value=steps * rules.num(per_key),
         reason="starfinder.hide.sound_forest" if forest else "starfinder.hide.sound",
         rule="SF-4",
-        params={"distance": ft_param(distance_ft), "step": step},
+        params={"distance": quoted(distance_ft), "step": step},
         source=per_key,
         overridden=rules.is_overridden(per_key) or rules.is_overridden("sound.step_ft"),
         companion=True,
@@ -481,13 +468,13 @@ def _member(
         modifiers=modifiers,
         difficulty=dc,
         die_bonus=observer.perception,
-        roll=one_die(face, noticed, given),
+        roll=one_d20(face, noticed, given, "perception"),
         success=noticed,
         outcome=MEMBER_OUTCOMES[0 if noticed else 1],
         state=state,
         member_label="starfinder.hide.observer",
         member_params=params,
-        extra={"state_after": (state if noticed else AwarenessState.UNAWARE).value},
+        figures=Figures(state_after=state if noticed else AwarenessState.UNAWARE),
         dice_kind="d20",
     )
 
