@@ -279,20 +279,10 @@ class D20Game(Game):
                 if victim.side is Side.DEFENDERS:
                     self._struck(victim, intruder, ranged=action.ranged)
         elif isinstance(action, Speak):
-            self.noisy.add(intruder.name)
-            self.emit(
-                "action",
-                "engine.event.speak",
-                actor=intruder,
-                at=intruder.at,
-                perceived_by={action.to} if action.to else (),
-                params={"volume": action.volume.value},
-            )
+            self.noisy.add(intruder.name)  # DD-5: speaking is DC 0 to hear this round
+            self._speak(intruder, action)
         elif isinstance(action, OpenDoor | CloseDoor):
-            is_open = isinstance(action, OpenDoor)
-            self.board.set_door(action.door, is_open)
-            key = "engine.event.open_door" if is_open else "engine.event.close_door"
-            self.emit("action", key, actor=intruder, at=intruder.at, params={"door": action.door})
+            self._door(intruder, action.door, isinstance(action, OpenDoor))
         # A grapple is a skirmish action (SK-N2): no d20 rule plays it.
 
     def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:

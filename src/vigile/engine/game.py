@@ -23,6 +23,7 @@ from vigile.engine.state import Walker
 from vigile.rulesets.data import RuleData
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
+from vigile.scene.plans import Speak
 
 
 class Game:
@@ -170,6 +171,24 @@ class Game:
 
     def _act(self, intruder: Walker, action: object) -> None:
         raise NotImplementedError
+
+    def _door(self, actor: Walker, door: str, is_open: bool) -> None:
+        """Open or close the door called ``door``: the board changes at once (what a door
+        blocks, SK-V6, DD-5), and the log says who did it. Each game adds its own rules."""
+        self.board.set_door(door, is_open)
+        key = "engine.event.open_door" if is_open else "engine.event.close_door"
+        self.emit("action", key, actor=actor, at=actor.at, params={"door": door})
+
+    def _speak(self, actor: Walker, action: Speak) -> None:
+        """Speak aloud: the one spoken to knows. Each game adds who may overhear it."""
+        self.emit(
+            "action",
+            "engine.event.speak",
+            actor=actor,
+            at=actor.at,
+            perceived_by={action.to} if action.to else (),
+            params={"volume": action.volume.value},
+        )
 
     @staticmethod
     def _advance(walker: Walker, to: Point, length: float) -> None:

@@ -254,24 +254,16 @@ class SkirmishGame(Game):
                 self.take(FumbleStep(intruder, "strike"))
                 self.take(StrikeStep(intruder, victim))
         elif isinstance(action, Speak):
-            self.emit(
-                "action",
-                "engine.event.speak",
-                actor=intruder,
-                at=intruder.at,
-                perceived_by={action.to} if action.to else (),
-                params={"volume": action.volume.value},
-            )
+            self._speak(intruder, action)
             self.take(NoiseStep(NoiseEvent(action.volume.value), intruder.at, intruder))
         elif isinstance(action, OpenDoor | CloseDoor):
             self._door(intruder, action.door, isinstance(action, OpenDoor))
 
-    def _door(self, intruder: Walker, door: str, is_open: bool) -> None:
+    def _door(self, actor: Walker, door: str, is_open: bool) -> None:
         """Open or close a door: done, then the fumble roll of a silent action (SK-N3), so that
         a fumble is heard through the door as it now stands (SK-N9: the door is open)."""
-        self.board.set_door(door, is_open)
-        key = "engine.event.open_door" if is_open else "engine.event.close_door"
-        self.emit("action", key, actor=intruder, at=intruder.at, params={"door": door})
+        super()._door(actor, door, is_open)
+        intruder = actor
         self.take(FumbleStep(intruder, "open-door" if is_open else "close-door"))
 
     def _strike(self, intruder: Walker, victim: Walker) -> None:
