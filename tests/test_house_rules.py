@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from vigile.errors import HouseRuleError
-from vigile.rulesets.data import key_line, load, shipped
+from vigile.rulesets.data import load, shipped
+from vigile.rulesets.toml_lines import key_line
 
 
 def write(tmp_path: Path, text: str) -> Path:

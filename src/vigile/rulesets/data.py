@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -20,6 +21,7 @@ from typing import Any
 from vigile import registry
 from vigile.checks.verdict import Modifier, ModifierKind, Param
 from vigile.errors import HouseRuleError, InputError
+from vigile.rulesets.toml_lines import key_line
 
 MAX_HOUSE_RULE_BYTES = 64 * 1024
 MAX_ABS_NUMBER = 10_000
@@ -113,82 +115,80 @@ def read_house_rule_text(path: Path) -> str:
 
 
 def apply_overrides(base: RuleData, text: str, name: str) -> RuleData:
-    """Merge the overrides in ``text`` over ``base``, checking each key against the shipped data."""
+    """Merge the overrides in ``text`` over ``base``, checking each key against the shipped data;
+    the first wrong key is a :class:`HouseRuleError` naming the file and its line."""
     try:
         overrides = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         line = _line_of_decode_error(error)
         raise HouseRuleError(f"not valid TOML ({error})", file=name, line=line) from None
-    changed: set[str] = set()
-    merged = _merge(base.values, overrides, "", text, name, changed)
-    return RuleData(base.ruleset, merged, base.overridden | frozenset(changed))
+    found = override_issues(base.values, overrides)
+    if found:
+        path, message = found[0]
+        raise HouseRuleError(message, file=name, line=key_line(text, ".".join(path)))
+    return with_overrides(base, overrides)
 
 
-def _merge(base: Table, over: Table, prefix: str, text: str, name: str, changed: set[str]) -> Table:
-    result = dict(base)
+Issue = tuple[tuple[str, ...], str]
+"""A wrong override: the path of its key, and what is wrong with it."""
+
+
+def override_issues(base: Mapping[str, Any], over: Mapping[str, Any]) -> list[Issue]:
+    """Every override in ``over`` that the shipped data ``base`` does not allow: an unknown key,
+    a table where a number is, a value of the wrong type or beyond ``MAX_ABS_NUMBER``.
+
+    The one validation of house rules, for a house-rule file and a scenario's ``house_rules``.
+    """
+    return _issues(base, over, ())
+
+
+def _issues(base: Mapping[str, Any], over: Mapping[str, Any], path: tuple[str, ...]) -> list[Issue]:
+    found: list[Issue] = []
     for key, value in over.items():
-        dotted = f"{prefix}{key}"
-        line = key_line(text, dotted)
+        where = (*path, str(key))
+        name = ".".join(where)
         if key not in base:
-            raise HouseRuleError(
-                f"unknown key {dotted!r} (no such rule number in this ruleset)",
-                file=name,
-                line=line,
+            known = ", ".join(sorted(base))
+            found.append(
+                (where, f"unknown key {name!r} (no such rule number; known here: {known})")
             )
+            continue
         old = base[key]
         if isinstance(old, dict):
-            if not isinstance(value, dict):
-                raise HouseRuleError(f"{dotted!r} must be a table of numbers", file=name, line=line)
-            result[key] = _merge(old, value, dotted + ".", text, name, changed)
-            continue
-        _check_value(old, value, dotted, name, line)
-        result[key] = value
-        changed.add(dotted)
+            if isinstance(value, Mapping):
+                found += _issues(old, value, where)
+            else:
+                found.append((where, f"{name!r} must be a table of rule numbers"))
+        elif isinstance(old, bool):
+            if not isinstance(value, bool):
+                found.append((where, f"{name!r} must be true or false"))
+        elif isinstance(value, bool) or not isinstance(value, int):
+            found.append((where, f"{name!r} must be a whole number"))
+        elif abs(value) > MAX_ABS_NUMBER:
+            found.append((where, f"{name!r} = {value} is absurd for a rule number"))
+    return found
+
+
+def with_overrides(base: RuleData, over: Mapping[str, Any]) -> RuleData:
+    """``base`` with the (valid) overrides ``over`` merged in, every changed key marked."""
+    if not over:
+        return base
+    changed: set[str] = set()
+    values = _merge(base.values, over, "", changed)
+    return RuleData(base.ruleset, values, base.overridden | frozenset(changed))
+
+
+def _merge(
+    base: Mapping[str, Any], over: Mapping[str, Any], prefix: str, changed: set[str]
+) -> Table:
+    result = dict(base)
+    for key, value in over.items():
+        if isinstance(base.get(key), dict) and isinstance(value, Mapping):
+            result[key] = _merge(base[key], value, f"{prefix}{key}.", changed)
+        else:
+            result[key] = value
+            changed.add(f"{prefix}{key}")
     return result
-
-
-def _check_value(old: object, value: object, dotted: str, name: str, line: int | None) -> None:
-    if isinstance(old, bool):
-        if not isinstance(value, bool):
-            raise HouseRuleError(f"{dotted!r} must be true or false", file=name, line=line)
-        return
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise HouseRuleError(f"{dotted!r} must be a whole number", file=name, line=line)
-    if abs(value) > MAX_ABS_NUMBER:
-        raise HouseRuleError(
-            f"{dotted!r} = {value} is absurd for a rule number", file=name, line=line
-        )
-
-
-_HEADER = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$")
-_ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\"' -]+?)\s*=")
-
-
-def key_line(text: str, dotted: str) -> int | None:
-    """The 1-based line of ``dotted`` in a TOML text (a header ``[a.b]`` or a key ``b = …``).
-
-    tomllib keeps no positions, so this reads the text the simple way TOML house-rule files are
-    written: table headers and ``key = value`` lines, dotted keys included.
-    """
-    table = ""
-    for number, raw in enumerate(text.splitlines(), start=1):
-        header = _HEADER.match(raw)
-        if header:
-            table = _clean(header.group(1))
-            if table == dotted or table.startswith(dotted + "."):
-                return number
-            continue
-        assign = _ASSIGN.match(raw)
-        if assign:
-            key = _clean(assign.group(1))
-            full = f"{table}.{key}" if table else key
-            if full == dotted or dotted.startswith(full + "."):
-                return number
-    return None
-
-
-def _clean(key: str) -> str:
-    return ".".join(part.strip().strip("\"'") for part in key.split("."))
 
 
 def _line_of_decode_error(error: tomllib.TOMLDecodeError) -> int | None:

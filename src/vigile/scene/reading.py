@@ -29,6 +29,7 @@ from typing import Any, Literal
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from vigile.rulesets.toml_lines import toml_lines
 from vigile.scene.paths import Loc
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -289,46 +290,3 @@ def _check_depth(data: Any) -> None:
             stack.extend((item, level + 1) for item in value.values())
         elif isinstance(value, list):
             stack.extend((item, level + 1) for item in value)
-
-
-_TOML_ARRAY = re.compile(r"^\s*\[\[\s*([^\]]+?)\s*\]\]")
-_TOML_TABLE = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]")
-_TOML_KEY = re.compile(r"^\s*([A-Za-z0-9_\"'. -]+?)\s*=")
-
-
-def toml_lines(text: str) -> Lines:
-    """Lines of TOML headers (``[a]``, ``[[a]]``) and ``key =`` lines, by field path."""
-    lines: Lines = {(): 1}
-    arrays: dict[Loc, int] = {}
-    table: Loc = ()
-    for number, raw in enumerate(text.splitlines(), start=1):
-        array = _TOML_ARRAY.match(raw)
-        header = None if array else _TOML_TABLE.match(raw)
-        if array or header:
-            found = array or header
-            assert found is not None
-            table = _resolve(_keys(found.group(1)), arrays)
-            if array:
-                arrays[table] = arrays.get(table, -1) + 1
-                lines.setdefault(table, number)
-                table = (*table, arrays[table])
-            lines.setdefault(table, number)
-            continue
-        key = _TOML_KEY.match(raw)
-        if key:
-            lines.setdefault((*table, *_keys(key.group(1))), number)
-    return lines
-
-
-def _keys(dotted: str) -> tuple[str, ...]:
-    return tuple(part.strip().strip("\"'") for part in dotted.split("."))
-
-
-def _resolve(keys: tuple[str, ...], arrays: dict[Loc, int]) -> Loc:
-    """A header's path, with the current index of every array of tables it goes through."""
-    path: Loc = ()
-    for key in keys:
-        path = (*path, key)
-        if path in arrays and path != keys:
-            path = (*path, arrays[path])
-    return path
