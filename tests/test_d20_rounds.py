@@ -17,9 +17,8 @@ from typer.testing import CliRunner
 from vigile.awareness.ladder import AwarenessState
 from vigile.cli.dnd35 import app as dnd35_app
 from vigile.dice.source import RolledFaces
-from vigile.engine.d20 import D20Game
 from vigile.engine.result import GameResult
-from vigile.engine.run import play
+from vigile.engine.run import new_game, play
 from vigile.errors import InputError
 from vigile.io.i18n import Lang
 from vigile.io.views import character_lines
@@ -170,7 +169,7 @@ def test_defenders_move_no_farther_than_their_speed(tmp_path: Path, seed: int) -
     in: in all, no more than 30 ft in the round."""
     scenario = scene(tmp_path, invisible="false", state="patrolling")
     rng = np.random.default_rng(seed)
-    game = D20Game(scenario, scenario.rules(), rng, RolledFaces(rng))
+    game = new_game(scenario, seed=seed, faces=RolledFaces(rng))
     start = next(w for w in game.walkers if w.name == "Guard").at
     game.play_turn()
     guard = next(w for w in game.walkers if w.name == "Guard")

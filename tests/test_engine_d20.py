@@ -11,9 +11,8 @@ import pytest
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import RolledFaces
-from vigile.engine.d20 import D20Game
 from vigile.engine.result import GameResult
-from vigile.engine.run import play
+from vigile.engine.run import new_game, play
 from vigile.io.i18n import Lang
 from vigile.io.views import character_lines, gm_lines, json_lines
 from vigile.scene.loader import load_scenario
@@ -119,7 +118,7 @@ def test_different_seeds_can_differ(name: str) -> None:
 def test_awareness_never_decreases(name: str, seed: int) -> None:
     scene = load_scenario(name)
     rng = np.random.default_rng(seed)
-    game = D20Game(scene, scene.rules(), rng, RolledFaces(rng))
+    game = new_game(scene, seed=seed, faces=RolledFaces(rng))
     before = {w.name: {} for w in game.walkers}
     while game.outcome is None and game.turn < scene.turns:
         game.play_turn()

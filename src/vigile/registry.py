@@ -84,6 +84,7 @@ def _sources() -> dict[str, str]:
 
 
 _registered: dict[str, GamePlugin] = {}
+_version = [0]
 
 
 def register(plugin: GamePlugin) -> GamePlugin:
@@ -91,12 +92,20 @@ def register(plugin: GamePlugin) -> GamePlugin:
     if not plugin.name.isidentifier():
         raise ValueError(f"{plugin.name!r} is not a game name")
     _registered[plugin.name] = plugin
+    _version[0] += 1
     return plugin
 
 
 def unregister(name: str) -> None:
     """Forget a game added with :func:`register`."""
-    _registered.pop(name, None)
+    if _registered.pop(name, None) is not None:
+        _version[0] += 1
+
+
+def version() -> int:
+    """A number that changes whenever a game is registered or forgotten: what is built from
+    the list of games (the messages, the command) is cached by it."""
+    return _version[0]
 
 
 def names() -> list[str]:

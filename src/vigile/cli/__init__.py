@@ -91,17 +91,18 @@ def _one_ruleset(name: str) -> typer.Typer:
 
 
 def __getattr__(name: str) -> typer.Typer:
-    """``vigile.cli.app`` and ``vigile.cli.check_app``, built on first use."""
+    """``vigile.cli.app`` and ``vigile.cli.check_app``, built on first use (and again when a
+    game is registered since)."""
     if name in ("app", "check_app"):
         built, checks = build_app()
-        globals().update(app=built, check_app=checks)
+        globals().update(app=built, check_app=checks, _games_version=registry.version())
         return built if name == "app" else checks
     raise AttributeError(f"module 'vigile.cli' has no attribute {name!r}")
 
 
 def _app_for(argv: list[str]) -> typer.Typer:
     built = globals().get("app")
-    if isinstance(built, typer.Typer):
+    if isinstance(built, typer.Typer) and globals().get("_games_version") == registry.version():
         return built
     if len(argv) > 2 and argv[0] == "check" and argv[2] != "--help" and _has_checks(argv[1]):
         return _one_ruleset(argv[1])

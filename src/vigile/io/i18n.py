@@ -53,9 +53,13 @@ MESSAGE_FILES = ("{lang}.toml", "engine.{lang}.toml", "sim.{lang}.toml")
 """The core's message files of one language; each game's plug-in adds its own (keys disjoint)."""
 
 
-@cache
 def messages(lang: Lang) -> dict[str, str]:
     """Every message of one language, by dotted key: the core's, then each game's."""
+    return _messages(lang, registry.version())
+
+
+@cache
+def _messages(lang: Lang, version: int) -> dict[str, str]:
     merged: dict[str, str] = {}
     folder = resources.files("vigile.io").joinpath("locales")
     for pattern in MESSAGE_FILES:

@@ -1,0 +1,355 @@
+"""D&D 3.5's perception in the d20 round (RULES.md §3): Hide against Spot, blindsight, scent,
+Spot, then one Listen for all.
+
+Each round, for each intruder: the defenders who can see it (a visible intruder in a line of
+sight; an invisible one for those who see invisible) meet one Hide roll with their Spot, each at
+its own distance (DD-20 [R]); ``hide_check`` refuses the Hide without cover, concealment or
+invisibility, and then each of them sees it. Against an invisible one, the others: blindsight
+within 30 ft observes it (DD-15); scent within 30 ft locates it (DD-13); Spot within 30 ft
+(DD-3: non-breathing DC 40, moving 20, still 30; beating it by 20 pinpoints, DD-4); then one
+Move Silently roll (``listen_all_check``, DD-20 [R]) meets the Listen of every one of them
+still without its square (DD-5: the intruder's Move Silently, or the untrained roll; its speed;
++5 when a closed door, window or partition stands between, +15 when a wall does; DC 0 in a
+round it fought or spoke). What a sense cannot reach (``senses.reach``: an ethereal intruder,
+DD-17; an incorporeal one for scent and blindsight) gives no check. A struck defender learns
+where the attacker is (DD-7 via ``struck_by_invisible``; only its direction from beyond the
+adjacent squares or from a ranged blow). A defender aware only of the presence or direction
+gropes two squares within 5 ft of where it perceived the intruder (DD-6: that point's square and
+the next one along its way; found: ``location``); an empty grope makes it forget that point
+[engine]. A square found by groping or by its blow is lost when the intruder moves, down to
+presence (DD-6, DD-7, [R] ``pinpoint_lost``).
+
+Dice, each round, for each intruder in the scenario's order: the Hide d20 and the Spot d20 of
+each defender who can see it (none when refused), ties rolled again as ``hide_check`` says;
+then, defender by defender, its Spot d20; then the intruder's Move Silently d20 (not in a
+round it fought or spoke) and each listener's Listen d20 in the scenario's order. Then,
+defender by defender: a grope's touch d20 then its d100 (only on a touch), or an attack's
+d100 miss chance (two with Blind-Fight; none against an intruder it sees or with blindsight).
+
+Rulings where the rules are silent: an intruder that neither moved, fought nor spoke this
+round makes no noise (no Listen check: the DD-5 table has no line for a still creature); a
+Spot against a creature that did not move uses "still" (DC 30), or "non-breathing" (DC 40).
+
+Not yet played: light and darkness, flat-footedness and damage (DD-2, DD-21), the attack roll
+against AC, attacks on a named square (DD-9), tracks and flour (DD-10, DD-11), running and
+charging.
+"""
+
+from __future__ import annotations
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.awareness.vocabulary import Attitude
+from vigile.checks.verdict import Verdict
+from vigile.engine.board import Point, distance
+from vigile.engine.d20 import (
+    SQUARE_FT,
+    D20Game,
+    adjacent,
+    asleep,
+    awake,
+    distracted,
+    hidden_from,
+    sighted,
+    square_of,
+    stats_of,
+)
+from vigile.engine.game import log_number
+from vigile.engine.state import Walker
+from vigile.rulesets import dnd35
+from vigile.rulesets.dnd35.traits import pinpoint_lost, struck_by_invisible
+from vigile.rulesets.senses import Condition, Sense, reach
+from vigile.scene.model import WallKind
+
+
+class Dnd35Game(D20Game):
+    """One game of a D&D 3.5 scenario, round by round (:class:`~vigile.engine.d20.D20Game`)."""
+
+    def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
+        """Seen, it is seen (or seen invisible); unseen, the blow tells its square, or only its
+        direction from beyond the adjacent squares or from a ranged blow [DD-7]."""
+        if not hidden_from(victim, intruder):
+            sense = Sense.SEE_INVISIBLE if intruder.actor.invisible else Sense.SIGHT
+            seen = reach(sense, self._conditions(intruder))
+            self._learn(victim, intruder, seen.state, seen.line.rule)
+            return
+        gap = distance(victim.at, intruder.at)
+        state, line = struck_by_invisible(
+            self.rules,
+            reach_ft=SQUARE_FT if adjacent(victim.at, intruder.at) else gap,
+            ranged=ranged,
+        )
+        self._learn(victim, intruder, state, line.rule, pin=True)
+
+    def _attack_verdict(
+        self, defender: Walker, intruder: Walker, state: AwarenessState, blindsight: bool
+    ) -> Verdict | None:
+        """Against a located (or blindsighted) intruder: the miss chance of total concealment,
+        Blind-Fight, blindsight, a liquid [DD-8, DD-12, DD-14, DD-15]."""
+        if state is not AwarenessState.LOCATION and not blindsight:
+            return None
+        return self.roll(
+            dnd35.attack_check,
+            defender,
+            rules=self.rules,
+            miss_chance=self.rules.num("attack.total_concealment"),
+            blind_fight=stats_of(defender).blind_fight,
+            blindsight=blindsight,
+            in_liquid=Condition.IN_LIQUID in self._conditions(intruder),
+            incorporeal=intruder.actor.incorporeal,
+        )
+
+    def _perceive(self, intruder: Walker) -> None:
+        self._perceive_dnd(intruder)
+
+    def _moved(self, intruder: Walker) -> None:
+        self._unpin(intruder)
+
+    def _search(self, defender: Walker, intruder: Walker, point: Point) -> None:
+        """Within 5 ft of the point, in sight of it, the defender gropes [DD-6]."""
+        if distance(defender.at, point) <= SQUARE_FT and self.board.sees(defender.at, point):
+            self._grope(defender, intruder, point)
+
+    def _perceive_dnd(self, intruder: Walker) -> None:
+        """Hide against Spot, blindsight, scent, Spot, then one Listen for all [DD-1..DD-20]."""
+        conditions = self._conditions(intruder)
+        invisible = intruder.actor.invisible or intruder.actor.ethereal
+        watching = [
+            d for d in self.defenders() if d.aware_of(intruder.name) is not AwarenessState.OBSERVED
+        ]
+        hiders: list[Walker] = []
+        others: list[Walker] = []
+        for observer in watching:
+            sees = awake(observer) and self._sight_line(observer, intruder)
+            if (
+                sees
+                and invisible
+                and Sense.SEE_INVISIBLE in observer.actor.senses
+                and not reach(Sense.DIVINATION, conditions).blocked
+            ) or (sees and not invisible and sighted(observer)):
+                hiders.append(observer)
+            else:
+                others.append(observer)
+        if hiders:
+            self._hide_against_spot(intruder, hiders, invisible)
+        listeners = [
+            observer
+            for observer in others
+            if self._senses_dnd(observer, intruder, conditions, invisible)
+        ]
+        if listeners:
+            self._listen(intruder, listeners)
+
+    def _hide_against_spot(
+        self, intruder: Walker, observers: list[Walker], invisible: bool
+    ) -> None:
+        """One Hide roll against each observer's Spot at its own distance; no Hide without
+        cover, concealment or invisibility: then each of them sees it [DD-20]."""
+        stats = stats_of(intruder)
+        speed = (
+            dnd35.HideSpeed.RUN
+            if intruder.name in self.fought
+            else dnd35.HideSpeed.FULL
+            if self._speed(intruder) is Attitude.FAST
+            else dnd35.HideSpeed.HALF
+        )
+        verdict = self.roll(
+            dnd35.hide_check,
+            intruder,
+            rules=self.rules,
+            hide_bonus=dnd35.skill_bonus(
+                stats.hide, dex=stats.dex, armor_penalty=stats.armor_check_penalty
+            ),
+            spot_bonuses=[stats_of(o).spot or 0 for o in observers],
+            distance_ft=[distance(o.at, intruder.at) for o in observers],
+            speed=speed,
+            cover=self.board.in_cover(intruder.at),
+            invisible=invisible,
+        )
+        if not verdict.impossible:
+            self.emit("sight", "dnd35.round.hide", actor=intruder, at=intruder.at, verdict=verdict)
+        for observer, member in zip(observers, verdict.members, strict=True):
+            found = dnd35.reached(member)
+            if verdict.impossible:
+                self.emit(
+                    "sight",
+                    "engine.d20.sees",
+                    actor=observer,
+                    target=intruder,
+                    at=intruder.at,
+                    verdict=member,
+                )
+            else:
+                self._check_event(
+                    "sight",
+                    "engine.d20.spot_hide",
+                    "dnd35.round.spot_hide",
+                    observer,
+                    intruder,
+                    member,
+                    found[0] if found else AwarenessState.UNAWARE,
+                )
+            if found is not None:
+                self._learn(observer, intruder, *found)
+
+    def _senses_dnd(
+        self, observer: Walker, intruder: Walker, conditions: list[Condition], invisible: bool
+    ) -> bool:
+        """What one observer perceives of an intruder it does not see: blindsight, scent, Spot
+        [DD-3, DD-4, DD-13..DD-17]. True when it is to listen for it this round (DD-5)."""
+        senses = observer.actor.senses
+        gap = distance(observer.at, intruder.at)
+        line = self._sight_line(observer, intruder)
+        name = intruder.name
+        if invisible and line and gap <= self.rules.num("turn.sense_range_ft"):
+            for sense, key in (
+                (Sense.BLINDSIGHT, "engine.d20.blindsight"),
+                (Sense.SCENT, "engine.d20.scent"),
+            ):
+                found = reach(sense, conditions)
+                if sense in senses and not found.blocked:
+                    self.emit(
+                        "perceive",
+                        key,
+                        actor=observer,
+                        target=intruder,
+                        params={"distance": log_number(gap), "rule": found.line.rule},
+                    )
+                    self._learn(observer, intruder, found.state, found.line.rule)
+        if observer.aware_of(name).at_least(AwarenessState.LOCATION):
+            return False
+        spot_range = self.rules.num("spot.range_ft")
+        if (
+            invisible
+            and line
+            and awake(observer)
+            and sighted(observer)
+            and gap <= spot_range
+            and not reach(Sense.SIGHT, conditions).blocked
+        ):
+            target = (
+                dnd35.SpotTarget.NON_BREATHING
+                if not intruder.actor.breathing
+                else dnd35.SpotTarget.MOVING
+                if intruder.moved
+                else dnd35.SpotTarget.STILL
+            )
+            verdict = self.roll(
+                dnd35.spot_check,
+                observer,
+                rules=self.rules,
+                spot_bonus=stats_of(observer).spot or 0,
+                distance_ft=gap,
+                target=target,
+                distracted=distracted(observer),
+            )
+            spotted = dnd35.reached(verdict)
+            state = spotted[0] if spotted else AwarenessState.UNAWARE
+            self._check_event(
+                "sight", "engine.d20.spot", "dnd35.round.spot", observer, intruder, verdict, state
+            )
+            if spotted is not None:
+                self._learn(observer, intruder, *spotted)
+        if observer.aware_of(name).at_least(AwarenessState.LOCATION):
+            return False
+        heard = conditions + ([Condition.MAKING_NOISE] if name in self.noisy else [])
+        return (
+            Sense.HEARING in observer.actor.senses
+            and not reach(Sense.HEARING, heard).blocked
+            and (name in self.noisy or intruder.moved)
+        )
+
+    def _listen(self, intruder: Walker, listeners: list[Walker]) -> None:
+        """One Move Silently result against every listener's own Listen [DD-5, DD-20 R]."""
+        stats = stats_of(intruder)
+        silent = stats.move_silently
+        noisy = intruder.name in self.noisy
+        verdict = self.roll(
+            dnd35.listen_all_check,
+            intruder,
+            rules=self.rules,
+            listeners=[
+                dnd35.Listener(
+                    stats_of(o).listen or 0,
+                    distance_ft=distance(o.at, intruder.at),
+                    door=self._between(
+                        o, intruder, (WallKind.DOOR, WallKind.WINDOW, WallKind.PARTITION)
+                    ),
+                    stone_wall=self._between(o, intruder, (WallKind.WALL,)),
+                    distracted=distracted(o),
+                    asleep=asleep(o),
+                )
+                for o in listeners
+            ],
+            move_silently=silent,
+            dex=stats.dex if silent is None else None,
+            armor_penalty=stats.armor_check_penalty if silent is None else 0,
+            speed=None
+            if noisy
+            else (
+                dnd35.ListenSpeed.FULL
+                if self._speed(intruder) is Attitude.FAST
+                else dnd35.ListenSpeed.HALF
+            ),
+            speaking=noisy,
+        )
+        self.emit("noise", "dnd35.round.move_silently", actor=intruder, verdict=verdict)
+        for observer, member in zip(listeners, verdict.members, strict=True):
+            found = dnd35.reached(member)
+            state = found[0] if found else AwarenessState.UNAWARE
+            self._check_event(
+                "noise",
+                "engine.d20.listen",
+                "dnd35.round.listen",
+                observer,
+                intruder,
+                member,
+                state,
+            )
+            if found is not None:
+                self._learn(observer, intruder, *found)
+
+    def _unpin(self, intruder: Walker) -> None:
+        """The intruder moved: defenders who located it by groping or by its blow lose its
+        square [DD-6, DD-7]."""
+        for (name, target), by_blow in list(self.pinned.items()):
+            if target != intruder.name:
+                continue
+            del self.pinned[(name, target)]
+            defender = self.by_name[name]
+            if defender.aware_of(target) is not AwarenessState.LOCATION:
+                continue
+            state, line = pinpoint_lost(by_blow=by_blow)
+            defender.awareness[target] = state
+            self.emit(
+                "perceive",
+                "dnd35.round.lost",
+                actor=defender,
+                target=intruder,
+                params={"rule": line.rule},
+            )
+
+    def _grope(self, defender: Walker, intruder: Walker, point: Point) -> None:
+        """Two adjacent squares: the point's and the next along the defender's way [DD-6]."""
+        first = square_of(point)
+        dx, dy = point[0] - defender.x, point[1] - defender.y
+        if abs(dx) >= abs(dy):
+            second = (first[0] + (1 if dx >= 0 else -1), first[1])
+        else:
+            second = (first[0], first[1] + (1 if dy >= 0 else -1))
+        occupied = square_of(intruder.at) in (first, second)
+        verdict = self.roll(
+            dnd35.grope_check,
+            defender,
+            rules=self.rules,
+            touch_attack=stats_of(defender).attack,
+            touch_ac=stats_of(intruder).touch_ac,
+            occupied=occupied,
+        )
+        self.emit(
+            "attack", "engine.d20.grope", actor=defender, target=intruder, at=point, verdict=verdict
+        )
+        found = dnd35.reached(verdict)
+        if found is not None:
+            self._learn(defender, intruder, *found, pin=False)
+        else:
+            del self.last_known[(defender.name, intruder.name)]

@@ -1,0 +1,126 @@
+"""Starfinder's perception in the d20 round (RULES.md §2): one Stealth roll for all (SF-4).
+
+Each round every defender with a line of sight to an intruder it does not yet notice meets one
+Stealth roll (SF-4: ``hide_check`` with cover from the scenario's cover areas, invisibility,
+immobile when it did not move this round, more than half speed on a ``fast`` leg, and blindsense
+observers, SF-11). Without cover or invisibility the check is refused (SF-2) and each of them
+observes it. Each observer's result maps onto the ladder with ``observer_outcome`` (SF-5:
+observes it, or only locates it when it is invisible). A struck defender observes a visible
+attacker, and locates an unseen one that struck from an adjacent square (SF-11). A defender
+attacks a located intruder with the miss chance of total concealment (SF-8).
+
+Dice, each round, for each intruder in the scenario's order: the Stealth d20 then one
+Perception d20 per observer with a line of sight, in the scenario's order (none when refused,
+SF-2); then each attack's d100 miss chance.
+
+Not yet played: light and darkness, sniping (SF-10), Bluff diversions, flat-footedness and
+damage (SF-9), see invisibility, and Perception's optional sound distance (SF-4).
+"""
+
+from __future__ import annotations
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.awareness.vocabulary import Attitude
+from vigile.checks.verdict import Verdict
+from vigile.engine.d20 import (
+    D20Game,
+    adjacent,
+    hidden_from,
+    stats_of,
+)
+from vigile.engine.state import Walker
+from vigile.rulesets import starfinder
+from vigile.rulesets.senses import Sense
+
+
+class StarfinderGame(D20Game):
+    """One game of a Starfinder scenario, round by round (:class:`~vigile.engine.d20.D20Game`)."""
+
+    def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
+        """A visible attacker is observed; an unseen one that struck from an adjacent square
+        reveals its location [SF-11]."""
+        if not hidden_from(victim, intruder):
+            change = starfinder.observer_outcome(True, total_concealment=False)
+            self._learn(victim, intruder, change.after, change.line.rule)
+        elif adjacent(victim.at, intruder.at):
+            change = starfinder.adjacent_melee_attack(victim.aware_of(intruder.name))
+            self._learn(victim, intruder, change.after, change.line.rule)
+
+    def _attack_verdict(
+        self, defender: Walker, intruder: Walker, state: AwarenessState, blindsight: bool
+    ) -> Verdict | None:
+        """A located intruder has total concealment: the miss chance [SF-8]."""
+        if state is not AwarenessState.LOCATION:
+            return None
+        return self.roll(
+            starfinder.attack_check,
+            defender,
+            rules=self.rules,
+            awareness=state,
+            blind_fight=stats_of(defender).blind_fight,
+        )
+
+    def _perceive(self, intruder: Walker) -> None:
+        self._perceive_sf(intruder)
+
+    def _perceive_sf(self, intruder: Walker) -> None:
+        """One Stealth roll for every observer with a line of sight [SF-2, SF-4, SF-5, SF-11]."""
+        actor = intruder.actor
+        if actor.ethereal:
+            return  # no sense but divination reaches it (DD-17 via senses.reach)
+        invisible = actor.invisible
+        best = starfinder.noticed_state(invisible)
+        crowd = [
+            d
+            for d in self.defenders()
+            if not d.aware_of(intruder.name).at_least(best) and self._sight_line(d, intruder)
+        ]
+        if not crowd:
+            return
+        immobile = not intruder.moved
+        fast = self._speed(intruder) is Attitude.FAST
+        verdict = self.roll(
+            starfinder.hide_check,
+            intruder,
+            rules=self.rules,
+            stealth=stats_of(intruder).stealth or 0,
+            observers=[
+                starfinder.Observer(
+                    stats_of(d).perception or 0, blindsense=Sense.BLINDSENSE in d.actor.senses
+                )
+                for d in crowd
+            ],
+            speed=starfinder.Speed.MORE_THAN_HALF
+            if fast and not immobile
+            else starfinder.Speed.HALF,
+            invisible=invisible,
+            immobile=immobile,
+            cover=self.board.in_cover(intruder.at),
+        )
+        # The hider does not learn how many observers it faced, nor whether they noticed.
+        self.emit(
+            "sight",
+            "engine.d20.stealth" if verdict.impossible else "starfinder.round.stealth",
+            actor=intruder,
+            at=intruder.at,
+            verdict=verdict,
+            params={"count": len(crowd)} if verdict.impossible else None,
+        )
+        for observer, member in zip(crowd, verdict.members, strict=True):
+            before = observer.aware_of(intruder.name)
+            if verdict.impossible:
+                change = starfinder.refused_outcome(before)
+            else:
+                change = starfinder.observer_outcome(
+                    bool(member.success), total_concealment=invisible, before=before
+                )
+            self._check_event(
+                "sight",
+                "engine.d20.perception",
+                "starfinder.round.perception",
+                observer,
+                intruder,
+                member,
+                change.after,
+            )
+            self._learn(observer, intruder, change.after, change.line.rule)
