@@ -10,6 +10,7 @@ import math
 from collections.abc import Mapping
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from vigile.scene.geometry import (
     Barriers,
@@ -32,6 +33,7 @@ OPEN_KIND = "open"
 """The kind an open door or window counts as."""
 
 Point = tuple[float, float]
+BoolArray = NDArray[np.bool_]
 
 
 class Board:
@@ -99,9 +101,11 @@ class Board:
 
     def lit(self, p: Point) -> bool:
         """Within the radius of a light that reaches it, no wall between (SK-V5)."""
-        if not len(self.light_r):
-            return False
-        return bool(lit_by(self.barriers, p[0], p[1], self.light_x, self.light_y, self.light_r))
+        return bool(self.lit_points(p[0], p[1]))
+
+    def lit_points(self, px: ArrayLike, py: ArrayLike) -> BoolArray:
+        """:meth:`lit` for many points at once (the risk map's grid)."""
+        return lit_by(self.barriers, px, py, self.light_x, self.light_y, self.light_r)
 
     def surface(self, p: Point) -> str:
         """The ground at a point (SK-N2): the last listed region that holds it, or the default."""
@@ -109,7 +113,19 @@ class Board:
 
     def in_cover(self, p: Point) -> bool:
         """Inside a cover area (SK-V3: a bush, a wall corner, under a floor)."""
-        return any(bool(point_in_polygon(p[0], p[1], poly)) for poly in self.cover)
+        return bool(self.cover_points(p[0], p[1]))
+
+    def cover_points(self, px: ArrayLike, py: ArrayLike) -> BoolArray:
+        """:meth:`in_cover` for many points at once."""
+        found: BoolArray = np.zeros(np.shape(px), dtype=np.bool_)
+        for polygon in self.cover:
+            found = found | point_in_polygon(px, py, polygon)
+        return found
+
+    def ground_points(self, px: ArrayLike, py: ArrayLike) -> NDArray[np.str_]:
+        """:meth:`surface` for many points at once."""
+        result: NDArray[np.str_] = surface_at(px, py, self.surfaces, self.default_surface)
+        return result
 
     def patrol(
         self, xs: list[float], ys: list[float], angle: float, length: float, bounces: int

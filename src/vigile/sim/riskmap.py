@@ -18,11 +18,13 @@ exactly: each point carries the id of its combination of per-guard cases, and ea
 ``Fraction``\\ s, and :meth:`Board.risk_at` answers for any single point by calling the rule
 functions directly (the slow, obvious path the tests compare against).
 
-Rulings of the map (the notes say them): guards stand at their start positions; a "hidden"
-intruder out of cover counts as immobile (SK-V9: hiding needs cover); lit means within a light's
-radius (SK-V5), walls aside; a death on tile or stone falls as on a floor; a listener that sees
-the spot for certain (SK-V2, SK-V5, by day) does not count as hearing it (SK-N1: noise is for
-those who cannot see).
+Rulings of the map (the notes say them): guards stand at their start positions; what a guard
+sees an intruder of the map's attitude doing at a point is the turn engine's own ruling
+(``seen_attitude``: moving hidden out of cover is seen as half speed, standing still in cover as
+hidden); lit means within a light's radius with no wall between (SK-V5); the board, barriers,
+lights and ground are the engine's (:class:`vigile.engine.board.Board`); a death on tile or
+stone falls as on a floor (``death_surface``); a listener that sees the spot for certain
+(SK-V2, SK-V5, by day) does not count as hearing it (SK-N1: noise is for those who cannot see).
 """
 
 from __future__ import annotations
@@ -36,10 +38,11 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
+from vigile.engine.board import Board as PlayBoard
+from vigile.engine.skirmish import skirmish_board
 from vigile.errors import InputError, LimitError
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.senses import Sense
-from vigile.rulesets.skirmish.barriers import barrier_rules
 from vigile.rulesets.skirmish.common import MAX_DISTANCE_CM, Roller
 from vigile.rulesets.skirmish.noise import (
     NoiseEvent,
@@ -51,13 +54,7 @@ from vigile.rulesets.skirmish.sight import Attitude, seen_attitude, sight_check
 from vigile.scene.actors import Outfit, Side
 from vigile.scene.geometry import (
     Barriers,
-    KindRule,
-    Region,
-    Segment,
     crossings,
-    lit_by,
-    point_in_polygon,
-    surface_at,
 )
 from vigile.scene.model import Scenario
 
@@ -108,27 +105,18 @@ class Guard:
 
 @dataclass(frozen=True, eq=False)
 class Board:
-    """A skirmish scenario prepared for maps: barriers as arrays, guards, lights, cover."""
+    """A skirmish scenario prepared for maps: the engine's board (barriers, lights, cover,
+    ground: one home, :class:`vigile.engine.board.Board`) and the guards at their posts."""
 
     scenario: Scenario
     """The scenario."""
     rules: RuleData
     """Its rule numbers, house rules applied."""
-    barriers: Barriers
-    """Walls, closed doors, partitions and closed windows block sight, count for noise and
-    stop walkers (SK-V6, SK-N5, SK-G1); open doors and windows do nothing."""
+    place: PlayBoard
+    """The board as the turn engine builds it, doors as the scenario sets them: what blocks
+    sight, counts for noise and stops walkers (SK-V6, SK-N5, SK-G1), lights, cover, ground."""
     guards: tuple[Guard, ...]
     """The defenders."""
-    light_x: FloatArray
-    """Lights, x."""
-    light_y: FloatArray
-    """Lights, y."""
-    light_radius: FloatArray
-    """Lights' radii (the scenario's, or ``sight.lit_radius_cm``)."""
-    cover: tuple[FloatArray, ...]
-    """Cover polygons (k, 2)."""
-    surfaces: tuple[Region, ...]
-    """Ground regions."""
 
     @classmethod
     def of(cls, scenario: Scenario, guards: Sequence[Guard] | None = None) -> Board:
@@ -140,45 +128,31 @@ class Board:
                 where="SCENARIO",
             )
         rules = scenario.rules()
-        segments = [
-            Segment(*wall.start, *wall.end, "open" if wall.open else wall.kind.value)
-            for wall in scenario.walls
-        ]
-        kinds = {
-            kind: KindRule(rule.blocks_sight, rule.counts_for_noise, rule.blocks_movement)
-            for kind, rule in barrier_rules(rules).items()
-        }
-        default_radius = float(rules.num("sight.lit_radius_cm"))
         return cls(
             scenario=scenario,
             rules=rules,
-            barriers=Barriers.from_segments(segments, kinds),
+            place=skirmish_board(scenario, rules),
             guards=tuple(guards) if guards is not None else guards_of(scenario),
-            light_x=np.array([light.at[0] for light in scenario.lights], dtype=np.float64),
-            light_y=np.array([light.at[1] for light in scenario.lights], dtype=np.float64),
-            light_radius=np.array(
-                [light.radius_or(default_radius) for light in scenario.lights], dtype=np.float64
-            ),
-            cover=tuple(np.array(area.points, dtype=np.float64) for area in scenario.cover),
-            surfaces=tuple(Region(area.kind.value, area.points) for area in scenario.surfaces),
         )
 
     # ------------------------------------------------------------------ where things are
 
+    @property
+    def barriers(self) -> Barriers:
+        """The barriers, doors as the scenario sets them."""
+        return self.place.barriers
+
     def lit(self, px: FloatArray | float, py: FloatArray | float) -> BoolArray:
         """Within a light's radius, with no wall between (SK-V5: the light must reach)."""
-        return lit_by(self.barriers, px, py, self.light_x, self.light_y, self.light_radius)
+        return self.place.lit_points(px, py)
 
     def in_cover(self, px: FloatArray | float, py: FloatArray | float) -> BoolArray:
         """Inside a cover area (SK-V3)."""
-        found: BoolArray = np.zeros(np.shape(px), dtype=np.bool_)
-        for area in self.cover:
-            found = found | point_in_polygon(px, py, area)
-        return found
+        return self.place.cover_points(px, py)
 
     def death_surface(self, px: FloatArray | float, py: FloatArray | float) -> NDArray[np.str_]:
         """The ground kind at each point (the scenario's default where no region is)."""
-        return surface_at(px, py, self.surfaces, self.scenario.default_surface)
+        return self.place.ground_points(px, py)
 
     # ------------------------------------------------------------------ one point, by the rules
 
