@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from vigile.checks.verdict import Verdict
     from vigile.engine.events import Event
     from vigile.engine.game import Game
-    from vigile.engine.result import GameResult
 
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the game (replays it).")]
 AsOpt = Annotated[
@@ -79,12 +78,12 @@ def run_scenario(
         check_name(game.walkers, name)
     log = GameLog(lang, name, json_out, seed=drawn)
     if step:
-        log.write(log.header(game))
+        log.write(log.view.header(game.walkers))
     state = game.rng.bit_generator.state
 
     def forget_unused_seed() -> None:
         if not step and game.rng.bit_generator.state == state:
-            log.seed = None  # the game drew nothing: its seed does not matter
+            log.view.seed = None  # the game drew nothing: its seed does not matter
 
     try:
         result = play_game(game, turns, log.stream if step else None)
@@ -101,10 +100,10 @@ def run_scenario(
         log.stopped(game, "engine.run.stopped", streamed=step)
         raise
     if step:
-        log.write(log.end(result))
+        log.write(log.view.end(result))
         return
     forget_unused_seed()
-    log.write(log.whole(result))
+    log.write(log.view.whole(result))
     if isinstance(faces, GivenFaces):
         cut = turns is not None and result.outcome.kind == "turn_limit"
         if faces.used < faces.count and not cut:
@@ -123,15 +122,13 @@ def _out_of_dice(error: OutOfDice, lang: Lang) -> InputError:
 
 
 class GameLog:
-    """The log of one game as ``vigile run`` prints it: the GM's, or ``name``'s, as text or
-    JSON Lines; whole at the end, or event by event (``--step``)."""
+    """The log of one game as ``vigile run`` prints it: whole at the end, or event by event
+    (``--step``); its lines come from :class:`vigile.io.views.LogView`."""
 
     def __init__(self, lang: Lang, name: str | None, json_out: bool, *, seed: int | None) -> None:
-        self.lang = lang
-        self.name = name
-        self.json = json_out
-        self.seed = seed
-        """The seed the game drew for itself (shown so that ``--seed`` replays it), or None."""
+        from vigile.io.views import LogView
+
+        self.view = LogView(lang, name, json_out, seed=seed)
 
     @staticmethod
     def write(lines: Iterable[str]) -> None:
@@ -139,55 +136,19 @@ class GameLog:
             sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
-    def header(self, game: Game) -> list[str]:
-        from vigile.io.views import character_header, seed_lines
-
-        if self.json:
-            return []
-        lines = list(seed_lines(self.seed, self.lang))
-        if self.name is not None:
-            lines += character_header(game.walkers, self.name, self.lang)
-        return lines
-
-    def event(self, event: Event) -> list[str]:
-        from vigile.io.views import event_json_line, event_lines
-
-        if self.json:
-            line = event_json_line(event, self.lang, self.name, seed=self.seed)
-            return [] if line is None else [line]
-        return list(event_lines(event, self.lang, self.name))
-
     def stream(self, event: Event) -> None:
         """Print one event as soon as it is logged (``Game.on_event``)."""
-        self.write(self.event(event))
-
-    def end(self, result: GameResult) -> list[str]:
-        from vigile.io.views import character_end, outcome_json_line, outcome_lines
-
-        if self.json:
-            return [outcome_json_line(result.outcome)]
-        if self.name is not None:
-            return list(character_end(result.walkers, self.name, self.lang))
-        return list(outcome_lines(result.outcome, result.walkers, self.lang))
-
-    def whole(self, result: GameResult) -> list[str]:
-        from vigile.io.views import character_lines, gm_lines, json_lines
-
-        if self.json:
-            return list(json_lines(result, self.lang, self.name, seed=self.seed))
-        if self.name is not None:
-            return list(character_lines(result, self.name, self.lang, seed=self.seed))
-        return list(gm_lines(result, self.lang, seed=self.seed))
+        self.write(self.view.event(event))
 
     def stopped(self, game: Game, why: str, *, streamed: bool) -> None:
         """Play stopped half-way: the log so far (unless already printed), then why."""
         if not streamed:
-            lines = self.header(game)
+            lines = self.view.header(game.walkers)
             for event in game.events:
-                lines += self.event(event)
+                lines += self.view.event(event)
             self.write(lines)
-        if not self.json:
-            self.write(["", tr(why, self.lang, {"turn": game.turn})])
+        if not self.view.json:
+            self.write(["", tr(why, self.view.lang, {"turn": game.turn})])
 
 
 class PromptedFaces:

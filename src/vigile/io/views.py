@@ -258,3 +258,51 @@ def check_name(walkers: Iterable[Walker], name: str) -> None:
         raise InputError(
             f"no character called {name!r}; the scenario has: {', '.join(names)}", where="--as"
         )
+
+
+# ---------------------------------------------------------------- one reader's log
+
+
+class LogView:
+    """The log of one game for one reader: the GM's (``name`` None) or ``name``'s, as text or
+    as JSON Lines; whole at the end (:meth:`whole`), or piece by piece as the game goes
+    (:meth:`header`, then :meth:`event` for each event, then :meth:`end`)."""
+
+    def __init__(self, lang: Lang, name: str | None, json_out: bool, *, seed: int | None) -> None:
+        self.lang = lang
+        self.name = name
+        self.json = json_out
+        self.seed = seed
+        """The seed the game drew for itself (shown so that ``--seed`` replays it), or None."""
+
+    def header(self, walkers: Sequence[Walker]) -> list[str]:
+        """The first lines: the seed drawn, and who the character is (none in JSON)."""
+        if self.json:
+            return []
+        lines = list(seed_lines(self.seed, self.lang))
+        if self.name is not None:
+            lines += character_header(walkers, self.name, self.lang)
+        return lines
+
+    def event(self, event: Event) -> list[str]:
+        """The lines of one event (none when the reader does not perceive it)."""
+        if self.json:
+            line = event_json_line(event, self.lang, self.name, seed=self.seed)
+            return [] if line is None else [line]
+        return list(event_lines(event, self.lang, self.name))
+
+    def end(self, result: GameResult) -> list[str]:
+        """The last lines: how the game ended, or what the character knows."""
+        if self.json:
+            return [outcome_json_line(result.outcome)]
+        if self.name is not None:
+            return list(character_end(result.walkers, self.name, self.lang))
+        return list(outcome_lines(result.outcome, result.walkers, self.lang))
+
+    def whole(self, result: GameResult) -> list[str]:
+        """The whole log of a finished game."""
+        if self.json:
+            return list(json_lines(result, self.lang, self.name, seed=self.seed))
+        if self.name is not None:
+            return list(character_lines(result, self.name, self.lang, seed=self.seed))
+        return list(gm_lines(result, self.lang, seed=self.seed))
