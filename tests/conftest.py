@@ -1,10 +1,23 @@
-"""Shared fixtures: the shipped rule data of each ruleset."""
+"""Shared fixtures (the shipped rule data of each ruleset) and the hypothesis profiles.
+
+With ``CI`` set (CI runs with ``CI=true``) hypothesis runs the ``ci`` profile: no deadline, so a
+property test on a loaded two-core machine fails only on a wrong answer, never on a slow example;
+its examples are derandomized, so a CI run is reproducible. Locally the default profile applies
+(``--hypothesis-profile=ci`` picks the other one by hand).
+"""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
 
 from vigile.rulesets.data import RuleData, apply_overrides, shipped
+
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture

@@ -47,6 +47,7 @@ def test_variants_set_fields_by_name_and_index() -> None:
         variants(scenario, [Vary("lights.0.radius", (35.0,))])  # left to the rules (SK-V5)
 
 
+@pytest.mark.multiprocess
 def test_sweep_on_a_local_cluster_of_worker_processes(tmp_path: Path) -> None:
     """The distributed path for real: a LocalCluster of two worker processes."""
     scenario = load_scenario("night-raid")
@@ -57,6 +58,7 @@ def test_sweep_on_a_local_cluster_of_worker_processes(tmp_path: Path) -> None:
     assert all(abs(sum(row[k] for k in OUTCOMES) - 1) < 1e-9 for row in rows)
 
 
+@pytest.mark.multiprocess
 def test_sweep_binds_no_fixed_port(recwarn: pytest.WarningsRecorder) -> None:
     """A sweep runs while port 8787 (Dask's default dashboard) is taken, and asks for no
     fixed port: no "port 8787 is already in use" warning."""
@@ -75,6 +77,7 @@ def test_sweep_binds_no_fixed_port(recwarn: pytest.WarningsRecorder) -> None:
     assert not [w for w in recwarn if "8787" in str(w.message)]
 
 
+@pytest.mark.multiprocess
 def test_sweep_cli_writes_csv_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     table, picture = tmp_path / "sweep.csv", tmp_path / "sweep.png"
     code = main(

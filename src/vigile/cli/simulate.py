@@ -92,7 +92,7 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--scheduler", metavar="ADDRESS", help="An existing Dask scheduler."),
         ] = None,
-        workers: Annotated[int, typer.Option("--workers", help="Local cluster's workers.")] = 2,
+        workers: Annotated[int, typer.Option("--workers", help="Local worker processes.")] = 2,
         out: Annotated[
             Path | None, typer.Option("--out", metavar="FILE.csv", help="Write the table here.")
         ] = None,
@@ -100,7 +100,8 @@ def register(app: typer.Typer) -> None:
         json_out: JsonOpt = False,
         lang: LangOpt = Lang.EN,
     ) -> None:
-        """Simulate a grid of scenario variants with Dask (a local cluster, or --scheduler)."""
+        """Simulate a grid of scenario variants on local worker processes, or on a Dask
+        scheduler (--scheduler, the sweep extra)."""
         from vigile.io.plots import check_plot_path
         from vigile.scene.loader import load_scenario
         from vigile.sim.sweep import Vary, run_sweep, variants
@@ -135,7 +136,7 @@ def register(app: typer.Typer) -> None:
 
 
 def write_table(rows: list[dict[str, float]], out: Path) -> None:
-    """The sweep's rows as CSV, and as Parquet beside it when pyarrow is installed."""
+    """The sweep's rows as CSV."""
     from vigile.errors import InputError
 
     if not out.parent.exists():
@@ -144,9 +145,3 @@ def write_table(rows: list[dict[str, float]], out: Path) -> None:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    try:
-        import pandas as pd
-        import pyarrow  # noqa: F401
-    except ImportError:
-        return
-    pd.DataFrame(rows).to_parquet(out.with_suffix(".parquet"))

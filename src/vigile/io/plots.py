@@ -1,6 +1,7 @@
 """Pictures of a board: the map drawn, a risk map as a heat map over it, a route on top.
 
-matplotlib is imported only when a picture is made (Agg backend, no window). The file format
+matplotlib (the ``plot`` extra) is imported only when a picture is made (Agg backend, no
+window); without it, asking for a picture is a one-line error naming the extra. The file format
 follows the file's extension: ``.png`` or ``.svg``. Texts come from the message catalogue, in
 French or English. Coordinates are the scenario's: x to the right, y downwards, in cm.
 """
@@ -64,7 +65,19 @@ def check_plot_path(path: Path) -> Path:
         )
     if not path.parent.exists():
         raise InputError(f"{path.parent}: no such folder", where="--plot")
+    _agg()
     return path
+
+
+def _agg() -> None:
+    """Draw off-screen (Agg); matplotlib is an extra: name it when it is missing."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise InputError(
+            "pictures need matplotlib: pip install 'vigile[plot]'", where="--plot"
+        ) from None
+    matplotlib.use("Agg")
 
 
 def _default_lit_radius(rules: RuleData) -> float:
@@ -234,9 +247,7 @@ def _legend(ax: Axes, handles: list[Any]) -> None:
 def risk_figure(riskmap: RiskMap, lang: Lang, *, route: Route | None = None) -> Figure:
     """The map with the risk map as a heat map (cells of risk 0 left clear), a colour bar, a
     title saying what (scenario, attitude or noise, resolution) and the route if given."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+    _agg()
     from matplotlib.figure import Figure
 
     scenario = riskmap.board.scenario
@@ -307,9 +318,7 @@ def save_figure(figure: Figure, path: Path) -> None:
 
 def heat_figure(result: SimResult, lang: Lang) -> Figure:
     """Where the intruders were standing when detected, over the map, from ``simulate``."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+    _agg()
     from matplotlib.figure import Figure
 
     from vigile.sim.batch import HEAT_BINS
@@ -344,9 +353,7 @@ def heat_figure(result: SimResult, lang: Lang) -> Figure:
 
 def sweep_figure(rows: list[dict[str, float]], paths: list[str], lang: Lang, title: str) -> Figure:
     """Each outcome's probability against each varied field (averaged over the others)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+    _agg()
     from matplotlib.figure import Figure
 
     from vigile.sim.batch import OUTCOMES
