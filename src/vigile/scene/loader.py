@@ -180,6 +180,10 @@ def load_scenario(source: str | Path) -> Scenario:
     """The scenario in a file (YAML, JSON or TOML) or bundled under ``source``.
 
     Raises :class:`ScenarioValidationError` listing every error with its line and field.
+
+    >>> raid = load_scenario("night-raid")
+    >>> raid.name, len(raid.actors), raid.turns
+    ('Night raid on the Nagamasa residence', 14, 40)
     """
     scenario, problems = check_scenario(source)
     if scenario is None:

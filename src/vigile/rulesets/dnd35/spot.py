@@ -62,6 +62,12 @@ def spot_check(
     target still in total concealment (50% miss). Unpinpointed, a result of DC + 20 or more
     also pinpoints: ``chance_pinpoint`` is its chance.
 
+    >>> from vigile import load_rules
+    >>> verdict = spot_check(load_rules("dnd35"), spot_bonus=8, distance_ft=20,
+    ...     target=SpotTarget.MOVING)
+    >>> verdict.difficulty, verdict.chance
+    (20, Fraction(7, 20))
+
     Rolling order: one d20, the observer's Spot.
     """
     check_bonus(spot_bonus, where="--spot")

@@ -125,6 +125,12 @@ def noise_check(
     ``barriers`` counts the partitions, doors and walls between listener and source (SK-N5).
     An alarm cry is heard at once by listeners on alert, otherwise on 2+ with no distance or
     wall modifier (SK-N7).
+
+    >>> from vigile import GivenFaces, load_rules
+    >>> verdict = noise_check(load_rules("skirmish"), event=NoiseEvent.DEATH,
+    ...     surface=Surface.FLOOR, distance_cm=20, barriers=1, source=GivenFaces([4]))
+    >>> verdict.difficulty, verdict.chance, verdict.success
+    (4, Fraction(1, 2), True)
     """
     check_roller(rules, roller)
     check_distance(distance_cm)

@@ -211,6 +211,10 @@ def hide_check(
     chance to stay hidden from all; each observer's sub-verdict has its own chance to notice
     and the state it reaches (SF-5). Dice, when rolled: the
     Stealth d20 first, then one d20 per observer in order.
+
+    >>> from vigile import load_rules
+    >>> hide_check(load_rules("starfinder"), stealth=12, observers=[5, 8], cover=True).chance
+    Fraction(569, 1000)
     """
     check_bonus(stealth, where="--stealth")
     crowd = _observers(observers)
