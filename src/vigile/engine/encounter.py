@@ -32,7 +32,7 @@ SK-A4: +1 to the die in town). The party detects the ambush if any one target do
 [R]); then both sides act at once, else the ambushers act first (SK-A5).
 
 A check noticing a follower or an ambush is a perception check: a character's own view shows
-it only when it succeeds (see :mod:`vigile.engine.views`).
+it only when it succeeds (see :mod:`vigile.io.views`).
 """
 
 from __future__ import annotations
