@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vigile.checks.numbers import fraction_text, percent_text
 from vigile.io.i18n import Lang, tr
 from vigile.rulesets.skirmish.sight import Attitude
 
@@ -24,11 +25,11 @@ MAX_EXACT_CHARS = 60
 
 
 def _percent(chance: float) -> str:
-    return f"{100 * chance:.2f}%"
+    return percent_text(chance)
 
 
 def _exact(chance: Fraction) -> str:
-    text = str(chance)
+    text = fraction_text(chance)
     return text if len(text) <= MAX_EXACT_CHARS else f"≈{float(chance):.6g}"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vigile.checks.numbers import percent_text
 from vigile.io.i18n import Lang, tr
 
 if TYPE_CHECKING:
@@ -24,7 +25,8 @@ def simulation_text(result: SimResult, lang: Lang, plot: Path | None) -> list[st
 
     def pct(e: Estimate) -> str:
         low, high = e.interval
-        return f"{100 * e.p:6.2f}%  [{100 * low:.2f}, {100 * high:.2f}]"
+        bare = [percent_text(x, sign="") for x in (e.p, low, high)]
+        return f"{bare[0]:>6}%  [{bare[1]}, {bare[2]}]"
 
     lines = [
         tr(
