@@ -342,7 +342,7 @@ def test_absurd_distances_are_refused(skirmish: RuleData, distance: float) -> No
 
 
 def test_distances_beyond_the_limit_are_limit_errors(skirmish: RuleData) -> None:
-    with pytest.raises(LimitError, match="--distance: 1e[+]09 cm is beyond the limit"):
+    with pytest.raises(LimitError, match=r"--distance: 1e\+09 cm is beyond the limit"):
         noise_check(skirmish, event=NoiseEvent.MELEE, distance_cm=1e9)
 
 
