@@ -60,7 +60,11 @@ def test_SK_S5_the_followers_double_one_lets_her_notice_him_on_6(tmp_path: Path)
     assert follow.verdict.roll and follow.verdict.roll.fumble
     assert notice.actor == "Tomoe" and notice.verdict
     assert notice.verdict.difficulty == 6 and notice.verdict.success is True
-    assert (result.outcome.kind, result.outcome.turn, result.outcome.by) == ("detected", 1, "Tomoe")
+    assert (result.outcome.kind, result.outcome.turn, result.outcome.by) == (
+        "detected",
+        1,
+        ("Tomoe",),
+    )
 
 
 def test_SK_S5_a_fumble_she_does_not_notice_still_loses_the_trail(tmp_path: Path) -> None:
@@ -70,7 +74,11 @@ def test_SK_S5_a_fumble_she_does_not_notice_still_loses_the_trail(tmp_path: Path
     result = _play(tmp_path, SHADOWING.replace("SETTING", "crowd"), [1, 1, 5])
     _, notice = _checks(result, "shadow")
     assert notice.verdict and notice.verdict.difficulty == 6 and notice.verdict.success is False
-    assert (result.outcome.kind, result.outcome.turn, result.outcome.by) == ("lost", 1, "Sanjiro")
+    assert (result.outcome.kind, result.outcome.turn, result.outcome.by) == (
+        "lost",
+        1,
+        ("Sanjiro",),
+    )
     assert result.outcome.unseen
 
 
@@ -132,7 +140,7 @@ def test_SK_A3_each_targets_alert_is_its_own(tmp_path: Path) -> None:
     tomoe, kenji = checks["Tomoe"], checks["Kenji"]
     assert tomoe and tomoe.difficulty == 6 and tomoe.success is False
     assert kenji and kenji.difficulty == 7 and kenji.success is True
-    assert (result.outcome.kind, result.outcome.by) == ("detected", "Kenji")
+    assert (result.outcome.kind, result.outcome.by) == ("detected", ("Kenji",))
     assert any(e.message == "engine.day.ambush_detected" for e in result.events)
 
 
@@ -146,7 +154,7 @@ def test_SK_A4_the_alert_die_bonus_is_per_character(tmp_path: Path) -> None:
     tomoe, kenji = checks["Tomoe"], checks["Kenji"]
     assert tomoe and (tomoe.difficulty, tomoe.die_bonus, tomoe.success) == (8, 1, False)
     assert kenji and (kenji.difficulty, kenji.die_bonus, kenji.success) == (8, 0, False)
-    assert (result.outcome.kind, result.outcome.by) == ("objective", "Sanjiro")
+    assert (result.outcome.kind, result.outcome.by) == ("objective", ("Sanjiro",))
     assert result.outcome.unseen
     assert any(e.message == "engine.day.ambush_sprung" for e in result.events)
 

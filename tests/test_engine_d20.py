@@ -182,7 +182,7 @@ def test_an_invisible_intruder_walking_past_a_guard_with_the_gms_dice(tmp_path: 
     alarm = [e for e in result.events if e.kind == "alarm"]
     assert [(e.turn, e.actor) for e in alarm] == [(1, "Guard")]
     assert result.outcome.kind == "detected"
-    assert (result.outcome.turn, result.outcome.by, result.outcome.unseen) == (2, "Guard", False)
+    assert (result.outcome.turn, result.outcome.by, result.outcome.unseen) == (2, ("Guard",), False)
     guard = next(w for w in result.walkers if w.name == "Guard")
     assert guard.at == (19.5, 10)
     assert guard.aware_of("Ghost") is AwarenessState.LOCATION
@@ -192,7 +192,7 @@ def test_an_invisible_intruder_walking_past_a_guard_with_the_gms_dice(tmp_path: 
 def test_without_the_blow_the_alarm_ends_the_game(tmp_path: Path) -> None:
     result = play(scenario(tmp_path, turns=1), dice_values=[17, 10, 12, 15, 70])
     assert result.outcome.kind == "alarm"
-    assert (result.outcome.turn, result.outcome.by) == (1, "Guard")
+    assert (result.outcome.turn, result.outcome.by) == (1, ("Guard",))
 
 
 def test_a_character_sees_only_its_own_checks(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from vigile.engine.run import play
 from vigile.engine.skirmish import SkirmishGame
 from vigile.scene.loader import load_scenario
 from vigile.sim.batch import OUTCOMES
-from vigile.sim.simulate import outcome_name, simulate
+from vigile.sim.simulate import simulate
 
 HERE = Path(__file__).parent / "scenarios"
 F = Fraction
@@ -93,7 +93,7 @@ def test_the_engine_holds_the_hand_worked_chance(name: str) -> None:
     for seed in range(games):
         rng = np.random.default_rng(seed)
         result = SkirmishGame(s, rules, rng, RolledFaces(rng)).play()
-        counts[outcome_name(result.outcome)] += 1
+        counts[result.outcome.ending] += 1
         for actor in {e.actor for e in result.events if e.kind == "perceive" and e.actor}:
             seen_by[actor] = seen_by.get(actor, 0) + 1
     for outcome in OUTCOMES:

@@ -32,5 +32,5 @@ class ToyGame(Game):
                 if verdict.success:
                     watcher.learn(sneak.name, AwarenessState.OBSERVED)
                     self.ever_detected = True
-                    self.outcome = Outcome("detected", self.turn, unseen=False, by=watcher.name)
+                    self.outcome = Outcome("detected", self.turn, unseen=False, by=(watcher.name,))
                     return

@@ -122,7 +122,7 @@ class D20Game(Game):
     def _unfinished(self) -> Outcome:
         """At the round limit: the alarm if it was raised (with its round), else the limit."""
         if self.alarm is not None:
-            return Outcome("alarm", self.alarm[0], unseen=False, by=self.alarm[1])
+            return Outcome("alarm", self.alarm[0], unseen=False, by=(self.alarm[1],))
         return super()._unfinished()
 
     def play_turn(self) -> None:
@@ -427,7 +427,7 @@ class D20Game(Game):
             perceived_by={intruder.name},
         )
         if not self.intruders():
-            self.outcome = Outcome("detected", self.turn, unseen=False, by=defender.name)
+            self.outcome = Outcome("detected", self.turn, unseen=False, by=(defender.name,))
             self.emit("end", "engine.d20.all_caught", public=True, params={"by": defender.name})
 
     # ---------------------------------------------------------------- each game's rules

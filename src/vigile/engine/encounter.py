@@ -93,7 +93,7 @@ class EncounterGame(SkirmishGame):
         )
         lost = follow.success is False
         if lost and not fumbled:
-            self.outcome = Outcome("lost", self.turn, unseen=True, by=follower.name)
+            self.outcome = Outcome("lost", self.turn, unseen=True, by=(follower.name,))
             return
         if not lost:
             follower.learn(followed.name, AwarenessState.OBSERVED)
@@ -115,11 +115,11 @@ class EncounterGame(SkirmishGame):
             followed.learn(follower.name, AwarenessState.OBSERVED)
             self.emit("perceive", "engine.day.notices", actor=followed, target=follower)
             self.ever_detected = True
-            self.outcome = Outcome("detected", self.turn, unseen=False, by=followed.name)
+            self.outcome = Outcome("detected", self.turn, unseen=False, by=(followed.name,))
         elif lost:
-            self.outcome = Outcome("lost", self.turn, unseen=True, by=follower.name)
+            self.outcome = Outcome("lost", self.turn, unseen=True, by=(follower.name,))
         elif self.turn >= encounter.rounds:
-            self.outcome = Outcome("objective", self.turn, unseen=True, by=follower.name)
+            self.outcome = Outcome("objective", self.turn, unseen=True, by=(follower.name,))
 
     def _ambush(self, encounter: Ambush) -> None:
         ambushers = [self.by_name[n] for n in encounter.ambushers]
@@ -164,10 +164,12 @@ class EncounterGame(SkirmishGame):
         if spotted_by:
             self.ever_detected = True
             self.emit("ambush", "engine.day.ambush_detected", public=True, params=params)
-            self.outcome = Outcome("detected", self.turn, unseen=False, by=", ".join(spotted_by))
+            self.outcome = Outcome("detected", self.turn, unseen=False, by=tuple(spotted_by))
         else:
             self.emit("ambush", "engine.day.ambush_sprung", public=True, params=params)
-            self.outcome = Outcome("objective", self.turn, unseen=True, by=names)
+            self.outcome = Outcome(
+                "objective", self.turn, unseen=True, by=tuple(a.name for a in ambushers)
+            )
 
 
 def _without_sequel(verdict: Verdict) -> Verdict:

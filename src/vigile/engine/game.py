@@ -205,7 +205,7 @@ class Game:
         inside = reached_by(self.scenario, self.by_name)
         if inside is not None:
             self.outcome = Outcome(
-                "objective", self.turn, unseen=not self.ever_detected, by=", ".join(inside)
+                "objective", self.turn, unseen=not self.ever_detected, by=tuple(inside)
             )
             self.emit(
                 "objective",

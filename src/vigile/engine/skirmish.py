@@ -495,7 +495,7 @@ class SkirmishGame(Game):
                 hearers.add(listener.name)
         if self.scenario.alarm_ends:
             self.outcome = Outcome(
-                "alarm", self.turn, unseen=False, by=guard.name, after_alarm=True
+                "alarm", self.turn, unseen=False, by=(guard.name,), after_alarm=True
             )
 
     # ---------------------------------------------------------------- 5. the end

@@ -174,7 +174,9 @@ def event_lines(event: Event, lang: Lang, name: str | None = None) -> Iterator[s
 def outcome_lines(outcome: Outcome, walkers: Iterable[Walker], lang: Lang) -> Iterator[str]:
     """How the game ended, and what each living character knows (the GM's log)."""
     yield ""
-    yield tr(f"engine.outcome.{outcome.kind}", lang, {"turn": outcome.turn, "by": outcome.by})
+    yield tr(
+        f"engine.outcome.{outcome.kind}", lang, {"turn": outcome.turn, "by": ", ".join(outcome.by)}
+    )
     yield tr("engine.outcome.unseen" if outcome.unseen else "engine.outcome.seen", lang)
     if outcome.after_alarm and outcome.kind != "alarm":
         yield tr("engine.raid.after_alarm", lang)
@@ -232,7 +234,7 @@ def outcome_json_line(outcome: Outcome) -> str:
             "event": "outcome",
             "outcome": outcome.kind,
             "unseen": outcome.unseen,
-            "by": outcome.by,
+            "by": ", ".join(outcome.by),
         },
         ensure_ascii=False,
     )

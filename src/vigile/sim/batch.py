@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vigile.engine.result import Ending
 from vigile.rulesets.skirmish.noise import NoiseEvent, Surface
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.geometry import Barriers, crossings, line_of_sight
@@ -23,22 +24,16 @@ from vigile.sim.schedule import Op, Turn
 
 OBSERVED = 4
 DIRECTION = 2
-OUTCOMES = (
-    "objective_unseen",
-    "objective_detected",
-    "objective_after_alarm",
-    "alarm",
-    "turn_limit",
-    "caught",
-    "lost",
-)
-"""The ways a game ends. ``objective_unseen``: reached, no guard ever observed an intruder;
-``objective_detected``: reached, some guard observed an intruder but no alarm was raised;
-``objective_after_alarm``: reached after the alarm (SK-G5: the game goes on after it);
-``alarm``: ended by the alarm (a scenario with ``alarm_ends``); ``turn_limit``; ``caught``:
-every intruder was caught (d20 games) or the follower noticed (shadowing); ``lost``: the
-follower lost the trail (shadowing). The batched raids end in one of the first five."""
-UNSEEN, DETECTED, AFTER_ALARM, ALARM, TURN_LIMIT = range(5)
+OUTCOMES = tuple(ending.value for ending in Ending)
+"""The ways a game ends, in the order of the tallies (:class:`~vigile.engine.result.Ending`
+says what each counts). The batched raids end in one of the first five."""
+CODE = {ending: code for code, ending in enumerate(Ending)}
+"""Each ending's code in the ``outcome`` array of a block."""
+UNSEEN = CODE[Ending.OBJECTIVE_UNSEEN]
+DETECTED = CODE[Ending.OBJECTIVE_DETECTED]
+AFTER_ALARM = CODE[Ending.OBJECTIVE_AFTER_ALARM]
+ALARM = CODE[Ending.ALARM]
+TURN_LIMIT = CODE[Ending.TURN_LIMIT]
 RUNNING = -1
 HEAT_BINS = 100
 

@@ -18,10 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from vigile.engine.result import Outcome
 from vigile.errors import InputError, LimitError
 from vigile.scene.model import Scenario
-from vigile.sim.batch import OUTCOMES, Block, Tally
+from vigile.sim.batch import CODE, OUTCOMES, Block, Tally
 from vigile.sim.model import SimModel, prepare
 
 BLOCK = 4096
@@ -125,7 +124,7 @@ def engine_block(scenario: Scenario, seed: int, index: int, size: int) -> Tally:
     for child in sequence.spawn(size):
         rng = np.random.default_rng(child)
         result = play(scenario, seed=int(rng.integers(2**62)), faces=RolledFaces(rng))
-        tally.outcomes[OUTCOMES.index(outcome_name(result.outcome))] += 1
+        tally.outcomes[CODE[result.outcome.ending]] += 1
         first = _first_detection(result, guards)
         tally.first_detection[first[0] if first else 0] += 1
         for g in {g for _, g in first[1:]} if first else ():
@@ -137,15 +136,6 @@ LOCATED_OR_SEEN = ("location", "observed")
 """What "detected" counts, in every game (RULES.md §4): a defender who knows where an intruder
 is, or sees him; hearing a noise (direction) or sensing a presence is not a detection. The
 ``unseen`` of an outcome counts the same."""
-
-
-def outcome_name(outcome: Outcome) -> str:
-    """The simulator's name (one of :data:`~vigile.sim.batch.OUTCOMES`) of how a game ended."""
-    if outcome.kind == "objective":
-        if outcome.after_alarm:
-            return "objective_after_alarm"
-        return "objective_unseen" if outcome.unseen else "objective_detected"
-    return {"detected": "caught"}.get(outcome.kind, outcome.kind)
 
 
 def _first_detection(result: Any, guards: list[str]) -> tuple[Any, ...]:
