@@ -231,12 +231,11 @@ def list_bundled(json_out: JsonOpt = False) -> None:
     rows = [(name, load_scenario(name)) for name in bundled_names()]
     if json_out:
         sys.stdout.write(
-            json.dumps([{"name": n, "ruleset": s.ruleset.value, "title": s.name} for n, s in rows])
-            + "\n"
+            json.dumps([{"name": n, "ruleset": s.ruleset, "title": s.name} for n, s in rows]) + "\n"
         )
         return
     for name, scenario in rows:
-        sys.stdout.write(f"{name:<26} {scenario.ruleset.value:<10} {scenario.name}\n")
+        sys.stdout.write(f"{name:<26} {scenario.ruleset:<10} {scenario.name}\n")
 
 
 def register(app: typer.Typer) -> None:

@@ -55,10 +55,11 @@ import numpy as np
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import Attitude
+from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine.board import Board, Point, distance
-from vigile.engine.game import Game, log_number
+from vigile.engine.game import Game
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
 from vigile.rulesets.data import RuleData
@@ -312,9 +313,7 @@ class D20Game(Game):
             actor=observer,
             target=intruder,
             verdict=verdict,
-            params={"distance": log_number(distance(observer.at, intruder.at))}
-            if located
-            else None,
+            params={"distance": quoted(distance(observer.at, intruder.at))} if located else None,
         )
 
     def _conditions(self, intruder: Walker) -> list[Condition]:

@@ -13,6 +13,7 @@ import numpy as np
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import Attitude
+from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Param, Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine.board import Board, Point, distance
@@ -91,7 +92,7 @@ class Game:
             "target": target.name if target else "",
         }
         if at is not None:
-            shown |= {"x": log_number(at[0]), "y": log_number(at[1])}
+            shown |= {"x": quoted(at[0]), "y": quoted(at[1])}
         shown |= {"unit": self.scenario.units.value, "turn": self.turn}
         shown |= params or {}
         self.events.append(
@@ -102,7 +103,7 @@ class Game:
                 params=shown,
                 actor=actor.name if actor else None,
                 target=target.name if target else None,
-                at=None if at is None else (log_number(at[0]), log_number(at[1])),
+                at=None if at is None else (quoted(at[0]), quoted(at[1])),
                 verdict=verdict,
                 perceived_by=frozenset(names),
                 public=public,
@@ -223,9 +224,3 @@ class Game:
             for w in self.walkers
             if any(w.side is d.side or w.aware_of(d.name) is AwarenessState.OBSERVED for d in doers)
         }
-
-
-def log_number(value: float) -> float | int:
-    """A coordinate or distance as the log shows it: 20, not 20.0."""
-    rounded = round(float(value), 2)
-    return int(rounded) if rounded.is_integer() else rounded

@@ -43,9 +43,10 @@ from functools import partial
 import numpy as np
 
 from vigile.awareness.ladder import AwarenessState
+from vigile.checks.numbers import quoted
 from vigile.dice.source import FaceSource
 from vigile.engine.board import Board, Point, distance
-from vigile.engine.game import Game, log_number
+from vigile.engine.game import Game
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
 from vigile.engine.steps import (
@@ -339,7 +340,7 @@ class SkirmishGame(Game):
                 target=maker,
                 at=at,
                 verdict=verdict,
-                params={"event": event.value, "distance": log_number(gap)},
+                params={"event": event.value, "distance": quoted(gap)},
             )
             if not verdict.success:
                 continue
@@ -394,7 +395,7 @@ class SkirmishGame(Game):
             target=intruder,
             at=intruder.at,
             verdict=verdict,
-            params={"distance": log_number(gap)},
+            params={"distance": quoted(gap)},
         )
         if verdict.success:
             self._detect(guard, intruder, seen_message)
@@ -424,7 +425,7 @@ class SkirmishGame(Game):
                     "engine.raid.beyond_reach",
                     actor=guard,
                     target=intruder,
-                    params={"distance": log_number(gap)},
+                    params={"distance": quoted(gap)},
                 )
                 self._cry(guard, intruder)
                 continue

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import Attitude
+from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Verdict
 from vigile.engine.board import Point, distance
 from vigile.engine.d20 import (
@@ -53,7 +54,6 @@ from vigile.engine.d20 import (
     square_of,
     stats_of,
 )
-from vigile.engine.game import log_number
 from vigile.engine.state import Walker
 from vigile.rulesets import dnd35
 from vigile.rulesets.dnd35.traits import pinpoint_lost, struck_by_invisible
@@ -212,7 +212,7 @@ class Dnd35Game(D20Game):
                         key,
                         actor=observer,
                         target=intruder,
-                        params={"distance": log_number(gap), "rule": found.line.rule},
+                        params={"distance": quoted(gap), "rule": found.line.rule},
                     )
                     self._learn(observer, intruder, found.state, found.line.rule)
         if observer.aware_of(name).at_least(AwarenessState.LOCATION):

@@ -14,13 +14,14 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
 from vigile.awareness.vocabulary import Attitude
+from vigile.rulesets.limits import LIMITS
 from vigile.rulesets.senses import Sense
 
 MAX_NAME = 60
-MAX_POOL = 20
-"""Never more dice in a pool (the skirmish data file says the same: ``dice.max_pool``)."""
-MAX_BONUS = 100
-MAX_COORD = 100_000.0
+MAX_POOL = LIMITS.max_dice
+"""Never more dice in a pool (the limits' one home: :mod:`vigile.rulesets.limits`)."""
+MAX_BONUS = LIMITS.max_bonus
+MAX_COORD = LIMITS.max_distance
 """No board is larger than a kilometre of table or a hundred thousand feet."""
 
 Coord = Annotated[float, Field(allow_inf_nan=False, ge=-MAX_COORD, le=MAX_COORD)]
@@ -118,7 +119,7 @@ class D20Stats(BaseModel):
     """Dexterity modifier (the roll of a creature without Move Silently ranks, DD-5)."""
     armor_check_penalty: Annotated[int, Field(ge=-MAX_BONUS, le=0)] = 0
     """Armor check penalty, 0 or less (SF-1, DD-5)."""
-    touch_ac: Annotated[int, Field(ge=0, le=100)] = 10
+    touch_ac: Annotated[int, Field(ge=0, le=LIMITS.max_ac)] = 10
     """Touch Armor Class, for groping (DD-6)."""
     attack: Bonus = 0
     """Melee attack bonus, for groping touch attacks (DD-6)."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from vigile.checks.numbers import quoted
 from vigile.dice.roll import Die, Roll
 from vigile.dice.source import FaceSource
 from vigile.rulesets.data import RuleData
@@ -42,11 +41,6 @@ def skill_bonus(ranked: int | None, *, dex: int, armor_penalty: int = 0) -> int:
     """A Hide or Move Silently bonus: the creature's own, or without ranks the untrained roll
     of :func:`untrained_bonus` [DD-5, DD-20]."""
     return ranked if ranked is not None else untrained_bonus(dex=dex, armor_penalty=armor_penalty)
-
-
-ft_param = quoted
-"""A distance as an explanation quotes it (:func:`vigile.checks.numbers.quoted`); the name
-stays for the modules that still import it."""
 
 
 def as_roll(dice: Sequence[Die], success: bool, source: FaceSource) -> Roll:

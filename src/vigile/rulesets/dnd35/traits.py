@@ -14,10 +14,11 @@ from collections.abc import Iterable
 from enum import StrEnum
 
 from vigile.awareness.ladder import AwarenessState
+from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Line, Modifier
 from vigile.errors import InputError
 from vigile.rulesets.data import RuleData, from_data
-from vigile.rulesets.dnd35.common import companion, ft_param
+from vigile.rulesets.dnd35.common import companion
 from vigile.rulesets.senses import Condition, Sense, reach
 
 SQUARE_FT = 5
@@ -62,7 +63,7 @@ def struck_by_invisible(
         return AwarenessState.PRESENCE, Line("dnd35.traits.struck.moved", "DD-7")
     if reach_ft > SQUARE_FT:
         return AwarenessState.DIRECTION, Line(
-            "dnd35.traits.struck.reach", "DD-7", {"reach": ft_param(reach_ft), "square": SQUARE_FT}
+            "dnd35.traits.struck.reach", "DD-7", {"reach": quoted(reach_ft), "square": SQUARE_FT}
         )
     if ranged and companion(rules, "ranged_gives_direction"):
         return AwarenessState.DIRECTION, Line("dnd35.traits.struck.ranged", "DD-7", companion=True)
