@@ -11,6 +11,6 @@ PLUGIN = GamePlugin(
     messages=(),
     game="vigile.engine.encounter:game_for",
     cli="vigile.cli.skirmish:app",
-    batch="vigile.sim.model:prepare",
+    batch="vigile.sim.model:batch_model",
     scenario_issues="vigile.games.checks:skirmish_issues",
 )

@@ -18,6 +18,7 @@ import numpy as np
 
 from vigile.engine.board import Board
 from vigile.engine.skirmish import skirmish_board
+from vigile.errors import InputError
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.alarm import alarm_check
 from vigile.rulesets.skirmish.common import Roller
@@ -310,10 +311,14 @@ class SimModel:
         return codes.ravel().astype(np.int64), [death_surface(str(name)) for name in names]
 
 
+def batch_model(scenario: Scenario) -> SimModel | None:
+    """The skirmish game's batched model of a scenario (its plug-in's ``batch``): a night raid
+    is batched, a day encounter is not (None: the engine plays it game by game)."""
+    return None if scenario.encounter is not None else prepare(scenario)
+
+
 def prepare(scenario: Scenario) -> SimModel:
     """Everything the batched simulator needs, computed once."""
-    from vigile.errors import InputError
-
     if scenario.ruleset != "skirmish" or scenario.encounter is not None:
         raise InputError(
             "the batched simulator plays skirmish raids (walls, guards, plans); "

@@ -18,10 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from vigile import registry
 from vigile.errors import InputError, LimitError
 from vigile.scene.model import Scenario
 from vigile.sim.batch import CODE, OUTCOMES, Block, Tally
-from vigile.sim.model import SimModel, prepare
+from vigile.sim.model import SimModel
 
 BLOCK = 4096
 """Runs played together; about 10 MB of arrays for the night raid."""
@@ -151,9 +152,11 @@ def _first_detection(result: Any, guards: list[str]) -> tuple[Any, ...]:
 
 
 def _model(scenario: Scenario) -> SimModel | Scenario:
-    """What plays a block: the batched model of a skirmish raid, else the scenario itself."""
-    batched = scenario.ruleset == "skirmish" and scenario.encounter is None
-    return prepare(scenario) if batched else scenario
+    """What plays a block: the game's batched model (its plug-in's ``batch``) when it has one
+    for this scenario, else the scenario itself, played game by game in the engine."""
+    plugin = registry.get(scenario.ruleset)
+    model = plugin.load(plugin.batch)(scenario) if plugin.batch else None
+    return model if model is not None else scenario
 
 
 @functools.lru_cache(maxsize=4)
