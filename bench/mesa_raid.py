@@ -14,11 +14,11 @@ import mesa
 import numpy as np
 
 from vigile.dice.source import RolledFaces
+from vigile.games.skirmish.model import SimModel
 from vigile.rulesets.skirmish.alarm import alarm_check
 from vigile.rulesets.skirmish.common import Roller
 from vigile.rulesets.skirmish.noise import NoiseEvent, noise_check
 from vigile.rulesets.skirmish.sight import sight_check
-from vigile.sim.model import SimModel
 
 
 class Guard(mesa.Agent):  # type: ignore[misc]

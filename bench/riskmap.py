@@ -12,11 +12,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from vigile.games.skirmish.riskmap import Board, risk_map
+from vigile.games.skirmish.route import safest_route, step_open
 from vigile.rulesets.skirmish.noise import NoiseEvent
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.loader import load_scenario
-from vigile.sim.riskmap import Board, risk_map
-from vigile.sim.route import safest_route, step_open
 
 REPEATS = 3
 

@@ -24,10 +24,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 
 from vigile.dice.source import RolledFaces
-from vigile.engine.skirmish import SkirmishGame
+from vigile.games.skirmish.batch import Block
+from vigile.games.skirmish.model import prepare
+from vigile.games.skirmish.raid import SkirmishGame
 from vigile.scene.loader import load_scenario
-from vigile.sim.batch import Block
-from vigile.sim.model import prepare
 from vigile.sim.simulate import simulate
 
 
@@ -119,8 +119,8 @@ def main() -> None:
         f"{8 * 4096 / two_s:.0f} runs/s -> {one_s / two_s:.2f}x"
     )
 
+    from vigile.games.skirmish.riskmap import risk_map
     from vigile.rulesets.skirmish.sight import Attitude
-    from vigile.sim.riskmap import risk_map
 
     risk_map(scenario, Attitude.FAST, resolution=1.0)
     risk_s, _ = timed(lambda: risk_map(scenario, Attitude.FAST, resolution=1.0))

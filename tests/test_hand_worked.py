@@ -18,10 +18,10 @@ import pytest
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import GivenFaces, RolledFaces
 from vigile.engine.run import play
-from vigile.engine.skirmish import SkirmishGame
+from vigile.games.skirmish.raid import SkirmishGame
 from vigile.scene.loader import load_scenario
-from vigile.sim.batch import OUTCOMES
 from vigile.sim.simulate import simulate
+from vigile.sim.tally import OUTCOMES
 
 HERE = Path(__file__).parent / "scenarios"
 F = Fraction
@@ -184,10 +184,10 @@ def test_SK_V5_a_lantern_lights_nothing_behind_a_solid_wall() -> None:
     """The ninja stands 10 cm from a lantern, well within its 20 cm, but the wall stands
     between them: he is not lit, and the guard 25 cm away sees an immobile target beyond its
     10 cm band: no test at all (SK-V5, SK-V3). The risk map agrees."""
-    from vigile.engine.skirmish import skirmish_board
+    from vigile.games.skirmish.raid import skirmish_board
+    from vigile.games.skirmish.riskmap import Board as RiskBoard
     from vigile.rulesets.skirmish.sight import Attitude
     from vigile.scene.loader import parse_scenario
-    from vigile.sim.riskmap import Board as RiskBoard
 
     s = parse_scenario(LANTERN_BEHIND_A_WALL)
     board = skirmish_board(s, s.rules())

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vigile.errors import InputError, LimitError
+from vigile.games.skirmish.riskmap import Board, Guard, RiskMap, auto_resolution, risk_map
 from vigile.rulesets.skirmish.noise import NoiseEvent
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.loader import bundled_names, load_scenario, parse_scenario
 from vigile.scene.model import Scenario
-from vigile.sim.riskmap import Board, Guard, RiskMap, auto_resolution, risk_map
 
 SKIRMISH = [name for name in bundled_names() if load_scenario(name).ruleset == "skirmish"]
 

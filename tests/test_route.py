@@ -15,12 +15,12 @@ from typer.testing import CliRunner
 
 from vigile.cli.sim import app
 from vigile.errors import InputError
+from vigile.games.skirmish.riskmap import RiskMap, risk_map
+from vigile.games.skirmish.route import Route, safest_route, step_open
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.geometry import crossings
 from vigile.scene.loader import load_scenario, parse_scenario
 from vigile.scene.model import Scenario
-from vigile.sim.riskmap import RiskMap, risk_map
-from vigile.sim.route import Route, safest_route, step_open
 
 # A yard split by a wall with a gap at the south end, a room with no door, a guard and a lantern.
 YARD = """
@@ -85,7 +85,7 @@ def test_the_route_goes_round_the_wall(yard_map: RiskMap) -> None:
 
 def test_route_chance_is_one_test_per_turn_spread_along_the_route(yard_map: RiskMap) -> None:
     """Each step into a cell of risk p takes ds / move of a turn's test: (1 - p)^(ds / move)."""
-    from vigile.sim.route import turn_length
+    from vigile.games.skirmish.route import turn_length
 
     route = safest_route(yard_map, (5, 30), (50, 30))
     move = turn_length(yard_map)

@@ -13,15 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vigile.dice.source import RolledFaces
-from vigile.engine.skirmish import SkirmishGame
 from vigile.errors import InputError, LimitError
+from vigile.games.skirmish.model import SimModel, prepare
+from vigile.games.skirmish.raid import SkirmishGame
 from vigile.rulesets.skirmish.common import Roller
 from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, noise_check
 from vigile.rulesets.skirmish.sight import Attitude, sight_check
 from vigile.scene.loader import load_scenario, parse_scenario
-from vigile.sim.batch import OUTCOMES
-from vigile.sim.model import SimModel, prepare
 from vigile.sim.simulate import BLOCK, simulate
+from vigile.sim.tally import OUTCOMES
 
 PAST_THE_GUARD = """
 ruleset: skirmish

@@ -11,8 +11,8 @@ import pytest
 from vigile.cli import main
 from vigile.errors import InputError, LimitError
 from vigile.scene.loader import load_scenario
-from vigile.sim.batch import OUTCOMES
 from vigile.sim.sweep import Vary, run_sweep, variants
+from vigile.sim.tally import OUTCOMES
 
 
 def test_vary_parses_both_ends_included() -> None:

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
         ScenarioError,
         VigileError,
     )
+    from vigile.games.skirmish.riskmap import risk_map
+    from vigile.games.skirmish.route import safest_route
     from vigile.io.i18n import Lang
     from vigile.io.json_out import verdict_json
     from vigile.io.text import explain
@@ -62,8 +64,6 @@ if TYPE_CHECKING:
     from vigile.rulesets.starfinder.stealth import hide_check as starfinder_hide_check
     from vigile.scene.loader import load_scenario
     from vigile.scene.model import Scenario
-    from vigile.sim.riskmap import risk_map
-    from vigile.sim.route import safest_route
     from vigile.sim.simulate import simulate
 
 _LAZY: dict[str, tuple[str, str]] = {
@@ -111,8 +111,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "move_check": ("vigile.rulesets.skirmish.movement", "move_check"),
     "noise_check": ("vigile.rulesets.skirmish.noise", "noise_check"),
     "play": ("vigile.engine.run", "play"),
-    "risk_map": ("vigile.sim.riskmap", "risk_map"),
-    "safest_route": ("vigile.sim.route", "safest_route"),
+    "risk_map": ("vigile.games.skirmish.riskmap", "risk_map"),
+    "safest_route": ("vigile.games.skirmish.route", "safest_route"),
     "shadow_check": ("vigile.rulesets.skirmish.shadow", "shadow_check"),
     "sight_check": ("vigile.rulesets.skirmish.sight", "sight_check"),
     "simulate": ("vigile.sim.simulate", "simulate"),

@@ -26,9 +26,9 @@ from vigile.rulesets.skirmish.noise import NoiseEvent
 from vigile.rulesets.skirmish.sight import Attitude
 
 if TYPE_CHECKING:
+    from vigile.games.skirmish.riskmap import RiskMap
+    from vigile.games.skirmish.route import Route
     from vigile.scene.model import Scenario
-    from vigile.sim.riskmap import RiskMap
-    from vigile.sim.route import Route
 
 app = typer.Typer(
     help="Exact risk maps and the safest route over a skirmish board.",
@@ -83,7 +83,7 @@ def riskmap(
 ) -> None:
     """The exact chance of being seen (or heard) in one turn at each point of the board."""
     with _user_errors():
-        from vigile.sim.riskmap import risk_map
+        from vigile.games.skirmish.riskmap import risk_map
 
         loaded = _load(scenario)
         if plot is not None:
@@ -128,8 +128,8 @@ def route(
 ) -> None:
     """The route with the least chance of being seen, from --from to --to."""
     with _user_errors():
-        from vigile.sim.riskmap import outfit_unsuited, risk_map
-        from vigile.sim.route import safest_route
+        from vigile.games.skirmish.riskmap import outfit_unsuited, risk_map
+        from vigile.games.skirmish.route import safest_route
 
         goal = parse_point(to, "--to")
         origin = parse_point(start, "--from") if start is not None else None
@@ -221,8 +221,8 @@ def _plan_start(
 def _write_plan(scenario: Scenario, found: RiskMap, best: Route, actor: str, out: Path) -> None:
     import yaml
 
+    from vigile.games.skirmish.route import plan_legs, scenario_with_plan
     from vigile.scene.loader import parse_scenario
-    from vigile.sim.route import plan_legs, scenario_with_plan
 
     data = scenario_with_plan(scenario, actor, plan_legs(best, found))
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

@@ -2,8 +2,8 @@
 
 Positions are in feet; the square of a point is ``(x // 5, y // 5)``. Like the skirmish engine,
 this one holds no rule of its own, and it names no game: each d20 game subclasses
-:class:`D20Game` in its plug-in (:mod:`vigile.games.starfinder_round`,
-:mod:`vigile.games.dnd35_round`) and supplies its perception (``_perceive``), what a struck
+:class:`D20Game` in its plug-in (:mod:`vigile.games.starfinder.round`,
+:mod:`vigile.games.dnd35.round`) and supplies its perception (``_perceive``), what a struck
 defender learns (``_struck``), its attack check (``_attack_verdict``), and what its defenders
 lose when an intruder moves or may do where they last perceived it (``_moved``, ``_search``).
 What a sense can reach comes from :mod:`vigile.rulesets.senses`. The round only decides who

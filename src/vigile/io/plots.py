@@ -22,9 +22,9 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from vigile.games.skirmish.riskmap import RiskMap
+    from vigile.games.skirmish.route import Route
     from vigile.rulesets.data import RuleData
-    from vigile.sim.riskmap import RiskMap
-    from vigile.sim.route import Route
     from vigile.sim.simulate import SimResult
 
 __all__ = [
@@ -321,7 +321,7 @@ def heat_figure(result: SimResult, lang: Lang) -> Figure:
     _agg()
     from matplotlib.figure import Figure
 
-    from vigile.sim.batch import HEAT_BINS
+    from vigile.sim.tally import HEAT_BINS
 
     scenario = result.scenario
     size = scenario.map
@@ -356,7 +356,7 @@ def sweep_figure(rows: list[dict[str, float]], paths: list[str], lang: Lang, tit
     _agg()
     from matplotlib.figure import Figure
 
-    from vigile.sim.batch import OUTCOMES
+    from vigile.sim.tally import OUTCOMES
 
     figure = Figure(figsize=(max(7.5, 5.0 * len(paths)), 4.6), layout="constrained")
     axes = figure.subplots(1, len(paths), squeeze=False)[0]

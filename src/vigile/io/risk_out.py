@@ -1,8 +1,8 @@
 """Risk maps and routes as text and JSON: what ``vigile riskmap`` and ``vigile route`` print.
 
-Renderers over :class:`vigile.sim.riskmap.RiskMap` and :class:`vigile.sim.route.Route`; every
-text comes from the message catalogue (fr, en). The pictures are drawn by :mod:`vigile.io.plots`.
-"""
+Renderers over :class:`vigile.games.skirmish.riskmap.RiskMap` and
+:class:`vigile.games.skirmish.route.Route`; every text comes from the message catalogue (fr, en).
+The pictures are drawn by :mod:`vigile.io.plots`."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from vigile.io.i18n import Lang, tr
 from vigile.rulesets.skirmish.sight import Attitude
 
 if TYPE_CHECKING:
-    from vigile.sim.riskmap import RiskMap
-    from vigile.sim.route import Route
+    from vigile.games.skirmish.riskmap import RiskMap
+    from vigile.games.skirmish.route import Route
 
 DIGITS = 6
 """Floats in JSON are rounded to this many digits."""

@@ -21,7 +21,7 @@ SWEEP_COLUMNS = ("objective_unseen", "objective_after_alarm", "alarm", "detected
 
 def simulation_text(result: SimResult, lang: Lang, plot: Path | None) -> list[str]:
     """The summary a designer reads: outcomes with intervals, first detection, guards."""
-    from vigile.sim.batch import OUTCOMES
+    from vigile.sim.tally import OUTCOMES
 
     def pct(e: Estimate) -> str:
         low, high = e.interval

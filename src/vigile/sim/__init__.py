@@ -1,6 +1,9 @@
 """Simulation over the same rules, for the designer (issue 5; DESIGN.md "Simulation").
 
-:mod:`vigile.sim.riskmap` gives the exact chance of being seen (or heard) in one turn at each
-point of a board; :mod:`vigile.sim.route` finds the route that minimises the chance of being
-detected on that map. The batched Monte Carlo simulator lives beside them.
+:mod:`vigile.sim.simulate` plays a scenario many times: batched, when its game's plug-in has a
+batched model (the skirmish raid: :mod:`vigile.games.skirmish.batch`), else game by game in the
+turn engine; :mod:`vigile.sim.tally` is what it counts; :mod:`vigile.sim.sweep` varies a
+scenario over a grid of values; :mod:`vigile.sim.executors` runs blocks on local worker
+processes or a Dask cluster. The risk maps and routes are the skirmish game's
+(:mod:`vigile.games.skirmish.riskmap`, :mod:`vigile.games.skirmish.route`).
 """

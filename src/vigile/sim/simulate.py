@@ -21,8 +21,7 @@ import numpy as np
 from vigile import registry
 from vigile.errors import InputError, LimitError
 from vigile.scene.model import Scenario
-from vigile.sim.batch import CODE, OUTCOMES, Block, Tally
-from vigile.sim.model import SimModel
+from vigile.sim.tally import CODE, OUTCOMES, Batched, Tally
 
 BLOCK = 4096
 """Runs played together; about 10 MB of arrays for the night raid."""
@@ -105,11 +104,12 @@ def blocks(runs: int) -> Iterator[tuple[int, int]]:
         yield index, min(BLOCK, runs - index * BLOCK)
 
 
-def play_block(model: SimModel | Scenario, seed: int, index: int, size: int) -> Tally:
-    """Play block ``index``: batched for a skirmish raid, else game by game in the engine."""
+def play_block(model: Batched | Scenario, seed: int, index: int, size: int) -> Tally:
+    """Play block ``index``: batched when the game has a batched model, else game by game in
+    the engine."""
     if isinstance(model, Scenario):
         return engine_block(model, seed, index, size)
-    return Block(model, size, block_seed(seed, index)).play()
+    return model.play(size, block_seed(seed, index))
 
 
 def engine_block(scenario: Scenario, seed: int, index: int, size: int) -> Tally:
@@ -151,16 +151,16 @@ def _first_detection(result: Any, guards: list[str]) -> tuple[Any, ...]:
     return (found[0][0], *found) if found else ()
 
 
-def _model(scenario: Scenario) -> SimModel | Scenario:
+def _model(scenario: Scenario) -> Batched | Scenario:
     """What plays a block: the game's batched model (its plug-in's ``batch``) when it has one
     for this scenario, else the scenario itself, played game by game in the engine."""
     plugin = registry.get(scenario.ruleset)
-    model = plugin.load(plugin.batch)(scenario) if plugin.batch else None
+    model: Batched | None = plugin.load(plugin.batch)(scenario) if plugin.batch else None
     return model if model is not None else scenario
 
 
 @functools.lru_cache(maxsize=4)
-def _worker_model(scenario_json: str) -> SimModel | Scenario:
+def _worker_model(scenario_json: str) -> Batched | Scenario:
     """The model a worker plays, prepared once per process for each scenario it is sent."""
     return _model(Scenario.model_validate_json(scenario_json))
 
@@ -198,14 +198,15 @@ def simulate(
     check_counts(runs, workers)
     model = _model(scenario)
     guards = [a.name for a in scenario.actors if a.side.value == "defenders"]
-    turns = len(model.turns) if isinstance(model, SimModel) else scenario.turns
+    batched = not isinstance(model, Scenario)
+    turns = scenario.turns if isinstance(model, Scenario) else model.turns
     total = Tally.empty(turns, len(guards))
     if workers == 1 and scheduler is None:
         for index, size in blocks(runs):
             total = total + play_block(model, seed, index, size)
             if progress:
                 progress(size)
-        return SimResult(scenario, runs, seed, total, guards, isinstance(model, SimModel))
+        return SimResult(scenario, runs, seed, total, guards, batched)
     from vigile.sim.executors import executor
 
     workers = min(workers, os.cpu_count() or 1, math.ceil(runs / BLOCK)) or 1
@@ -219,4 +220,4 @@ def simulate(
             total = total + tally
             if progress:
                 progress(tally.runs)
-    return SimResult(scenario, runs, seed, total, guards, isinstance(model, SimModel))
+    return SimResult(scenario, runs, seed, total, guards, batched)

@@ -19,7 +19,7 @@ from typing import Any
 
 from vigile.errors import InputError, LimitError
 from vigile.scene.model import Scenario
-from vigile.sim.batch import OUTCOMES
+from vigile.sim.tally import OUTCOMES
 
 MAX_VARIANTS = 10_000
 _SPEC = re.compile(r"^(?P<path>[^=]+)=(?P<start>[^.]+(?:\.\d+)?)\.\.(?P<stop>[^:]+):(?P<step>.+)$")

@@ -17,8 +17,9 @@ from fractions import Fraction
 import numpy as np
 
 from vigile.engine.board import Board
-from vigile.engine.skirmish import skirmish_board
 from vigile.errors import InputError
+from vigile.games.skirmish.raid import skirmish_board
+from vigile.games.skirmish.schedule import Turn, schedule
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.alarm import alarm_check
 from vigile.rulesets.skirmish.common import Roller
@@ -35,7 +36,6 @@ from vigile.rulesets.skirmish.sight import Attitude, sight_check
 from vigile.scene.actors import GuardState, Outfit, Side
 from vigile.scene.geometry import Barriers, Region
 from vigile.scene.model import Scenario
-from vigile.sim.schedule import Turn, schedule
 
 FloatArray = np.ndarray[tuple[int, ...], np.dtype[np.float64]]
 
@@ -309,12 +309,6 @@ class SimModel:
         kinds = np.atleast_1d(surface_at(x, y, self.surfaces, self.scenario.default_surface))
         names, codes = np.unique(kinds, return_inverse=True)
         return codes.ravel().astype(np.int64), [death_surface(str(name)) for name in names]
-
-
-def batch_model(scenario: Scenario) -> SimModel | None:
-    """The skirmish game's batched model of a scenario (its plug-in's ``batch``): a night raid
-    is batched, a day encounter is not (None: the engine plays it game by game)."""
-    return None if scenario.encounter is not None else prepare(scenario)
 
 
 def prepare(scenario: Scenario) -> SimModel:

@@ -45,8 +45,8 @@ from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine.result import Outcome
-from vigile.engine.skirmish import SkirmishGame
 from vigile.engine.state import Walker
+from vigile.games.skirmish.raid import SkirmishGame
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.ambush import ambush_check
 from vigile.rulesets.skirmish.common import Roller

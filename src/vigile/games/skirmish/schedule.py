@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 
 from vigile.dice.source import GivenFaces
-from vigile.engine.skirmish import SkirmishGame
 from vigile.engine.state import Walker
-from vigile.engine.steps import FumbleStep, KillStep, NoiseStep, SightStep, Step, StrikeStep
+from vigile.games.skirmish.raid import SkirmishGame
+from vigile.games.skirmish.steps import FumbleStep, KillStep, NoiseStep, SightStep, Step, StrikeStep
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, death_surface
 from vigile.rulesets.skirmish.sight import Attitude
@@ -73,8 +73,8 @@ class Turn:
 
 class _Recorder(SkirmishGame):
     """The turn engine with its dice and defenders switched off: it takes the turn's steps
-    (:mod:`vigile.engine.steps`) from the engine's own plan-walking and records the intruders'
-    side of them instead of rolling."""
+    (:mod:`vigile.games.skirmish.steps`) from the engine's own plan-walking and records the
+    intruders' side of them instead of rolling."""
 
     def __init__(self, scenario: Scenario, rules: RuleData) -> None:
         super().__init__(scenario, rules, np.random.default_rng(0), GivenFaces(()))

@@ -9,8 +9,8 @@ PLUGIN = GamePlugin(
     rule_prefix="SK",
     package="vigile.rulesets.skirmish",
     messages=(),
-    game="vigile.engine.encounter:game_for",
+    game="vigile.games.skirmish.day:game_for",
     cli="vigile.cli.skirmish:app",
-    batch="vigile.sim.model:batch_model",
+    batch="vigile.games.skirmish.batch:batched",
     scenario_issues="vigile.games.checks:skirmish_issues",
 )

@@ -9,7 +9,7 @@ PLUGIN = GamePlugin(
     rule_prefix="SF",
     package="vigile.rulesets.starfinder",
     messages=("starfinder.{lang}.toml",),
-    game="vigile.games.starfinder_round:StarfinderGame",
+    game="vigile.games.starfinder.round:StarfinderGame",
     cli="vigile.cli.starfinder:app",
     scenario_issues="vigile.games.checks:starfinder_issues",
 )

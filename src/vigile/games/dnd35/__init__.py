@@ -9,7 +9,7 @@ PLUGIN = GamePlugin(
     rule_prefix="DD",
     package="vigile.rulesets.dnd35",
     messages=("dnd35.{lang}.toml",),
-    game="vigile.games.dnd35_round:Dnd35Game",
+    game="vigile.games.dnd35.round:Dnd35Game",
     cli="vigile.cli.dnd35:app",
     scenario_issues="vigile.games.checks:dnd35_issues",
 )

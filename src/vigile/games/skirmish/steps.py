@@ -2,8 +2,8 @@
 
 A skirmish turn is a sequence of steps: the patrols move, each intruder's plan makes fumble
 rolls, noises, kills and strikes, every guard looks, the detections are resolved. The turn
-engine carries each out with :meth:`~vigile.engine.skirmish.SkirmishGame.take`; the batched
-simulator's schedule (:mod:`vigile.sim.schedule`) takes the same steps from the same
+engine carries each out with :meth:`~vigile.games.skirmish.raid.SkirmishGame.take`; the batched
+simulator's schedule (:mod:`vigile.games.skirmish.schedule`) takes the same steps from the same
 plan-walking and records the intruders' side instead of rolling: one public method to
 override, not the engine's private ones.
 """

@@ -49,7 +49,7 @@ from vigile.engine.board import Board, Point, distance
 from vigile.engine.game import Game
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
-from vigile.engine.steps import (
+from vigile.games.skirmish.steps import (
     AlarmStep,
     FumbleStep,
     KillStep,
@@ -149,7 +149,7 @@ class SkirmishGame(Game):
             self._objective()
 
     def take(self, step: Step) -> None:
-        """Carry out one step of the turn (:mod:`vigile.engine.steps`): the one seam through
+        """Carry out one step of the turn (:mod:`vigile.games.skirmish.steps`): the one seam through
         which the simulator's schedule reads the intruders' side of the turn."""
         match step:
             case PatrolStep():

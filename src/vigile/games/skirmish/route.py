@@ -1,15 +1,15 @@
 """The safest route across a risk map: the least chance of being detected (issue 5, item 4).
 
-The grid of a :class:`~vigile.sim.riskmap.RiskMap` is a graph: each cell centre is a node, joined
-to its 8 neighbours unless the straight step between the two centres passes a wall, a closed
-door, a partition or a closed window (SK-G1; the conventions of
+The grid of a :class:`~vigile.games.skirmish.riskmap.RiskMap` is a graph: each cell centre is a
+node, joined to its 8 neighbours unless the straight step between the two centres passes a wall, a
+closed door, a partition or a closed window (SK-G1; the conventions of
 :func:`vigile.scene.geometry.crossings`, traced for every step at once). The guards test once a
-turn, wherever the intruder then stands; a turn covers the move of the chosen attitude (the
-engine's ``turn.*_cm``). So a step of length ``ds`` into a cell of risk ``p`` costs
-``−log(1 − p) · ds / move``: the share of a turn's test spent there. Dijkstra's shortest path
-minimises the sum, and the route's chance of being detected is ``1 − exp(−sum)`` — one test per
-turn, independent from turn to turn, whatever the grid's resolution. A cell seen for certain
-(``p = 1``) cannot be crossed (it may only be the goal); among equal risks the shortest wins.
+turn, wherever the intruder then stands; a turn covers the move of the chosen attitude (the engine's
+``turn.*_cm``). So a step of length ``ds`` into a cell of risk ``p`` costs ``−log(1 − p) · ds /
+move``: the share of a turn's test spent there. Dijkstra's shortest path minimises the sum, and the
+route's chance of being detected is ``1 − exp(−sum)`` — one test per turn, independent from turn to
+turn, whatever the grid's resolution. A cell seen for certain (``p = 1``) cannot be crossed (it may
+only be the goal); among equal risks the shortest wins.
 
 The waypoints are the route's cell centres, simplified: collinear points are dropped, and a
 stretch where every cell has risk 0 is straightened when the straight leg passes no wall and
@@ -29,12 +29,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vigile.errors import InputError
+from vigile.games.skirmish.riskmap import RiskMap
 from vigile.rulesets.skirmish.movement import turn_rate
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.geometry import crossings, on_barrier
 from vigile.scene.model import Scenario
 from vigile.scene.plans import Leg
-from vigile.sim.riskmap import RiskMap
 
 __all__ = ["STEPS", "Route", "plan_legs", "safest_route", "scenario_with_plan", "step_open"]
 

@@ -39,8 +39,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vigile.engine.board import Board as PlayBoard
-from vigile.engine.skirmish import skirmish_board
 from vigile.errors import InputError, LimitError
+from vigile.games.skirmish.raid import skirmish_board
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.senses import Sense
 from vigile.rulesets.skirmish.common import MAX_DISTANCE_CM, Roller

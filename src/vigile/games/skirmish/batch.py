@@ -1,13 +1,12 @@
 """Many runs of a skirmish raid at once, as arrays: the turn engine's turn, batched.
 
-A block of runs advances together: each guard's position, life, alert and awareness are arrays
-over the runs; each check draws one random number per run and compares it with the chance the
-rule function gives for that run's case (:mod:`vigile.sim.model`). The order of a turn is the
-engine's (:mod:`vigile.engine.skirmish`): patrols, the intruders' schedule (fumbles, noises,
+A block of runs advances together: each guard's position, life, alert and awareness are arrays over
+the runs; each check draws one random number per run and compares it with the chance the rule
+function gives for that run's case (:mod:`vigile.games.skirmish.model`). The order of a turn is the
+engine's (:mod:`vigile.games.skirmish.raid`): patrols, the intruders' schedule (fumbles, noises,
 kills, strikes, each heard by the defenders not already watching their maker), sight tests,
-initiative in the order the detections happened, the objective. The intruders' plans come from
-the engine itself (:mod:`vigile.sim.schedule`).
-"""
+initiative in the order the detections happened, the objective. The intruders' plans come from the
+engine itself (:mod:`vigile.games.skirmish.schedule`)."""
 
 from __future__ import annotations
 
@@ -16,64 +15,25 @@ from dataclasses import dataclass
 import numpy as np
 
 from vigile.engine.result import Ending
+from vigile.games.skirmish.model import SimModel, prepare
+from vigile.games.skirmish.schedule import Op, Turn
 from vigile.rulesets.skirmish.noise import NoiseEvent, Surface
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.geometry import Barriers, crossings, line_of_sight
-from vigile.sim.model import SimModel
-from vigile.sim.schedule import Op, Turn
+from vigile.scene.model import Scenario
+from vigile.sim.tally import CODE, HEAT_BINS, OUTCOMES, Ints, Tally
 
 OBSERVED = 4
 DIRECTION = 2
-OUTCOMES = tuple(ending.value for ending in Ending)
-"""The ways a game ends, in the order of the tallies (:class:`~vigile.engine.result.Ending`
-says what each counts). The batched raids end in one of the first five."""
-CODE = {ending: code for code, ending in enumerate(Ending)}
-"""Each ending's code in the ``outcome`` array of a block."""
 UNSEEN = CODE[Ending.OBJECTIVE_UNSEEN]
 DETECTED = CODE[Ending.OBJECTIVE_DETECTED]
 AFTER_ALARM = CODE[Ending.OBJECTIVE_AFTER_ALARM]
 ALARM = CODE[Ending.ALARM]
 TURN_LIMIT = CODE[Ending.TURN_LIMIT]
 RUNNING = -1
-HEAT_BINS = 100
 
 Bools = np.ndarray[tuple[int, ...], np.dtype[np.bool_]]
 Floats = np.ndarray[tuple[int, ...], np.dtype[np.float64]]
-Ints = np.ndarray[tuple[int, ...], np.dtype[np.int64]]
-
-
-@dataclass
-class Tally:
-    """What a block of runs found, as counts that add up across blocks (and workers)."""
-
-    runs: int
-    outcomes: Ints
-    """Runs ending each way, in the order of :data:`OUTCOMES`."""
-    first_detection: Ints
-    """Runs by turn of the first detection; index 0: never detected."""
-    guard_detections: Ints
-    """Runs in which each guard detected an intruder."""
-    heat: Ints
-    """Detections by where the intruder stood, on a HEAT_BINS x HEAT_BINS grid of the map."""
-
-    @classmethod
-    def empty(cls, turns: int, guards: int) -> Tally:
-        return cls(
-            0,
-            np.zeros(len(OUTCOMES), np.int64),
-            np.zeros(turns + 1, np.int64),
-            np.zeros(guards, np.int64),
-            np.zeros((HEAT_BINS, HEAT_BINS), np.int64),
-        )
-
-    def __add__(self, other: Tally) -> Tally:
-        return Tally(
-            self.runs + other.runs,
-            self.outcomes + other.outcomes,
-            self.first_detection + other.first_detection,
-            self.guard_detections + other.guard_detections,
-            self.heat + other.heat,
-        )
 
 
 class Block:
@@ -458,3 +418,23 @@ class Block:
             )
             tally.heat = heat.astype(np.int64)
         return tally
+
+
+@dataclass(frozen=True)
+class BatchedRaid:
+    """The skirmish plug-in's batched model of a night raid (:class:`vigile.sim.tally.Batched`)."""
+
+    model: SimModel
+
+    @property
+    def turns(self) -> int:
+        return len(self.model.turns)
+
+    def play(self, runs: int, rng: np.random.Generator) -> Tally:
+        return Block(self.model, runs, rng).play()
+
+
+def batched(scenario: Scenario) -> BatchedRaid | None:
+    """The skirmish game's batched model of a scenario (its plug-in's ``batch``): a night raid
+    is batched, a day encounter is not (None: the engine plays it game by game)."""
+    return None if scenario.encounter is not None else BatchedRaid(prepare(scenario))
