@@ -1,5 +1,5 @@
 """The words every game, the scene and the engine share: what a character does, the time of
-day, what a body falls on.
+day, what a body falls on, where a day encounter happens.
 
 They started as the skirmish game's (SK-V3, SK-N2) and stay its words, but scenarios of every
 game write them (a plan leg's ``speed``, a scenario's ``time``), so they live here, below the
@@ -39,3 +39,24 @@ class Surface(StrEnum):
     WATER = "water"
     GRASS = "grass"
     SOFT_GROUND = "soft-ground"
+
+
+class Setting(StrEnum):
+    """Where a shadowing happens (SK-S2, SK-S4)."""
+
+    CROWD = "crowd"
+    COUNTRYSIDE = "countryside"
+
+
+class Mount(StrEnum):
+    """How the one followed travels in the countryside (SK-S4)."""
+
+    RIDER = "rider"
+    PEDESTRIAN = "pedestrian"
+
+
+class AmbushSetting(StrEnum):
+    """Where an ambush is laid (SK-A3, SK-A4)."""
+
+    COUNTRYSIDE = "countryside"
+    TOWN = "town"

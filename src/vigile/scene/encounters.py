@@ -6,8 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from vigile.rulesets.skirmish.ambush import AmbushSetting
-from vigile.rulesets.skirmish.shadow import Mount, Setting
+from vigile.awareness.vocabulary import AmbushSetting, Mount, Setting
 from vigile.scene.actors import MODEL_CONFIG, Name
 
 MAX_ROUNDS = 1000

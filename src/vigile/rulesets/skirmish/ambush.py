@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
+from vigile.awareness.vocabulary import AmbushSetting as AmbushSetting
 from vigile.checks.verdict import Line, Modifier, Param, Verdict
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError
@@ -16,11 +16,6 @@ from vigile.rulesets.skirmish.common import RULESET, Roller, pool_verdict
 OUTCOMES = ("skirmish.ambush.detected", "skirmish.ambush.not_detected")
 MAX_SIDE = 1000
 MAX_LEVELS = 20
-
-
-class AmbushSetting(StrEnum):
-    COUNTRYSIDE = "countryside"
-    TOWN = "town"
 
 
 def ambush_check(

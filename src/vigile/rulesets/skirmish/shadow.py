@@ -5,6 +5,8 @@ from __future__ import annotations
 from enum import StrEnum
 
 from vigile.awareness.ladder import AwarenessState
+from vigile.awareness.vocabulary import Mount as Mount
+from vigile.awareness.vocabulary import Setting as Setting
 from vigile.checks.verdict import Line, Modifier, Verdict
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError
@@ -21,16 +23,6 @@ from vigile.rulesets.skirmish.common import (
 class Task(StrEnum):
     FOLLOW = "follow"
     NOTICE = "notice"
-
-
-class Setting(StrEnum):
-    CROWD = "crowd"
-    COUNTRYSIDE = "countryside"
-
-
-class Mount(StrEnum):
-    RIDER = "rider"
-    PEDESTRIAN = "pedestrian"
 
 
 OUTCOMES = {
