@@ -217,14 +217,7 @@ class D20Game(Game):
             if victim.alive:
                 self.noisy.add(intruder.name)
                 self.fought.add(intruder.name)
-                self.emit(
-                    "action",
-                    "engine.event.strike",
-                    actor=intruder,
-                    target=victim,
-                    at=victim.at,
-                    perceived_by={victim.name},
-                )
+                self._blow(intruder, victim)
                 if victim.side is Side.DEFENDERS:
                     self._struck(victim, intruder, ranged=action.ranged)
         elif isinstance(action, Speak):

@@ -180,6 +180,17 @@ class Game:
         key = "engine.event.open_door" if is_open else "engine.event.close_door"
         self.emit("action", key, actor=actor, at=actor.at, params={"door": door})
 
+    def _blow(self, attacker: Walker, victim: Walker, message: str = "engine.event.strike") -> None:
+        """Log a blow: the attacker and the one struck know of it."""
+        self.emit(
+            "action",
+            message,
+            actor=attacker,
+            target=victim,
+            at=victim.at,
+            perceived_by={victim.name},
+        )
+
     def _speak(self, actor: Walker, action: Speak) -> None:
         """Speak aloud: the one spoken to knows. Each game adds who may overhear it."""
         self.emit(

@@ -269,14 +269,7 @@ class SkirmishGame(Game):
 
     def _strike(self, intruder: Walker, victim: Walker) -> None:
         """A round of melee: a noise (SK-N2), and a struck guard sees his attacker [R]."""
-        self.emit(
-            "action",
-            "engine.event.strike",
-            actor=intruder,
-            target=victim,
-            at=victim.at,
-            perceived_by={victim.name},
-        )
+        self._blow(intruder, victim)
         self._noise(NoiseEvent.MELEE, victim.at, maker=intruder, besides={victim.name})
         if victim.side is Side.DEFENDERS and victim.alive:
             self._detect(victim, intruder, "engine.event.struck")
@@ -446,14 +439,7 @@ class SkirmishGame(Game):
     def _silence(self, intruder: Walker, guard: Walker) -> None:
         """The intruder won the initiative: one round of melee, heard by every other listener
         (SK-N2, 4+), and the guard is out of the fight, his body a death noise [SK-G5, R]."""
-        self.emit(
-            "action",
-            "engine.raid.strikes_first",
-            actor=intruder,
-            target=guard,
-            at=guard.at,
-            perceived_by={guard.name},
-        )
+        self._blow(intruder, guard, "engine.raid.strikes_first")
         self._noise(NoiseEvent.MELEE, guard.at, maker=intruder, besides={guard.name})
         if guard.alive:
             self._kill(intruder, guard, None)
