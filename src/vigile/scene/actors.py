@@ -8,10 +8,11 @@ scenario checks the pairing (see :mod:`vigile.scene.consistency`).
 
 from __future__ import annotations
 
+import unicodedata
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
 
 from vigile.awareness.vocabulary import Attitude
 from vigile.rulesets.limits import LIMITS
@@ -27,8 +28,61 @@ MAX_COORD = LIMITS.max_distance
 Coord = Annotated[float, Field(allow_inf_nan=False, ge=-MAX_COORD, le=MAX_COORD)]
 Point = tuple[Coord, Coord]
 """A point ``[x, y]`` in the scenario's unit (cm or ft); x grows rightwards, y downwards."""
-Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=r"^\S(.*\S)?$")]
-"""A name as the scenario writes it: no leading or trailing spaces."""
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f"  # Arabic letter mark, left-to-right and right-to-left marks
+    "\u202a\u202b\u202c\u202d\u202e"  # embeddings, pop, overrides (U+202E)
+    "\u2066\u2067\u2068\u2069"  # isolates
+)
+"""Bidirectional formatting characters: they reorder what a terminal or a page shows
+(U+202E turns the rest of a line around), so a scenario may not carry them."""
+LINE_BREAKS = frozenset("\n\t")
+"""The control characters a long text (a description) may hold: new lines and tabs."""
+
+
+def unsafe_character(text: str, *, allowed: frozenset[str] = frozenset()) -> str | None:
+    """The first character of ``text`` that could drive a terminal or reorder a line: a
+    control character (C0, DEL, C1: the escape of ``\\x1b[31m``, the bell), a line or
+    paragraph separator, or a bidirectional override; None when there is none. ``allowed``
+    lists the exceptions (:data:`LINE_BREAKS` in a description)."""
+    for char in text:
+        if char in allowed:
+            continue
+        if char in BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Zl", "Zp"):
+            return char
+    return None
+
+
+def _plain(text: str, allowed: frozenset[str]) -> str:
+    char = unsafe_character(text, allowed=allowed)
+    if char is not None:
+        what = "a bidirectional override" if char in BIDI_CONTROLS else "a control character"
+        raise ValueError(
+            f"contains U+{ord(char):04X}, {what}: a scenario's text may hold no control "
+            "characters and no bidirectional overrides (they would drive the terminal)"
+        )
+    return text
+
+
+def _plain_line(text: str) -> str:
+    return _plain(text, frozenset())
+
+
+def _plain_text(text: str) -> str:
+    return _plain(text, LINE_BREAKS)
+
+
+Name = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_NAME, pattern=r"^\S(.*\S)?$"),
+    AfterValidator(_plain_line),
+]
+"""A name as the scenario writes it: no leading or trailing spaces, no control characters
+(nothing a terminal would obey, :func:`unsafe_character`)."""
+Line = Annotated[str, AfterValidator(_plain_line)]
+"""A one-line text of a scenario (an ID in ``reproduces``): no control characters."""
+Text = Annotated[str, AfterValidator(_plain_text)]
+"""A free text of a scenario (a description, a note): new lines and tabs, but no other control
+character and no bidirectional override."""
 Bonus = Annotated[int, Field(ge=-MAX_BONUS, le=MAX_BONUS)]
 
 MODEL_CONFIG = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)

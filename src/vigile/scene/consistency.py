@@ -40,6 +40,8 @@ from vigile.scene.routes import route_issues
 __all__ = ["Issue", "Parts", "consistent", "issues", "path_text"]
 
 Issue = tuple[Loc, str]
+HOSTILE = ("kill", "strike")
+"""The actions aimed at an enemy: their target must be on the other side."""
 T = TypeVar("T")
 Indexed = list[tuple[int, T]]
 
@@ -342,6 +344,14 @@ def _plans(parts: Parts) -> list[Issue]:
                         found.append(((*where, key), f"no actor is called {target!r}"))
                     elif target == name:
                         found.append(((*where, key), f"{name!r} cannot {action.do} itself"))
+                    elif action.do in HOSTILE and sides[target] is sides[name]:
+                        found.append(
+                            (
+                                (*where, key),
+                                f"{name!r} cannot {action.do} {target!r}, one of the "
+                                f"{sides[name].value} too: a blow is for the other side",
+                            )
+                        )
                 door = getattr(action, "door", None)
                 if door is not None and door not in doors:
                     found.append(((*where, "door"), f"no door is called {door!r} in walls"))

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from vigile.awareness.vocabulary import AmbushSetting, Mount, Setting
-from vigile.scene.actors import MODEL_CONFIG, Name
+from vigile.scene.actors import MODEL_CONFIG, Name, Text
 
 MAX_ROUNDS = 1000
 MAX_NAMES = 2000
@@ -77,5 +77,5 @@ class Expected(BaseModel):
     """The dice the example shows."""
     success: bool | None = None
     """The outcome."""
-    note: str = Field(default="", max_length=500)
+    note: Text = Field(default="", max_length=500)
     """What the example says."""

@@ -21,7 +21,7 @@ from pydantic import AfterValidator, BaseModel, Field, model_validator
 from vigile import registry
 from vigile.awareness.vocabulary import TimeOfDay
 from vigile.rulesets.data import RuleData
-from vigile.scene.actors import MAX_COORD, MODEL_CONFIG, Actor, Name, Point
+from vigile.scene.actors import MAX_COORD, MAX_NAME, MODEL_CONFIG, Actor, Line, Name, Point, Text
 from vigile.scene.encounters import Encounter, Expected
 from vigile.scene.house import scenario_rules
 from vigile.scene.plans import Leg
@@ -192,7 +192,7 @@ class Objective(BaseModel):
 
     model_config = MODEL_CONFIG
 
-    description: str = Field(default="", max_length=500)
+    description: Text = Field(default="", max_length=500)
     """What it is ("the lord's room")."""
     area: Polygon | None = None
     """The zone to reach, as a polygon."""
@@ -242,9 +242,11 @@ class Scenario(BaseModel):
     """The game, by its name in the registry: skirmish, starfinder, dnd35, or a plug-in's."""
     name: Name
     """Short title."""
-    description: str = Field(default="", max_length=5000)
+    description: Text = Field(default="", max_length=5000)
     """What happens, for the GM."""
-    reproduces: tuple[str, ...] = ()
+    reproduces: Annotated[
+        tuple[Annotated[Line, Field(max_length=MAX_NAME)], ...], Field(max_length=MAX_ITEMS)
+    ] = ()
     """RULES.md IDs of the worked examples this scenario reproduces."""
     units: Units
     """cm for skirmish, ft for starfinder and dnd35; absent: the ruleset's."""

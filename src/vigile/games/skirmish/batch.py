@@ -338,6 +338,8 @@ class Block:
         the guard cries the alarm."""
         none = np.iinfo(np.int64).max
         guards, intruders = len(self.m.names), len(self.m.intruders)
+        if not guards or not intruders:
+            return  # no one to detect, or no one to detect anyone: no alarm
         ix = np.array([p[0] for p in turn.positions])
         iy = np.array([p[1] for p in turn.positions])
         while True:
