@@ -48,7 +48,7 @@ def test_unknown_table_names_its_line(tmp_path: Path) -> None:
     [
         ("[noise.base]\nfumble = 'five'\n", "whole number"),
         ("[noise.base]\nfumble = 5.5\n", "whole number"),
-        ("[noise.base]\nfumble = 99999\n", "absurd"),
+        ("[noise.base]\nfumble = 99999\n", "out of range: a d6 difficulty"),
         ("[alarm]\nguard_wins_ties = 1\n", "true or false"),
         ("noise = 3\n", "table"),
         ("[noise.base\nfumble = 5\n", "not valid TOML"),

@@ -21,11 +21,10 @@ from typing import Any
 from vigile import registry
 from vigile.checks.verdict import Modifier, ModifierKind, Param
 from vigile.errors import HouseRuleError, InputError
-from vigile.rulesets.toml_lines import key_line
+from vigile.rulesets.limits import MAX_DIGITS, digits_issue, rule_range_issue
+from vigile.rulesets.toml_lines import key_line, long_number
 
 MAX_HOUSE_RULE_BYTES = 64 * 1024
-MAX_ABS_NUMBER = 10_000
-"""No rule number of any game is larger; a house rule beyond it is a typo."""
 
 Table = dict[str, Any]
 
@@ -107,7 +106,7 @@ def read_house_rule_text(path: Path) -> str:
             f"larger than {MAX_HOUSE_RULE_BYTES // 1024} KiB: not a house-rule file", file=name
         )
     try:
-        return path.read_bytes().decode("utf-8")
+        return path.read_bytes().decode("utf-8-sig")  # a BOM is allowed, as in a scenario
     except UnicodeDecodeError:
         raise HouseRuleError("not UTF-8 text", file=name) from None
     except OSError as error:
@@ -117,11 +116,19 @@ def read_house_rule_text(path: Path) -> str:
 def apply_overrides(base: RuleData, text: str, name: str) -> RuleData:
     """Merge the overrides in ``text`` over ``base``, checking each key against the shipped data;
     the first wrong key is a :class:`HouseRuleError` naming the file and its line."""
+    text = text.removeprefix("\ufeff")
+    too_long = long_number(text, MAX_DIGITS)
+    if too_long is not None:  # refused from its text: tomllib would convert it first
+        at, path, literal = too_long
+        key = ".".join(str(part) for part in path) or "a value"
+        raise HouseRuleError(f"{key}: {digits_issue(literal)}", file=name, line=at)
     try:
         overrides = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         line = _line_of_decode_error(error)
         raise HouseRuleError(f"not valid TOML ({error})", file=name, line=line) from None
+    except RecursionError:
+        raise HouseRuleError("nested too deep: not a house-rule file", file=name) from None
     found = override_issues(base.values, overrides)
     if found:
         path, message = found[0]
@@ -135,7 +142,8 @@ Issue = tuple[tuple[str, ...], str]
 
 def override_issues(base: Mapping[str, Any], over: Mapping[str, Any]) -> list[Issue]:
     """Every override in ``over`` that the shipped data ``base`` does not allow: an unknown key,
-    a table where a number is, a value of the wrong type or beyond ``MAX_ABS_NUMBER``.
+    a table where a number is, a value of the wrong type, a number outside its range
+    (:data:`vigile.rulesets.limits.RULE_RANGES`: a step of 0, a negative radius or move...).
 
     The one validation of house rules, for a house-rule file and a scenario's ``house_rules``.
     """
@@ -164,8 +172,10 @@ def _issues(base: Mapping[str, Any], over: Mapping[str, Any], path: tuple[str, .
                 found.append((where, f"{name!r} must be true or false"))
         elif isinstance(value, bool) or not isinstance(value, int):
             found.append((where, f"{name!r} must be a whole number"))
-        elif abs(value) > MAX_ABS_NUMBER:
-            found.append((where, f"{name!r} = {value} is absurd for a rule number"))
+        else:
+            wrong = rule_range_issue(name, value)
+            if wrong is not None:
+                found.append((where, wrong))
     return found
 
 

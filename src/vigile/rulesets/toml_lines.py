@@ -71,3 +71,23 @@ def _resolve(keys: tuple[str, ...], arrays: dict[Path, int]) -> Path:
         if path in arrays and path != keys:
             path = (*path, arrays[path])
     return path
+
+
+_STRING_OR_COMMENT = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|#.*")
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])[+-]?[0-9][0-9_]*")
+
+
+def long_number(text: str, max_digits: int) -> tuple[int, Path, str] | None:
+    """The first number literal of more than ``max_digits`` digits in a TOML text, found in
+    the text before it is parsed (tomllib would convert it, or fail to): its line, the path of
+    the key on that line (or of its table), and the literal."""
+    lines: Lines | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        bare = _STRING_OR_COMMENT.sub("", raw)
+        for found in _NUMBER.finditer(bare):
+            literal = found.group()
+            if sum(1 for char in literal if char.isdigit()) > max_digits:
+                lines = toml_lines(text) if lines is None else lines
+                paths = [path for path, line in lines.items() if line == number]
+                return number, max(paths, key=len, default=()), literal
+    return None
