@@ -149,7 +149,8 @@ def check_text(
     try:
         data, lines, duplicates = parse(text, fmt)
     except Refused as refused:
-        return None, [ScenarioIssue(file, refused.line, None, refused.message)]
+        field = path_text(refused.field) if refused.field else None
+        return None, [ScenarioIssue(file, refused.line, field, refused.message)]
     if data is None:
         return None, [ScenarioIssue(file, None, None, "the file is empty")]
     if not isinstance(data, dict):

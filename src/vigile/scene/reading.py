@@ -11,6 +11,8 @@ Limits (each refusal is a clear error, never a hang or a memory blow-up):
   (each shared node once) before anything expands it, so a "billion laughs" is refused in
   milliseconds. The worst legal-size file takes about a second.
 * JSON and TOML: at most ``MAX_DEPTH`` levels of nesting.
+* every format: no whole number of more than ``MAX_DIGITS`` digits (a seed has 19), refused
+  from its text before it is converted (Python refuses to convert more than 4300 digits).
 
 Lines come from the YAML node tree (``yaml.compose``): each mapping key and sequence item
 records its 1-based line under its field path. JSON is composed the same way (it is YAML);
@@ -29,7 +31,8 @@ from typing import Any, Literal
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from vigile.rulesets.toml_lines import toml_lines
+from vigile.rulesets.limits import MAX_DIGITS, digits_issue
+from vigile.rulesets.toml_lines import long_number, toml_lines
 from vigile.scene.paths import Loc
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -44,12 +47,17 @@ Duplicate = tuple[Loc, str, int]
 
 
 class Refused(Exception):
-    """The file cannot be read as a scenario; ``line`` where known."""
+    """The file cannot be read as a scenario; ``line`` and ``field`` where known."""
 
-    def __init__(self, message: str, line: int | None = None) -> None:
+    def __init__(self, message: str, line: int | None = None, field: Loc | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
+        self.field = field
+
+
+class _LongNumber(Exception):
+    """A JSON number with too many digits (raised before json converts it)."""
 
 
 def format_of(path: Path) -> Format:
@@ -102,6 +110,7 @@ def parse(text: str, fmt: Format) -> tuple[object, Lines, list[Duplicate]]:
         if root is None:
             return None, {}, []
         lines, duplicates = _node_lines(root)
+        _check_digits(root)
         try:
             data = _construct(root)
         except yaml.YAMLError as error:
@@ -109,11 +118,16 @@ def parse(text: str, fmt: Format) -> tuple[object, Lines, list[Duplicate]]:
         return data, lines, duplicates
     if fmt == "json":
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_int=_json_int)
         except json.JSONDecodeError as error:
             raise Refused(f"not valid JSON: {error.msg}", error.lineno) from None
         except RecursionError:
             raise Refused(f"nested more than {MAX_DEPTH} levels deep") from None
+        except _LongNumber as error:
+            root = _compose(text)  # JSON is YAML: its node tree says which field
+            if root is not None:
+                _check_digits(root)
+            raise Refused(str(error)) from None
         _check_depth(data)
         lines, duplicates = {}, []
         try:
@@ -123,6 +137,10 @@ def parse(text: str, fmt: Format) -> tuple[object, Lines, list[Duplicate]]:
         if root is not None:
             lines, duplicates = _node_lines(root)
         return data, lines, duplicates
+    too_long = long_number(text, MAX_DIGITS)
+    if too_long is not None:
+        line, path, literal = too_long
+        raise Refused(digits_issue(literal) or literal, line, path or None)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -234,6 +252,35 @@ def _check_expansion(root: Node) -> None:
                 )
             if id(kid) not in size:
                 stack.append((kid, False))
+
+
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+def _check_digits(root: Node) -> None:
+    """Refuse a whole number with more than ``MAX_DIGITS`` digits, naming its field, before the
+    node tree is converted to Python values."""
+    stack: list[tuple[Node, Loc]] = [(root, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, ScalarNode):
+            wrong = digits_issue(node.value) if node.tag == _INT_TAG else None
+            if wrong is not None:
+                raise Refused(wrong, node.start_mark.line + 1, path or None)
+        elif isinstance(node, SequenceNode):
+            stack.extend((item, (*path, index)) for index, item in enumerate(node.value))
+        elif isinstance(node, MappingNode):
+            for key, value in node.value:
+                name = str(key.value) if isinstance(key, ScalarNode) else "?"
+                stack.append((key, path))
+                stack.append((value, (*path, name)))
+
+
+def _json_int(literal: str) -> int:
+    wrong = digits_issue(literal)
+    if wrong is not None:
+        raise _LongNumber(wrong)
+    return int(literal)
 
 
 def _node_lines(root: Node) -> tuple[Lines, list[Duplicate]]:
