@@ -49,6 +49,15 @@ HouseRulesOpt = Annotated[
 ]
 
 
+def check_seed(seed: int | None, *, where: str = "--seed") -> int | None:
+    """Refuse a seed outside 0..``MAX_SEED`` (numpy takes no negative seed), naming the option;
+    every command that takes ``--seed`` checks it here."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        shown = str(seed) if abs(seed) < 10**30 else "that number"
+        raise InputError(f"{shown}: a seed is 0 to 2**63 - 1 ({MAX_SEED})", where=where)
+    return seed
+
+
 @dataclass(frozen=True)
 class Common:
     """The options every check takes."""
@@ -69,8 +78,7 @@ class Common:
                 raise InputError("the GM's dice are given, so nothing is rolled", where=flag)
             return GivenFaces(parse_dice_values(self.dice_values))
         if self.roll or self.seed is not None:
-            if self.seed is not None and not 0 <= self.seed <= MAX_SEED:
-                raise InputError(f"{self.seed}: a seed is 0 to {MAX_SEED}", where="--seed")
+            check_seed(self.seed)
             import numpy as np  # only a roll pays for numpy's import
 
             return RolledFaces(np.random.default_rng(self.seed))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vigile.cli.common import DiceValuesOpt, JsonOpt, LangOpt
+from vigile.cli.common import DiceValuesOpt, JsonOpt, LangOpt, check_seed
 from vigile.dice.source import FaceSource, GivenFaces, OutOfDice, parse_dice_values
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang, tr
@@ -54,8 +54,7 @@ def run_scenario(
     from vigile.io.views import check_name
     from vigile.scene.loader import load_scenario
 
-    if seed is not None and not 0 <= seed < 2**63:
-        raise InputError(f"{seed}: a seed is 0 to 2**63 - 1", where="--seed")
+    check_seed(seed)
     check_turns(turns)
     scenario = load_scenario(source)
     values = parse_dice_values(dice_values) if dice_values is not None else None
@@ -281,6 +280,7 @@ def register(app: typer.Typer) -> None:
         if tour:
             from vigile.cli.demo import run_demo
 
+            check_seed(seed)
             run_demo(lang, seed if seed is not None else 7, as_json=json_out)
             return
         run_scenario(

@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from vigile.cli.common import JsonOpt, LangOpt
+from vigile.cli.common import JsonOpt, LangOpt, check_seed
 from vigile.io.i18n import Lang, tr
 from vigile.io.sim_text import simulation_text, sweep_json, sweep_text
 
@@ -63,6 +63,7 @@ def register(app: typer.Typer) -> None:
         from vigile.sim.simulate import simulate as run_simulation
 
         check_counts(runs, workers)
+        check_seed(seed)
         if plot is not None:
             check_plot_path(plot)
         loaded = load_scenario(scenario)
@@ -106,6 +107,7 @@ def register(app: typer.Typer) -> None:
         from vigile.scene.loader import load_scenario
         from vigile.sim.sweep import Vary, run_sweep, variants
 
+        check_seed(seed)
         varies = [Vary.parse(v) for v in vary]
         if plot is not None:
             check_plot_path(plot)
