@@ -9,11 +9,12 @@ French or English. Coordinates are the scenario's: x to the right, y downwards, 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 import numpy as np
 
 from vigile.errors import InputError
+from vigile.io.files import check_target, write_with
 from vigile.io.i18n import Lang, tr
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario, WallKind
@@ -56,15 +57,11 @@ _WALL_STYLES: Final[dict[str, dict[str, Any]]] = {
 }
 
 
-def check_plot_path(path: Path) -> Path:
-    """Refuse a file whose extension is not a known picture format, or whose folder is missing."""
-    if path.suffix.lower() not in FORMATS:
-        raise InputError(
-            f"{path.name}: the picture's format comes from its extension ({', '.join(FORMATS)})",
-            where="--plot",
-        )
-    if not path.parent.exists():
-        raise InputError(f"{path.parent}: no such folder", where="--plot")
+def check_plot_path(path: Path, *, force: bool = False) -> Path:
+    """Refuse, before any work, a picture file vigile may not write (:func:`check_target`): an
+    extension that is not a known format, a folder, a missing folder, an unwritable place, or
+    an existing file without ``--force``."""
+    check_target(path, "--plot", suffixes=FORMATS, kind="the picture", force=force)
     _agg()
     return path
 
@@ -311,9 +308,19 @@ def risk_figure(riskmap: RiskMap, lang: Lang, *, route: Route | None = None) -> 
 
 
 def save_figure(figure: Figure, path: Path) -> None:
-    """Write the figure as PNG or SVG, by the file's extension."""
-    check_plot_path(path)
-    figure.savefig(path, format=path.suffix.lower().lstrip("."), dpi=150)
+    """Write the figure as PNG or SVG, by the file's extension, atomically (checked first by
+    :func:`check_plot_path`). The same figure gives the same bytes: no date in the file, and
+    the SVG's element ids come from a fixed salt."""
+    import matplotlib
+
+    fmt = path.suffix.lower().lstrip(".")
+    metadata: dict[str, Any] = {"Date": None} if fmt == "svg" else {}
+
+    def draw(stream: IO[bytes]) -> None:
+        with matplotlib.rc_context({"svg.hashsalt": "vigile"}):
+            figure.savefig(stream, format=fmt, dpi=150, metadata=metadata)
+
+    write_with(path, draw, option="--plot")
 
 
 def heat_figure(result: SimResult, lang: Lang) -> Figure:
