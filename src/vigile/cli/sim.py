@@ -49,6 +49,9 @@ ResolutionOpt = Annotated[
 PlotOpt = Annotated[
     Path | None, typer.Option("--plot", metavar="FILE", help="Draw it: FILE.png or FILE.svg.")
 ]
+ForceOpt = Annotated[
+    bool, typer.Option("--force", help="Replace an existing --plot or --out file.")
+]
 UnsuitedOpt = Annotated[
     bool,
     typer.Option("--unsuited-outfit", help="The intruder's clothes are ill-suited (SK-V4)."),
@@ -78,6 +81,7 @@ def riskmap(
     resolution: ResolutionOpt = None,
     unsuited_outfit: UnsuitedOpt = False,
     plot: PlotOpt = None,
+    force: ForceOpt = False,
     json_out: JsonOpt = False,
     lang: LangOpt = Lang.EN,
 ) -> None:
@@ -85,9 +89,9 @@ def riskmap(
     with _user_errors():
         from vigile.games.skirmish.riskmap import risk_map
 
-        loaded = _load(scenario)
         if plot is not None:
-            _check_plot(plot)
+            _check_plot(plot, force)
+        loaded = _load(scenario)
         found = risk_map(
             loaded, attitude, resolution=resolution, noise=noise, unsuited=unsuited_outfit
         )
@@ -117,12 +121,19 @@ def route(
     plot: PlotOpt = None,
     write_plan: Annotated[
         str | None,
-        typer.Option("--write-plan", metavar="ACTOR", help="Replace this attacker's plan."),
+        typer.Option(
+            "--write-plan",
+            metavar="ACTOR",
+            help="Write the route into this attacker's plan: the legs from --from to --to.",
+        ),
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", metavar="FILE", help="Where --write-plan writes (YAML)."),
+        typer.Option(
+            "--out", metavar="FILE", help="Where --write-plan writes (YAML; may be SCENARIO)."
+        ),
     ] = None,
+    force: ForceOpt = False,
     json_out: JsonOpt = False,
     lang: LangOpt = Lang.EN,
 ) -> None:
@@ -138,20 +149,22 @@ def route(
                 "--write-plan ACTOR and --out FILE go together",
                 where="--out" if write_plan is not None else "--write-plan",
             )
-        if out is not None and out.suffix.lower() not in (".yaml", ".yml"):
-            raise InputError(f"{out.name}: the scenario is written as YAML (.yaml)", where="--out")
+        if out is not None:
+            _check_out(out, scenario, force)
         if plot is not None:
-            _check_plot(plot)
+            _check_plot(plot, force)
         loaded = _load(scenario)
+        span = None
         if write_plan is not None:
             origin = _plan_start(loaded, write_plan, origin)
+            span = _plan_span(loaded, write_plan, origin, goal)
         if origin is None:
             raise InputError("give where the route starts, X,Y", where="--from")
         unsuited = unsuited_outfit or outfit_unsuited(loaded, write_plan)
         found = risk_map(loaded, attitude, resolution=resolution, unsuited=unsuited)
         best = safest_route(found, origin, goal)
-        if write_plan is not None and out is not None:
-            _write_plan(loaded, found, best, write_plan, out)
+        if write_plan is not None and out is not None and span is not None:
+            _write_plan(scenario, loaded, (found, best), write_plan, span, out)
         if plot is not None:
             _plot(found, plot, lang, best)
         if json_out:
@@ -183,10 +196,34 @@ def _load(source: str) -> Scenario:
     return load_scenario(source)
 
 
-def _check_plot(path: Path) -> None:
+def _check_plot(path: Path, force: bool) -> None:
     from vigile.io.plots import check_plot_path
 
-    check_plot_path(path)
+    check_plot_path(path, force=force)
+
+
+def _source(scenario: str) -> Path:
+    """The file a scenario argument names (a bundled name: the bundled file)."""
+    from vigile.scene.loader import bundled_names, bundled_path
+
+    path = Path(scenario)
+    if not path.exists() and scenario in bundled_names():
+        return bundled_path(scenario)
+    return path
+
+
+def _check_out(out: Path, scenario: str, force: bool) -> None:
+    """``--out`` may replace an existing file with --force, or its own scenario file."""
+    from vigile.io.files import check_target, same_file
+
+    check_target(
+        out,
+        "--out",
+        suffixes=(".yaml", ".yml"),
+        kind="the scenario",
+        force=force,
+        may_replace=same_file(out, _source(scenario)),
+    )
 
 
 def _plot(found: RiskMap, path: Path, lang: Lang, best: Route | None = None) -> None:
@@ -208,29 +245,43 @@ def _plan_start(
         ) from None
     if who.side is not Side.ATTACKERS:
         raise InputError(f"{actor} is a defender: only attackers have plans", where="--write-plan")
-    position = (float(who.position[0]), float(who.position[1]))
-    if origin is not None and origin != position:
-        raise InputError(
-            f"{actor}'s plan starts where {actor} stands, ({position[0]:g}, {position[1]:g}): "
-            "give that --from, or none",
-            where="--from",
-        )
-    return position
+    return origin if origin is not None else (float(who.position[0]), float(who.position[1]))
 
 
-def _write_plan(scenario: Scenario, found: RiskMap, best: Route, actor: str, out: Path) -> None:
+def _plan_span(
+    scenario: Scenario, actor: str, origin: tuple[float, float], goal: tuple[float, float]
+) -> tuple[int, int | None]:
+    from vigile.games.skirmish.route import plan_span
+
+    return plan_span(scenario, actor, origin, goal)
+
+
+def _write_plan(
+    source: str,
+    scenario: Scenario,
+    found: tuple[RiskMap, Route],
+    actor: str,
+    span: tuple[int, int | None],
+    out: Path,
+) -> None:
+    """The scenario's own text with the route in ``actor``'s plan, written atomically: only
+    the legs of ``span`` change; comments and layout are kept (scenario_with_plan)."""
     import yaml
 
     from vigile.games.skirmish.route import plan_legs, scenario_with_plan
-    from vigile.scene.loader import parse_scenario
+    from vigile.io.files import write_text
+    from vigile.scene.reading import Refused, format_of, parse, read_text
 
-    data = scenario_with_plan(scenario, actor, plan_legs(best, found))
-    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
-    parse_scenario(text, file=str(out))  # what is written loads
+    path = _source(source)
     try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot write {out} ({error.strerror})", where="--out") from None
+        text = read_text(path)
+        if format_of(path) == "toml":  # written as YAML: TOML's comments cannot follow
+            text = yaml.safe_dump(parse(text, "toml")[0], sort_keys=False, allow_unicode=True)
+    except Refused as refused:  # pragma: no cover - it was read a moment ago
+        raise InputError(f"{path}: {refused.message}", where="SCENARIO") from None
+    riskmap, best = found
+    written = scenario_with_plan(text, scenario, actor, plan_legs(best, riskmap), span)
+    write_text(out, written, option="--out")
 
 
 def _print_json(data: dict[str, Any]) -> None:
