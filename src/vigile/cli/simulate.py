@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from vigile.cli.common import JsonOpt, LangOpt, check_seed
+from vigile.cli.common import JsonOpt, LangOpt
 from vigile.io.i18n import Lang, tr
 from vigile.io.sim_text import simulation_text, sweep_json, sweep_text
 
@@ -24,6 +24,9 @@ RunsOpt = Annotated[int, typer.Option("--runs", help="Number of games to play.")
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed, the same numbers.")]
 PlotOpt = Annotated[
     Path | None, typer.Option("--plot", metavar="FILE", help="Draw it: FILE.png or FILE.svg.")
+]
+ForceOpt = Annotated[
+    bool, typer.Option("--force", help="Replace an existing --plot or --out file.")
 ]
 WorkersOpt = Annotated[int, typer.Option("--workers", help="Worker processes.")]
 
@@ -52,6 +55,7 @@ def register(app: typer.Typer) -> None:
         seed: SeedOpt = 0,
         json_out: JsonOpt = False,
         plot: PlotOpt = None,
+        force: ForceOpt = False,
         workers: WorkersOpt = 1,
         lang: LangOpt = Lang.EN,
     ) -> None:
@@ -63,9 +67,8 @@ def register(app: typer.Typer) -> None:
         from vigile.sim.simulate import simulate as run_simulation
 
         check_counts(runs, workers)
-        check_seed(seed)
         if plot is not None:
-            check_plot_path(plot)
+            check_plot_path(plot, force=force)
         loaded = load_scenario(scenario)
         with progress_bar(runs, tr("sim.progress_text.run", lang)) as advance:
             result = run_simulation(
@@ -98,6 +101,7 @@ def register(app: typer.Typer) -> None:
             Path | None, typer.Option("--out", metavar="FILE.csv", help="Write the table here.")
         ] = None,
         plot: PlotOpt = None,
+        force: ForceOpt = False,
         json_out: JsonOpt = False,
         lang: LangOpt = Lang.EN,
     ) -> None:
@@ -107,10 +111,11 @@ def register(app: typer.Typer) -> None:
         from vigile.scene.loader import load_scenario
         from vigile.sim.sweep import Vary, run_sweep, variants
 
-        check_seed(seed)
         varies = [Vary.parse(v) for v in vary]
+        if out is not None:
+            check_table_path(out, force=force)
         if plot is not None:
-            check_plot_path(plot)
+            check_plot_path(plot, force=force)
         loaded = load_scenario(scenario)
         count = len(variants(loaded, varies))
         with progress_bar(count, tr("sim.progress_text.sweep", lang)) as advance:
@@ -137,13 +142,22 @@ def register(app: typer.Typer) -> None:
         sys.stdout.write("\n".join(sweep_text(rows, paths)) + "\n")
 
 
-def write_table(rows: list[dict[str, float]], out: Path) -> None:
-    """The sweep's rows as CSV."""
-    from vigile.errors import InputError
+def check_table_path(out: Path, *, force: bool = False) -> Path:
+    """Refuse, before any work, a ``--out`` the table may not be written to (a ``.csv`` only,
+    an existing file only with ``--force``; :func:`vigile.io.files.check_target`)."""
+    from vigile.io.files import check_target
 
-    if not out.parent.exists():
-        raise InputError(f"{out.parent}: no such folder", where="--out")
-    with out.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    return check_target(out, "--out", suffixes=(".csv",), kind="the table", force=force)
+
+
+def write_table(rows: list[dict[str, float]], out: Path) -> None:
+    """The sweep's rows as CSV, written atomically (checked first by :func:`check_table_path`)."""
+    import io
+
+    from vigile.io.files import write_text
+
+    buffer = io.StringIO(newline="")
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows(rows)
+    write_text(out, buffer.getvalue(), option="--out")
