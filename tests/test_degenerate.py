@@ -8,13 +8,27 @@ traceback, never a hang.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import yaml
 
 from vigile.cli import main
+from vigile.games.skirmish import model
+from vigile.games.skirmish.model import (
+    MAX_GROUND_CELLS,
+    MAX_GROUND_PAIRS,
+    OpenGround,
+    ground_cell,
+    prepare,
+)
+from vigile.games.skirmish.riskmap import MAX_CELL_GUARDS, MAX_CELLS
+from vigile.games.skirmish.route import MAX_ROUTE_CELLS
+from vigile.scene.geometry import move_with_bounce
+from vigile.scene.model import Scenario
 
 
 def write(tmp_path: Path, scenario: dict[str, Any], name: str = "s.yaml") -> str:
@@ -132,3 +146,107 @@ def test_a_description_keeps_its_new_lines_and_tabs(
     path = write(tmp_path, skirmish(NINJA, GUARD, description="line one\n\tline two\n"))
     code, _, err = cli(capsys, "scenario", "validate", path)
     assert code == 0, err
+
+
+# ---------------------------------------------------------------- resource limits
+
+
+def crowd(guards: int, **more: Any) -> dict[str, Any]:
+    rng = np.random.default_rng(15)
+    actors = [dict(NINJA)] + [
+        {"name": f"G{i}", "side": "defenders", "position": [float(x), float(y)]}
+        for i, (x, y) in enumerate(rng.uniform((0, 0), (200, 120), size=(guards, 2)).round(1))
+    ]
+    walls = [{"start": [100, 20], "end": [100, 100]}]
+    return {
+        "ruleset": "skirmish",
+        "name": "crowd",
+        "map": {"width": 200, "height": 120},
+        "actors": actors,
+        "walls": walls,
+        **more,
+    }
+
+
+def test_many_guards_coarsen_the_default_risk_map_to_its_budget(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, crowd(300))
+    code, out, err = cli(capsys, "riskmap", path, "--attitude", "half", "--json")
+    assert code == 0, err
+    resolution = json.loads(out)["resolution_cm"]
+    assert resolution == 2  # 1 cm would make 24,000 cells x 300 guards > MAX_CELL_GUARDS
+    err = refused(capsys, "riskmap", path, "--attitude", "half", "--resolution", "1")
+    assert f"at most {MAX_CELL_GUARDS:,}" in err and "--resolution: 1 cm" in err
+
+
+def test_a_route_finer_than_its_cell_limit_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, crowd(1))
+    err = refused(capsys, "route", path, "--from", "1,1", "--to", "190,110", "--resolution", "0.2")
+    assert f"at most {MAX_ROUTE_CELLS:,}" in err and "600,000 cells" in err
+    err = refused(capsys, "route", path, "--from", "1,1", "--to", "190,110", "--resolution", "0.01")
+    assert f"at most {MAX_CELLS:,}" in err
+
+
+def test_the_open_ground_of_the_largest_board_stays_small() -> None:
+    cell = ground_cell(100_000, 100_000, 2)
+    assert math.ceil(100_000 / cell) ** 2 <= MAX_GROUND_CELLS
+    assert ground_cell(200, 120, 30) == 2.0  # the night raid keeps its 2 cm cells
+    cell = ground_cell(20_000, 20_000, 2000)
+    assert math.ceil(20_000 / cell) ** 2 * 2000 <= MAX_GROUND_PAIRS
+
+
+def test_simulating_the_largest_board_finishes_in_bounded_memory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario = {
+        "ruleset": "skirmish",
+        "name": "a kilometre of table",
+        "map": {"width": 100_000, "height": 100_000},
+        "walls": [
+            {"start": [10, 10], "end": [90_000, 10]},
+            {"start": [50_000, 100], "end": [50_000, 90_000]},
+        ],
+        "actors": [
+            dict(NINJA, position=[1, 1]),
+            {"name": "G", "side": "defenders", "position": [50, 50], "state": "patrolling"},
+        ],
+        "plans": {"A": [{"to": [5, 90_000]}]},
+        "turns": 10,
+    }
+    path = write(tmp_path, scenario)
+    code, out, err = cli(capsys, "simulate", path, "--runs", "200", "--json")
+    assert code == 0, err
+    assert json.loads(out)["runs"] == 200
+
+
+def test_coarser_open_ground_cells_stay_an_exact_acceleration(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = np.random.default_rng(3)
+    ends = rng.uniform(0, 3000, size=(40, 4))
+    scenario = Scenario.model_validate(
+        {
+            "ruleset": "skirmish",
+            "name": "walls",
+            "map": {"width": 3000, "height": 3000},
+            "walls": [{"start": [a, b], "end": [c, d]} for a, b, c, d in ends.round(1)],
+            "actors": [NINJA],
+        }
+    )
+    walls = prepare(scenario).walls(frozenset())
+    x, y = rng.uniform(0, 3000, size=(2, 4000))
+    angle = rng.uniform(0, 2 * math.pi, size=4000)
+    dx, dy = 40.0 * np.cos(angle), 40.0 * np.sin(angle)
+    coarse = OpenGround.of(walls, 3000.0, 3000.0, 40.0)
+    assert coarse.cell > 2.0
+    monkeypatch.setattr(model, "ground_cell", lambda *_: 2.0)
+    fine = OpenGround.of(walls, 3000.0, 3000.0, 40.0)
+    assert fine.cell == 2.0
+    got = coarse.move(x.copy(), y.copy(), dx, dy, 3000.0, 3000.0, 2)
+    same = fine.move(x.copy(), y.copy(), dx, dy, 3000.0, 3000.0, 2)
+    assert np.array_equal(got[0], same[0]) and np.array_equal(got[1], same[1])
+    traced = move_with_bounce(walls, x, y, dx, dy, 3000.0, 3000.0, 2)
+    np.testing.assert_allclose(got, traced, rtol=0, atol=1e-9)  # one ulp apart at most

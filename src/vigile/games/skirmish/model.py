@@ -11,6 +11,7 @@ functions at random distances.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -124,10 +125,13 @@ class OpenGround:
     """Which walls a move of a given length can meet, by cell of the map.
 
     A move of length L never goes farther than L from where it starts, bounces included, so only
-    the movement-blocking walls within L of its start can stop or turn it. For each 2 cm cell this
-    keeps those walls (with a margin of the cell's half diagonal): a cell with none, far from the
-    border too, needs no bounce test at all; the others are traced against their few walls only.
-    Exact, not approximate.
+    the movement-blocking walls within L of its start can stop or turn it. For each cell (2 cm,
+    coarser on a big board) this keeps those walls (with a margin of the cell's half diagonal): a
+    cell with none, far from the border too, needs no bounce test at all; the others are traced
+    against their few walls only. Exact, not approximate, whatever the cell size: a coarser cell
+    only widens the margin. The grid holds at most :data:`MAX_GROUND_CELLS` cells, and its
+    wall-by-cell table at most :data:`MAX_GROUND_PAIRS` entries, so memory does not grow with
+    the board's area (a 10 m × 10 m board is already at the bound).
     """
 
     cell: float
@@ -144,14 +148,14 @@ class OpenGround:
 
     @classmethod
     def of(cls, walls: Barriers, width: float, height: float, length: float) -> OpenGround:
-        cell = 2.0
+        blocking = np.nonzero(walls.blocks_movement)[0]
+        cell = ground_cell(width, height, len(blocking))
         columns, rows = int(np.ceil(width / cell)), int(np.ceil(height / cell))
         cx = (np.arange(columns) + 0.5) * cell
         cy = (np.arange(rows) + 0.5) * cell
         px, py = np.meshgrid(cx, cy, indexing="ij")
         margin = length + cell * 0.75 + 1e-3  # the cell's half diagonal is cell / sqrt(2)
         border = np.minimum.reduce([px, py, width - px, height - py])
-        blocking = np.nonzero(walls.blocks_movement)[0]
         near = np.zeros((len(blocking), columns, rows), np.bool_)
         for row, k in enumerate(blocking):
             near[row] = (
@@ -218,6 +222,21 @@ class OpenGround:
 
 
 IntArray = np.ndarray[tuple[int, ...], np.dtype[np.int64]]
+
+MAX_GROUND_CELLS = 250_000
+"""Most cells of an :class:`OpenGround` grid (a few MB)."""
+MAX_GROUND_PAIRS = 20_000_000
+"""Most (wall, cell) entries of its table of the walls near each cell (20 MB of booleans)."""
+
+
+def ground_cell(width: float, height: float, walls: int) -> float:
+    """The cell size of an :class:`OpenGround`: 2 cm, or coarser so that the grid stays under
+    :data:`MAX_GROUND_CELLS` cells and :data:`MAX_GROUND_PAIRS` wall-cell entries."""
+    most = min(MAX_GROUND_CELLS, MAX_GROUND_PAIRS // max(1, walls))
+    cell = 2.0
+    while math.ceil(width / cell) * math.ceil(height / cell) > most:
+        cell *= 2.0
+    return cell
 
 
 def _subset(walls: Barriers, indices: list[int]) -> Barriers:

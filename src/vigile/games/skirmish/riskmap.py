@@ -60,6 +60,7 @@ from vigile.scene.model import Scenario
 
 __all__ = [
     "MAX_CELLS",
+    "MAX_CELL_GUARDS",
     "Board",
     "Guard",
     "RiskMap",
@@ -81,6 +82,10 @@ MAX_CELLS: Final = 4_000_000
 """No grid has more cells (a LimitError beyond)."""
 AUTO_CELLS: Final = 250_000
 """The automatic resolution is the finest of 1, 2, 5, 10... cm that stays under this."""
+MAX_CELL_GUARDS: Final = 2_000_000
+"""No risk map looks at more (grid cell, guard) pairs: its work grows with both, about 3 µs a
+pair (a few seconds at the limit). A finer grid or more guards is refused (a LimitError)
+before any work; the automatic resolution coarsens to stay under it."""
 
 
 @dataclass(frozen=True)
@@ -261,9 +266,10 @@ def effective_attitude(attitude: Attitude, in_cover: bool) -> Attitude:
 # --------------------------------------------------------------------------- the grid
 
 
-def check_resolution(resolution: float, width: float, height: float) -> float:
+def check_resolution(resolution: float, width: float, height: float, guards: int = 1) -> float:
     """Refuse a resolution that is not a positive number, coarser than the board, or so fine
-    that the grid would exceed :data:`MAX_CELLS`."""
+    that the grid would exceed :data:`MAX_CELLS`, or its cells times the ``guards`` would
+    exceed :data:`MAX_CELL_GUARDS`."""
     if not math.isfinite(resolution) or resolution <= 0:
         raise InputError(
             f"{resolution:g} is not a resolution (a positive number of cm)", where="--resolution"
@@ -279,16 +285,24 @@ def check_resolution(resolution: float, width: float, height: float) -> float:
             f"--resolution: {resolution:g} cm makes a grid of {nx} × {ny} = {nx * ny:,} cells; "
             f"at most {MAX_CELLS:,}"
         )
+    if nx * ny * max(1, guards) > MAX_CELL_GUARDS:
+        raise LimitError(
+            f"--resolution: {resolution:g} cm makes {nx * ny:,} cells for {guards:,} guards, "
+            f"{nx * ny * guards:,} cell-guard pairs; at most {MAX_CELL_GUARDS:,} "
+            "(a coarser --resolution, or fewer guards)"
+        )
     return resolution
 
 
-def auto_resolution(width: float, height: float) -> float:
-    """The finest of 1, 2, 5, 10, 20, 50... cm whose grid has at most :data:`AUTO_CELLS` cells."""
+def auto_resolution(width: float, height: float, guards: int = 1) -> float:
+    """The finest of 1, 2, 5, 10, 20, 50... cm whose grid has at most :data:`AUTO_CELLS` cells,
+    and at most :data:`MAX_CELL_GUARDS` cell-guard pairs with ``guards`` guards."""
+    most = min(AUTO_CELLS, MAX_CELL_GUARDS // max(1, guards))
     scale = 1.0
     while True:
         for step in (1.0, 2.0, 5.0):
             resolution = step * scale
-            if _cells(resolution, width) * _cells(resolution, height) <= AUTO_CELLS:
+            if _cells(resolution, width) * _cells(resolution, height) <= most:
                 return resolution
         scale *= 10
 
@@ -370,9 +384,10 @@ def risk_map(
     """
     board = scene if isinstance(scene, Board) else Board.of(scene)
     size = board.scenario.map
+    guards = len(board.guards)
     if resolution is None:
-        resolution = auto_resolution(size.width, size.height)
-    check_resolution(resolution, size.width, size.height)
+        resolution = auto_resolution(size.width, size.height, guards)
+    check_resolution(resolution, size.width, size.height, guards)
     xs, ys = grid_axes(size.width, size.height, resolution)
     px, py = (a.reshape(-1) for a in np.meshgrid(xs, ys))
     outfit = bool(unsuited)
