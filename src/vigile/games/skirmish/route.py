@@ -36,10 +36,25 @@ from vigile.scene.geometry import crossings, on_barrier
 from vigile.scene.model import Scenario
 from vigile.scene.plans import Leg
 
-__all__ = ["STEPS", "Route", "plan_legs", "safest_route", "scenario_with_plan", "step_open"]
+__all__ = [
+    "MAX_ROUTE_CELLS",
+    "STEPS",
+    "Route",
+    "plan_legs",
+    "plan_span",
+    "planned",
+    "safest_route",
+    "scenario_with_plan",
+    "step_open",
+]
 
 Point = tuple[float, float]
 BoolArray = NDArray[np.bool_]
+
+MAX_ROUTE_CELLS: Final = 250_000
+"""No route is searched on a grid of more cells (the search walks them one by one in Python):
+the automatic resolution's grid (:data:`~vigile.games.skirmish.riskmap.AUTO_CELLS`) always
+fits; a finer ``--resolution`` is refused (a LimitError)."""
 
 MAX_ROUTE_CELLS: Final = 250_000
 """No route is searched on a grid of more cells (the search walks them one by one in Python):
@@ -118,6 +133,7 @@ def safest_route(
     board, on a wall, or with no route between them: a one-line :class:`InputError`.
     """
     check_route_cells(riskmap)
+    check_route_cells(riskmap)
     free, opened = prepared if prepared is not None else step_open(riskmap)
     ny, nx = riskmap.risk.shape
     source = _snap(riskmap, free, start, "--from")
@@ -181,6 +197,16 @@ def safest_route(
         length=sum(math.dist(a, b) for a, b in itertools.pairwise(waypoints)),
         attitude=riskmap.attitude,
     )
+
+
+def check_route_cells(riskmap: RiskMap) -> None:
+    """Refuse a route search over more than :data:`MAX_ROUTE_CELLS` cells."""
+    ny, nx = riskmap.risk.shape
+    if nx * ny > MAX_ROUTE_CELLS:
+        raise LimitError(
+            f"--resolution: {riskmap.resolution:g} cm makes a route grid of {nx} × {ny} = "
+            f"{nx * ny:,} cells; at most {MAX_ROUTE_CELLS:,} (a coarser --resolution)"
+        )
 
 
 def check_route_cells(riskmap: RiskMap) -> None:
@@ -279,6 +305,15 @@ def _straight_ok(
 
 
 # --------------------------------------------------------------------------- back into a plan
+#
+# ``vigile route --write-plan ACTOR`` changes only the legs the route walks (plan_span): the route
+# runs from A (the actor's position, or a waypoint of its plan: --from) to B (--to). It replaces
+# the legs after A (the legs that stay at A and act there are kept, before it) up to the first
+# leg that arrives at B; that leg keeps its wait and its actions (and its comment), only its speed
+# becomes the route's. With no leg arriving at B, the route replaces the rest of the plan and
+# ends it. A replaced leg may not carry what the route would drop (a climb, a wait, actions: a
+# grapple, a door, a kill): that is refused, naming the leg. Every other leg, and every byte of
+# the file outside the replaced legs, is kept (scenario_with_plan).
 
 
 def plan_legs(route: Route, riskmap: RiskMap) -> tuple[Leg, ...]:
@@ -300,10 +335,243 @@ def _tidy(value: float) -> float:
     return rounded if abs(rounded - value) < 1e-9 else value
 
 
-def scenario_with_plan(scenario: Scenario, actor: str, legs: Sequence[Leg]) -> dict[str, Any]:
-    """The scenario as plain data (for YAML) with ``actor``'s plan replaced by ``legs``."""
-    data = scenario.model_dump(mode="json", exclude_defaults=True)
-    plans = dict(data.get("plans", {}))
-    plans[actor] = [leg.model_dump(mode="json", exclude_defaults=True) for leg in legs]
-    data["plans"] = plans
-    return data
+def plan_span(scenario: Scenario, actor: str, start: Point, goal: Point) -> tuple[int, int | None]:
+    """Which of ``actor``'s plan legs a route from ``start`` to ``goal`` replaces: from index
+    ``first`` up to the ``arrival`` leg (the first after ``first`` to arrive at ``goal``,
+    included; ``None``: up to the plan's end). A one-line :class:`InputError` when ``start`` is
+    neither the actor's position nor a waypoint of its plan, or when a replaced leg carries a
+    climb, a wait or actions that the route would drop."""
+    plan = scenario.plans.get(actor, ())
+    position = (float(scenario.actor(actor).position[0]), float(scenario.actor(actor).position[1]))
+    if _same(start, position):
+        first = 0
+    else:
+        first = next((k + 1 for k, leg in enumerate(plan) if _same(leg.to, start)), -1)
+        if first < 0:
+            raise InputError(
+                f"{actor}'s route starts where {actor} stands, {_shown(position)}, or at a "
+                f"waypoint of its plan; {_shown(start)} is neither",
+                where="--from",
+            )
+    while first < len(plan) and plan[first].to is None:
+        first += 1  # what it does where the route starts is kept
+    arrival = next((k for k in range(first, len(plan)) if _same(plan[k].to, goal)), None)
+    stop = len(plan) if arrival is None else arrival + 1
+    for k in range(first, stop):
+        leg = plan[k]
+        dropped = [
+            what
+            for what, there in (
+                ("climbs", leg.climb),
+                ("waits", leg.wait and k != arrival),
+                (
+                    "acts (" + ", ".join(a.do for a in leg.actions) + ")",
+                    leg.actions and k != arrival,
+                ),
+            )
+            if there
+        ]
+        if dropped:
+            at = _shown(leg.to) if leg.to is not None else "where it stands"
+            raise InputError(
+                f"{actor}'s leg {k + 1} (to {at}) {' and '.join(dropped)}: the route would drop "
+                "it; route up to that waypoint (--to) or from it (--from)",
+                where="--write-plan",
+            )
+    return first, arrival
+
+
+def _same(a: Sequence[float] | None, b: Point) -> bool:
+    return a is not None and math.dist((float(a[0]), float(a[1])), b) < 1e-6
+
+
+def planned(
+    scenario: Scenario, actor: str, legs: Sequence[Leg], span: tuple[int, int | None]
+) -> tuple[Leg, ...]:
+    """``actor``'s plan with the legs of ``span`` (:func:`plan_span`) replaced by ``legs``."""
+    plan = scenario.plans.get(actor, ())
+    first, arrival = span
+    if arrival is None:
+        return (*plan[:first], *legs)
+    kept = plan[arrival].model_copy(update={"speed": legs[-1].speed})
+    return (*plan[:first], *legs[:-1], kept, *plan[arrival + 1 :])
+
+
+def scenario_with_plan(
+    text: str,
+    scenario: Scenario,
+    actor: str,
+    legs: Sequence[Leg],
+    span: tuple[int, int | None],
+) -> str:
+    """The scenario's YAML ``text`` with the legs of ``span`` (:func:`plan_span`) of ``actor``'s
+    plan replaced by ``legs``; the rest of the text is kept byte for byte.
+
+    The plan is found with ruamel.yaml's round-trip composer (each node knows where it starts
+    and ends in the text) and edited in place: the replaced legs' lines give way to the new legs,
+    written in the style of the plan's first leg (a flow mapping on one line, or a block); their
+    end-of-line comments go with them (they describe waypoints no longer there), comment lines
+    between them are kept; the arriving leg keeps its text but its speed. Where the plan is not a
+    block list (absent, empty, or written ``[...]``), the file is rewritten by ruamel.yaml's
+    round trip instead (it keeps comments and key order, but writes each flow collection on one
+    line). The result is checked: it loads, with exactly the plan asked for.
+    """
+    from ruamel.yaml import YAML
+    from ruamel.yaml.nodes import MappingNode, SequenceNode
+
+    from vigile.scene.loader import parse_scenario
+
+    expected = planned(scenario, actor, legs, span)
+    root = YAML(typ="rt").compose(text)
+    plan = _value(root, "plans", MappingNode)
+    node = _value(plan, actor, SequenceNode) if plan is not None and not plan.flow_style else None
+    if node is not None and not node.flow_style and node.value:
+        written = _splice(text, node, legs, span)
+    else:
+        written = _round_trip(text, actor, legs, span)
+    if parse_scenario(written).plans.get(actor, ()) != expected:  # pragma: no cover - a bug
+        raise RuntimeError(f"the plan written for {actor} is not the route's")
+    return written
+
+
+def _value(node: Any, key: str, kind: type) -> Any:
+    """The value under ``key`` in a mapping node, if it is a ``kind`` node."""
+    from ruamel.yaml.nodes import MappingNode
+
+    if not isinstance(node, MappingNode):
+        return None
+    for k, v in node.value:
+        if getattr(k, "value", None) == key:
+            return v if isinstance(v, kind) else None
+    return None
+
+
+def _line_start(text: str, index: int) -> int:
+    return text.rfind("\n", 0, index) + 1
+
+
+def _line_end(text: str, index: int) -> int:
+    """Just past the end of the line holding ``index`` (its newline included)."""
+    end = text.find("\n", index)
+    return len(text) if end < 0 else end + 1
+
+
+def _content_end(node: Any) -> int:
+    """Where a node's own text ends (a block collection: its last value's end, not the
+    comments and blank lines after it)."""
+    from ruamel.yaml.nodes import MappingNode, SequenceNode
+
+    if isinstance(node, MappingNode | SequenceNode) and not node.flow_style and node.value:
+        last = node.value[-1]
+        return _content_end(last[1] if isinstance(node, MappingNode) else last)
+    return int(node.end_mark.index)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _leg_text(leg: Leg, flow: bool, indent: str) -> str:
+    """One new leg (to and speed), in the plan's style, without its ``- ``."""
+    assert leg.to is not None
+    to = f"[{_number(leg.to[0])}, {_number(leg.to[1])}]"
+    if flow:
+        return f"{{to: {to}, speed: {leg.speed.value}}}"
+    return f"to: {to}\n{indent}speed: {leg.speed.value}"
+
+
+def _splice(text: str, node: Any, legs: Sequence[Leg], span: tuple[int, int | None]) -> str:
+    """Edit the block list ``node`` in ``text`` (see :func:`scenario_with_plan`)."""
+    from ruamel.yaml.nodes import MappingNode
+
+    items = node.value
+    first, arrival = span
+    head = items[0]
+    prefix = text[_line_start(text, head.start_mark.index) : head.start_mark.index]  # "    - "
+    flow = bool(head.flow_style) or not isinstance(head, MappingNode)
+    indent = " " * len(prefix)
+    edits: list[tuple[int, int, str]] = []  # (start, end, new text), applied from the end
+    if arrival is not None:
+        kept = items[arrival]
+        speed = legs[-1].speed.value
+        pairs = {k.value: (k, v) for k, v in kept.value}
+        if "speed" in pairs:
+            value = pairs["speed"][1]
+            edits.append((value.start_mark.index, value.end_mark.index, speed))
+        elif speed != "half":
+            key, value = pairs["to"]
+            extra = (
+                f", speed: {speed}"
+                if kept.flow_style
+                else f"\n{' ' * key.start_mark.column}speed: {speed}"
+            )
+            edits.append((_content_end(value), _content_end(value), extra))
+    new = legs if arrival is None else legs[:-1]
+    stop = len(items) if arrival is None else arrival
+    lines = "".join(f"{prefix}{_leg_text(leg, flow, indent)}\n" for leg in new)
+    if first < stop:
+        start = _line_start(text, items[first].start_mark.index)
+        end = _line_end(text, _content_end(items[stop - 1]))
+        spans = [(i.start_mark.index, _content_end(i)) for i in items[first:stop]]
+        notes = ""
+        position = start
+        while position < end:
+            line_end = _line_end(text, position)
+            line = text[position:line_end]
+            inside = any(a <= position < b for a, b in spans)
+            if line.strip().startswith("#") and not inside:
+                notes += line if line.endswith("\n") else line + "\n"
+            position = line_end
+        edits.append((start, end, notes + lines))
+    else:
+        at = (
+            _line_end(text, _content_end(items[first - 1]))
+            if first
+            else _line_start(text, items[0].start_mark.index)
+        )
+        if at == len(text) and not text.endswith("\n"):
+            lines = "\n" + lines
+        edits.append((at, at, lines))
+    for start, end, replacement in sorted(edits, reverse=True):
+        text = text[:start] + replacement + text[end:]
+    return text
+
+
+def _round_trip(text: str, actor: str, legs: Sequence[Leg], span: tuple[int, int | None]) -> str:
+    """Rewrite the file through ruamel.yaml's round trip, ``actor``'s plan edited."""
+    import io
+
+    from ruamel.yaml import YAML
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    yaml = YAML(typ="rt")
+    yaml.width = 4096
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    data = yaml.load(text)
+    plans = data.get("plans")
+    if not isinstance(plans, dict):
+        plans = data["plans"] = CommentedMap()
+    old = list(plans.get(actor) or [])
+    first, arrival = span
+    seq = CommentedSeq(old[:first])
+    if arrival is None:
+        seq.extend(_flow_leg(leg) for leg in legs)
+    else:
+        seq.extend(_flow_leg(leg) for leg in legs[:-1])
+        old[arrival]["speed"] = legs[-1].speed.value
+        seq.extend(old[arrival:])
+    plans[actor] = seq
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return out.getvalue()
+
+
+def _flow_leg(leg: Leg) -> Any:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    assert leg.to is not None
+    to = CommentedSeq(int(v) if float(v).is_integer() else float(v) for v in leg.to)
+    to.fa.set_flow_style()
+    item = CommentedMap([("to", to), ("speed", leg.speed.value)])
+    item.fa.set_flow_style()
+    return item
