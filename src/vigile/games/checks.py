@@ -8,17 +8,27 @@ light, and know their own skills only. The scene's cross-field checks ask the ga
 
 from __future__ import annotations
 
+from collections import Counter
+
+from vigile.rulesets.limits import LIMITS
 from vigile.scene.consistency import Issue, Parts
 
 SKIRMISH_ONLY = ("stealth_dice", "ninja")
 D20_ONLY = ("bonuses", "invisible", "ethereal", "incorporeal", "distracted", "asleep")
 STARFINDER_SKILLS = ("perception", "stealth")
 DND35_SKILLS = ("spot", "listen", "hide", "move_silently", "blind_fight")
+D6 = 6
+"""The only die skirmish rolls (SK-D1); the d20 games roll d20 and d100, the scenario's limit."""
 
 
 def skirmish_issues(parts: Parts) -> list[Issue]:
     """A skirmish scenario's actors have dice, not the d20 games' fields."""
-    found: list[Issue] = []
+    found: list[Issue] = side_issues(parts)
+    for i, value in parts.dice_values:
+        if not 1 <= value <= D6:
+            found.append(
+                (("dice_values", i), f"{value} is not a face of a d6 (1 to 6): skirmish rolls d6")
+            )
     for i, actor in parts.actors:
         for name in D20_ONLY:
             if name in actor.model_fields_set:
@@ -42,8 +52,8 @@ def d20_issues(
     parts: Parts, game: str, skills: tuple[str, ...], others: tuple[str, ...]
 ) -> list[Issue]:
     """What a d20 game's scenario may not say: skirmish fields and rules, the other game's
-    skills, a light without a radius."""
-    found: list[Issue] = []
+    skills, a light without a radius, more observers than one check takes."""
+    found: list[Issue] = side_issues(parts)
     for i, actor in parts.actors:
         given = actor.model_fields_set
         for name in (*SKIRMISH_ONLY, "dice"):
@@ -71,3 +81,18 @@ def d20_issues(
     if parts.encounter is not None:
         found.append((("encounter",), "day encounters are skirmish rules (SK-S, SK-A)"))
     return found
+
+
+def side_issues(parts: Parts) -> list[Issue]:
+    """A side with more actors than one check takes as observers (``max_observers``): refused
+    here, in the scenario's words, rather than half-way through the game."""
+    sides = Counter(actor.side for _, actor in parts.actors)
+    most = LIMITS.max_observers
+    return [
+        (
+            ("actors",),
+            f"{count} {side.value}: at most {most} on one side (the observers of one check)",
+        )
+        for side, count in sorted(sides.items())
+        if count > most
+    ]

@@ -65,6 +65,8 @@ class Parts:
     objective: Objective | None = None
     encounter: Encounter | None = None
     house_rules: dict[str, Any] = field(default_factory=dict)
+    dice_values: Indexed[int] = field(default_factory=list)
+    """The GM's dice: which faces they may be depends on the game's dice."""
 
     @classmethod
     def of(cls, scenario: Scenario) -> Parts:
@@ -84,6 +86,7 @@ class Parts:
             objective=scenario.objective,
             encounter=scenario.encounter,
             house_rules=dict(scenario.house_rules),
+            dice_values=list(enumerate(scenario.dice_values or ())),
         )
 
     @classmethod
@@ -113,6 +116,7 @@ class Parts:
             objective=_one(Objective, raw.get("objective")),
             encounter=_one(Encounter, raw.get("encounter")),  # type: ignore[arg-type]
             house_rules=house if isinstance(house, dict) else {},
+            dice_values=_many(int, raw.get("dice_values")),
         )
 
 
