@@ -56,11 +56,6 @@ MAX_ROUTE_CELLS: Final = 250_000
 the automatic resolution's grid (:data:`~vigile.games.skirmish.riskmap.AUTO_CELLS`) always
 fits; a finer ``--resolution`` is refused (a LimitError)."""
 
-MAX_ROUTE_CELLS: Final = 250_000
-"""No route is searched on a grid of more cells (the search walks them one by one in Python):
-the automatic resolution's grid (:data:`~vigile.games.skirmish.riskmap.AUTO_CELLS`) always
-fits; a finer ``--resolution`` is refused (a LimitError)."""
-
 STEPS: Final = ((0, 1), (1, 0), (1, 1), (1, -1))
 """The four step directions (row, column) traced once each; their opposites make the 8."""
 
@@ -133,7 +128,6 @@ def safest_route(
     board, on a wall, or with no route between them: a one-line :class:`InputError`.
     """
     check_route_cells(riskmap)
-    check_route_cells(riskmap)
     free, opened = prepared if prepared is not None else step_open(riskmap)
     ny, nx = riskmap.risk.shape
     source = _snap(riskmap, free, start, "--from")
@@ -197,16 +191,6 @@ def safest_route(
         length=sum(math.dist(a, b) for a, b in itertools.pairwise(waypoints)),
         attitude=riskmap.attitude,
     )
-
-
-def check_route_cells(riskmap: RiskMap) -> None:
-    """Refuse a route search over more than :data:`MAX_ROUTE_CELLS` cells."""
-    ny, nx = riskmap.risk.shape
-    if nx * ny > MAX_ROUTE_CELLS:
-        raise LimitError(
-            f"--resolution: {riskmap.resolution:g} cm makes a route grid of {nx} × {ny} = "
-            f"{nx * ny:,} cells; at most {MAX_ROUTE_CELLS:,} (a coarser --resolution)"
-        )
 
 
 def check_route_cells(riskmap: RiskMap) -> None:
