@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import math
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,13 @@ class SimResult:
     guards: list[str]
     batched: bool = True
     """False when the turn engine played the games one by one."""
+    requested: int | None = None
+    """The runs asked for, when Ctrl-C stopped the simulation before them (``runs`` were
+    played); None when every run was played."""
+
+    @property
+    def interrupted(self) -> bool:
+        return self.requested is not None
 
     def outcome(self, name: str) -> Estimate:
         return Estimate(int(self.tally.outcomes[OUTCOMES.index(name)]), self.runs)
@@ -77,9 +84,11 @@ class SimResult:
             low, high = e.interval
             return {"p": round(e.p, 6), "ci95": [round(low, 6), round(high, 6)], "count": e.count}
 
+        stopped = {"interrupted": True, "requested": self.requested} if self.interrupted else {}
         return {
             "scenario": self.scenario.name,
             "runs": self.runs,
+            **stopped,
             "seed": self.seed,
             "outcomes": {name: est(self.outcome(name)) for name in OUTCOMES},
             "detected": est(self.detected),
@@ -201,23 +210,41 @@ def simulate(
     batched = not isinstance(model, Scenario)
     turns = scenario.turns if isinstance(model, Scenario) else model.turns
     total = Tally.empty(turns, len(guards))
+    try:
+        with closing(_tallies(model, scenario, runs, seed, workers, scheduler)) as tallies:
+            for tally in tallies:
+                total = total + tally
+                if progress:
+                    progress(tally.runs)
+    except KeyboardInterrupt:
+        from vigile.sim.executors import Interrupted
+
+        partial = SimResult(scenario, total.runs, seed, total, guards, batched, requested=runs)
+        raise Interrupted(partial) from None
+    return SimResult(scenario, runs, seed, total, guards, batched)
+
+
+def _tallies(
+    model: Batched | Scenario,
+    scenario: Scenario,
+    runs: int,
+    seed: int,
+    workers: int,
+    scheduler: str | None,
+) -> Generator[Tally, None, None]:
+    """Each block's tally: played here one after the other, or by worker processes or a Dask
+    scheduler as they finish (in any order: the sum is the same). Closing it early (Ctrl-C)
+    stops the workers at once."""
     if workers == 1 and scheduler is None:
         for index, size in blocks(runs):
-            total = total + play_block(model, seed, index, size)
-            if progress:
-                progress(size)
-        return SimResult(scenario, runs, seed, total, guards, batched)
-    from vigile.sim.executors import executor
+            yield play_block(model, seed, index, size)
+        return
+    from vigile.sim.executors import completed, executor, local_workers
 
-    workers = min(workers, os.cpu_count() or 1, math.ceil(runs / BLOCK)) or 1
     sent = scenario.model_dump_json(exclude_unset=True)
-    with executor(workers, scheduler) as pool:
+    with executor(local_workers(workers, math.ceil(runs / BLOCK)), scheduler) as pool:
         futures = [
             pool.submit(_worker_block, sent, seed, index, size) for index, size in blocks(runs)
         ]
-        for future in futures:
-            tally = future.result()
-            total = total + tally
-            if progress:
-                progress(tally.runs)
-    return SimResult(scenario, runs, seed, total, guards, batched)
+        for _, tally in completed(pool, futures):
+            yield tally

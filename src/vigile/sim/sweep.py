@@ -104,19 +104,26 @@ def _like(old: Any, value: float, path: str) -> Any:
     return float(value)
 
 
+def variant_count(varies: Sequence[Vary]) -> int:
+    """How many variants the grid has (the product of the values of each ``--vary``), refused
+    over :data:`MAX_VARIANTS` before any of them is built."""
+    count = math.prod(len(v.values) for v in varies)
+    if count > MAX_VARIANTS:
+        raise LimitError(f"--vary: {count:,} variants (at most {MAX_VARIANTS:,})")
+    return count
+
+
 def variants(
     scenario: Scenario, varies: Sequence[Vary]
 ) -> list[tuple[dict[str, float], dict[str, Any]]]:
     """Every combination of the varied values, as (the values, the variant's data), validated."""
     from vigile.scene.loader import parse_scenario
 
+    variant_count(varies)
     base = scenario.model_dump(mode="json", exclude_unset=True)
     full = scenario.model_dump(mode="json")
-    grid = list(itertools.product(*(v.values for v in varies)))
-    if len(grid) > MAX_VARIANTS:
-        raise LimitError(f"--vary: {len(grid)} variants (at most {MAX_VARIANTS})")
     found = []
-    for values in grid:
+    for values in itertools.product(*(v.values for v in varies)):
         data = _copy(base)
         chosen = {}
         for vary, value in zip(varies, values, strict=True):
@@ -156,19 +163,34 @@ def run_sweep(
     workers: int = 2,
     progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, float]]:
-    """Simulate every variant as one task, on ``workers`` local processes or on the Dask
-    scheduler at ``scheduler`` (:func:`vigile.sim.executors.executor`); one row per variant
-    (its values and outcomes)."""
-    from vigile.sim.executors import executor
+    """Simulate every variant as one task, on ``workers`` local processes (no more than the
+    CPUs) or on the Dask scheduler at ``scheduler`` (:func:`vigile.sim.executors.executor`);
+    one row per variant (its values and outcomes), in the grid's order.
+
+    Ctrl-C stops the workers at once and raises :class:`~vigile.sim.executors.Interrupted`
+    with a :class:`SweepPartial`: the rows of the variants finished."""
+    from vigile.sim.executors import Interrupted, completed, executor, local_workers
     from vigile.sim.simulate import check_counts
 
     check_counts(runs, workers)
     grid = variants(scenario, varies)
-    with executor(workers, scheduler) as pool:
-        futures = [pool.submit(_simulate_variant, data, runs, seed) for _, data in grid]
-        rows = []
-        for (chosen, _), future in zip(grid, futures, strict=True):
-            rows.append({**chosen, **future.result()})
-            if progress:
-                progress(1)
-        return rows
+    rows: dict[int, dict[str, float]] = {}
+    try:
+        with executor(local_workers(workers, len(grid)), scheduler) as pool:
+            futures = [pool.submit(_simulate_variant, data, runs, seed) for _, data in grid]
+            for index, row in completed(pool, futures):
+                rows[index] = {**grid[index][0], **row}
+                if progress:
+                    progress(1)
+    except KeyboardInterrupt:
+        raise Interrupted(SweepPartial([rows[k] for k in sorted(rows)], len(grid))) from None
+    return [rows[k] for k in sorted(rows)]
+
+
+@dataclass(frozen=True)
+class SweepPartial:
+    """What a sweep stopped by Ctrl-C had finished: the rows of the variants done (in the
+    grid's order), out of ``variants``."""
+
+    rows: list[dict[str, float]]
+    variants: int
