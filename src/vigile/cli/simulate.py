@@ -12,13 +12,17 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from vigile.cli.common import JsonOpt, LangOpt
 from vigile.io.i18n import Lang, tr
-from vigile.io.sim_text import simulation_text, sweep_json, sweep_text
+from vigile.io.sim_text import simulation_text, sweep_interrupted_text, sweep_json, sweep_text
+
+if TYPE_CHECKING:
+    from vigile.sim.simulate import SimResult
+    from vigile.sim.sweep import SweepPartial
 
 RunsOpt = Annotated[int, typer.Option("--runs", help="Number of games to play.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed, the same numbers.")]
@@ -70,10 +74,15 @@ def register(app: typer.Typer) -> None:
         if plot is not None:
             check_plot_path(plot, force=force)
         loaded = load_scenario(scenario)
-        with progress_bar(runs, tr("sim.progress_text.run", lang)) as advance:
-            result = run_simulation(
-                loaded, runs, seed=seed, workers=workers, source=scenario, progress=advance
-            )
+        from vigile.sim.executors import Interrupted
+
+        try:
+            with progress_bar(runs, tr("sim.progress_text.run", lang)) as advance:
+                result = run_simulation(
+                    loaded, runs, seed=seed, workers=workers, source=scenario, progress=advance
+                )
+        except Interrupted as stop:
+            stopped_simulation(stop.partial, json_out, lang)
         if plot is not None:
             from vigile.io.plots import heat_figure, save_figure
 
@@ -109,7 +118,8 @@ def register(app: typer.Typer) -> None:
         scheduler (--scheduler, the sweep extra)."""
         from vigile.io.plots import check_plot_path
         from vigile.scene.loader import load_scenario
-        from vigile.sim.sweep import Vary, run_sweep, variants
+        from vigile.sim.executors import Interrupted
+        from vigile.sim.sweep import Vary, run_sweep, variant_count
 
         varies = [Vary.parse(v) for v in vary]
         if out is not None:
@@ -117,18 +127,21 @@ def register(app: typer.Typer) -> None:
         if plot is not None:
             check_plot_path(plot, force=force)
         loaded = load_scenario(scenario)
-        count = len(variants(loaded, varies))
-        with progress_bar(count, tr("sim.progress_text.sweep", lang)) as advance:
-            rows = run_sweep(
-                loaded,
-                varies,
-                runs,
-                seed=seed,
-                scheduler=scheduler,
-                workers=workers,
-                progress=advance,
-            )
+        count = variant_count(varies)  # refused over the limit before any variant is built
         paths = [v.path for v in varies]
+        try:
+            with progress_bar(count, tr("sim.progress_text.sweep", lang)) as advance:
+                rows = run_sweep(
+                    loaded,
+                    varies,
+                    runs,
+                    seed=seed,
+                    scheduler=scheduler,
+                    workers=workers,
+                    progress=advance,
+                )
+        except Interrupted as stop:
+            stopped_sweep(stop.partial, paths, runs, seed, json_out, lang)
         if out is not None:
             write_table(rows, out)
         if plot is not None:
@@ -161,3 +174,30 @@ def write_table(rows: list[dict[str, float]], out: Path) -> None:
     writer.writeheader()
     writer.writerows(rows)
     write_text(out, buffer.getvalue(), option="--out")
+
+
+def stopped_simulation(partial: SimResult, json_out: bool, lang: Lang) -> NoReturn:
+    """Ctrl-C during ``simulate``: print what the runs played so far found (with its
+    intervals), then exit with code 130, as a shell does for Ctrl-C."""
+    if json_out:
+        sys.stdout.write(json.dumps(partial.as_json(), ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write("\n".join(simulation_text(partial, lang, None)) + "\n")
+    sys.stdout.flush()
+    raise typer.Exit(130)
+
+
+def stopped_sweep(
+    partial: SweepPartial, paths: list[str], runs: int, seed: int, json_out: bool, lang: Lang
+) -> NoReturn:
+    """Ctrl-C during ``sweep``: print the rows of the variants finished, then exit with code
+    130 (no table or picture is written)."""
+    if json_out:
+        found = {**sweep_json(partial.rows, runs, seed), "interrupted": True}
+        sys.stdout.write(json.dumps({**found, "variants": partial.variants}) + "\n")
+    else:
+        lines = [sweep_interrupted_text(len(partial.rows), partial.variants, runs, lang)]
+        lines += sweep_text(partial.rows, paths)
+        sys.stdout.write("\n".join(lines) + "\n")
+    sys.stdout.flush()
+    raise typer.Exit(130)

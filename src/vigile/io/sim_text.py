@@ -28,7 +28,11 @@ def simulation_text(result: SimResult, lang: Lang, plot: Path | None) -> list[st
         bare = [percent_text(x, sign="") for x in (e.p, low, high)]
         return f"{bare[0]:>6}%  [{bare[1]}, {bare[2]}]"
 
-    lines = [
+    lines = []
+    if result.requested is not None:
+        figures = {"runs": f"{result.runs:,}", "requested": f"{result.requested:,}"}
+        lines.append(tr("sim.sim.interrupted", lang, figures))
+    lines += [
         tr(
             "sim.sim.title",
             lang,
@@ -68,6 +72,12 @@ def sweep_text(rows: list[dict[str, float]], paths: list[str]) -> list[str]:
     for row in rows:
         lines.append("  ".join(f"{row[h]:>18.4g}" for h in header))
     return lines
+
+
+def sweep_interrupted_text(done: int, variants: int, runs: int, lang: Lang) -> str:
+    """The line above a sweep stopped by Ctrl-C: how many of its variants were finished."""
+    figures = {"done": done, "variants": variants, "runs": f"{runs:,}"}
+    return tr("sim.sim.sweep_interrupted", lang, figures)
 
 
 def sweep_json(rows: list[dict[str, float]], runs: int, seed: int) -> dict[str, Any]:
