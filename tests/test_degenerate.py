@@ -250,3 +250,17 @@ def test_coarser_open_ground_cells_stay_an_exact_acceleration(
     assert np.array_equal(got[0], same[0]) and np.array_equal(got[1], same[1])
     traced = move_with_bounce(walls, x, y, dx, dy, 3000.0, 3000.0, 2)
     np.testing.assert_allclose(got, traced, rtol=0, atol=1e-9)  # one ulp apart at most
+
+
+def test_a_file_name_with_escapes_is_printed_escaped(tmp_path: Path) -> None:
+    """What the user typed reaches the terminal escaped: a file name with ESC and a bidi
+    override in an error (issue 15)."""
+    import contextlib
+    import io
+
+    name = str(tmp_path / "evil\x1b[31m\u202e.yaml")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["scenario", "validate", name]) == 2
+    assert "\x1b" not in err.getvalue() and "\u202e" not in err.getvalue()
+    assert "\\x1b" in err.getvalue() and "\\u202e" in err.getvalue()

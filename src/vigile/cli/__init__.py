@@ -113,6 +113,7 @@ def _app_for(argv: list[str]) -> typer.Typer:
 def main(argv: list[str] | None = None) -> int:
     """Run the command; a user error is one line on stderr and exit code 2, never a traceback."""
     from vigile.errors import VigileError
+    from vigile.io.safe import printable
 
     args = argv if argv is not None else sys.argv[1:]
     command = typer.main.get_command(_app_for(args))
@@ -126,10 +127,10 @@ def main(argv: list[str] | None = None) -> int:
         if _is_help(error):
             print(error.format_message())
             return 0
-        print(f"vigile: error: {error.format_message()}", file=sys.stderr)
+        print(f"vigile: error: {printable(error.format_message())}", file=sys.stderr)
         return 2
     except VigileError as error:
-        print(f"vigile: error: {error}", file=sys.stderr)
+        print(f"vigile: error: {printable(str(error))}", file=sys.stderr)
         return 2
     except typer.Exit as done:
         return int(done.exit_code or 0)

@@ -13,6 +13,7 @@ from vigile.cli.common import DiceValuesOpt, JsonOpt, LangOpt, check_seed
 from vigile.dice.source import FaceSource, GivenFaces, OutOfDice, parse_dice_values
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang, tr
+from vigile.io.safe import printable
 
 if TYPE_CHECKING:
     from vigile.checks.verdict import Verdict
@@ -206,11 +207,11 @@ def validate(
             + "\n"
         )
     elif not errors:
-        sys.stdout.write(f"{file}: valid\n")
+        sys.stdout.write(f"{printable(file)}: valid\n")
     if errors:
         if not json_out:
             for error in errors:
-                sys.stderr.write(f"{error}\n")
+                sys.stderr.write(f"{printable(str(error))}\n")
         raise typer.Exit(2)
 
 

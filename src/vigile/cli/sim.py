@@ -22,6 +22,7 @@ from vigile.cli.common import JsonOpt, LangOpt
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang
 from vigile.io.risk_out import riskmap_json, riskmap_text, route_json, route_text
+from vigile.io.safe import printable
 from vigile.rulesets.skirmish.noise import NoiseEvent
 from vigile.rulesets.skirmish.sight import Attitude
 
@@ -64,7 +65,7 @@ def _user_errors() -> Iterator[None]:
     try:
         yield
     except VigileError as error:
-        typer.echo(f"vigile: error: {error}", err=True)
+        typer.echo(f"vigile: error: {printable(str(error))}", err=True)
         raise typer.Exit(2) from None
 
 
