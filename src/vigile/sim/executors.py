@@ -30,6 +30,7 @@ import os
 import signal
 import socket
 import struct
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import (
@@ -96,7 +97,8 @@ def executor(workers: int = 1, scheduler: str | None = None) -> Iterator[Executo
     if scheduler is None:
         pool = ProcessPoolExecutor(max(1, workers), initializer=_ignore_sigint)
         try:
-            yield pool
+            with _interrupt_between_waits():
+                yield pool
         except BaseException:
             _stop(pool)
             raise
@@ -111,7 +113,8 @@ def executor(workers: int = 1, scheduler: str | None = None) -> Iterator[Executo
         dask = DaskExecutor(client, scheduler)
         try:
             dask.wait_for_worker()
-            yield dask
+            with _interrupt_between_waits():
+                yield dask
         except BaseException:
             dask.shutdown(wait=False, cancel_futures=True)
             raise
@@ -127,6 +130,9 @@ def completed(pool: Executor, futures: Sequence[Future[T]]) -> Iterator[tuple[in
     pending = {future: index for index, future in enumerate(futures)}
     while pending:
         done, _ = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+        if _ctrl_c.is_set():
+            _ctrl_c.clear()
+            raise KeyboardInterrupt
         for future in done:
             index = pending.pop(future)
             if isinstance(pool, DaskExecutor):
@@ -137,6 +143,29 @@ def completed(pool: Executor, futures: Sequence[Future[T]]) -> Iterator[tuple[in
             pool.check()
 
 
+_ctrl_c = threading.Event()
+"""Set by Ctrl-C while tasks run; :func:`completed` raises the KeyboardInterrupt."""
+
+
+@contextmanager
+def _interrupt_between_waits() -> Iterator[None]:
+    """While tasks run, Ctrl-C sets :data:`_ctrl_c` instead of raising anywhere: a
+    KeyboardInterrupt inside :func:`concurrent.futures.wait` can leave a future's lock held,
+    and the pool's thread then waits for it forever. :func:`completed` raises it between two
+    waits (within :data:`POLL_S`). Outside the main thread nothing changes."""
+    _ctrl_c.clear()
+    try:
+        previous = signal.signal(signal.SIGINT, lambda _signal, _frame: _ctrl_c.set())
+    except ValueError:  # not the main thread: signals are not ours to handle
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        _ctrl_c.clear()
+
+
 def _ignore_sigint() -> None:
     """In each local worker: Ctrl-C is the parent's to handle (it stops the workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -145,7 +174,11 @@ def _ignore_sigint() -> None:
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Cancel what is queued and end the workers now, running tasks included; then let the
     pool's own thread see them gone and finish (so nothing is left for the interpreter's exit
-    to wake)."""
+    to wait for or to wake).
+
+    A worker ended while sending its result leaves half a message in the result pipe, which
+    the pool's thread would wait to complete forever: the parent's end of that pipe is closed
+    too, so the thread reads the end of the pipe and finishes."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:
         process.terminate()
@@ -154,6 +187,9 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():  # pragma: no cover - a worker deaf to SIGTERM
             process.kill()
             process.join(1)
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
     pool.shutdown(wait=True, cancel_futures=True)
 
 
