@@ -134,9 +134,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except typer.Exit as done:
         return int(done.exit_code or 0)
-    except typer.Abort:
-        print("vigile: aborted", file=sys.stderr)
-        return 1
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C before a command's own handling
+        print("vigile: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         return 0
     return code if isinstance(code, int) else 0

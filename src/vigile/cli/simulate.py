@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from vigile.cli.common import JsonOpt, LangOpt
+from vigile.cli.common import JsonOpt, LangOpt, check_seed
 from vigile.io.i18n import Lang, tr
 from vigile.io.sim_text import simulation_text, sweep_interrupted_text, sweep_json, sweep_text
 
@@ -71,6 +71,7 @@ def register(app: typer.Typer) -> None:
         from vigile.sim.simulate import simulate as run_simulation
 
         check_counts(runs, workers)
+        check_seed(seed)
         if plot is not None:
             check_plot_path(plot, force=force)
         loaded = load_scenario(scenario)
@@ -121,6 +122,7 @@ def register(app: typer.Typer) -> None:
         from vigile.sim.executors import Interrupted
         from vigile.sim.sweep import Vary, run_sweep, variant_count
 
+        check_seed(seed)
         varies = [Vary.parse(v) for v in vary]
         if out is not None:
             check_table_path(out, force=force)
