@@ -264,3 +264,20 @@ def test_a_file_name_with_escapes_is_printed_escaped(tmp_path: Path) -> None:
         assert main(["scenario", "validate", name]) == 2
     assert "\x1b" not in err.getvalue() and "\u202e" not in err.getvalue()
     assert "\\x1b" in err.getvalue() and "\\u202e" in err.getvalue()
+
+
+def test_a_game_played_one_by_one_is_bounded_before_any_work() -> None:
+    """A d20 scenario has no batched model: the engine plays each run, so the work
+    (runs x turns x actors) is bounded up front (issue 15: a Starfinder simulate that did not
+    finish). 12 rounds x 4 actors: 10,000 runs are 480,000 actor-rounds, allowed; 20,000 are
+    not."""
+    from vigile.errors import LimitError
+    from vigile.scene.loader import load_scenario
+    from vigile.sim.simulate import check_engine_work
+
+    scenario = load_scenario("starfinder-infiltration")
+    assert scenario.turns * len(scenario.actors) == 48
+    check_engine_work(scenario, 10_000)
+    with pytest.raises(LimitError, match="over the limit of 500,000"):
+        check_engine_work(scenario, 20_000)
+    assert main(["simulate", "starfinder-infiltration", "--runs", "20000"]) == 2

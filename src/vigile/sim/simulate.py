@@ -27,6 +27,10 @@ BLOCK = 4096
 """Runs played together; about 10 MB of arrays for the night raid."""
 MAX_RUNS = 100_000_000
 MAX_WORKERS = 64
+MAX_ENGINE_ROUNDS = 500_000
+"""The most actor-rounds (runs x turns x actors) the turn engine plays game by game for a
+scenario with no batched model (the d20 games, day encounters): a fraction of a millisecond each,
+so a few minutes at most, with a progress bar."""
 Z95 = 1.959963984540054
 
 
@@ -189,6 +193,18 @@ def check_counts(runs: int, workers: int) -> None:
         raise InputError(f"{workers}: 1 to {MAX_WORKERS} workers", where="--workers")
 
 
+def check_engine_work(scenario: Scenario, runs: int) -> None:
+    """Refuse, before any work, a game-by-game simulation beyond :data:`MAX_ENGINE_ROUNDS`."""
+    work = runs * scenario.turns * len(scenario.actors)
+    if work > MAX_ENGINE_ROUNDS:
+        most = max(1, MAX_ENGINE_ROUNDS // (scenario.turns * len(scenario.actors)))
+        raise LimitError(
+            f"--runs: {runs:,} runs of {scenario.turns} turns with {len(scenario.actors)} actors "
+            f"is {work:,} actor-rounds, over the limit of {MAX_ENGINE_ROUNDS:,} for a game the "
+            f"engine plays one by one ({scenario.ruleset}); at most {most:,} runs"
+        )
+
+
 def simulate(
     scenario: Scenario,
     runs: int,
@@ -206,6 +222,8 @@ def simulate(
     del source  # kept for callers that still pass it
     check_counts(runs, workers)
     model = _model(scenario)
+    if isinstance(model, Scenario):
+        check_engine_work(scenario, runs)
     guards = [a.name for a in scenario.actors if a.side.value == "defenders"]
     batched = not isinstance(model, Scenario)
     turns = scenario.turns if isinstance(model, Scenario) else model.turns
