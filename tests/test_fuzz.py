@@ -11,7 +11,8 @@ to write. The inputs:
 * argument lists for every ``vigile check`` command, built from the commands' own options;
 * the corpus of past failures, ``tests/fuzz_corpus/``, kept as regression cases.
 
-With ``VIGILE_FUZZ_EXAMPLES`` set, each property tries that many inputs (a longer local pass).
+With ``VIGILE_FUZZ_EXAMPLES`` set, each property tries that many inputs (a longer local pass);
+``VIGILE_FUZZ_LOG`` names a file that collects each command's exit code.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ from vigile.scene.schema import scenario_json_schema
 
 CORPUS = Path(__file__).parent / "fuzz_corpus"
 EXAMPLES = int(os.environ.get("VIGILE_FUZZ_EXAMPLES", "15"))
+LOG = os.environ.get("VIGILE_FUZZ_LOG")
+"""With it set, each command's exit code is appended to that file (to count a fuzzing pass)."""
 SECONDS = 30
 """No command may take longer than this on one input (a hang is a failure)."""
 FUZZ = settings(
@@ -95,6 +98,9 @@ def run_cli(args: list[str], folder: Path) -> tuple[int, str]:
             code = main(args)
     finally:
         os.chdir(cwd)
+    if LOG:
+        with open(LOG, "a", encoding="utf-8") as log:
+            log.write(f"{code}\n")
     assert code in (0, 2), (args, code, err.getvalue()[-500:])
     assert "Traceback" not in err.getvalue(), (args, err.getvalue()[-500:])
     if code == 2:
