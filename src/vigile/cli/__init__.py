@@ -29,15 +29,34 @@ def _check_group() -> typer.Typer:
     )
 
 
-def _rules(ruleset: str | None, lang: Lang, as_json: bool) -> None:
-    """Print the rule catalogue of one ruleset, or of every one."""
+def _rules(ruleset: str | None, lang: Lang, as_json: bool, coverage: bool = False) -> None:
+    """Print the rule catalogue of one ruleset, or of every one; with ``coverage``, where each
+    rule is played instead (issue 10)."""
     from vigile.io.catalogue import catalogue_lines, rule_catalogue
 
     chosen = rule_catalogue(ruleset, lang)
+    if coverage:
+        _coverage(chosen, lang, as_json)
+        return
     if as_json:
         sys.stdout.write(json.dumps(chosen, ensure_ascii=False, indent=1) + "\n")
         return
     sys.stdout.write("\n".join(catalogue_lines(chosen, lang)) + "\n")
+
+
+def _coverage(chosen: dict[str, dict[str, str]], lang: Lang, as_json: bool) -> None:
+    """Print where each chosen rule is played (``vigile rules --coverage``)."""
+    from vigile.cli.coverage import coverage
+    from vigile.games.coverage import coverage_rows
+    from vigile.io.catalogue import coverage_catalogue, coverage_lines
+
+    ids = [rule_id for table in chosen.values() for rule_id in table]
+    rows = coverage_rows(ids, {place: set(found) for place, found in coverage().items()})
+    table = coverage_catalogue(chosen, rows, lang)
+    if as_json:
+        sys.stdout.write(json.dumps(table, ensure_ascii=False, indent=1) + "\n")
+        return
+    sys.stdout.write("\n".join(coverage_lines(table, lang)) + "\n")
 
 
 def _checks(names: list[str]) -> typer.Typer:
@@ -71,9 +90,16 @@ def build_app() -> tuple[typer.Typer, typer.Typer]:
         ruleset: Annotated[str | None, typer.Argument(help="skirmish, starfinder or dnd35")] = None,
         lang: Annotated[Lang, typer.Option("--lang")] = Lang.EN,
         json: Annotated[bool, typer.Option("--json")] = False,
+        coverage: Annotated[
+            bool,
+            typer.Option(
+                "--coverage",
+                help="Where each rule is played: check, engine, simulator, risk map (a few s).",
+            ),
+        ] = False,
     ) -> None:
         """Every rule ID with a one-line statement."""
-        _rules(ruleset, lang, json)
+        _rules(ruleset, lang, json, coverage)
 
     register_run(root)
     register_simulate(root)

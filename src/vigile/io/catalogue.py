@@ -22,3 +22,51 @@ def catalogue_lines(chosen: dict[str, dict[str, str]], lang: Lang) -> list[str]:
         lines.append(f"{tr(f'ruleset.{name}', lang)} ({name})")
         lines += [f"  {rule_id:<6} {text}" for rule_id, text in table.items()]
     return lines
+
+
+def coverage_catalogue(
+    chosen: dict[str, dict[str, str]], rows: dict[str, dict[str, object]], lang: Lang
+) -> dict[str, dict[str, dict[str, object]]]:
+    """The JSON of ``vigile rules --coverage --json``: ruleset → rule ID → its statement, where
+    it is played (``check``, ``engine``, ``simulator``, ``riskmap``), its note (why it changes no
+    chance) or null, the scenario reproducing it if it is a worked example, and ``unplayed``."""
+    table: dict[str, dict[str, dict[str, object]]] = {}
+    for name, statements in chosen.items():
+        table[name] = {}
+        for rule_id, text in statements.items():
+            row = rows[rule_id]
+            note = tr(f"coverage.note.{rule_id}", lang) if row["note"] else None
+            table[name][rule_id] = {"statement": text, **row, "note": note}
+    return table
+
+
+def coverage_lines(table: dict[str, dict[str, dict[str, object]]], lang: Lang) -> list[str]:
+    """The coverage as text: each ruleset's title, then one line per rule saying where it is
+    played (or that it is a note, an example, or played nowhere), then a summary."""
+    places = ("check", "engine", "simulator", "riskmap")
+    lines = [tr("coverage.title", lang)]
+    counts = dict.fromkeys((*places, "examples", "notes", "nowhere", "total"), 0)
+    for name, rules in table.items():
+        lines.append(f"{tr(f'ruleset.{name}', lang)} ({name})")
+        for rule_id, row in rules.items():
+            counts["total"] += 1
+            played = [str(place) for place in _strings(row["played"])]
+            for place in played:
+                counts[place] += 1
+            shown = [tr(f"coverage.{place}", lang) for place in played]
+            if row["example"]:
+                counts["examples"] += 1
+                shown.append(tr("coverage.example", lang, {"scenario": row["example"]}))
+            if row["note"]:
+                counts["notes"] += 1
+                shown.append(str(row["note"]))
+            if row["unplayed"]:
+                counts["nowhere"] += 1
+                shown.append(tr("coverage.nowhere", lang))
+            lines.append(f"  {rule_id:<6} {', '.join(shown)}")
+    lines.append(tr("coverage.summary", lang, counts))
+    return lines
+
+
+def _strings(value: object) -> list[str]:
+    return [str(item) for item in value] if isinstance(value, list) else []
