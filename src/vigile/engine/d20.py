@@ -17,6 +17,8 @@ Each round, in order:
 2. each intruder walks its plan (``move`` ft a round at ``fast``, default 30 ft; half of it at
    any other speed) and, on arrival, acts: ``strike`` (the victim learns what its game says),
    ``kill`` (the victim is out; the blow needs no roll [engine]), ``speak``, ``open-door``,
+   (a ``strike`` at a victim with an ``ac`` rolls the game's attack roll first; hit or miss,
+   the victim learns of the blow [engine]),
    ``close-door``. Striking, killing and speaking mark the intruder as noisy this round (DD-5:
    "in combat or speaking") and striking as attacking (DD-20);
 3. every living defender perceives every intruder it does not yet observe (the game's rules);
@@ -25,8 +27,10 @@ Each round, in order:
 5. each living defender acts against the first intruder it knows most about: one that has
    located it (``location``) or observes it closes in (up to its ``move``, 30 ft by default,
    stopping within 5 ft) and attacks it from an adjacent square in its line of sight, with the
-   game's attack check (none when it sees it). A blow that the miss chance does not stop
-   catches the intruder [engine: no hit points; the attack roll against AC is not played]. A
+   game's attack roll against the intruder's AC when it has one (``ac``; none given: no
+   attack roll [engine]), then on a hit the game's miss chance (none when it sees it). A blow
+   that hits and that the miss chance does not stop catches the intruder [engine: no hit
+   points]. A
    defender aware only of the presence or direction walks to the last point where it perceived
    the intruder, and there does what its game lets it (D&D 3.5: grope). A defender never moves
    farther in a round than its speed, its patrol included;
@@ -217,6 +221,7 @@ class D20Game(Game):
             if victim.alive:
                 self.noisy.add(intruder.name)
                 self.fought.add(intruder.name)
+                self._roll_to_hit(intruder, victim)
                 self._blow(intruder, victim)
                 if victim.side is Side.DEFENDERS:
                     self._struck(victim, intruder, ranged=action.ranged)
@@ -388,6 +393,8 @@ class D20Game(Game):
     def _attack(self, defender: Walker, intruder: Walker, state: AwarenessState) -> None:
         """One attack on a located or observed intruder [SF-8, DD-8, DD-12, DD-14, DD-15]."""
         blindsight = Sense.BLINDSIGHT in defender.actor.senses and hidden_from(defender, intruder)
+        if not self._roll_to_hit(defender, intruder):
+            return
         verdict = self._attack_verdict(defender, intruder, state, blindsight)
         if verdict is None:
             self.emit(
@@ -422,7 +429,27 @@ class D20Game(Game):
             self.outcome = Outcome("detected", self.turn, unseen=False, by=(defender.name,))
             self.emit("end", "engine.d20.all_caught", public=True, params={"by": defender.name})
 
+    def _roll_to_hit(self, attacker: Walker, target: Walker) -> bool:
+        """The game's attack roll, logged for the attacker; True when it hits or when none is
+        played (a target without ``ac``)."""
+        roll = self._attack_roll(attacker, target)
+        if roll is None:
+            return True
+        self.emit(
+            "attack",
+            "engine.event.attack",
+            actor=attacker,
+            target=target,
+            at=target.at,
+            verdict=roll,
+        )
+        return bool(roll.success)
+
     # ---------------------------------------------------------------- each game's rules
+
+    def _attack_roll(self, attacker: Walker, target: Walker) -> Verdict | None:
+        """The game's attack roll against ``target``'s AC; None when it has no ``ac``."""
+        return None
 
     def _perceive(self, intruder: Walker) -> None:
         """Every living defender perceives ``intruder`` by the game's rules (step 3)."""

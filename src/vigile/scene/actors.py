@@ -176,7 +176,10 @@ class D20Stats(BaseModel):
     touch_ac: Annotated[int, Field(ge=0, le=LIMITS.max_ac)] = 10
     """Touch Armor Class, for groping (DD-6)."""
     attack: Bonus = 0
-    """Melee attack bonus, for groping touch attacks (DD-6)."""
+    """Melee attack bonus: groping touch attacks (DD-6) and attack rolls (DD-21, SF-9)."""
+    ac: Annotated[int, Field(ge=0, le=LIMITS.max_ac)] | None = None
+    """Armor Class against attack rolls (DD-21, SF-9). Absent: the round plays no attack roll
+    against this creature, and a blow the miss chance does not stop lands [engine]."""
     blind_fight: bool = False
     """Has the Blind-Fight feat (DD-14)."""
 

@@ -30,8 +30,14 @@ Rulings where the rules are silent: an intruder that neither moved, fought nor s
 round makes no noise (no Listen check: the DD-5 table has no line for a still creature); a
 Spot against a creature that did not move uses "still" (DC 30), or "non-breathing" (DC 40).
 
-Not yet played: light and darkness, flat-footedness and damage (DD-2, DD-21), the attack roll
-against AC, attacks on a named square (DD-9), tracks and flour (DD-10, DD-11), running and
+Attack rolls: a defender's attack on an intruder with an ``ac``, and an intruder's ``strike`` at
+a victim with one, roll d20 + ``attack`` against it first (its d20 comes before the miss chance's
+d100, which is rolled only on a hit): an invisible attacker its target can't see gets +2 and
+ignores the target's Dexterity bonus (DD-21); the verdict notes that an invisible target is
+spared sneak attack and favored enemy damage, but not a critical hit on a natural 20 (DD-2).
+
+Not yet played: light and darkness, damage (DD-2 is noted, not dealt), attacks on a named
+square (DD-9), tracks and flour (DD-10, DD-11), running and
 charging.
 """
 
@@ -79,6 +85,25 @@ class Dnd35Game(D20Game):
             ranged=ranged,
         )
         self._learn(victim, intruder, state, line.rule, pin=True)
+
+    def _attack_roll(self, attacker: Walker, target: Walker) -> Verdict | None:
+        """d20 + attack against the target's AC; an invisible attacker it can't see gets +2 and
+        ignores its Dexterity bonus; an invisible target is immune to sneak attack and favored
+        enemy damage, not to critical hits [DD-21, DD-2, DD-6 C]."""
+        ac = stats_of(target).ac
+        if ac is None:
+            return None
+        return self.roll(
+            dnd35.attack_roll_check,
+            attacker,
+            rules=self.rules,
+            attack=stats_of(attacker).attack,
+            ac=ac,
+            dex=stats_of(target).dex,
+            invisible_attacker=attacker.actor.invisible,
+            sees_invisible=Sense.SEE_INVISIBLE in target.actor.senses,
+            invisible_target=target.actor.invisible and hidden_from(attacker, target),
+        )
 
     def _attack_verdict(
         self, defender: Walker, intruder: Walker, state: AwarenessState, blindsight: bool

@@ -13,11 +13,19 @@ Dice, each round, for each intruder in the scenario's order: the Stealth d20 the
 Perception d20 per observer with a line of sight, in the scenario's order (none when refused,
 SF-2); then each attack's d100 miss chance.
 
-Not yet played: light and darkness, sniping (SF-10), Bluff diversions, flat-footedness and
-damage (SF-9), see invisibility, and Perception's optional sound distance (SF-4).
+Attack rolls: a defender's attack on an intruder with an ``ac``, and an intruder's ``strike`` at
+a victim with one, roll d20 + ``attack`` against it first (before any miss chance, rolled only on
+a hit). An intruder's attack on a defender that does not observe it catches it flat-footed, [C]
+-2 AC (SF-9): its first attack on it from hiding, then while it stays unseen by it and not
+located.
+
+Not yet played: light and darkness, sniping (SF-10), Bluff diversions, damage, see
+invisibility, and Perception's optional sound distance (SF-4).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import Attitude
@@ -31,10 +39,16 @@ from vigile.engine.d20 import (
 from vigile.engine.state import Walker
 from vigile.rulesets import starfinder
 from vigile.rulesets.senses import Sense
+from vigile.scene.actors import Side
 
 
 class StarfinderGame(D20Game):
     """One game of a Starfinder scenario, round by round (:class:`~vigile.engine.d20.D20Game`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.attacked: set[tuple[str, str]] = set()
+        """(intruder, defender): the intruder has attacked it (SF-9: its first attack)."""
 
     def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
         """A visible attacker is observed; an unseen one that struck from an adjacent square
@@ -45,6 +59,34 @@ class StarfinderGame(D20Game):
         elif adjacent(victim.at, intruder.at):
             change = starfinder.adjacent_melee_attack(victim.aware_of(intruder.name))
             self._learn(victim, intruder, change.after, change.line.rule)
+
+    def _attack_roll(self, attacker: Walker, target: Walker) -> Verdict | None:
+        """d20 + attack against the target's AC. An intruder's attack on a defender it was
+        hidden from catches it flat-footed [SF-9 C: -2 AC]: its first attack from hiding, then
+        while it stays unseen and the defender has not located it. [engine] Only the
+        defenders' awareness is kept, so a defender's attack is never from hiding."""
+        ac = stats_of(target).ac
+        if ac is None:
+            return None
+        ruling = None
+        if attacker.side is Side.ATTACKERS and target.side is Side.DEFENDERS:
+            knows = target.aware_of(attacker.name)
+            key = (attacker.name, target.name)
+            ruling = starfinder.flat_footed(
+                hidden=knows is not AwarenessState.OBSERVED,
+                first_attack=key not in self.attacked,
+                still_invisible=hidden_from(target, attacker),
+                located=knows.at_least(AwarenessState.LOCATION),
+            )
+            self.attacked.add(key)
+        return self.roll(
+            starfinder.attack_roll_check,
+            attacker,
+            rules=self.rules,
+            attack=stats_of(attacker).attack,
+            ac=ac,
+            flat_footed=ruling,
+        )
 
     def _attack_verdict(
         self, defender: Walker, intruder: Walker, state: AwarenessState, blindsight: bool

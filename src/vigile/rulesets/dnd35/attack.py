@@ -17,6 +17,7 @@ from vigile.dice.source import FaceSource
 from vigile.errors import InputError
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.dnd35.common import RULESET, as_roll, companion
+from vigile.rulesets.dnd35.traits import invisible_attacker as attacker_gains
 from vigile.rulesets.limits import check_ac, check_bonus
 
 GROPE_OUTCOMES = ("dnd35.grope.found", "dnd35.grope.not_found")
@@ -235,4 +236,101 @@ def attack_check(
         dice_kind="percentile",
         player_notes=player_notes,
         player_outcome=player_outcome,
+    )
+
+
+ROLL_OUTCOMES = ("dnd35.attack_roll.hit", "dnd35.attack_roll.miss")
+
+
+def attack_roll_check(
+    rules: RuleData,
+    *,
+    attack: int,
+    ac: int,
+    dex: int = 0,
+    invisible_attacker: bool = False,
+    sees_invisible: bool = False,
+    invisible_target: bool = False,
+    source: FaceSource | None = None,
+) -> Verdict:
+    """Does the attack roll hit the target's AC? [DD-21, DD-2, DD-6]
+
+    d20 + ``attack`` against ``ac``; [C] as for the grope's touch attack (DD-6), a natural 1
+    always misses and a natural 20 always hits. An invisible attacker against an opponent who
+    can't see it (``invisible_attacker``, and not ``sees_invisible``) gets +2 and the opponent
+    loses its Dexterity bonus to AC (``dex``, when positive: a penalty stays) [DD-21 C].
+    Attacking an invisible target (``invisible_target``): its invisibility stops sneak attack
+    and a favored enemy's extra damage, not critical hits, which the verdict notes (a natural
+    20 threatens a critical that applies) [DD-2]. A hit is then subject to the miss chance
+    (:func:`attack_check`).
+
+    Rolling order: one d20, the attack roll.
+    """
+    check_bonus(attack, where="--attack")
+    check_ac(ac, where="--ac")
+    check_bonus(dex, where="--dex")
+    modifiers = [
+        Modifier(ac, "dnd35.attack_roll.ac", "DD-8", kind="base"),
+        Modifier(attack, "dnd35.attack_roll.bonus", "DD-8", kind="die"),
+    ]
+    notes: list[Line] = []
+    if invisible_attacker:
+        gains, lines = attacker_gains(rules, defender_sees_invisible=sees_invisible)
+        modifiers.extend(gains)
+        notes.extend(lines)
+        if gains and dex > 0:
+            modifiers.append(
+                Modifier(
+                    -dex,
+                    "dnd35.attack_roll.no_dex",
+                    "DD-21",
+                    params={"dex": dex},
+                    companion=True,
+                )
+            )
+    dc = sum(m.value for m in modifiers if m.kind != "die")
+    bonus = sum(m.value for m in modifiers if m.kind == "die")
+    notes.append(
+        Line(
+            "dnd35.attack_roll.natural",
+            "DD-6",
+            {"ac": dc, "bonus": bonus, "target": dc - bonus},
+            companion=True,
+        )
+    )
+    if invisible_target:
+        notes.append(Line("dnd35.traits.damage.sneak_attack", "DD-2"))
+        notes.append(Line("dnd35.traits.damage.favored_enemy", "DD-2"))
+    chance = attack_hit_chance(bonus, dc)
+    roll = None
+    success: bool | None = None
+    outcome = None
+    figures = Figures()
+    if source is not None:
+        face = source.face(20)
+        success = face == 20 or (face != 1 and face + bonus >= dc)
+        figures = Figures(dc=dc, result=face + bonus)
+        if face == 20:
+            notes.append(Line("dnd35.attack_roll.natural_20", "DD-6", companion=True))
+            if invisible_target:
+                notes.append(Line("dnd35.attack_roll.critical", "DD-2"))
+        elif face == 1:
+            notes.append(Line("dnd35.attack_roll.natural_1", "DD-6", companion=True))
+        roll = as_roll([single(20, face, success, "attack")], success, source)
+        outcome = ROLL_OUTCOMES[0 if success else 1]
+    return Verdict(
+        ruleset=RULESET,
+        check="attack_roll",
+        question="dnd35.attack_roll.question",
+        chance=chance,
+        modifiers=tuple(modifiers),
+        notes=tuple(notes),
+        difficulty=dc,
+        die_bonus=bonus,
+        dice=0,
+        roll=roll,
+        success=success,
+        outcome=outcome,
+        figures=figures,
+        dice_kind="d20",
     )

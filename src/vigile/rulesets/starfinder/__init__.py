@@ -6,7 +6,7 @@ Numbers come from ``rules.toml``; a house-rule file overrides them.
 """
 
 from vigile.rulesets.senses import Sense
-from vigile.rulesets.starfinder.attack import attack_check, flat_footed
+from vigile.rulesets.starfinder.attack import attack_check, attack_roll_check, flat_footed
 from vigile.rulesets.starfinder.awareness import (
     StateChange,
     adjacent_melee_attack,
@@ -44,6 +44,7 @@ __all__ = [
     "StateChange",
     "adjacent_melee_attack",
     "attack_check",
+    "attack_roll_check",
     "can_attack",
     "flat_footed",
     "hide_check",

@@ -6,14 +6,15 @@ from __future__ import annotations
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.checks.verdict import Figures, Line, Verdict
-from vigile.dice.d20 import miss_chance_dice, miss_chance_pass
+from vigile.checks.verdict import Figures, Line, Modifier, Verdict
+from vigile.dice.d20 import attack_hit_chance, miss_chance_dice, miss_chance_pass
 from vigile.dice.roll import Roll
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError
-from vigile.rulesets.data import RuleData
+from vigile.rulesets.data import RuleData, from_data
+from vigile.rulesets.limits import check_ac, check_bonus
 from vigile.rulesets.starfinder.awareness import can_attack
-from vigile.rulesets.starfinder.common import RULESET, Ruling
+from vigile.rulesets.starfinder.common import RULESET, Ruling, one_d20
 
 OUTCOMES = ("starfinder.attack.lands", "starfinder.attack.stopped")
 _BLIND_FIGHT = Line("starfinder.attack.blind_fight", "SF-8", companion=True)
@@ -112,3 +113,78 @@ def flat_footed(
     if located:
         return Ruling(False, Line("starfinder.attack.flat_footed_located", "SF-9"))
     return Ruling(False, Line("starfinder.attack.flat_footed_visible", "SF-9"))
+
+
+ROLL_OUTCOMES = ("starfinder.attack_roll.hit", "starfinder.attack_roll.miss")
+
+
+def attack_roll_check(
+    rules: RuleData,
+    *,
+    attack: int,
+    ac: int,
+    flat_footed: Ruling | None = None,
+    source: FaceSource | None = None,
+) -> Verdict:
+    """Does the attack roll hit the target's AC? [SF-9]
+
+    d20 + ``attack`` against ``ac``; a natural 1 always misses and a natural 20 always hits.
+    ``flat_footed``: the ruling of :func:`flat_footed` for an attack from hiding; when it holds,
+    the target takes [C] the flat-footed penalty to its AC (``attack.flat_footed_ac``, −2 in
+    the Starfinder Core Rulebook's conditions; the seed names the condition only), and its
+    reason is noted either way. A hit is then subject to any miss chance (:func:`attack_check`).
+
+    Rolling order: one d20, the attack roll.
+    """
+    check_bonus(attack, where="--attack")
+    check_ac(ac, where="--ac")
+    modifiers = [
+        Modifier(ac, "starfinder.attack_roll.ac", "SF-9", kind="base"),
+        Modifier(attack, "starfinder.attack_roll.bonus", "SF-9", kind="die"),
+    ]
+    notes: list[Line] = []
+    if flat_footed is not None:
+        notes.append(flat_footed.line)
+        if flat_footed.allowed:
+            modifiers.append(
+                from_data(
+                    rules,
+                    "attack.flat_footed_ac",
+                    "starfinder.attack_roll.flat_footed",
+                    "SF-9",
+                    companion=True,
+                )
+            )
+    dc = max(0, sum(m.value for m in modifiers if m.kind != "die"))
+    bonus = sum(m.value for m in modifiers if m.kind == "die")
+    notes.append(
+        Line(
+            "starfinder.attack_roll.natural",
+            "SF-9",
+            {"ac": dc, "bonus": bonus, "target": dc - bonus},
+        )
+    )
+    roll = None
+    success: bool | None = None
+    figures = Figures()
+    if source is not None:
+        face = source.face(20)
+        success = face == 20 or (face != 1 and face + bonus >= dc)
+        figures = Figures(dc=dc, result=face + bonus)
+        roll = one_d20(face, success, source.given, "attack")
+    return Verdict(
+        ruleset=RULESET,
+        check="attack_roll",
+        question="starfinder.attack_roll.question",
+        chance=attack_hit_chance(bonus, dc),
+        modifiers=tuple(modifiers),
+        notes=tuple(notes),
+        difficulty=dc,
+        die_bonus=bonus,
+        roll=roll,
+        success=success,
+        outcome=None if success is None else ROLL_OUTCOMES[0 if success else 1],
+        state=None,
+        figures=figures,
+        dice_kind="d20",
+    )
