@@ -345,7 +345,7 @@ class SkirmishGame(Game):
                 "engine.raid.hears",
                 actor=listener,
                 target=maker,
-                params={"event": event.value},
+                params={"event": event.value, "rule": "SK-N10"},
             )
             if maker.alive:
                 self._look(listener, maker, "engine.raid.turns_round")
