@@ -29,7 +29,13 @@ Rulings where the text is silent [R]:
 An ambush is one roll per target, not pooled (SK-A2): each target rolls its own die with its
 own skills and its own alert (the actor's ``alert``; SK-A3: −1 difficulty in the countryside,
 SK-A4: +1 to the die in town). The party detects the ambush if any one target does (SK-A2
-[R]); then both sides act at once, else the ambushers act first (SK-A5).
+[R]); then both sides act at once, else the ambushers act first (SK-A5): each ambusher's first
+action is logged, a public event ("tir ou mouvement/combat").
+
+- [R] The engine plays no combat (as in SK-G5): it says who acts first and what, and stops. Each
+  ambusher acts against the nearest target (the first listed on a tie): a move and melee when
+  that target is within one fast move of it (``turn.fast_cm``, or its own ``move``), else a
+  shot. Detected, the party's event says that both sides act at once, and no one acts first.
 
 A check noticing a follower or an ambush is a perception check: a character's own view shows
 it only when it succeeds (see :mod:`vigile.io.views`).
@@ -44,13 +50,16 @@ import numpy as np
 from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
+from vigile.engine.board import distance
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
 from vigile.games.skirmish.raid import SkirmishGame
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.ambush import ambush_check
 from vigile.rulesets.skirmish.common import Roller
+from vigile.rulesets.skirmish.movement import turn_rate
 from vigile.rulesets.skirmish.shadow import Setting, Task, shadow_check
+from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.actors import SHADOWING_SKILLS
 from vigile.scene.encounters import Ambush, Shadowing
 from vigile.scene.model import Scenario
@@ -167,9 +176,27 @@ class EncounterGame(SkirmishGame):
             self.outcome = Outcome("detected", self.turn, unseen=False, by=tuple(spotted_by))
         else:
             self.emit("ambush", "engine.day.ambush_sprung", public=True, params=params)
+            for ambusher in ambushers:
+                self._act_first(ambusher, targets)
             self.outcome = Outcome(
                 "objective", self.turn, unseen=True, by=tuple(a.name for a in ambushers)
             )
+
+    def _act_first(self, ambusher: Walker, targets: list[Walker]) -> None:
+        """An undetected ambusher acts first (SK-A5): a move and melee on the nearest target
+        if one fast move reaches it, else a shot at it [R]."""
+        target = min(targets, key=lambda t: distance(ambusher.at, t.at))
+        gap = distance(ambusher.at, target.at)
+        reach = turn_rate(self.rules, Attitude.FAST, ambusher.actor.move)
+        how = "melee" if gap <= reach else "shot"
+        self.emit(
+            "action",
+            f"engine.day.acts_first_{how}",
+            actor=ambusher,
+            target=target,
+            at=target.at,
+            public=True,
+        )
 
 
 def _without_sequel(verdict: Verdict) -> Verdict:
