@@ -30,8 +30,7 @@ NOT_PLAYED_YET = frozenset(
         "SK-D3",  # t = difficulty − bonus, the 7+ chain: used, never cited
         "SK-G1",  # patrols: the engine moves guards, no event cites the rule
         "SK-G2",  # lights are the scenario's: no verdict cites the rule
-        "SK-G3",  # scouting: the engine reads it, no event cites the rule
-        "SK-G4",  # hidden defenders: a scenario field, no event cites the rule
+        "SK-G4",  # hidden defenders: cited when one is discovered; no bundled game does
         "DD-7",  # struck by an invisible foe
         "DD-16",  # an invisible torch still sheds light
         "DD-17",  # ethereal and incorporeal creatures

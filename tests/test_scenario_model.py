@@ -32,6 +32,7 @@ from vigile.scene.schema import SCHEMA_ID, scenario_json_schema
 BUNDLED = [
     "dnd35-invisible-intruder",
     "night-raid",
+    "night-raid-unscouted",
     "sk-a6-ambush",
     "sk-n9-shoji",
     "sk-s5-street",

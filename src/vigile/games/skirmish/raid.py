@@ -12,7 +12,9 @@ Each turn, in order:
    and turns round: he sees the maker only by the sight rules, measured to the maker and with a
    line of sight (SK-N10, SK-V1..SK-V9);
 3. every living guard tests sight on every intruder a test is allowed for (SK-V1..SK-V9), the
-   intruder's attitude being what it did this turn (:func:`seen_attitude`);
+   intruder's attitude being what it did this turn (:func:`seen_attitude`). Then the roles are
+   reversed (SK-G3, SK-G4): each living intruder tests sight on each living guard whose
+   position it does not know (:meth:`knows_where`): guards it did not scout, or hidden ones;
 4. each guard who detected an intruder this turn, in the order of detection, raises the alarm
    (SK-G5): only an intruder within striking reach gets an initiative roll; if he wins he
    strikes (a round of melee, a noise for every other listener) and silences the guard (a
@@ -33,6 +35,19 @@ Rulings of the engine where the texts are silent, each a proposal for RULES.md:
   fumble. A climb rolls once, on the climbing leg's first step. The strike of an intruder who
   wins the initiative rolls no fumble: it is a round of melee, already a noise (SK-N2).
 * [R] A struck guard (a ``strike`` action) sees his attacker.
+* [R] Discovering a guard (SK-G3, SK-G4) is a sight test by the same rules with the roles
+  reversed: the intruder's detection pool and alert, its line of sight, the guard's lights and
+  outfit. The guard's attitude: one who moved this turn (a patrol) is in motion at half speed
+  (a patrol's 10 cm is below the half-speed rate); one who did not is immobile, or hidden in
+  cover when the scenario shows it ``attitude: hidden`` and it stands in cover.
+* [R] A discovery is the discoverer's alone: its allies do not learn it (telling them is a
+  speech, a noise, which a plan says with a ``speak`` action). An intruder who strikes or kills
+  a guard knows where that guard is. A guard found in play is in the intruder's awareness
+  (observed), not in ``knows_position``, which stays what it knew at the start (scouting): its
+  character view says "known positions at the start", then each discovery as it happens.
+* [R] The plans stay fixed: a discovery changes what the intruder knows (its view), never
+  what it does; the engine does not re-plan. So the batched simulator, which records the
+  intruders' side once, is unaffected (:mod:`vigile.games.skirmish.schedule`).
 """
 
 from __future__ import annotations
@@ -269,6 +284,7 @@ class SkirmishGame(Game):
 
     def _strike(self, intruder: Walker, victim: Walker) -> None:
         """A round of melee: a noise (SK-N2), and a struck guard sees his attacker [R]."""
+        self._found(intruder, victim)
         self._blow(intruder, victim)
         self._noise(NoiseEvent.MELEE, victim.at, maker=intruder, besides={victim.name})
         if victim.side is Side.DEFENDERS and victim.alive:
@@ -282,6 +298,7 @@ class SkirmishGame(Game):
 
     def _kill(self, killer: Walker, victim: Walker, surface: Surface | None) -> None:
         victim.alive = False
+        self._found(killer, victim)
         ground = surface or death_surface(self.board.surface(victim.at))
         self.emit(
             "action",
@@ -356,11 +373,80 @@ class SkirmishGame(Game):
         """What a guard sees the intruder doing this turn (SK-V3, SK-V9)."""
         return seen_attitude(intruder.moved_as, in_cover=self.board.in_cover(intruder.at))
 
+    def guard_attitude(self, guard: Walker) -> Attitude:
+        """What an intruder sees a guard doing this turn (SK-G3 [R], SK-V3, SK-V9): in motion at
+        half speed if it moved (a patrol), else immobile, or hidden in cover when the scenario
+        shows it hidden."""
+        in_cover = self.board.in_cover(guard.at)
+        if guard.moved:
+            return seen_attitude(Attitude.HALF, in_cover=in_cover)
+        if guard.actor.attitude is Attitude.HIDDEN:
+            return seen_attitude(None, in_cover=in_cover)
+        return Attitude.IMMOBILE
+
     def _sight(self) -> None:
         for guard in self.defenders():
             for intruder in self.intruders():
                 if guard.aware_of(intruder.name) is not AwarenessState.OBSERVED:
                     self._look(guard, intruder, "engine.event.sees")
+        for intruder in self.intruders():
+            for guard in self.defenders():
+                if not self.knows_where(intruder, guard):
+                    self._discover(intruder, guard)
+
+    @staticmethod
+    def knows_where(intruder: Walker, guard: Walker) -> bool:
+        """The intruder knows where the guard stands: scouted (``knows_position``, what it knew
+        at the start, SK-G3) or found in play (seen, or fought: its awareness)."""
+        return (
+            guard.name in intruder.knows_position
+            or intruder.aware_of(guard.name) is AwarenessState.OBSERVED
+        )
+
+    def _found(self, intruder: Walker, guard: Walker) -> None:
+        """An intruder who strikes or kills a guard it did not know knows where he is [R]."""
+        if not self.knows_where(intruder, guard):
+            intruder.learn(guard.name, AwarenessState.OBSERVED)
+
+    def _discover(self, intruder: Walker, guard: Walker) -> None:
+        """One sight test of ``intruder`` on a guard whose position it does not know, the roles
+        of SK-V1..SK-V9 reversed (SK-G3, SK-G4); nothing is logged when no test is allowed."""
+        gap = distance(intruder.at, guard.at)
+        check = partial(
+            sight_check,
+            self.rules,
+            attitude=self.guard_attitude(guard),
+            distance_cm=gap,
+            alert=intruder.alert,
+            unsuited_outfit=guard.actor.outfit is Outfit.UNSUITED,
+            lit=self.board.lit(guard.at),
+            time=self.scenario.time,
+            line_of_sight=self.board.sees(intruder.at, guard.at),
+            roller=Roller(intruder.actor.detection_pool()),
+        )
+        if check().impossible:
+            return
+        verdict = self.roll(check, intruder)
+        self.emit(
+            "sight",
+            "engine.event.sight",
+            actor=intruder,
+            target=guard,
+            at=guard.at,
+            verdict=verdict,
+            params={"distance": quoted(gap)},
+        )
+        if verdict.success:
+            intruder.learn(guard.name, AwarenessState.OBSERVED)
+            rule = "SK-G4" if guard.name in self.scenario.hidden_guards else "SK-G3"
+            self.emit(
+                "perceive",
+                "engine.raid.discovers",
+                actor=intruder,
+                target=guard,
+                at=guard.at,
+                params={"rule": rule},
+            )
 
     def _look(self, guard: Walker, intruder: Walker, seen_message: str) -> None:
         """One sight test of ``guard`` on ``intruder`` where both stand now (SK-V1..SK-V9);
