@@ -59,6 +59,7 @@ import numpy as np
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.checks.numbers import quoted
+from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine.board import Board, Point, distance
 from vigile.engine.game import Game
@@ -86,7 +87,7 @@ from vigile.rulesets.skirmish.noise import (
     heard_puts_on_alert,
     noise_check,
 )
-from vigile.rulesets.skirmish.sight import Attitude, seen_attitude, sight_check
+from vigile.rulesets.skirmish.sight import Attitude, patrol_attitude, seen_attitude, sight_check
 from vigile.scene.actors import GuardState, Outfit, Side
 from vigile.scene.geometry import KindRule
 from vigile.scene.model import Scenario
@@ -377,12 +378,11 @@ class SkirmishGame(Game):
         """What an intruder sees a guard doing this turn (SK-G3 [R], SK-V3, SK-V9): in motion at
         half speed if it moved (a patrol), else immobile, or hidden in cover when the scenario
         shows it hidden."""
-        in_cover = self.board.in_cover(guard.at)
-        if guard.moved:
-            return seen_attitude(Attitude.HALF, in_cover=in_cover)
-        if guard.actor.attitude is Attitude.HIDDEN:
-            return seen_attitude(None, in_cover=in_cover)
-        return Attitude.IMMOBILE
+        return patrol_attitude(
+            moved=guard.moved,
+            shown=guard.actor.attitude,
+            in_cover=self.board.in_cover(guard.at),
+        )
 
     def _sight(self) -> None:
         for guard in self.defenders():
@@ -410,33 +410,9 @@ class SkirmishGame(Game):
 
     def _discover(self, intruder: Walker, guard: Walker) -> None:
         """One sight test of ``intruder`` on a guard whose position it does not know, the roles
-        of SK-V1..SK-V9 reversed (SK-G3, SK-G4); nothing is logged when no test is allowed."""
-        gap = distance(intruder.at, guard.at)
-        check = partial(
-            sight_check,
-            self.rules,
-            attitude=self.guard_attitude(guard),
-            distance_cm=gap,
-            alert=intruder.alert,
-            unsuited_outfit=guard.actor.outfit is Outfit.UNSUITED,
-            lit=self.board.lit(guard.at),
-            time=self.scenario.time,
-            line_of_sight=self.board.sees(intruder.at, guard.at),
-            roller=Roller(intruder.actor.detection_pool()),
-        )
-        if check().impossible:
-            return
-        verdict = self.roll(check, intruder)
-        self.emit(
-            "sight",
-            "engine.event.sight",
-            actor=intruder,
-            target=guard,
-            at=guard.at,
-            verdict=verdict,
-            params={"distance": quoted(gap)},
-        )
-        if verdict.success:
+        of SK-V1..SK-V9 reversed (SK-G3, SK-G4)."""
+        verdict = self._sight_test(intruder, guard, self.guard_attitude(guard))
+        if verdict is not None and verdict.success:
             intruder.learn(guard.name, AwarenessState.OBSERVED)
             rule = "SK-G4" if guard.name in self.scenario.hidden_guards else "SK-G3"
             self.emit(
@@ -449,35 +425,40 @@ class SkirmishGame(Game):
             )
 
     def _look(self, guard: Walker, intruder: Walker, seen_message: str) -> None:
-        """One sight test of ``guard`` on ``intruder`` where both stand now (SK-V1..SK-V9);
-        nothing is logged when the rules allow no test."""
-        gap = distance(guard.at, intruder.at)
+        """One sight test of ``guard`` on ``intruder`` where both stand now (SK-V1..SK-V9)."""
+        verdict = self._sight_test(guard, intruder, self.attitude(intruder))
+        if verdict is not None and verdict.success:
+            self._detect(guard, intruder, seen_message)
+
+    def _sight_test(self, observer: Walker, target: Walker, attitude: Attitude) -> Verdict | None:
+        """The sight rule for ``observer`` looking at ``target`` doing ``attitude``, rolled and
+        logged; None (nothing logged) when the rules allow no test (SK-V1..SK-V9)."""
+        gap = distance(observer.at, target.at)
         check = partial(
             sight_check,
             self.rules,
-            attitude=self.attitude(intruder),
+            attitude=attitude,
             distance_cm=gap,
-            alert=guard.alert,
-            unsuited_outfit=intruder.actor.outfit is Outfit.UNSUITED,
-            lit=self.board.lit(intruder.at),
+            alert=observer.alert,
+            unsuited_outfit=target.actor.outfit is Outfit.UNSUITED,
+            lit=self.board.lit(target.at),
             time=self.scenario.time,
-            line_of_sight=self.board.sees(guard.at, intruder.at),
-            roller=Roller(guard.actor.detection_pool()),
+            line_of_sight=self.board.sees(observer.at, target.at),
+            roller=Roller(observer.actor.detection_pool()),
         )
         if check().impossible:
-            return
-        verdict = self.roll(check, guard)
+            return None
+        verdict = self.roll(check, observer)
         self.emit(
             "sight",
             "engine.event.sight",
-            actor=guard,
-            target=intruder,
-            at=intruder.at,
+            actor=observer,
+            target=target,
+            at=target.at,
             verdict=verdict,
             params={"distance": quoted(gap)},
         )
-        if verdict.success:
-            self._detect(guard, intruder, seen_message)
+        return verdict
 
     def _detect(self, guard: Walker, intruder: Walker, message: str) -> None:
         guard.learn(intruder.name, AwarenessState.OBSERVED)

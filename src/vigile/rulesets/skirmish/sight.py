@@ -40,6 +40,18 @@ def seen_attitude(moved_as: Attitude | None, *, in_cover: bool) -> Attitude:
     return moved_as
 
 
+def patrol_attitude(*, moved: bool, shown: Attitude | None, in_cover: bool) -> Attitude:
+    """What an intruder sees a guard doing this turn, the roles of SK-V3 reversed (SK-G3 [R]):
+    a guard who moved (a patrol: 10 cm, under the half-speed rate) is in motion at half speed;
+    one who did not is immobile, or hidden when the scenario shows it hidden and it stands in
+    cover (:func:`seen_attitude`)."""
+    if moved:
+        return seen_attitude(Attitude.HALF, in_cover=in_cover)
+    if shown is Attitude.HIDDEN:
+        return seen_attitude(None, in_cover=in_cover)
+    return Attitude.IMMOBILE
+
+
 def sight_check(
     rules: RuleData,
     *,
