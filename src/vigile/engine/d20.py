@@ -130,7 +130,8 @@ class D20Game(Game):
             return Outcome("alarm", self.alarm[0], unseen=False, by=(self.alarm[1],))
         return super()._unfinished()
 
-    def play_turn(self) -> None:
+    def begin_turn(self) -> None:
+        """Step 1: a new round, and the patrols."""
         self.turn += 1
         self.emit("turn", "engine.event.turn", public=True)
         self.noisy = set()
@@ -140,8 +141,9 @@ class D20Game(Game):
         for walker in self.walkers:
             walker.moved = False
         self._patrols()
-        for intruder in self.intruders():
-            self._walk(intruder)
+
+    def finish_turn(self) -> None:
+        """Steps 3 to 6, once the intruders have moved and acted."""
         for intruder in self.intruders():
             self._perceive(intruder)
         for defender in self.defenders():

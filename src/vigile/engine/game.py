@@ -137,6 +137,20 @@ class Game:
         return GameResult(self.scenario, self.events, self.outcome, self.walkers)
 
     def play_turn(self) -> None:
+        """One turn of the plans: the turn begins (patrols), each intruder walks its plan,
+        the turn ends (the checks the rules call for)."""
+        self.begin_turn()
+        for intruder in self.intruders():
+            if self.outcome is None:
+                self._walk(intruder)
+        self.finish_turn()
+
+    def begin_turn(self) -> None:
+        """What happens before the intruders move: a new turn, the patrols."""
+        raise NotImplementedError
+
+    def finish_turn(self) -> None:
+        """What happens once the intruders have moved and acted: every check of the turn."""
         raise NotImplementedError
 
     def _unfinished(self) -> Outcome:

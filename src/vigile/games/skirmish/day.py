@@ -73,7 +73,10 @@ def shadowing_pool(walker: Walker) -> int:
 class EncounterGame(SkirmishGame):
     """A skirmish scenario whose ``encounter`` is a day shadowing or an ambush."""
 
-    def play_turn(self) -> None:
+    def begin_turn(self) -> None:
+        """Nothing comes before the round: the encounter's rolls are its whole turn."""
+
+    def finish_turn(self) -> None:
         encounter = self.scenario.encounter
         self.turn += 1
         self.emit("turn", "engine.event.turn", public=True)

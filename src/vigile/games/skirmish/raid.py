@@ -146,7 +146,8 @@ class SkirmishGame(Game):
 
     # ---------------------------------------------------------------- the turn
 
-    def play_turn(self) -> None:
+    def begin_turn(self) -> None:
+        """Step 1: a new turn, and the patrols."""
         self.turn += 1
         self.emit("turn", "engine.event.turn", public=True)
         self.detected = []
@@ -155,9 +156,9 @@ class SkirmishGame(Game):
             if self.turn > 1 or walker.legs:
                 walker.moved_as = None
         self.take(PatrolStep())
-        for intruder in self.intruders():
-            if self.outcome is None:
-                self._walk(intruder)
+
+    def finish_turn(self) -> None:
+        """Steps 3 to 5, once the intruders have moved and acted: sight, alarms, objective."""
         if self.outcome is None:
             self.take(SightStep())
         self.take(AlarmStep())
