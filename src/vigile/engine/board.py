@@ -93,6 +93,20 @@ class Board:
         mask = self.barriers.counts_for_noise
         return int(crossings(self.barriers, a[0], a[1], b[0], b[1], mask))
 
+    def blocks_walker(self, a: Point, b: Point, *, climbing: bool = False) -> bool:
+        """A barrier that stops a walker stands between a and b, as the doors stand now (a
+        climber goes over walls, not doors or partitions): the conventions of
+        :mod:`vigile.scene.routes`."""
+        if not len(self.barriers):
+            return False
+        mask = self.barriers.blocks_movement
+        if climbing:
+            wall = self.barriers.kinds.index("wall") if "wall" in self.barriers.kinds else -1
+            mask = mask & (self.barriers.kind_code != wall)
+        if not mask.any():
+            return False
+        return int(crossings(self.barriers, a[0], a[1], b[0], b[1], mask)) > 0
+
     def sees(self, a: Point, b: Point) -> bool:
         """A line of sight between two points (SK-V6)."""
         if not len(self.barriers):

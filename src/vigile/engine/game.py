@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
+from pydantic import BaseModel
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import Attitude
@@ -18,13 +19,14 @@ from vigile.checks.verdict import Param, Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine.board import Board, Point, distance
 from vigile.engine.events import Event
+from vigile.engine.live import EndTurn, Hide, Move, Refusal, Wait, actor_of
 from vigile.engine.objective import reached_by
 from vigile.engine.result import GameResult, Outcome
 from vigile.engine.state import Walker
 from vigile.rulesets.data import RuleData
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
-from vigile.scene.plans import Speak
+from vigile.scene.plans import MAX_ACTIONS, Leg, Speak
 
 
 class Game:
@@ -56,6 +58,10 @@ class Game:
         self.ever_detected = False
         self.on_event: Callable[[Event], None] | None = None
         """Called with each event as it is logged (``--step`` prints the log as it goes)."""
+        self.live_acts: dict[str, int] = {}
+        """Live play: how many things each intruder did this turn."""
+        self.grapples: set[str] = set()
+        """Live play: intruders who threw a grapple since their last move."""
 
     # ---------------------------------------------------------------- queries
 
@@ -156,6 +162,191 @@ class Game:
     def _unfinished(self) -> Outcome:
         """How a game that reached its turn limit ended."""
         return Outcome("turn_limit", self.turn, unseen=not self.ever_detected)
+
+    # ---------------------------------------------------------------- live play
+
+    def start_live(self) -> list[Event]:
+        """Begin the first turn of live play (the patrols move): the GM acts next."""
+        start = len(self.events)
+        if self.turn == 0 and self.outcome is None:
+            self.begin_turn()
+        return self.events[start:]
+
+    def apply(self, action: BaseModel) -> list[Event]:
+        """Carry out one action of live play (:mod:`vigile.engine.live`); return the events it
+        logged, each check with its verdict. A refused action raises :class:`Refusal` before
+        anything changes."""
+        if self.outcome is not None:
+            raise Refusal("live.refusal.over", "the game is over")
+        if self.turn == 0:
+            self.start_live()
+        start = len(self.events)
+        if isinstance(action, EndTurn):
+            self._end_live_turn()
+            return self.events[start:]
+        walker = self._live_actor(action)
+        if isinstance(action, Move):
+            self._live_move(walker, action)
+        elif isinstance(action, Hide):
+            self._live_still(walker, hidden=True)
+        elif isinstance(action, Wait):
+            self._live_still(walker, hidden=False)
+        else:
+            self._live_act(walker, action)
+        return self.events[start:]
+
+    def _end_live_turn(self) -> None:
+        self.finish_turn()
+        self.live_acts.clear()
+        self.grapples.clear()
+        if self.outcome is None and self.turn >= self.scenario.turns:
+            self.emit("end", "engine.event.turn_limit", public=True)
+            self.outcome = self._unfinished()
+        elif self.outcome is None:
+            self.begin_turn()
+
+    def _live_actor(self, action: BaseModel) -> Walker:
+        name = actor_of(action)
+        walker = self.by_name.get(name or "")
+        if walker is None:
+            raise Refusal("live.refusal.unknown", f"no actor is called {name!r}", name=name or "")
+        if walker.side is not Side.ATTACKERS:
+            raise Refusal(
+                "live.refusal.defender",
+                f"{name} is a defender: the defenders act by the rules at the end of the turn",
+                name=walker.name,
+            )
+        if not walker.alive:
+            raise Refusal("live.refusal.dead", f"{name} is dead", name=walker.name)
+        if self.live_acts.get(walker.name, 0) >= MAX_ACTIONS:
+            raise Refusal(
+                "live.refusal.busy",
+                f"{name} has done {MAX_ACTIONS} things this turn: end the turn",
+                name=walker.name,
+                limit=MAX_ACTIONS,
+            )
+        return walker
+
+    def _live_move(self, walker: Walker, action: Move) -> None:
+        if walker.moved:
+            raise Refusal(
+                "live.refusal.moved", f"{walker.name} has already moved this turn", name=walker.name
+            )
+        if action.speed is Attitude.IMMOBILE:
+            raise Refusal(
+                "live.refusal.immobile",
+                "an immobile actor does not move: use 'wait' or 'hide'",
+                rule=self.rule_of("attitudes"),
+            )
+        to = (float(action.to[0]), float(action.to[1]))
+        if not (0 <= to[0] <= self.board.width and 0 <= to[1] <= self.board.height):
+            raise Refusal(
+                "live.refusal.off_map", f"[{to[0]:g}, {to[1]:g}] is off the map", x=to[0], y=to[1]
+            )
+        rate = self.move_rate(walker, action.speed)
+        gap = distance(walker.at, to)
+        if gap > rate + 1e-9:
+            raise Refusal(
+                "live.refusal.too_far",
+                f"{walker.name} moves at most {rate:g} {self.scenario.units.value} a turn "
+                f"at {action.speed.value} speed; that point is {gap:.4g} away",
+                name=walker.name,
+                rate=quoted(rate),
+                distance=quoted(gap),
+                speed=action.speed.value,
+            )
+        if action.climb and walker.name not in self.grapples:
+            raise Refusal(
+                "live.refusal.no_grapple",
+                f"{walker.name} has thrown no grapple to climb on",
+                name=walker.name,
+            )
+        if self.board.blocks_walker(walker.at, to, climbing=action.climb):
+            raise Refusal(
+                "live.refusal.wall",
+                f"the way from [{walker.x:g}, {walker.y:g}] to [{to[0]:g}, {to[1]:g}] "
+                "passes through a wall, a closed door or a partition",
+                rule=self.rule_of("walls"),
+            )
+        if (
+            action.speed is Attitude.HIDDEN
+            and self.hiding_needs_cover()
+            and not (self.board.in_cover(to))
+        ):
+            raise Refusal(
+                "live.refusal.no_cover",
+                f"[{to[0]:g}, {to[1]:g}] is not in cover: no moving hidden there",
+                rule=self.rule_of("attitudes"),
+            )
+        walker.legs = (Leg(to=to, speed=action.speed, climb=action.climb),)
+        walker.leg, walker.climbed = 0, False
+        try:
+            self._step(walker, to, action.speed)
+        finally:
+            walker.legs, walker.climbed = (), False
+        self.grapples.discard(walker.name)
+        self._count(walker)
+
+    def _live_still(self, walker: Walker, *, hidden: bool) -> None:
+        if walker.moved:
+            raise Refusal(
+                "live.refusal.moved", f"{walker.name} has already moved this turn", name=walker.name
+            )
+        if hidden and self.hiding_needs_cover() and not self.board.in_cover(walker.at):
+            raise Refusal(
+                "live.refusal.no_cover",
+                f"{walker.name} is not in cover: no hiding here",
+                rule=self.rule_of("attitudes"),
+            )
+        walker.moved_as = Attitude.HIDDEN if hidden else Attitude.IMMOBILE
+        self.emit(
+            "action",
+            "live.event.hide" if hidden else "live.event.wait",
+            actor=walker,
+            at=walker.at,
+            perceived_by=self._allies(walker),
+        )
+        self._count(walker)
+
+    def _live_act(self, walker: Walker, action: BaseModel) -> None:
+        for field in ("door",):
+            door = getattr(action, field, None)
+            if door is not None and door not in self.board.door_index:
+                raise Refusal("live.refusal.no_door", f"no door is called {door!r}", door=door)
+        target = getattr(action, "target", None)
+        if target is not None:
+            victim = self.by_name.get(target)
+            if victim is None:
+                raise Refusal(
+                    "live.refusal.unknown", f"no actor is called {target!r}", name=str(target)
+                )
+            if not victim.alive:
+                raise Refusal("live.refusal.dead", f"{target} is dead", name=victim.name)
+        self.check_live_action(walker, action)
+        self._act(walker, action)
+        if type(action).__name__ == "ThrowGrapple":
+            self.grapples.add(walker.name)
+        self._count(walker)
+
+    def _count(self, walker: Walker) -> None:
+        self.live_acts[walker.name] = self.live_acts.get(walker.name, 0) + 1
+
+    # The hooks of live play a game supplies (the numbers are its ruleset's).
+
+    def move_rate(self, walker: Walker, speed: Attitude) -> float:
+        """How far ``walker`` moves in one turn at ``speed``."""
+        raise NotImplementedError
+
+    def hiding_needs_cover(self) -> bool:
+        """Whether hiding (standing or moving hidden) needs cover in this game."""
+        return False
+
+    def rule_of(self, topic: str) -> str | None:
+        """The rule ID a refusal about ``topic`` (``walls``, ``attitudes``) cites."""
+        return None
+
+    def check_live_action(self, walker: Walker, action: BaseModel) -> None:
+        """Refuse an action this game does not play; by default every plan action is played."""
 
     # ---------------------------------------------------------------- plans
 

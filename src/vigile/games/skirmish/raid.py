@@ -144,6 +144,17 @@ class SkirmishGame(Game):
             },
         )
 
+    # ---------------------------------------------------------------- live play
+
+    def move_rate(self, walker: Walker, speed: Attitude) -> float:
+        return turn_rate(self.rules, speed, walker.actor.move)
+
+    def hiding_needs_cover(self) -> bool:
+        return True  # SK-V3: hidden is in cover
+
+    def rule_of(self, topic: str) -> str | None:
+        return {"walls": "SK-G1", "attitudes": "SK-V3"}.get(topic)
+
     # ---------------------------------------------------------------- the turn
 
     def begin_turn(self) -> None:

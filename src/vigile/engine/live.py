@@ -1,0 +1,242 @@
+"""Live play: the GM's actions one at a time, between the start and the end of a turn.
+
+The plan-walking of ``run`` and ``simulate`` plays a turn as :meth:`Game.begin_turn` (a new
+turn, the patrols), each intruder's leg, then :meth:`Game.finish_turn` (every check of the
+turn). Live play keeps that order and puts the GM's actions in the middle: once the turn has
+begun, the GM moves the intruders and has them act, one action at a time, each with the
+checks it triggers at once (a fumble roll, the noise it makes and who hears it); ``end-turn``
+runs the end of the turn (sight, alarms, the defenders' own moves, the objective) and begins
+the next one. The defenders always act by the rules, never by the GM's hand.
+
+An action is the plan's vocabulary with the actor's name: ``move`` (to a point at a speed:
+a leg of one turn), ``hide``, ``wait``, and every plan action (:data:`vigile.scene.plans.Action`:
+``open-door``, ``throw-grapple``, ``strike``, ``kill`` (with ``ranged``: a shot), ``speak``,
+and those a game adds), plus ``end-turn``. Everything an action needs is checked before
+anything changes (:meth:`Game.apply`): a move through a wall, farther than the actor's move,
+a second move in a turn, an actor that is dead, unknown or a defender, a door that is not
+there: each is a :class:`Refusal` that names what is wrong, and the game is as it was.
+
+Rulings of live play where the texts are silent (each a proposal for RULES.md):
+
+* [R] A live turn allows each intruder one move (as a plan's leg: at most its rate for the
+  speed chosen), then any number of actions, up to the plan's limit per waypoint.
+* [R] ``hide`` is staying still; in a game where hiding needs cover (the skirmish, SK-V3),
+  out of cover it is refused.
+* [R] A climb needs a grapple the climber threw since its last move (a plan's grapple is
+  thrown at the previous waypoint).
+
+Dice: a live action draws its faces from a generator of its own (the encounter's seed and the
+action's sequence number), or takes the GM's physical dice one by one: :class:`LiveFaces`
+records every face, and when the GM's dice run out it raises :class:`NeedDice` with the check
+about to be rolled (who rolls, the odds) so the caller can ask for the next die.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args
+
+import numpy as np
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError, create_model
+
+from vigile.awareness.vocabulary import Attitude
+from vigile.errors import InputError
+from vigile.scene.actors import MODEL_CONFIG, Name, Point
+from vigile.scene.plans import Action as PlanAction
+
+if TYPE_CHECKING:
+    from vigile.checks.verdict import Verdict
+
+
+class Move(BaseModel):
+    """Move an intruder straight to a point at a speed (a plan's leg, one turn of it)."""
+
+    model_config = MODEL_CONFIG
+
+    do: Literal["move"]
+    actor: Name
+    """The intruder who moves."""
+    to: Point
+    """Where to: no farther than its move at this speed allows in one turn."""
+    speed: Attitude = Attitude.HALF
+    """How it moves: ``hidden`` (cover to cover), ``half``, ``fast``."""
+    climb: bool = False
+    """Climbs over the walls on the way, on a grapple it threw since its last move."""
+
+
+class Hide(BaseModel):
+    """Stay still, hidden (in cover where the game asks for it)."""
+
+    model_config = MODEL_CONFIG
+
+    do: Literal["hide"]
+    actor: Name
+
+
+class Wait(BaseModel):
+    """Stay still this turn."""
+
+    model_config = MODEL_CONFIG
+
+    do: Literal["wait"]
+    actor: Name
+
+
+class EndTurn(BaseModel):
+    """End the turn: sight, alarms, the defenders, the objective; then the next turn begins."""
+
+    model_config = MODEL_CONFIG
+
+    do: Literal["end-turn"]
+
+
+def _with_actor(model: type[BaseModel]) -> type[BaseModel]:
+    """A plan action with the name of the intruder who does it (an instance is still a plan
+    action: the game's ``_act`` takes it as it is)."""
+    made: type[BaseModel] = create_model(
+        model.__name__,
+        __base__=model,
+        __module__=__name__,
+        __doc__=model.__doc__,
+        actor=(Name, ...),
+    )
+    return made
+
+
+PLAN_ACTIONS: tuple[type[BaseModel], ...] = get_args(get_args(PlanAction)[0])
+"""The plan's actions, as the scene defines them."""
+ACTED: tuple[type[BaseModel], ...] = tuple(_with_actor(model) for model in PLAN_ACTIONS)
+"""The same, each with an ``actor``."""
+
+LiveAction = Annotated[
+    Union[Move, Hide, Wait, EndTurn, *ACTED],  # type: ignore[valid-type]
+    Field(discriminator="do"),
+]
+"""One action of live play, chosen by its ``do``."""
+
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(LiveAction)
+
+LIVE_MODELS: tuple[type[BaseModel], ...] = (Move, Hide, Wait, EndTurn, *ACTED)
+ACTION_NAMES: tuple[str, ...] = tuple(
+    str(get_args(model.model_fields["do"].annotation)[0]) for model in LIVE_MODELS
+)
+"""Every ``do`` live play knows."""
+
+
+def parse_action(data: object, *, where: str = "action") -> BaseModel:
+    """A live action from JSON-like data; a clear error naming the field otherwise."""
+    if not isinstance(data, Mapping):
+        raise InputError("an action is an object with a 'do' field", where=where)
+    try:
+        action: BaseModel = _ADAPTER.validate_python(dict(data))
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"] if not str(part)[:1].isupper())
+        detail = first["msg"]
+        if first["type"] == "union_tag_invalid":
+            detail = f"unknown action {data.get('do')!r}; one of: {', '.join(ACTION_NAMES)}"
+        raise InputError(detail, where=f"{where}.{field}" if field else where) from None
+    return action
+
+
+def action_json(action: BaseModel) -> dict[str, Any]:
+    """The action as the JSON it was parsed from (what the log stores)."""
+    data: dict[str, Any] = action.model_dump(mode="json", exclude_defaults=True)
+    data["do"] = action.model_dump()["do"]
+    return data
+
+
+def actor_of(action: BaseModel) -> str | None:
+    """The intruder who acts, or None (``end-turn``)."""
+    name = getattr(action, "actor", None)
+    return str(name) if name is not None else None
+
+
+class Refusal(InputError):
+    """The rules (or the state of the game) forbid the action; nothing changed.
+
+    ``key`` and ``params`` give the message in every language (``live.refusal.*``), ``rule``
+    the RULES.md ID that forbids it, when one does.
+    """
+
+    status = 409
+
+    def __init__(
+        self, key: str, text: str, *, rule: str | None = None, **params: str | int | float
+    ) -> None:
+        self.key = key
+        self.params = params
+        self.rule = rule
+        super().__init__(text + (f" [{rule}]" if rule else ""), where="action")
+
+
+class NeedDice(InputError):
+    """The GM's dice ran out: the check ``verdict`` (not yet rolled: its question, difficulty
+    and exact odds) for ``who`` needs a d``sides``, the ``index``-th die of the action."""
+
+    status = 409
+
+    def __init__(self, verdict: Verdict | None, who: str | None, sides: int, index: int) -> None:
+        self.verdict = verdict
+        self.who = who
+        self.sides = sides
+        self.index = index
+        asked = f" ({who}: {verdict.question})" if verdict is not None and who else ""
+        super().__init__(
+            f"die {index + 1} of the action, a d{sides}{asked}, is needed", where="dice"
+        )
+
+
+class LiveFaces:
+    """The faces of one live action: drawn from ``rng``, or the GM's ``dice`` in order.
+
+    Every face used is in :attr:`faces`, so that the log can replay the action exactly. With
+    ``physical`` set, a face beyond the dice given raises :class:`NeedDice`; otherwise it is
+    drawn.
+    """
+
+    def __init__(
+        self, rng: np.random.Generator, dice: Sequence[int] = (), *, physical: bool = False
+    ) -> None:
+        self.given = physical
+        self._rng = rng
+        self._dice = list(dice)
+        self.faces: list[int] = []
+        self._asking: tuple[Verdict, str] | None = None
+
+    def announce(self, verdict: Verdict, who: str) -> None:
+        """The check about to be rolled: what :class:`NeedDice` tells the GM."""
+        self._asking = (verdict, who)
+
+    def face(self, sides: int) -> int:
+        index = len(self.faces)
+        if index < len(self._dice):
+            value = self._dice[index]
+            if not 1 <= value <= sides:
+                raise InputError(
+                    f"die {index + 1}: {value} is not a face of a d{sides} (1..{sides})",
+                    where="dice",
+                )
+        elif self.given:
+            verdict, who = self._asking or (None, None)
+            raise NeedDice(verdict, who, sides, index)
+        else:
+            value = int(self._rng.integers(1, sides + 1))
+        self.faces.append(value)
+        return value
+
+    def finish(self) -> None:
+        """Refuse dice left over: the GM typed more than the action rolled."""
+        if len(self._dice) > len(self.faces):
+            raise InputError(
+                f"{len(self._dice)} dice given, but the action rolled only {len(self.faces)}",
+                where="dice",
+            )
+
+
+def action_generators(seed: int, seq: int) -> tuple[np.random.Generator, np.random.Generator]:
+    """The two generators of the action logged as ``seq`` in an encounter seeded ``seed``: one
+    for the dice, one for the game's own draws (the patrols' scatter). Independent of every
+    other action, so that an undo or a replay never shifts another action's numbers."""
+    dice, game = np.random.SeedSequence([seed, seq]).spawn(2)
+    return np.random.default_rng(dice), np.random.default_rng(game)
