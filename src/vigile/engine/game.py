@@ -198,7 +198,6 @@ class Game:
     def _end_live_turn(self) -> None:
         self.finish_turn()
         self.live_acts.clear()
-        self.grapples.clear()
         if self.outcome is None and self.turn >= self.scenario.turns:
             self.emit("end", "engine.event.turn_limit", public=True)
             self.outcome = self._unfinished()
