@@ -267,16 +267,6 @@ class Game:
                 "passes through a wall, a closed door or a partition",
                 rule=self.rule_of("walls"),
             )
-        if (
-            action.speed is Attitude.HIDDEN
-            and self.hiding_needs_cover()
-            and not (self.board.in_cover(to))
-        ):
-            raise Refusal(
-                "live.refusal.no_cover",
-                f"[{to[0]:g}, {to[1]:g}] is not in cover: no moving hidden there",
-                rule=self.rule_of("attitudes"),
-            )
         walker.legs = (Leg(to=to, speed=action.speed, climb=action.climb),)
         walker.leg, walker.climbed = 0, False
         try:

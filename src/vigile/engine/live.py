@@ -21,7 +21,8 @@ Rulings of live play where the texts are silent (each a proposal for RULES.md):
 * [R] A live turn allows each intruder one move (as a plan's leg: at most its rate for the
   speed chosen), then any number of actions, up to the plan's limit per waypoint.
 * [R] ``hide`` is staying still; in a game where hiding needs cover (the skirmish, SK-V3),
-  out of cover it is refused.
+  out of cover it is refused. A ``hidden`` move may end out of cover, as a plan's step between
+  two covers does: the game's sight rules say what a guard sees of it (SK-V9).
 * [R] A climb needs a grapple the climber threw since its last move (a plan's grapple is
   thrown at the previous waypoint).
 
