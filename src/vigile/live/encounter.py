@@ -34,7 +34,6 @@ from vigile.engine.live import (
 )
 from vigile.engine.run import new_game
 from vigile.errors import InputError
-from vigile.scene.actors import Side
 from vigile.scene.loader import parse_scenario
 from vigile.scene.model import Scenario
 from vigile.scene.reading import Format
@@ -75,10 +74,6 @@ class Played:
     """For an undo: the action record it undid."""
 
 
-def intruder_names(scenario: Scenario) -> list[str]:
-    return [a.name for a in scenario.actors if a.side is Side.ATTACKERS]
-
-
 def live_scenario(scenario: Scenario) -> Scenario:
     """The scenario as live play starts it: no plans (the GM moves the intruders)."""
     return scenario.model_copy(update={"plans": {}})
@@ -116,7 +111,8 @@ class Encounter:
         name: str | None = None,
     ) -> tuple[Encounter, dict[str, str]]:
         """A new encounter of the scenario in ``text`` (validated first: a wrong scenario
-        stores nothing); returns it and its tokens: ``gm``, ``table`` and one per intruder."""
+        stores nothing); returns it and its tokens: ``gm``, ``table`` and one per character
+        (each intruder, and each defender: a guard's player sees only what the guard knows)."""
         scenario = parse_scenario(text, file=source, fmt=fmt)
         if seed is None:
             seed = scenario.seed if scenario.seed is not None else secrets.randbits(63)
@@ -133,8 +129,8 @@ class Encounter:
             "gm": store.create_token(row.id, "gm"),
             "table": store.create_token(row.id, "table"),
         }
-        for who in intruder_names(scenario):
-            tokens[who] = store.create_token(row.id, "player", who)
+        for actor in scenario.actors:
+            tokens.setdefault(actor.name, store.create_token(row.id, "player", actor.name))
         return cls(store, row.id), tokens
 
     # ---------------------------------------------------------------- the state
