@@ -71,7 +71,17 @@ from vigile.rulesets.senses import Condition, Sense
 from vigile.scene.actors import D20Stats, GuardState, Side
 from vigile.scene.geometry import crossings
 from vigile.scene.model import Scenario, WallKind
-from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike
+from vigile.scene.plans import (
+    AttackSquare,
+    CastInvisibility,
+    CloseDoor,
+    EndInvisibility,
+    Kill,
+    OpenDoor,
+    Snipe,
+    Speak,
+    Strike,
+)
 
 SQUARE_FT = 5.0
 """A square's side: adjacent means within one square."""
@@ -100,9 +110,12 @@ class D20Game(Game):
         """How each intruder moved this round (absent: it did not move)."""
         self.walked: dict[str, float] = {}
         """How far each defender moved this round: never more than its speed."""
-        self.pinned: dict[tuple[str, str], bool] = {}
-        """(defender, intruder) located by groping (False) or by its blow (True): lost when it
-        moves (DD-6, DD-7)."""
+        self.pinned: dict[tuple[str, str], str] = {}
+        """(defender, intruder) → the rule that gave the defender its square for the moment
+        only (DD-6 groping, DD-7 its blow, DD-1 it vanished, DD-10 flour, DD-11 footprints,
+        DD-16 its light): lost when it moves."""
+        self.running: set[str] = set()
+        """Intruders who ran or charged this round (a leg's ``run``: DD-5, DD-20, SF-3)."""
         self.emit(
             "start",
             "engine.d20.start",
@@ -124,6 +137,10 @@ class D20Game(Game):
             return walker.actor.move
         return float(self.rules.num("turn.move_ft"))
 
+    def move_rate(self, walker: Walker, speed: Attitude) -> float:
+        """Live play: a round's move, half of it at any speed but ``fast``."""
+        return self._move(walker) if speed is Attitude.FAST else self._move(walker) / 2
+
     def _unfinished(self) -> Outcome:
         """At the round limit: the alarm if it was raised (with its round), else the limit."""
         if self.alarm is not None:
@@ -138,6 +155,7 @@ class D20Game(Game):
         self.fought = set()
         self.speeds = {}
         self.walked = {}
+        self.running = set()
         for walker in self.walkers:
             walker.moved = False
         self._patrols()
@@ -149,6 +167,7 @@ class D20Game(Game):
         for defender in self.defenders():
             if self.outcome is None:
                 self._defend(defender)
+        self._end_of_round()
         if self.outcome is None:
             self._objective()
 
@@ -185,12 +204,18 @@ class D20Game(Game):
     # ---------------------------------------------------------------- 2. plans
 
     def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
+        leg = intruder.current_leg
+        running = leg is not None and leg.run
         rate = self._move(intruder) if speed is Attitude.FAST else self._move(intruder) / 2
+        if running:
+            rate = self._move(intruder) * self.rules.num("turn.run_multiplier")
+            speed = Attitude.FAST
+            self.running.add(intruder.name)
         before = intruder.at
         self._advance(intruder, to, rate)
         self.speeds[intruder.name] = speed
         if intruder.at != before:
-            self._moved(intruder)
+            self._moved(intruder, before)
         watchers = {
             d.name for d in self.defenders() if d.aware_of(intruder.name) is AwarenessState.OBSERVED
         }
@@ -232,11 +257,79 @@ class D20Game(Game):
             self._speak(intruder, action)
         elif isinstance(action, OpenDoor | CloseDoor):
             self._door(intruder, action.door, isinstance(action, OpenDoor))
+        elif isinstance(action, AttackSquare):
+            self.noisy.add(intruder.name)
+            self.fought.add(intruder.name)
+            self._attack_square(intruder, action)
+        elif isinstance(action, Snipe):
+            victim = self.by_name[action.target]
+            if victim.alive:
+                self.fought.add(intruder.name)
+                self._snipe(intruder, victim)
+        elif isinstance(action, CastInvisibility | EndInvisibility):
+            self._set_invisible(intruder, isinstance(action, CastInvisibility))
         # A grapple is a skirmish action (SK-N2): no d20 rule plays it.
+
+    def _set_invisible(self, intruder: Walker, on: bool) -> None:
+        """It becomes invisible (or visible) from now on. Each defender who observed it and
+        now cannot see it keeps only what its game says (D&D 3.5: the square it vanished in,
+        until it moves) [DD-1, SF-11]; one who can see it again finds it by the next
+        perception step."""
+        intruder.invisible = on
+        watchers = {
+            d.name for d in self.defenders() if d.aware_of(intruder.name) is AwarenessState.OBSERVED
+        }
+        self.emit(
+            "action",
+            "engine.d20.becomes_invisible" if on else "engine.d20.becomes_visible",
+            actor=intruder,
+            at=intruder.at,
+            perceived_by=self._allies(intruder) | watchers,
+        )
+        if not on:
+            return
+        for name in sorted(watchers):
+            defender = self.by_name[name]
+            if not hidden_from(defender, intruder):
+                continue
+            state, rule = self._vanished()
+            defender.awareness[intruder.name] = state
+            self.last_known[(name, intruder.name)] = intruder.at
+            if rule.startswith("DD-"):
+                self.pinned[(name, intruder.name)] = rule
+            self.emit(
+                "perceive",
+                "engine.d20.vanishes",
+                actor=defender,
+                target=intruder,
+                params={"state": state.value, "rule": rule},
+            )
 
     def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
         """What the struck defender learns of its attacker: each game's rule [DD-7, SF-11]."""
         raise NotImplementedError
+
+    def _vanished(self) -> tuple[AwarenessState, str]:
+        """What an observer keeps of an intruder it saw become invisible, and the rule."""
+        raise NotImplementedError
+
+    def _attack_square(self, intruder: Walker, action: AttackSquare) -> None:
+        """An attack on a named square (DD-9): each game's rule; refused where it has none."""
+        self._refuse(intruder, "attack-square")
+
+    def _snipe(self, intruder: Walker, victim: Walker) -> None:
+        """Sniping (SF-10): each game's rule; refused where it has none."""
+        self._refuse(intruder, "snipe")
+
+    def _refuse(self, intruder: Walker, action: str) -> None:
+        """An action this game has no rule for: logged, nothing else happens (a scenario
+        that plans it is refused when validated; live play may still hand it over)."""
+        self.emit(
+            "action",
+            "engine.d20.no_such_action",
+            actor=intruder,
+            params={"action": action, "ruleset": self.scenario.ruleset},
+        )
 
     def _learn(
         self,
@@ -245,12 +338,12 @@ class D20Game(Game):
         state: AwarenessState,
         rule: str,
         *,
-        pin: bool | None = None,
+        pin: str | None = None,
     ) -> None:
         """Raise what ``observer`` knows of ``intruder``; a first location raises the alarm.
 
-        ``pin``: the location comes from its blow (True) or from groping (False), and is lost
-        when it moves (DD-6, DD-7); any other location keeps it.
+        ``pin``: the rule that gives the location for the moment only (DD-6 groping, DD-7 its
+        blow, DD-10 flour...): it is lost when the intruder moves; any other location keeps it.
         """
         if state is AwarenessState.UNAWARE:
             return
@@ -321,7 +414,7 @@ class D20Game(Game):
         found = [
             c
             for c, on in (
-                (Condition.INVISIBLE, actor.invisible),
+                (Condition.INVISIBLE, is_invisible(intruder)),
                 (Condition.ETHEREAL, actor.ethereal),
                 (Condition.INCORPOREAL, actor.incorporeal),
                 (Condition.NOT_BREATHING, not actor.breathing),
@@ -464,8 +557,12 @@ class D20Game(Game):
         sees it and strikes with no miss chance."""
         raise NotImplementedError
 
-    def _moved(self, intruder: Walker) -> None:
-        """The intruder moved this round: what a game's defenders lose of it (nothing here)."""
+    def _moved(self, intruder: Walker, start: Point) -> None:
+        """The intruder moved this round from ``start``: what a game's defenders lose of it,
+        what it lost on its way (nothing here)."""
+
+    def _end_of_round(self) -> None:
+        """What wears off at the end of a round: each game's (nothing here)."""
 
     def _search(self, defender: Walker, intruder: Walker, point: Point) -> None:
         """A defender aware only of the presence or direction stands near where it perceived
@@ -496,9 +593,15 @@ def sighted(walker: Walker) -> bool:
     return Sense.SIGHT in senses or Sense.DARKVISION in senses
 
 
+def is_invisible(walker: Walker) -> bool:
+    """Invisible now: as the scenario says, unless it cast or ended invisibility since
+    (``Walker.invisible``, set by the ``cast-invisibility`` and ``end-invisibility`` actions)."""
+    return walker.actor.invisible if walker.invisible is None else walker.invisible
+
+
 def hidden_from(observer: Walker, intruder: Walker) -> bool:
     """Invisible (or ethereal) to this observer: it does not see invisible."""
-    hidden = intruder.actor.invisible or intruder.actor.ethereal
+    hidden = is_invisible(intruder) or intruder.actor.ethereal
     return hidden and Sense.SEE_INVISIBLE not in observer.actor.senses
 
 

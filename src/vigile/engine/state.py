@@ -37,6 +37,11 @@ class Walker:
     """What it knows of each enemy, by name (RULES.md §4)."""
     knows_position: set[str] = field(default_factory=set)
     """Enemies whose position it knows (SK-G3: scouted, or seen)."""
+    invisible: bool | None = None
+    """Invisible from now on (True: it cast invisibility; False: it ended it, or attacked), over
+    its actor's ``invisible``; None: as the scenario says (d20 games, DD-1, SF-7)."""
+    floured: int = 0
+    """Rounds the flour thrown on it still shows it (DD-10); 0: none."""
 
     @property
     def name(self) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
 
@@ -182,6 +182,21 @@ class D20Stats(BaseModel):
     against this creature, and a blow the miss chance does not stop lands [engine]."""
     blind_fight: bool = False
     """Has the Blind-Fight feat (DD-14)."""
+    reach: Annotated[int, Field(ge=0, le=1000)] = 5
+    """Its reach in feet (5 for a Medium creature): struck by it while it is invisible, one
+    learns only its direction when the reach is over 5 ft (DD-7)."""
+    sneak_attack: Annotated[int, Field(ge=0, le=20)] = 0
+    """D&D 3.5: sneak attack dice (+Nd6). Against an invisible target they do not apply (DD-2);
+    against one denied its Dexterity bonus by the attacker's invisibility they do (DD-21 [C])."""
+    favored_enemy: Annotated[int, Field(ge=0, le=20)] = 0
+    """D&D 3.5: a ranger's favored enemy bonus to damage against this game's enemies; against
+    an invisible target it does not apply (DD-2)."""
+    flour: Annotated[int, Field(ge=0, le=100)] = 0
+    """D&D 3.5: handfuls of flour it may throw at where it perceived an invisible intruder
+    (DD-10)."""
+    light: Annotated[int, Field(ge=0, le=1000)] = 0
+    """The radius in feet of a lit light it carries (a torch: 20); 0: none. Invisible, the light
+    still shines (DD-16)."""
 
 
 class Actor(BaseModel):
@@ -215,6 +230,9 @@ class Actor(BaseModel):
     """``unsuited`` clothes make it easier to see (SK-V4)."""
     ninja: bool = False
     """A ninja (SK-A3: an ambush made only of ninjas is harder to detect)."""
+    talks: Literal["whisper", "conversation", "animated"] | None = None
+    """Skirmish, a defender: it converses aloud every turn at this volume, and an intruder
+    who knows nothing of it may overhear it (SK-N7 [R]). Absent: it keeps silent."""
     invisible: bool = False
     """Invisible (SF-7, DD-1)."""
     ethereal: bool = False

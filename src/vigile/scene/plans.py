@@ -6,6 +6,12 @@ SK-V3), waits ``wait`` turns there, then performs its ``actions`` in order. A le
 ``to`` stays in place (to wait, or to act before moving). A leg may not pass through a wall,
 a closed door, a partition or a closed window, unless it climbs over walls (``climb``) on a
 grapple thrown at the previous waypoint, or a door on its way was opened by an earlier action.
+
+Some actions belong to the d20 games only (Starfinder, D&D 3.5), and a skirmish scenario that
+plans them is refused when it is validated (:mod:`vigile.games.checks`): ``attack-square``
+(DD-9), ``cast-invisibility`` and ``end-invisibility`` (DD-1, SF-7), ``snipe`` (SF-10,
+Starfinder only), and a leg's ``run`` (DD-5, DD-20). Live play hands any of these to the game's
+``_act`` as it hands the rest.
 """
 
 from __future__ import annotations
@@ -114,8 +120,82 @@ class CloseDoor(BaseModel):
     """The door's ``name``."""
 
 
+class AttackSquare(BaseModel):
+    """Attack a named 5-ft square, d20 games (DD-9): the player names the square of a creature
+    it cannot see and has not located.
+
+    The square is the one of ``at`` (``[x // 5, y // 5]``). If an enemy it cannot see stands
+    there, the attack resolves normally (its attack roll against that enemy's AC, when it has
+    one) with the miss chance of total concealment (DD-8); if none does, the attack roll and
+    the miss chance are rolled all the same and a miss is announced. The attacker's own view
+    reads the same in every case of a miss (a wrong square, the attack roll, the miss chance).
+    An enemy it sees in that square is simply struck (``strike``).
+    """
+
+    model_config = MODEL_CONFIG
+
+    do: Literal["attack-square"]
+    """The action."""
+    at: Point
+    """A point of the named square, in feet."""
+    ranged: bool = False
+    """Shot or thrown: the one struck learns only the direction it came from (DD-7 [C])."""
+
+
+class CastInvisibility(BaseModel):
+    """Become invisible from now on (the spell's effect, d20 games): DD-1, SF-7.
+
+    It lasts until ``end-invisibility``; [R] attacking does not end it by itself (the spell's
+    own limit is not in the seed texts): a plan that plays the spell ends it after the blow.
+    """
+
+    model_config = MODEL_CONFIG
+
+    do: Literal["cast-invisibility"]
+    """The action."""
+
+
+class EndInvisibility(BaseModel):
+    """Become visible from now on (d20 games): the defenders' sight works on it again (DD-1),
+    and it is no longer flat-footed's cause (SF-9: "until you become visible")."""
+
+    model_config = MODEL_CONFIG
+
+    do: Literal["end-invisibility"]
+    """The action."""
+
+
+class Snipe(BaseModel):
+    """Sniping, Starfinder (SF-10): hidden from ``target``, 10 ft or more away, leave cover
+    for one ranged attack against it, then roll Stealth at −20 to stay hidden, if the sniper's
+    square has cover or concealment to get back into.
+
+    The attack is rolled (SF-9: the target flat-footed against an attack from hiding); then
+    one Stealth roll at −20 meets the Perception of every defender in a line of sight (SF-4).
+    Too near (under 10 ft), or not hidden from the target: no sniping, the shot is an
+    ordinary ranged ``strike`` and the sniper stays in plain sight of whoever looks.
+    """
+
+    model_config = MODEL_CONFIG
+
+    do: Literal["snipe"]
+    """The action."""
+    target: Name
+    """The actor shot at."""
+
+
 Action = Annotated[
-    ThrowGrapple | Strike | Kill | Speak | OpenDoor | CloseDoor, Field(discriminator="do")
+    ThrowGrapple
+    | Strike
+    | Kill
+    | Speak
+    | OpenDoor
+    | CloseDoor
+    | AttackSquare
+    | CastInvisibility
+    | EndInvisibility
+    | Snipe,
+    Field(discriminator="do"),
 ]
 """An action performed at a waypoint, chosen by its ``do``."""
 
@@ -133,6 +213,11 @@ class Leg(BaseModel):
     more than half speed."""
     climb: bool = False
     """Climbs over the walls this leg crosses, on a grapple thrown at the previous waypoint."""
+    run: bool = False
+    """d20 games: runs (or charges, when the leg ends with a blow), whatever its ``speed``: it
+    covers ``turn.run_multiplier`` times its move a round (D&D 3.5 [C]: ×4), and is heard as
+    running (DD-5: its Move Silently result −20) and hides as running (DD-20: −20); in
+    Starfinder it is more than half speed (SF-3: −10)."""
     wait: Annotated[int, Field(ge=0, le=MAX_WAIT)] = 0
     """Turns spent at the waypoint before acting."""
     actions: Annotated[tuple[Action, ...], Field(max_length=MAX_ACTIONS)] = ()

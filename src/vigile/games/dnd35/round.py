@@ -43,8 +43,10 @@ charging.
 
 from __future__ import annotations
 
+from typing import Any
+
 from vigile.awareness.ladder import AwarenessState
-from vigile.awareness.vocabulary import Attitude
+from vigile.awareness.vocabulary import Attitude, TimeOfDay
 from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Verdict
 from vigile.engine.board import Point, distance
@@ -56,35 +58,51 @@ from vigile.engine.d20 import (
     awake,
     distracted,
     hidden_from,
+    is_invisible,
     sighted,
     square_of,
     stats_of,
 )
 from vigile.engine.state import Walker
 from vigile.rulesets import dnd35
+from vigile.rulesets.dnd35 import traits
 from vigile.rulesets.dnd35.traits import pinpoint_lost, struck_by_invisible
 from vigile.rulesets.senses import Condition, Sense, reach
 from vigile.scene.model import WallKind
+from vigile.scene.plans import AttackSquare
 
 
 class Dnd35Game(D20Game):
     """One game of a D&D 3.5 scenario, round by round (:class:`~vigile.engine.d20.D20Game`)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.flour_left: dict[str, int] = {
+            d.name: stats_of(d).flour for d in self.walkers if stats_of(d).flour
+        }
+        """Handfuls of flour each defender still has (DD-10)."""
+        self.beyond: set[tuple[str, str]] = set()
+        """(observer, intruder) pairs already told that a sense cannot reach it (DD-17)."""
+
     def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
         """Seen, it is seen (or seen invisible); unseen, the blow tells its square, or only its
         direction from beyond the adjacent squares or from a ranged blow [DD-7]."""
         if not hidden_from(victim, intruder):
-            sense = Sense.SEE_INVISIBLE if intruder.actor.invisible else Sense.SIGHT
+            sense = Sense.SEE_INVISIBLE if is_invisible(intruder) else Sense.SIGHT
             seen = reach(sense, self._conditions(intruder))
             self._learn(victim, intruder, seen.state, seen.line.rule)
             return
         gap = distance(victim.at, intruder.at)
         state, line = struck_by_invisible(
             self.rules,
-            reach_ft=SQUARE_FT if adjacent(victim.at, intruder.at) else gap,
+            reach_ft=traits.attacker_reach(
+                reach_ft=stats_of(intruder).reach,
+                adjacent=adjacent(victim.at, intruder.at),
+                distance_ft=gap,
+            ),
             ranged=ranged,
         )
-        self._learn(victim, intruder, state, line.rule, pin=True)
+        self._learn(victim, intruder, state, line.rule, pin="DD-7")
 
     def _attack_roll(self, attacker: Walker, target: Walker) -> Verdict | None:
         """d20 + attack against the target's AC; an invisible attacker it can't see gets +2 and
@@ -100,10 +118,52 @@ class Dnd35Game(D20Game):
             attack=stats_of(attacker).attack,
             ac=ac,
             dex=stats_of(target).dex,
-            invisible_attacker=attacker.actor.invisible,
+            invisible_attacker=is_invisible(attacker),
             sees_invisible=Sense.SEE_INVISIBLE in target.actor.senses,
-            invisible_target=target.actor.invisible and hidden_from(attacker, target),
+            invisible_target=is_invisible(target) and hidden_from(attacker, target),
+            sneak_attack=stats_of(attacker).sneak_attack,
+            favored_enemy=stats_of(attacker).favored_enemy,
         )
+
+    def _vanished(self) -> tuple[AwarenessState, str]:
+        state, line = traits.vanished()
+        return state, line.rule
+
+    def _attack_square(self, intruder: Walker, action: AttackSquare) -> None:
+        """The named square's attack roll and miss chance, one verdict whose every miss reads
+        the same to the attacker [DD-9, DD-8, DD-21]. An enemy it sees there is struck."""
+        named = square_of(action.at)
+        there = next(
+            (d for d in self.defenders() if square_of(d.at) == named and not d.actor.ethereal),
+            None,
+        )
+        if there is not None and not hidden_from(intruder, there):
+            self._roll_to_hit(intruder, there)
+            self._blow(intruder, there)
+            self._struck(there, intruder, ranged=action.ranged)
+            return
+        point = ((named[0] + 0.5) * SQUARE_FT, (named[1] + 0.5) * SQUARE_FT)
+        stats = stats_of(intruder)
+        target = stats_of(there) if there is not None else None
+        verdict = self.roll(
+            dnd35.attack_square_check,
+            intruder,
+            rules=self.rules,
+            square=dnd35.Square.WRONG if there is None else dnd35.Square.CORRECT,
+            miss_chance=self.rules.num("attack.total_concealment"),
+            attack=stats.attack,
+            ac=None if target is None else target.ac,
+            dex=0 if target is None else target.dex,
+            invisible_attacker=there is not None and is_invisible(intruder),
+            sees_invisible=there is not None and Sense.SEE_INVISIBLE in there.actor.senses,
+            blind_fight=stats.blind_fight,
+            in_liquid=there is not None and Condition.IN_LIQUID in self._conditions(there),
+            incorporeal=there is not None and there.actor.incorporeal,
+        )
+        self.emit("attack", "engine.d20.attack_square", actor=intruder, at=point, verdict=verdict)
+        if there is not None and verdict.success:
+            self._blow(intruder, there)
+            self._struck(there, intruder, ranged=action.ranged)
 
     def _attack_verdict(
         self, defender: Walker, intruder: Walker, state: AwarenessState, blindsight: bool
@@ -124,20 +184,121 @@ class Dnd35Game(D20Game):
         )
 
     def _perceive(self, intruder: Walker) -> None:
+        self._signs(intruder)
         self._perceive_dnd(intruder)
 
-    def _moved(self, intruder: Walker) -> None:
+    def _end_of_round(self) -> None:
+        """Flour falls after its rounds, or in a liquid [DD-10 R]."""
+        for intruder in self.intruders():
+            if intruder.floured:
+                wet = Condition.IN_LIQUID in self._conditions(intruder)
+                intruder.floured = 0 if wet else intruder.floured - 1
+                if not intruder.floured:
+                    _, line = traits.flour_reveals(flour_fallen=True)
+                    self._gm_note(None, intruder, "dnd35.round.flour_falls", line.rule)
+
+    def _gm_note(self, observer: Walker | None, intruder: Walker, key: str, rule: str) -> None:
+        """A line for the GM alone: no character perceives it (the observer does not learn
+        that there is something its senses cannot reach)."""
+        params: dict[str, str | int] = {"target": intruder.name, "rule": rule}
+        if observer is not None:
+            params["actor"] = observer.name
+        self.emit("perceive", key, params=params)
+
+    def _signs(self, intruder: Walker) -> None:
+        """What gives an invisible intruder's square away to the awake sighted defenders in a
+        line of sight: flour on it (DD-10), its footprints on soft ground (DD-11), a liquid it
+        moves through (DD-12), a lit light it carries (DD-16) [R]."""
+        if not is_invisible(intruder) or intruder.actor.ethereal:
+            return
+        conditions = self._conditions(intruder)
+        stats = stats_of(intruder)
+        light = traits.carried_light(
+            light_ft=stats.light, night=self.scenario.time is TimeOfDay.NIGHT
+        )
+        soft = self.board.surface(intruder.at) == "soft-ground"
+        for observer in self.defenders():
+            if observer.aware_of(intruder.name).at_least(AwarenessState.LOCATION):
+                continue
+            if not (awake(observer) and sighted(observer) and self._sight_line(observer, intruder)):
+                continue
+            if Sense.SEE_INVISIBLE in observer.actor.senses:
+                continue  # it sees the creature itself: Hide against Spot (DD-20)
+            gap = distance(observer.at, intruder.at)
+            found: tuple[AwarenessState, str] | None = None
+            if intruder.floured and traits.seen_object(self.rules, distance_ft=gap):
+                state, line = traits.flour_reveals()
+                found = (state, line.rule)
+            elif light is not None:
+                found = (light[0], light[1].rule)
+            elif (
+                intruder.moved
+                and Condition.IN_LIQUID in conditions
+                and gap <= self.rules.num("spot.range_ft")
+            ):
+                seen = reach(Sense.SIGHT, conditions)
+                found = (seen.state, seen.line.rule)
+            else:
+                prints = traits.footprints(
+                    self.rules, soft_ground=soft, moved=intruder.moved, distance_ft=gap
+                )
+                if prints is not None:
+                    found = (prints[0], prints[1].rule)
+            if found is None:
+                continue
+            self.emit(
+                "perceive",
+                "dnd35.round.sign",
+                actor=observer,
+                target=intruder,
+                params={"rule": found[1], "sign": found[1]},
+            )
+            self._learn(observer, intruder, found[0], found[1], pin=found[1])
+
+    def _moved(self, intruder: Walker, start: Point) -> None:
         self._unpin(intruder)
 
     def _search(self, defender: Walker, intruder: Walker, point: Point) -> None:
-        """Within 5 ft of the point, in sight of it, the defender gropes [DD-6]."""
-        if distance(defender.at, point) <= SQUARE_FT and self.board.sees(defender.at, point):
+        """With flour left, within its range of the point and in sight of it, the defender
+        throws a handful there [DD-10 R]; else, within 5 ft, it gropes [DD-6]."""
+        if not self.board.sees(defender.at, point):
+            return
+        gap = distance(defender.at, point)
+        if self.flour_left.get(defender.name) and gap <= self.rules.num("flour.range_ft"):
+            self._throw_flour(defender, intruder, point)
+        elif gap <= SQUARE_FT:
             self._grope(defender, intruder, point)
+
+    def _throw_flour(self, defender: Walker, intruder: Walker, point: Point) -> None:
+        """A handful of flour at the point: it covers the intruder within its burst [DD-10 R].
+        Covered, the intruder shows to the sighted from the next perception on; missed, the
+        defender forgets that point (as an empty grope)."""
+        self.flour_left[defender.name] -= 1
+        covers, line = traits.flour_covers(
+            self.rules,
+            throw_ft=distance(defender.at, point),
+            miss_ft=distance(point, intruder.at),
+        )
+        if covers:
+            intruder.floured = self.rules.num("flour.rounds")
+        self.emit(
+            "action",
+            "dnd35.round.flour",
+            actor=defender,
+            at=point,
+            perceived_by=self._allies(defender) | ({intruder.name} if covers else set()),
+            params={"rule": line.rule},
+        )
+        if covers:
+            self._gm_note(defender, intruder, "dnd35.round.floured", line.rule)
+            self._signs(intruder)
+        else:
+            self.last_known.pop((defender.name, intruder.name), None)
 
     def _perceive_dnd(self, intruder: Walker) -> None:
         """Hide against Spot, blindsight, scent, Spot, then one Listen for all [DD-1..DD-20]."""
         conditions = self._conditions(intruder)
-        invisible = intruder.actor.invisible or intruder.actor.ethereal
+        invisible = is_invisible(intruder) or intruder.actor.ethereal
         watching = [
             d for d in self.defenders() if d.aware_of(intruder.name) is not AwarenessState.OBSERVED
         ]
@@ -172,7 +333,7 @@ class Dnd35Game(D20Game):
         stats = stats_of(intruder)
         speed = (
             dnd35.HideSpeed.RUN
-            if intruder.name in self.fought
+            if intruder.name in self.fought or intruder.name in self.running
             else dnd35.HideSpeed.FULL
             if self._speed(intruder) is Attitude.FAST
             else dnd35.HideSpeed.HALF
@@ -226,6 +387,7 @@ class Dnd35Game(D20Game):
         line = self._sight_line(observer, intruder)
         name = intruder.name
         if invisible and line and gap <= self.rules.num("turn.sense_range_ft"):
+            self._beyond_senses(observer, intruder, conditions)
             for sense, key in (
                 (Sense.BLINDSIGHT, "engine.d20.blindsight"),
                 (Sense.SCENT, "engine.d20.scent"),
@@ -283,6 +445,23 @@ class Dnd35Game(D20Game):
             and (name in self.noisy or intruder.moved)
         )
 
+    def _beyond_senses(
+        self, observer: Walker, intruder: Walker, conditions: list[Condition]
+    ) -> None:
+        """Once per observer, the GM is told which of its senses cannot reach an ethereal or
+        incorporeal intruder in range, and why [DD-17]; the observer learns nothing."""
+        if (observer.name, intruder.name) in self.beyond:
+            return
+        blocked = [
+            reach(sense, conditions)
+            for sense in observer.actor.senses
+            if sense is not Sense.SEE_INVISIBLE
+        ]
+        rules = sorted({r.line.rule for r in blocked if r.blocked and r.line.rule == "DD-17"})
+        if rules:
+            self.beyond.add((observer.name, intruder.name))
+            self._gm_note(observer, intruder, "dnd35.round.beyond_senses", rules[0])
+
     def _listen(self, intruder: Walker, listeners: list[Walker]) -> None:
         """One Move Silently result against every listener's own Listen [DD-5, DD-20 R]."""
         stats = stats_of(intruder)
@@ -311,7 +490,9 @@ class Dnd35Game(D20Game):
             speed=None
             if noisy
             else (
-                dnd35.ListenSpeed.FULL
+                dnd35.ListenSpeed.RUN
+                if intruder.name in self.running
+                else dnd35.ListenSpeed.FULL
                 if self._speed(intruder) is Attitude.FAST
                 else dnd35.ListenSpeed.HALF
             ),
@@ -336,14 +517,14 @@ class Dnd35Game(D20Game):
     def _unpin(self, intruder: Walker) -> None:
         """The intruder moved: defenders who located it by groping or by its blow lose its
         square [DD-6, DD-7]."""
-        for (name, target), by_blow in list(self.pinned.items()):
+        for (name, target), cause in list(self.pinned.items()):
             if target != intruder.name:
                 continue
             del self.pinned[(name, target)]
             defender = self.by_name[name]
             if defender.aware_of(target) is not AwarenessState.LOCATION:
                 continue
-            state, line = pinpoint_lost(by_blow=by_blow)
+            state, line = pinpoint_lost(cause)
             defender.awareness[target] = state
             self.emit(
                 "perceive",
@@ -375,6 +556,6 @@ class Dnd35Game(D20Game):
         )
         found = dnd35.reached(verdict)
         if found is not None:
-            self._learn(defender, intruder, *found, pin=False)
+            self._learn(defender, intruder, *found, pin="DD-6")
         else:
             del self.last_known[(defender.name, intruder.name)]

@@ -25,15 +25,18 @@ invisibility, and Perception's optional sound distance (SF-4).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import Attitude
 from vigile.checks.verdict import Verdict
+from vigile.engine.board import Point, distance
 from vigile.engine.d20 import (
     D20Game,
     adjacent,
     hidden_from,
+    is_invisible,
     stats_of,
 )
 from vigile.engine.state import Walker
@@ -49,16 +52,72 @@ class StarfinderGame(D20Game):
         super().__init__(*args, **kwargs)
         self.attacked: set[tuple[str, str]] = set()
         """(intruder, defender): the intruder has attacked it (SF-9: its first attack)."""
+        self.lost_cover: set[str] = set()
+        """Intruders who lost cover or concealment on their way this round (SF-6)."""
+        self.sniped: set[str] = set()
+        """Intruders whose sniping Stealth roll is this round's (SF-10)."""
 
     def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
         """A visible attacker is observed; an unseen one that struck from an adjacent square
-        reveals its location [SF-11]."""
-        if not hidden_from(victim, intruder):
+        reveals its location; an unseen one that shot from farther, only its presence [SF-11,
+        R]."""
+        if not hidden_from(victim, intruder) and not self._sheltered_from(victim, intruder):
             change = starfinder.observer_outcome(True, total_concealment=False)
-            self._learn(victim, intruder, change.after, change.line.rule)
-        elif adjacent(victim.at, intruder.at):
+        elif adjacent(victim.at, intruder.at) and not ranged:
             change = starfinder.adjacent_melee_attack(victim.aware_of(intruder.name))
-            self._learn(victim, intruder, change.after, change.line.rule)
+        else:
+            change = starfinder.ranged_attack_from_unseen(victim.aware_of(intruder.name))
+        self._learn(victim, intruder, change.after, change.line.rule)
+
+    def _sheltered_from(self, victim: Walker, intruder: Walker) -> bool:
+        """A visible attacker still hidden from its victim (not observed, in cover) when it
+        struck from hiding beyond the adjacent squares: a sniper (SF-10)."""
+        return (
+            victim.aware_of(intruder.name) is not AwarenessState.OBSERVED
+            and self.board.in_cover(intruder.at)
+            and not adjacent(victim.at, intruder.at)
+        )
+
+    def _vanished(self) -> tuple[AwarenessState, str]:
+        change = starfinder.vanished(AwarenessState.OBSERVED)
+        return change.after, change.line.rule
+
+    def _moved(self, intruder: Walker, start: Point) -> None:
+        """Did it lose cover or concealment on its way? [SF-6] Its way is looked at every
+        foot (and at both ends)."""
+        end = intruder.at
+        steps = max(1, math.ceil(distance(start, end)))
+        along = [
+            self.board.in_cover(
+                (
+                    start[0] + (end[0] - start[0]) * k / steps,
+                    start[1] + (end[1] - start[1]) * k / steps,
+                )
+            )
+            for k in range(steps + 1)
+        ]
+        if starfinder.lost_cover_on_the_way(along):
+            self.lost_cover.add(intruder.name)
+
+    def _end_of_round(self) -> None:
+        self.lost_cover = set()
+        self.sniped = set()
+
+    def _snipe(self, intruder: Walker, victim: Walker) -> None:
+        """Sniping [SF-10, SF-9]: one ranged attack from hiding (the victim flat-footed, SF-9),
+        then one Stealth roll at −20 against every defender in a line of sight who does not
+        observe the sniper, to stay hidden, its square's cover being where it gets back to;
+        the victim at least knows something shot it (SF-11 [R]). Not hidden from the victim:
+        an ordinary shot."""
+        hidden = victim.aware_of(intruder.name) is not AwarenessState.OBSERVED
+        self.noisy.add(intruder.name)
+        self._roll_to_hit(intruder, victim)
+        self._blow(intruder, victim, "engine.d20.snipes")
+        self._struck(victim, intruder, ranged=True)
+        if not hidden:
+            return
+        self.sniped.add(intruder.name)
+        self._stealth(intruder, sniping_at=distance(intruder.at, victim.at))
 
     def _attack_roll(self, attacker: Walker, target: Walker) -> Verdict | None:
         """d20 + attack against the target's AC. An intruder's attack on a defender it was
@@ -106,11 +165,19 @@ class StarfinderGame(D20Game):
         self._perceive_sf(intruder)
 
     def _perceive_sf(self, intruder: Walker) -> None:
-        """One Stealth roll for every observer with a line of sight [SF-2, SF-4, SF-5, SF-11]."""
+        """One Stealth roll for every observer with a line of sight [SF-2, SF-4, SF-5, SF-6,
+        SF-11]; none after a sniping attack, whose Stealth roll was this round's (SF-10)."""
+        if intruder.name in self.sniped:
+            return
+        self._stealth(intruder)
+
+    def _stealth(self, intruder: Walker, *, sniping_at: float | None = None) -> None:
+        """One Stealth roll against every defender in a line of sight who does not yet notice
+        the intruder as well as it can [SF-2, SF-4, SF-5, SF-6, SF-10, SF-11]."""
         actor = intruder.actor
         if actor.ethereal:
             return  # no sense but divination reaches it (DD-17 via senses.reach)
-        invisible = actor.invisible
+        invisible = is_invisible(intruder)
         best = starfinder.noticed_state(invisible)
         crowd = [
             d
@@ -119,7 +186,7 @@ class StarfinderGame(D20Game):
         ]
         if not crowd:
             return
-        immobile = not intruder.moved
+        immobile = not intruder.moved and sniping_at is None
         fast = self._speed(intruder) is Attitude.FAST
         verdict = self.roll(
             starfinder.hide_check,
@@ -138,6 +205,9 @@ class StarfinderGame(D20Game):
             invisible=invisible,
             immobile=immobile,
             cover=self.board.in_cover(intruder.at),
+            lost_shelter_this_turn=intruder.name in self.lost_cover,
+            sniping=sniping_at is not None,
+            distance_ft=sniping_at,
         )
         # The hider does not learn how many observers it faced, nor whether they noticed.
         self.emit(

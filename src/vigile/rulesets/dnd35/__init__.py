@@ -5,7 +5,13 @@ that need no dice are small functions in :mod:`vigile.rulesets.dnd35.traits`. Nu
 ``rules.toml``; companion rules ([C]) are switched there, in ``[companion]``.
 """
 
-from vigile.rulesets.dnd35.attack import Square, attack_check, attack_roll_check, grope_check
+from vigile.rulesets.dnd35.attack import (
+    Square,
+    attack_check,
+    attack_roll_check,
+    attack_square_check,
+    grope_check,
+)
 from vigile.rulesets.dnd35.awareness import reached
 from vigile.rulesets.dnd35.common import skill_bonus, untrained_bonus
 from vigile.rulesets.dnd35.hide import HideSpeed, Size, hide_check
@@ -21,6 +27,7 @@ __all__ = [
     "Square",
     "attack_check",
     "attack_roll_check",
+    "attack_square_check",
     "grope_check",
     "hide_check",
     "listen_all_check",

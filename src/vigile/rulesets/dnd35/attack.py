@@ -6,6 +6,7 @@ Both checks keep the player's secret: a miss reads the same to the player whatev
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import StrEnum
 from fractions import Fraction
 
@@ -17,6 +18,7 @@ from vigile.dice.source import FaceSource
 from vigile.errors import InputError
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.dnd35.common import RULESET, as_roll, companion
+from vigile.rulesets.dnd35.traits import extra_damage_lines
 from vigile.rulesets.dnd35.traits import invisible_attacker as attacker_gains
 from vigile.rulesets.limits import check_ac, check_bonus
 
@@ -251,6 +253,8 @@ def attack_roll_check(
     invisible_attacker: bool = False,
     sees_invisible: bool = False,
     invisible_target: bool = False,
+    sneak_attack: int = 0,
+    favored_enemy: int = 0,
     source: FaceSource | None = None,
 ) -> Verdict:
     """Does the attack roll hit the target's AC? [DD-21, DD-2, DD-6]
@@ -262,13 +266,17 @@ def attack_roll_check(
     Attacking an invisible target (``invisible_target``): its invisibility stops sneak attack
     and a favored enemy's extra damage, not critical hits, which the verdict notes (a natural
     20 threatens a critical that applies) [DD-2]. A hit is then subject to the miss chance
-    (:func:`attack_check`).
+    (:func:`attack_check`). The attacker's extra damage on a hit is noted where a rule decides
+    it: ``sneak_attack`` dice apply against a target denied its Dexterity bonus by the
+    invisible attacker (DD-21 [C]) and never against an invisible target, nor does a
+    ``favored_enemy`` bonus (DD-2); no damage is rolled (the round has no hit points).
 
     Rolling order: one d20, the attack roll.
     """
     check_bonus(attack, where="--attack")
     check_ac(ac, where="--ac")
     check_bonus(dex, where="--dex")
+    denied_dex = False
     modifiers = [
         Modifier(ac, "dnd35.attack_roll.ac", "DD-8", kind="base"),
         Modifier(attack, "dnd35.attack_roll.bonus", "DD-8", kind="die"),
@@ -278,6 +286,7 @@ def attack_roll_check(
         gains, lines = attacker_gains(rules, defender_sees_invisible=sees_invisible)
         modifiers.extend(gains)
         notes.extend(lines)
+        denied_dex = bool(gains)
         if gains and dex > 0:
             modifiers.append(
                 Modifier(
@@ -301,6 +310,14 @@ def attack_roll_check(
     if invisible_target:
         notes.append(Line("dnd35.traits.damage.sneak_attack", "DD-2"))
         notes.append(Line("dnd35.traits.damage.favored_enemy", "DD-2"))
+    notes.extend(
+        extra_damage_lines(
+            sneak_attack=sneak_attack,
+            favored_enemy=favored_enemy,
+            invisible_target=invisible_target,
+            denied_dex=denied_dex,
+        )
+    )
     chance = attack_hit_chance(bonus, dc)
     roll = None
     success: bool | None = None
@@ -333,4 +350,136 @@ def attack_roll_check(
         outcome=outcome,
         figures=figures,
         dice_kind="d20",
+    )
+
+
+SQUARE_OUTCOMES = {
+    "lands": "dnd35.attack.lands",
+    "roll": "dnd35.attack_square.roll_missed",
+    "wrong": "dnd35.attack.wrong_square_miss",
+    "miss": "dnd35.attack.miss_chance_struck",
+}
+
+
+def attack_square_check(
+    rules: RuleData,
+    *,
+    square: Square,
+    miss_chance: int,
+    attack: int = 0,
+    ac: int | None = None,
+    dex: int = 0,
+    invisible_attacker: bool = False,
+    sees_invisible: bool = False,
+    blind_fight: bool = False,
+    in_liquid: bool = False,
+    incorporeal: bool = False,
+    source: FaceSource | None = None,
+) -> Verdict:
+    """An attack on a named square: does it hit the creature? [DD-9, DD-8, DD-21]
+
+    The player names a square for a creature it has not located. The creature there
+    (``square=CORRECT``): the attack resolves normally, its attack roll against ``ac`` (none
+    when ``ac`` is None) as :func:`attack_roll_check` says, then the miss chance of total
+    concealment as :func:`attack_check` says. Nobody there (``WRONG``): the attack roll and the
+    miss chance are rolled all the same and a miss is reported. The player's view is the same
+    for every miss, a wrong square, a missed attack roll or the miss chance: "you strike at the
+    square you named → you miss" (DD-9); the GM's view says which. ``chance`` is the chance to
+    hit: the attack roll's times the miss chance's, 0 on a wrong square.
+
+    Rolling order: the attack roll's d20 (on a wrong square too; none against a creature
+    without ``ac``), then the d100 miss chance (twice with Blind-Fight), always rolled, even
+    after a missed attack roll, so that the dice tell nothing.
+    """
+    wrong = square is Square.WRONG
+    hit_check = (
+        None
+        if ac is None or wrong
+        else attack_roll_check(
+            rules,
+            attack=attack,
+            ac=ac,
+            dex=dex,
+            invisible_attacker=invisible_attacker,
+            sees_invisible=sees_invisible,
+        )
+    )
+    if wrong:
+        check_bonus(attack, where="--attack")
+    miss = attack_check(
+        rules,
+        miss_chance=miss_chance,
+        blind_fight=blind_fight,
+        in_liquid=in_liquid,
+        square=square,
+        incorporeal=incorporeal,
+    )
+    chance = Fraction(0) if wrong else miss.chance * (hit_check.chance if hit_check else 1)
+    notes = [*(hit_check.notes if hit_check else ()), *miss.notes]
+    if wrong:
+        notes.insert(0, Line("dnd35.attack_square.rolled_anyway", "DD-9"))
+    roll = None
+    success: bool | None = None
+    outcome = None
+    player_outcome = None
+    figures = miss.figures
+    if source is not None:
+        dice: list[Die] = []
+        hit = True
+        if hit_check is not None:
+            rolled = attack_roll_check(
+                rules,
+                attack=attack,
+                ac=ac or 0,
+                dex=dex,
+                invisible_attacker=invisible_attacker,
+                sees_invisible=sees_invisible,
+                source=source,
+            )
+            hit = bool(rolled.success)
+            dice.extend(rolled.roll.dice if rolled.roll else ())
+            notes = [*rolled.notes, *miss.notes]
+            figures = replace(figures, dc=rolled.figures.dc, result=rolled.figures.result)
+        elif wrong:
+            face = source.face(20)
+            dice.append(single(20, face, False, "attack"))
+        spared = attack_check(
+            rules,
+            miss_chance=miss_chance,
+            blind_fight=blind_fight,
+            in_liquid=in_liquid,
+            square=square,
+            incorporeal=incorporeal,
+            source=source,
+        )
+        dice.extend(spared.roll.dice if spared.roll else ())
+        success = hit and bool(spared.success) and not wrong
+        if wrong:
+            key = "wrong"
+        elif not hit:
+            key = "roll"
+        else:
+            key = "lands" if success else "miss"
+        outcome = SQUARE_OUTCOMES[key]
+        roll = as_roll(dice, success, source)
+        player_outcome = "dnd35.attack.player_lands" if success else "dnd35.attack.player_miss"
+    return Verdict(
+        ruleset=RULESET,
+        check="attack_square",
+        question="dnd35.attack_square.question",
+        chance=chance,
+        modifiers=hit_check.modifiers if hit_check else (),
+        notes=tuple(notes),
+        difficulty=hit_check.difficulty if hit_check else None,
+        die_bonus=hit_check.die_bonus if hit_check else 0,
+        dice=0,
+        impossible=wrong,
+        roll=roll,
+        success=success,
+        outcome=outcome,
+        state=AwarenessState.LOCATION,
+        figures=figures,
+        dice_kind="d20" if hit_check or wrong else "percentile",
+        player_notes=(Line("dnd35.attack.player_square", "DD-9"),),
+        player_outcome=player_outcome,
     )

@@ -5,6 +5,23 @@ DD-2 (extra damage), DD-7 (struck by an invisible creature), DD-10 (objects and 
 (divination), DD-21 (the invisible attacker's +2). Each returns its answer with the
 :class:`~vigile.checks.verdict.Line` that explains it; the senses themselves live in
 :mod:`vigile.rulesets.senses`.
+
+Rulings of this project where the seed is silent (proposals for RULES.md), their numbers in
+``rules.toml``:
+
+- [R] DD-1: an observer who watched an intruder vanish (it cast invisibility) keeps its square
+  until it moves, then only its presence (as a blow's square, DD-7).
+- [R] DD-10: a handful of flour is thrown, with no roll, at a point within ``flour.range_ft``
+  (10 ft); it covers an invisible creature within ``flour.burst_ft`` (5 ft) of that point,
+  and every awake sighted observer with a line of sight within ``objects.sight_ft`` (60 ft)
+  then knows its square (total concealment stays, DD-8), for ``flour.rounds`` (3) rounds or
+  until it enters a liquid (the flour falls or washes off).
+- [R] DD-11: an invisible creature that moves on soft ground leaves footprints there as it
+  goes: an awake sighted observer with a line of sight within ``tracks.range_ft`` (30 ft; 0
+  switches it off) knows its square that round.
+- [R] DD-16: at night, an invisible creature carrying a lit light is given away by it: an
+  awake sighted observer with a line of sight knows its square (the light's source), the
+  creature itself still unseen. By day a carried light shows nothing.
 """
 
 from __future__ import annotations
@@ -70,15 +87,31 @@ def struck_by_invisible(
     return AwarenessState.LOCATION, Line("dnd35.traits.struck.located", "DD-7")
 
 
-def pinpoint_lost(*, by_blow: bool) -> tuple[AwarenessState, Line]:
-    """A creature pinpointed by groping (DD-6) or by its blow (DD-7) moved: its square is lost.
+def attacker_reach(*, reach_ft: int, adjacent: bool, distance_ft: float) -> float:
+    """The reach a blow shows [DD-7]: the attacker's own (``reach_ft``, 5 ft for a Medium
+    creature), or, from beyond the adjacent squares, the distance it struck from."""
+    return float(reach_ft) if adjacent else max(float(reach_ft), distance_ft)
+
+
+def vanished() -> tuple[AwarenessState, Line]:
+    """An observer who saw a creature become invisible [DD-1, R]: it no longer sees it, but
+    knows the square it vanished in until it moves (``location``)."""
+    return AwarenessState.LOCATION, Line("dnd35.traits.vanishes", "DD-1")
+
+
+def pinpoint_lost(cause: str) -> tuple[AwarenessState, Line]:
+    """A creature pinpointed for the moment moved: its square is lost. ``cause`` is the rule
+    that gave the square: groping (DD-6), its blow (DD-7), watching it vanish (DD-1), flour
+    (DD-10), footprints (DD-11), its light (DD-16).
 
     [R] The character still knows that something is there (``presence``), as when the attacker
     moves at once (DD-7).
     """
-    if by_blow:
+    if cause == "DD-7":
         return AwarenessState.PRESENCE, Line("dnd35.traits.struck.lost", "DD-7")
-    return AwarenessState.PRESENCE, Line("dnd35.traits.groped.lost", "DD-6")
+    if cause == "DD-6":
+        return AwarenessState.PRESENCE, Line("dnd35.traits.groped.lost", "DD-6")
+    return AwarenessState.PRESENCE, Line("dnd35.traits.sign_lost", cause)
 
 
 def carried_object_visible(
@@ -101,6 +134,48 @@ def flour_reveals(*, flour_fallen: bool = False) -> tuple[AwarenessState, Line]:
     if flour_fallen:
         return AwarenessState.UNAWARE, Line("dnd35.traits.flour.fallen", "DD-10")
     return AwarenessState.LOCATION, Line("dnd35.traits.flour.reveals", "DD-10")
+
+
+def flour_covers(rules: RuleData, *, throw_ft: float, miss_ft: float) -> tuple[bool, Line]:
+    """Does a handful of flour, thrown ``throw_ft`` away at a point ``miss_ft`` from the
+    invisible creature, cover it? [DD-10, R] Within ``flour.range_ft`` only, and the creature
+    within ``flour.burst_ft`` of the point; no roll."""
+    if throw_ft > rules.num("flour.range_ft"):
+        return False, Line(
+            "dnd35.traits.flour.out_of_range", "DD-10", {"range": rules.num("flour.range_ft")}
+        )
+    if miss_ft > rules.num("flour.burst_ft"):
+        return False, Line("dnd35.traits.flour.missed", "DD-10")
+    return True, Line("dnd35.traits.flour.covers", "DD-10", {"rounds": rules.num("flour.rounds")})
+
+
+def seen_object(rules: RuleData, *, distance_ft: float) -> bool:
+    """Is a visible object (flour, a thing picked up) seen at ``distance_ft``? [DD-10, R]
+    Within ``objects.sight_ft``, by an awake sighted observer with a line of sight."""
+    return distance_ft <= rules.num("objects.sight_ft")
+
+
+def footprints(
+    rules: RuleData, *, soft_ground: bool, moved: bool, distance_ft: float
+) -> tuple[AwarenessState, Line] | None:
+    """What an observer in a line of sight learns of an invisible creature's footprints this
+    round [DD-11, R]: on soft ground, if it moved, within ``tracks.range_ft``, its square;
+    else nothing (None)."""
+    if not (soft_ground and moved) or distance_ft > rules.num("tracks.range_ft"):
+        return None
+    return AwarenessState.LOCATION, Line("dnd35.traits.tracks.footprints", "DD-11")
+
+
+def carried_light(*, light_ft: int, night: bool) -> tuple[AwarenessState, Line] | None:
+    """What a lit light carried by an invisible creature gives away [DD-16, R]: at night its
+    square (the source of the light, which still shines); by day, or without a light, nothing."""
+    if light_ft <= 0:
+        return None
+    if not night:
+        return None
+    return AwarenessState.LOCATION, Line(
+        "dnd35.traits.light.carried", "DD-16", {"radius": light_ft}
+    )
 
 
 def tracks(*, soft_ground: bool = False) -> tuple[bool, Line]:
@@ -153,6 +228,37 @@ def divination_works(conditions: Iterable[Condition] = (Condition.INVISIBLE,)) -
     """Does a divination spell (detection magic, see invisibility) work on the target? [DD-19]"""
     found = reach(Sense.DIVINATION, conditions)
     return not found.blocked, found.line
+
+
+def extra_damage_lines(
+    *, sneak_attack: int, favored_enemy: int, invisible_target: bool, denied_dex: bool
+) -> tuple[Line, ...]:
+    """The attacker's extra damage on a hit, where a rule decides it [DD-2, DD-21 C].
+
+    Against an invisible target, neither sneak attack nor a favored enemy's bonus applies
+    (DD-2). Otherwise sneak attack applies against a target denied its Dexterity bonus to AC,
+    as the invisible attacker's target is (DD-21 [C]), and a favored enemy's bonus applies.
+    Critical hits are noted on the natural 20 (:func:`vigile.rulesets.dnd35.attack_roll_check`).
+    """
+    lines: list[Line] = []
+    if sneak_attack:
+        if invisible_target:
+            lines.append(
+                Line("dnd35.traits.damage.sneak_attack_spared", "DD-2", {"dice": sneak_attack})
+            )
+        elif denied_dex:
+            lines.append(
+                Line(
+                    "dnd35.traits.damage.sneak_attack_applies",
+                    "DD-21",
+                    {"dice": sneak_attack},
+                    True,
+                )
+            )
+    if favored_enemy:
+        key = "favored_enemy_spared" if invisible_target else "favored_enemy_applies"
+        lines.append(Line(f"dnd35.traits.damage.{key}", "DD-2", {"bonus": favored_enemy}))
+    return tuple(lines)
 
 
 def invisible_attacker(

@@ -15,9 +15,11 @@ from vigile.rulesets.starfinder.awareness import (
     noticed_state,
     observer_outcome,
     perception_success,
+    ranged_attack_from_unseen,
     refused_outcome,
     state_chances_after,
     unseen_effects,
+    vanished,
 )
 from vigile.rulesets.starfinder.common import RULESET, Ruling
 from vigile.rulesets.starfinder.stealth import (
@@ -27,6 +29,7 @@ from vigile.rulesets.starfinder.stealth import (
     Speed,
     hide_check,
     is_immobile,
+    lost_cover_on_the_way,
     may_stay_hidden,
     notice_chance,
     parse_dc_mod,
@@ -50,14 +53,17 @@ __all__ = [
     "hide_check",
     "is_immobile",
     "is_unseen",
+    "lost_cover_on_the_way",
     "may_stay_hidden",
     "notice_chance",
     "noticed_state",
     "observer_outcome",
     "parse_dc_mod",
     "perception_success",
+    "ranged_attack_from_unseen",
     "refused_outcome",
     "state_chances_after",
     "stealth_modifiers",
     "unseen_effects",
+    "vanished",
 ]

@@ -158,6 +158,26 @@ def adjacent_melee_attack(before: AwarenessState) -> StateChange:
     )
 
 
+def vanished(before: AwarenessState) -> StateChange:
+    """An observer who saw you become invisible [SF-11, R]: you are unseen by it now, but it
+    is aware of the square you vanished in (``location``)."""
+    return StateChange(
+        before,
+        AwarenessState.LOCATION,
+        Line("starfinder.awareness.vanishes", "SF-11", companion=True),
+    )
+
+
+def ranged_attack_from_unseen(before: AwarenessState) -> StateChange:
+    """Struck by a ranged attack from an unseen creature [SF-11, R]: you know something is
+    there (``presence``), not where; only an adjacent melee attack reveals the square."""
+    return StateChange(
+        before,
+        before.raised_to(AwarenessState.PRESENCE),
+        Line("starfinder.awareness.ranged_attack", "SF-11", companion=True),
+    )
+
+
 def state_chances_after(
     success: Fraction,
     checks: int,

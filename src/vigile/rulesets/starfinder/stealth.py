@@ -110,6 +110,13 @@ def is_immobile(
     return (your_turn and not moved_this_turn) or not moved_since_last_turn_start
 
 
+def lost_cover_on_the_way(cover_along: Sequence[bool]) -> bool:
+    """Did the hider lose cover or concealment during its turn? [SF-6] ``cover_along`` says,
+    from where it started to where it stopped, whether each point of its way had cover: it
+    lost it if it started in cover and some point of its way had none."""
+    return bool(cover_along) and cover_along[0] and not all(cover_along)
+
+
 def may_stay_hidden(*, lost_shelter_during_turn: bool, shelter_at_end_of_turn: bool) -> Ruling:
     """May you try to stay hidden at the end of your turn? [SF-6]
 
