@@ -79,6 +79,7 @@ def build_app() -> tuple[typer.Typer, typer.Typer]:
     """The whole command: every check, ``rules``, ``run``, ``demo``, ``scenario``, ``simulate``,
     ``sweep``, ``riskmap`` and ``route``. Returns it and its ``check`` group."""
     from vigile.cli.run import register as register_run
+    from vigile.cli.serve import register as register_serve
     from vigile.cli.sim import app as sim_app
     from vigile.cli.simulate import register as register_simulate
 
@@ -103,6 +104,7 @@ def build_app() -> tuple[typer.Typer, typer.Typer]:
 
     register_run(root)
     register_simulate(root)
+    register_serve(root)
     for command in sim_app.registered_commands:
         root.registered_commands.append(command)
     return root, checks

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +48,12 @@ MAX_DICE = 500
 
 class ReplayError(InputError):
     """The log no longer replays (written by another version of vigile's rules)."""
+
+    status = 409
+
+
+class NothingToUndo(InputError):
+    """No action is left to undo (a conflict with the encounter's state, not bad input)."""
 
     status = 409
 
@@ -191,6 +198,14 @@ class Encounter:
             self._replayed = replayed
             return replayed
 
+    @contextmanager
+    def reading(self) -> Iterator[Replayed]:
+        """The state as of the last record, held still while the caller reads it: no action of
+        another thread is half-played on it meanwhile (a missing die stops an action half-way,
+        its events already logged in the cached game, before the cache is dropped)."""
+        with self._lock:
+            yield self.state()
+
     @property
     def game(self) -> Game:
         return self.state().game
@@ -266,7 +281,7 @@ class Encounter:
         with self._lock:
             replayed = self.state()
             if not replayed.done:
-                raise InputError("nothing to undo", where="undo")
+                raise NothingToUndo("nothing to undo", where="undo")
             seq = replayed.seq + 1
             if expect_seq is not None and expect_seq != seq:
                 raise StaleSequence(self.id, expected=expect_seq, actual=seq)

@@ -165,13 +165,13 @@ def table_view(encounter: Encounter, replayed: Replayed, lang: Lang) -> dict[str
 
 def view(encounter: Encounter, role: Role, character: str | None, lang: Lang) -> dict[str, Any]:
     """The whole view of one viewer, as of the last record."""
-    replayed = encounter.state()
-    if role == "gm":
-        return gm_view(encounter, replayed, lang)
-    if role == "table":
-        return table_view(encounter, replayed, lang)
-    assert character is not None
-    return character_view(encounter, replayed, character, lang)
+    with encounter.reading() as replayed:
+        if role == "gm":
+            return gm_view(encounter, replayed, lang)
+        if role == "table":
+            return table_view(encounter, replayed, lang)
+        assert character is not None
+        return character_view(encounter, replayed, character, lang)
 
 
 def record_events(
@@ -179,11 +179,11 @@ def record_events(
 ) -> list[dict[str, Any]] | None:
     """The events record ``seq`` logged, as this viewer is told them; None when the record
     is no longer in force (undone, or an undo: the viewer must take its whole view again)."""
-    replayed = encounter.state()
-    span = replayed.spans.get(seq)
-    if span is None:
-        return None
-    return events_for(role, character, replayed.game.events[span[0] : span[1]], lang)
+    with encounter.reading() as replayed:
+        span = replayed.spans.get(seq)
+        if span is None:
+            return None
+        return events_for(role, character, replayed.game.events[span[0] : span[1]], lang)
 
 
 def needs_json(error: NeedDice, lang: Lang) -> dict[str, Any]:

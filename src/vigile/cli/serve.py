@@ -1,0 +1,139 @@
+"""``vigile serve``: the JSON API (and, with issue 12, the pages) for a table's live play."""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from typing import Annotated, Final
+
+import typer
+
+from vigile.errors import InputError
+
+ENV_TOKEN: Final = "VIGILE_TOKEN"
+MIN_TOKEN: Final = 16
+
+HostOpt = Annotated[
+    str,
+    typer.Option(
+        "--host",
+        help="Address to listen on; another than 127.0.0.1 opens the game to the network.",
+    ),
+]
+PortOpt = Annotated[int, typer.Option("--port", min=0, max=65535, help="Port (0: any free one).")]
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help="Database: a URL (sqlite:///FILE, postgresql+psycopg://...) or a SQLite file "
+        "(else $VIGILE_DB, else vigile.db in the user's data directory).",
+    ),
+]
+TokenOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--token",
+        envvar=ENV_TOKEN,
+        help="The GM's token (else a new one is drawn and printed).",
+        show_envvar=True,
+    ),
+]
+CorsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--cors-origin",
+        metavar="ORIGIN",
+        help="A web origin allowed to call the API from a browser (repeatable; never '*').",
+    ),
+]
+DemoOpt = Annotated[
+    bool, typer.Option("--demo", help="Start a night raid encounter and print its links.")
+]
+
+
+def check_token(token: str) -> str:
+    if len(token) < MIN_TOKEN or len(token) > 256:
+        raise InputError(
+            f"{MIN_TOKEN} to 256 characters: a short token is soon guessed", where="--token"
+        )
+    if not token.isascii() or not token.isprintable() or " " in token:
+        raise InputError("printable ASCII characters without spaces", where="--token")
+    return token
+
+
+def db_url(db: str | None) -> str | None:
+    """``--db``: a database URL, or a plain path for a SQLite file."""
+    if db is None or "://" in db:
+        return db
+    from pathlib import Path
+
+    from sqlalchemy import URL
+
+    path = Path(db).expanduser().absolute()
+    return URL.create("sqlite", database=str(path)).render_as_string(hide_password=False)
+
+
+def _say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def register(root: typer.Typer) -> None:
+    """Add ``serve`` to the ``vigile`` command."""
+
+    @root.command()
+    def serve(
+        host: HostOpt = "127.0.0.1",
+        port: PortOpt = 8765,
+        db: DbOpt = None,
+        token: TokenOpt = None,
+        cors_origin: CorsOpt = None,
+        demo: DemoOpt = False,
+    ) -> None:
+        """Serve live play over HTTP: a JSON API with live streams, on 127.0.0.1 by default."""
+        from urllib.parse import quote
+
+        from vigile.store import Store
+        from vigile.web import create_app
+        from vigile.web.app import check_origin
+        from vigile.web.serve import bind, is_loopback, serve, url_base
+
+        gm_token = check_token(token) if token is not None else secrets.token_urlsafe(32)
+        origins = [check_origin(origin) for origin in cors_origin or []]
+        with Store(db_url(db)) as store:
+            app = create_app(store, gm_token=gm_token, cors_origins=origins)
+            sock = bind(host, port)
+            base = url_base(sock, host)
+            if not is_loopback(host):
+                print(
+                    f"vigile serve: warning: listening on {host}: anyone who can reach this "
+                    "machine and holds a token can play, over plain HTTP; share tokens with "
+                    "your table only",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            _say(f"GM: {base}/?token={quote(gm_token, safe='')}")
+            _say(f"API docs: {base}/docs")
+            _say(f"database: {store.url}")
+            if demo:
+                _demo(store, base)
+            serve(app, sock)
+
+
+def _demo(store: object, base: str) -> None:
+    """Create the night raid and print its links."""
+    from urllib.parse import quote
+
+    from vigile.live import Encounter
+    from vigile.scene.loader import bundled_path
+    from vigile.store import Store
+
+    assert isinstance(store, Store)
+    path = bundled_path("night-raid")
+    encounter, tokens = Encounter.create(
+        store, text=path.read_text("utf-8"), fmt="yaml", source=path.name
+    )
+    _say(f"demo encounter {encounter.id}: {encounter.row.name}")
+    for who, token in tokens.items():
+        _say(f"  {who}: {base}/encounters/{encounter.id}?token={quote(token, safe='')}")

@@ -1,0 +1,428 @@
+"""The JSON API under ``/api/v1``: encounters, their actions, dice and undo, views, streams.
+
+Handlers are plain ``def``: FastAPI runs them in its thread pool, where the store's blocking
+calls belong. Each answers JSON; every error is a problem (:mod:`vigile.web.problems`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Final, Literal
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, File, Form, Header, Query, Request, UploadFile
+from fastapi.responses import Response, StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from vigile.engine.live import ACTION_NAMES
+from vigile.errors import InputError
+from vigile.io.i18n import Lang
+from vigile.live import Encounter, Role, view
+from vigile.live.encounter import MAX_DICE
+from vigile.live.views import events_for
+from vigile.scene.loader import bundled_names, bundled_path
+from vigile.scene.reading import MAX_BYTES, Format, format_of
+from vigile.store import EncounterRow
+
+from .auth import GM, AnyViewer, Ctx, EncounterId, ServerGM, Viewer, forbidden
+from .language import request_lang
+from .problems import MEDIA_TYPE
+from .sse import Subscriber, stream
+
+MAX_SEED: Final = 2**63 - 1
+MAX_SEQ: Final = 2**62
+MAX_LIST: Final = 1000
+MAX_FACE: Final = 100
+MAX_NAME: Final = 200
+
+
+def language(
+    request: Request,
+    lang: Annotated[
+        Lang | None,
+        Query(description="fr or en; else the best of Accept-Language; else en."),
+    ] = None,
+) -> Lang:
+    """The language of the answer (refusals, titles, check texts)."""
+    return lang or request_lang(request)
+
+
+Language = Annotated[Lang, Depends(language)]
+
+PROBLEM = {
+    "content": {
+        MEDIA_TYPE: {
+            "schema": {
+                "type": "object",
+                "required": ["type", "title", "status"],
+                "properties": {
+                    "type": {"type": "string"},
+                    "title": {"type": "string"},
+                    "status": {"type": "integer"},
+                    "detail": {"type": "string"},
+                    "where": {"type": "string"},
+                    "rule": {"type": "string"},
+                    "errors": {"type": "array", "items": {"type": "object"}},
+                    "needs": {"type": "object"},
+                },
+            }
+        }
+    },
+    "description": "A problem (RFC 9457).",
+}
+ERRORS: Final[dict[int | str, dict[str, Any]]] = {
+    code: PROBLEM for code in (401, 403, 404, 409, 413, 422)
+}
+
+router = APIRouter(dependencies=[Depends(language)], responses=ERRORS)
+
+
+# ---------------------------------------------------------------------------------- models
+
+
+class Options(BaseModel):
+    """How a new encounter is played."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seed: int | None = Field(
+        None, ge=0, le=MAX_SEED, description="Seed of its dice (else the scenario's, else drawn)."
+    )
+    dice: Literal["rolled", "given"] = Field(
+        "rolled", description="rolled: seeded dice; given: the table's physical dice."
+    )
+    name: str | None = Field(
+        None, min_length=1, max_length=MAX_NAME, description="Its name (else the scenario's)."
+    )
+
+
+class NewEncounter(Options):
+    """A new encounter of a bundled scenario (``scenario``) or of a scenario's text."""
+
+    scenario: str | None = Field(
+        None, min_length=1, max_length=100, description="A bundled scenario's name."
+    )
+    text: str | None = Field(
+        None, max_length=MAX_BYTES, description="A scenario file's text (YAML, TOML or JSON)."
+    )
+    format: Format | None = Field(None, description="The text's format (else by filename).")
+    filename: str | None = Field(
+        None, min_length=1, max_length=MAX_NAME, description="The file's name, for errors."
+    )
+
+
+class ActionRequest(BaseModel):
+    """One live action, perhaps with the table's dice."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: dict[str, Any] = Field(
+        description="The action: `do` (one of " + ", ".join(ACTION_NAMES) + "), `actor` and "
+        "its fields, as in a plan.",
+        examples=[{"do": "move", "actor": "Kage", "to": [60, 12], "speed": "half"}],
+    )
+    dice: list[Annotated[int, Field(ge=1, le=MAX_FACE)]] | None = Field(
+        None, max_length=MAX_DICE, description="The table's dice for the action's checks, in order."
+    )
+    expect_seq: int | None = Field(
+        None, ge=1, le=MAX_SEQ, description="The record number this action must get (else 409)."
+    )
+
+
+class UndoRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    expect_seq: int | None = Field(None, ge=1, le=MAX_SEQ)
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+
+def encounter_json(row: EncounterRow, *, gm: bool) -> dict[str, Any]:
+    """An encounter as listed; its seed (which decides every roll to come) for the GM only."""
+    shown: dict[str, Any] = {
+        "id": row.id,
+        "name": row.name,
+        "ruleset": row.ruleset,
+        "source": row.source,
+        "dice": row.dice,
+        "created": row.created.isoformat(),
+        "archived": row.archived,
+        "last_seq": row.last_seq,
+    }
+    if gm:
+        shown["format"] = row.scenario_format
+        shown["seed"] = row.seed
+    return shown
+
+
+def join_url(request: Request, encounter_id: str, token: str) -> str:
+    """The link a viewer opens: the encounter's page (issue 12) with its token."""
+    base = str(request.base_url).rstrip("/")
+    return f"{base}/encounters/{encounter_id}?token={quote(token, safe='')}"
+
+
+def created(request: Request, encounter: Encounter, tokens: dict[str, str]) -> dict[str, Any]:
+    players = {who: token for who, token in tokens.items() if who not in ("gm", "table")}
+    return {
+        "encounter": encounter_json(encounter.row, gm=True),
+        "tokens": {"gm": tokens["gm"], "table": tokens["table"], "players": players},
+        "urls": {
+            "gm": join_url(request, encounter.id, tokens["gm"]),
+            "table": join_url(request, encounter.id, tokens["table"]),
+            "players": {who: join_url(request, encounter.id, t) for who, t in players.items()},
+        },
+    }
+
+
+def create(
+    ctx: Ctx,
+    *,
+    text: str,
+    fmt: Format,
+    source: str,
+    options: Options,
+) -> tuple[Encounter, dict[str, str]]:
+    encounter, tokens = Encounter.create(
+        ctx.store,
+        text=text,
+        fmt=fmt,
+        source=source,
+        seed=options.seed,
+        dice=options.dice,
+        name=options.name,
+    )
+    return encounter, tokens
+
+
+def target(viewer: Viewer, shown_as: str | None) -> tuple[Role, str | None]:
+    """Whose view a request asks for: the token's own, or for the GM any (``?as=``)."""
+    if shown_as is None:
+        return viewer.role, viewer.character
+    if viewer.role == "gm":
+        if shown_as in ("gm", "table"):
+            return shown_as, None  # type: ignore[return-value]
+        return "player", shown_as
+    if viewer.role == "player" and shown_as == viewer.character:
+        return "player", shown_as
+    if viewer.role == "table" and shown_as == "table":
+        return "table", None
+    raise forbidden("only the GM may see another viewer's view")
+
+
+def checked_target(
+    encounter: Encounter, viewer: Viewer, shown_as: str | None
+) -> tuple[Role, str | None]:
+    role, character = target(viewer, shown_as)
+    if role == "player" and (character is None or character not in encounter.game.by_name):
+        raise InputError(f"no actor is called {character!r}", where="as")
+    return role, character
+
+
+AsParam = Annotated[
+    str | None,
+    Query(
+        alias="as",
+        min_length=1,
+        max_length=MAX_NAME,
+        description="The GM only: an actor's name, `table` or `gm`.",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------- routes
+
+
+@router.get("/health", tags=["server"])
+def health() -> dict[str, str]:
+    """The server answers."""
+    return {"status": "ok"}
+
+
+@router.get("/scenarios", tags=["encounters"])
+def scenarios() -> dict[str, list[str]]:
+    """The bundled scenarios an encounter may start from."""
+    return {"scenarios": bundled_names()}
+
+
+@router.post("/encounters", status_code=201, tags=["encounters"])
+def create_encounter(
+    body: NewEncounter, ctx: Ctx, _gm: ServerGM, request: Request
+) -> dict[str, Any]:
+    """A new encounter, from a bundled scenario or a scenario's text; its tokens and links.
+
+    A scenario that does not validate is a 422 problem listing every error with its line and
+    field, and stores nothing.
+    """
+    if (body.scenario is None) == (body.text is None):
+        raise InputError("give either 'scenario' (a bundled name) or 'text'", where="scenario")
+    if body.scenario is not None:
+        path = bundled_path(body.scenario)
+        text, fmt, source = path.read_text("utf-8"), "yaml", path.name
+    else:
+        assert body.text is not None
+        source = body.filename or "scenario.yaml"
+        text = body.text
+        fmt = body.format or format_of_name(source)
+    encounter, tokens = create(ctx, text=text, fmt=fmt, source=source, options=body)  # type: ignore[arg-type]
+    return created(request, encounter, tokens)
+
+
+def format_of_name(filename: str) -> Format:
+    """A file's format by its name's suffix (YAML unless .json or .toml)."""
+    return format_of(Path(filename))
+
+
+@router.post("/encounters/upload", status_code=201, tags=["encounters"])
+def upload_encounter(
+    file: Annotated[UploadFile, File(description="A scenario file (YAML, TOML or JSON).")],
+    ctx: Ctx,
+    _gm: ServerGM,
+    request: Request,
+    seed: Annotated[int | None, Form(ge=0, le=MAX_SEED)] = None,
+    dice: Annotated[Literal["rolled", "given"], Form()] = "rolled",
+    name: Annotated[str | None, Form(min_length=1, max_length=MAX_NAME)] = None,
+    format: Annotated[Format | None, Form()] = None,
+) -> dict[str, Any]:
+    """A new encounter from an uploaded scenario file (multipart), as ``POST /encounters``."""
+    data = file.file.read(MAX_BYTES + 1)
+    filename = (file.filename or "upload.yaml")[:MAX_NAME] or "upload.yaml"
+    if len(data) > MAX_BYTES:
+        raise InputError(f"larger than {MAX_BYTES // (1024 * 1024)} MiB", where=filename)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", where=filename) from None
+    options = Options(seed=seed, dice=dice, name=name)
+    fmt = format or format_of_name(filename)
+    encounter, tokens = create(ctx, text=text, fmt=fmt, source=filename, options=options)
+    return created(request, encounter, tokens)
+
+
+@router.get("/encounters", tags=["encounters"])
+def list_encounters(
+    ctx: Ctx,
+    _gm: ServerGM,
+    archived: Annotated[bool, Query(description="The archived ones instead.")] = False,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIST)] = 100,
+) -> dict[str, Any]:
+    """The encounters, newest first."""
+    rows = ctx.store.encounters(archived=archived)
+    return {
+        "encounters": [encounter_json(row, gm=True) for row in rows[:limit]],
+        "more": len(rows) > limit,
+    }
+
+
+@router.get("/encounters/{encounter_id}", tags=["encounters"])
+def get_encounter(encounter_id: EncounterId, ctx: Ctx, viewer: AnyViewer) -> dict[str, Any]:
+    """One encounter (its seed for the GM only)."""
+    return encounter_json(ctx.store.encounter(encounter_id), gm=viewer.role == "gm")
+
+
+@router.delete(
+    "/encounters/{encounter_id}", status_code=204, response_class=Response, tags=["encounters"]
+)
+def archive_encounter(encounter_id: EncounterId, ctx: Ctx, _gm: GM) -> Response:
+    """Archive the encounter: it can still be read, never played."""
+    ctx.store.archive(encounter_id)
+    ctx.forget(encounter_id)
+    ctx.hub.notify(encounter_id)
+    return Response(status_code=204)
+
+
+@router.post("/encounters/{encounter_id}/actions", tags=["play"])
+def post_action(
+    encounter_id: EncounterId, body: ActionRequest, ctx: Ctx, _gm: GM, lang: Language
+) -> dict[str, Any]:
+    """Play one action (the GM only): its record's number, its events (each check with its
+    verdict) and the GM's view after it.
+
+    With the table's dice (an encounter with ``given`` dice) a missing die is a 409 problem
+    whose ``needs`` says which die, who rolls it, and the check with its exact odds; nothing is
+    stored: post the action again with one more die. A refused action (through a wall, too
+    far, a dead or unknown actor) is a 409 problem naming why; a stale ``expect_seq`` too.
+    """
+    encounter = ctx.encounter(encounter_id)
+    played = encounter.act(body.action, dice=body.dice, expect_seq=body.expect_seq)
+    ctx.hub.notify(encounter.id)
+    return {
+        "seq": played.record.seq,
+        "faces": played.record.payload.get("faces", []),
+        "events": events_for("gm", None, played.events, lang),
+        "view": view(encounter, "gm", None, lang),
+    }
+
+
+@router.post("/encounters/{encounter_id}/undo", tags=["play"])
+def post_undo(
+    encounter_id: EncounterId,
+    ctx: Ctx,
+    _gm: GM,
+    lang: Language,
+    body: UndoRequest | None = None,
+) -> dict[str, Any]:
+    """Undo the latest action still in force (an ``undo`` record: nothing is deleted)."""
+    encounter = ctx.encounter(encounter_id)
+    played = encounter.undo(expect_seq=body.expect_seq if body is not None else None)
+    ctx.hub.notify(encounter.id)
+    return {
+        "seq": played.record.seq,
+        "undone": played.undone,
+        "view": view(encounter, "gm", None, lang),
+    }
+
+
+@router.get("/encounters/{encounter_id}/view", tags=["play"])
+def get_view(
+    encounter_id: EncounterId,
+    ctx: Ctx,
+    viewer: AnyViewer,
+    lang: Language,
+    shown_as: AsParam = None,
+) -> dict[str, Any]:
+    """The token's own view: the GM's (everything, the awareness matrix too), a character's
+    (only what it perceives) or the table's. The GM may ask for any with ``?as=``."""
+    encounter = ctx.encounter(encounter_id)
+    role, character = checked_target(encounter, viewer, shown_as)
+    return view(encounter, role, character, lang)
+
+
+@router.get(
+    "/encounters/{encounter_id}/stream",
+    tags=["play"],
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/event-stream": {}}, "description": "SSE frames."}},
+)
+def get_stream(
+    encounter_id: EncounterId,
+    ctx: Ctx,
+    viewer: AnyViewer,
+    lang: Language,
+    shown_as: AsParam = None,
+    after: Annotated[
+        int | None, Query(ge=0, le=MAX_SEQ, description="Resume after this record.")
+    ] = None,
+    last_event_id: Annotated[
+        str | None, Header(max_length=32, description="Set by EventSource on reconnecting.")
+    ] = None,
+) -> StreamingResponse:
+    """The viewer's live stream (Server-Sent Events): ``id:`` is the record's number;
+    ``event: events`` the events of one record as this viewer is told them; ``event: view``
+    the whole view (first, unless resuming, and after an undo). ``Last-Event-ID`` or
+    ``?after=`` resumes after a record: nothing is missed."""
+    encounter = ctx.encounter(encounter_id)
+    role, character = checked_target(encounter, viewer, shown_as)
+    if last_event_id is not None and last_event_id.strip():
+        try:
+            after = int(last_event_id)
+        except ValueError:
+            raise InputError("must be a record number", where="Last-Event-ID") from None
+        if not 0 <= after <= MAX_SEQ:
+            raise InputError("must be a record number", where="Last-Event-ID")
+    subscriber = Subscriber(encounter, role, character, lang)
+    return StreamingResponse(
+        stream(subscriber, ctx.store, ctx.hub, after),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )

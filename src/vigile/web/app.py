@@ -1,0 +1,94 @@
+"""The one app object of ``vigile serve``: the JSON API under ``/api/v1`` with its OpenAPI
+schema (``/openapi.json``, browsed at ``/docs``), problems for every error, a cap on request
+bodies, and CORS for an explicit list of origins only (a VTT module in the GM's browser)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+
+from vigile import __version__
+from vigile.errors import InputError
+from vigile.store import Store
+
+from . import api, problems
+from .context import Context
+from .limits import MAX_BODY, BodyLimit
+
+DESCRIPTION = """\
+vigile adjudicates stealth and detection: exact odds, explained. This API plays live
+encounters: the GM's actions, the table's dice, undo, and what each viewer may see.
+
+Authentication: `Authorization: Bearer TOKEN` or `?token=TOKEN`. The server's token (printed
+by `vigile serve`) is the GM of every encounter; each encounter's own tokens open its GM's,
+the table's or one character's view. Errors are RFC 9457 problems (`application/problem+json`).
+"""
+
+
+def check_origin(origin: str) -> str:
+    """A CORS origin as the browser sends it (``scheme://host[:port]``); never ``*``."""
+    if origin.strip() == "*" or "*" in origin:
+        raise InputError(
+            "'*' would let every site call the API: name each origin", where="--cors-origin"
+        )
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
+        raise InputError(
+            f"{origin!r} is not an origin (scheme://host[:port], e.g. https://vtt.example:30000)",
+            where="--cors-origin",
+        )
+    if parts.query or parts.fragment or "@" in parts.netloc:
+        raise InputError(f"{origin!r} is not an origin", where="--cors-origin")
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def create_app(
+    store: Store,
+    *,
+    gm_token: str,
+    cors_origins: Sequence[str] = (),
+    max_body: int = MAX_BODY,
+) -> FastAPI:
+    """The app over ``store``, whose GM is whoever holds ``gm_token``."""
+    if not gm_token:
+        raise InputError("the server's token must not be empty", where="--token")
+    origins = [check_origin(origin) for origin in cors_origins]
+    ctx = Context(store, gm_token)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        ctx.hub.close()
+
+    app = FastAPI(
+        title="vigile",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        redoc_url=None,
+    )
+    app.state.vigile = ctx
+    problems.install(app)
+    app.include_router(api.router, prefix="/api/v1")
+
+    @app.get("/", tags=["server"])
+    def root() -> dict[str, Any]:
+        """Where things are (the GM's pages come with issue 12)."""
+        return {"name": "vigile", "version": __version__, "api": "/api/v1", "docs": "/docs"}
+
+    app.add_middleware(BodyLimit, max_body=max_body)
+    if origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=origins,
+            allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID", "Accept-Language"],
+            allow_credentials=False,
+            max_age=600,
+        )
+    return app

@@ -1,0 +1,170 @@
+"""Live updates over Server-Sent Events: each viewer's stream of one encounter.
+
+A stream's ``id:`` is the sequence number of the encounter's record it reports, so a client
+that reconnects with ``Last-Event-ID`` (or ``?after=N``) gets every record after it, missing
+nothing. Frames:
+
+- ``event: view``: the viewer's whole view (:func:`vigile.live.view`), on a fresh connection
+  (no ``Last-Event-ID``), and after an undo (the records undone no longer tell the story);
+- ``event: events``: ``{"seq": N, "events": [...]}``, the events record N logged as this viewer
+  is told them (:func:`vigile.live.views.events_for`). A record whose events this viewer does
+  not perceive sends nothing at all: a player's stream carries no trace of a secret roll;
+- ``: keep-alive`` comments about every 15 s.
+
+Writers in this process wake the streams of their encounter at once (:class:`Hub`); a stream
+also looks at the encounter's last sequence number about once a second, so that the records
+another process appends (``vigile play`` on the same database) reach it too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import Any, Final
+
+from starlette.concurrency import run_in_threadpool
+
+from vigile.io.i18n import Lang
+from vigile.live import Encounter, Role
+from vigile.live.views import character_view, events_for, gm_view, table_view
+from vigile.store import Store
+
+POLL_S: Final = 1.0
+KEEPALIVE_S: Final = 15.0
+MAX_FRAMES: Final = 200
+"""Records turned into frames in one go (a client far behind catches up in several)."""
+
+
+class Hub:
+    """Per-encounter wake-ups: a writer calls :meth:`notify` (from any thread), each stream of
+    that encounter wakes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+        self.closed = False
+
+    @contextmanager
+    def subscribe(self, encounter_id: str) -> Iterator[asyncio.Event]:
+        """An event set when the encounter has news (call from the event loop)."""
+        wake = asyncio.Event()
+        entry = (asyncio.get_running_loop(), wake)
+        with self._lock:
+            self._waiting.setdefault(encounter_id, set()).add(entry)
+        try:
+            yield wake
+        finally:
+            with self._lock:
+                waiting = self._waiting.get(encounter_id)
+                if waiting is not None:
+                    waiting.discard(entry)
+                    if not waiting:
+                        del self._waiting[encounter_id]
+
+    def notify(self, encounter_id: str) -> None:
+        """Wake the streams of one encounter."""
+        with self._lock:
+            waiting = list(self._waiting.get(encounter_id, ()))
+        for loop, wake in waiting:
+            with suppress(RuntimeError):  # the loop is closed: the server is stopping
+                loop.call_soon_threadsafe(wake.set)
+
+    def close(self) -> None:
+        """Wake every stream so that it ends (the server is stopping)."""
+        self.closed = True
+        with self._lock:
+            encounters = list(self._waiting)
+        for encounter_id in encounters:
+            self.notify(encounter_id)
+
+
+def frame(kind: str | None, seq: int | None, data: Any) -> bytes:
+    """One SSE message (JSON on one line: ``json.dumps`` escapes every newline)."""
+    lines = []
+    if seq is not None:
+        lines.append(f"id: {seq}")
+    if kind is not None:
+        lines.append(f"event: {kind}")
+    lines.append("data: " + json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+    return ("\n".join(lines) + "\n\n").encode("utf-8")
+
+
+@dataclass(frozen=True)
+class Subscriber:
+    """Whose stream: the viewer and the language it reads."""
+
+    encounter: Encounter
+    role: Role
+    character: str | None
+    lang: Lang
+
+    def whole_view(self) -> tuple[int, dict[str, Any]]:
+        with self.encounter.reading() as replayed:
+            if self.role == "gm":
+                shown = gm_view(self.encounter, replayed, self.lang)
+            elif self.role == "table":
+                shown = table_view(self.encounter, replayed, self.lang)
+            else:
+                assert self.character is not None
+                shown = character_view(self.encounter, replayed, self.character, self.lang)
+            return replayed.seq, shown
+
+    def catch_up(self, store: Store, sent: int) -> tuple[list[bytes], int]:
+        """The frames of the records after ``sent``, and the last record they cover."""
+        if store.last_seq(self.encounter.id) == sent:
+            return [], sent
+        frames: list[bytes] = []
+        with self.encounter.reading() as replayed:
+            if replayed.seq < sent:  # the client knows of records this log lacks
+                seq, shown = self.whole_view()
+                return [frame("view", seq, shown)], seq
+            upto = min(replayed.seq, sent + MAX_FRAMES)
+            for seq in range(sent + 1, upto + 1):
+                span = replayed.spans.get(seq)
+                if span is None:  # undone, or an undo: the story changed, tell it again
+                    seq, shown = self.whole_view()
+                    return [*frames, frame("view", seq, shown)], seq
+                events = replayed.game.events[span[0] : span[1]]
+                told = events_for(self.role, self.character, events, self.lang)
+                if told:
+                    frames.append(frame("events", seq, {"seq": seq, "events": told}))
+            return frames, upto
+
+
+async def stream(
+    subscriber: Subscriber,
+    store: Store,
+    hub: Hub,
+    after: int | None,
+    *,
+    poll_s: float = POLL_S,
+    keepalive_s: float = KEEPALIVE_S,
+) -> AsyncIterator[bytes]:
+    """The viewer's stream, from record ``after`` (None: its whole view first)."""
+    encounter_id = subscriber.encounter.id
+    with hub.subscribe(encounter_id) as wake:
+        yield b"retry: 2000\n\n"
+        if after is None:
+            sent, shown = await run_in_threadpool(subscriber.whole_view)
+            yield frame("view", sent, shown)
+        else:
+            sent = after
+        quiet_since = time.monotonic()
+        while not hub.closed:
+            frames, sent = await run_in_threadpool(subscriber.catch_up, store, sent)
+            for data in frames:
+                yield data
+            if frames:
+                quiet_since = time.monotonic()
+                continue  # perhaps more to catch up
+            with suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), timeout=poll_s)
+            wake.clear()
+            if time.monotonic() - quiet_since >= keepalive_s:
+                yield b": keep-alive\n\n"
+                quiet_since = time.monotonic()
