@@ -18,7 +18,13 @@ from vigile.io.views import character_lines, gm_lines, json_lines
 from vigile.scene.loader import load_scenario
 from vigile.scene.model import Scenario
 
-BUNDLED = ("dnd35-invisible-intruder", "starfinder-infiltration")
+BUNDLED = (
+    "dnd35-invisible-intruder",
+    "starfinder-infiltration",
+    "dnd35-rogue-sneak-attack",
+    "dnd35-flour",
+    "starfinder-sniper",
+)
 
 # An invisible intruder walks 15 ft (half of its 30 ft) toward one guard, 30 ft away.
 # After round 1 it stands at (15, 10), 15 ft from the guard at (30, 10).

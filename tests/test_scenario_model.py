@@ -30,7 +30,9 @@ from vigile.scene.model import Scenario, Units, WallKind, unit_of
 from vigile.scene.schema import SCHEMA_ID, scenario_json_schema
 
 BUNDLED = [
+    "dnd35-flour",
     "dnd35-invisible-intruder",
+    "dnd35-rogue-sneak-attack",
     "night-raid",
     "night-raid-unscouted",
     "sk-a6-ambush",
@@ -39,6 +41,7 @@ BUNDLED = [
     "sk-s6-street",
     "sk-v7-terrace",
     "starfinder-infiltration",
+    "starfinder-sniper",
 ]
 
 BASE = """\

@@ -46,12 +46,8 @@ RISKMAP_SCENARIO = "night-raid"
 RISKMAP_RESOLUTION = 10.0
 
 NOTE_ONLY: Mapping[str, str] = {
-    "DD-2": "critical hits, sneak attacks and favored enemy damage: damage rules, no "
-    "perception check",
-    "DD-10": "picked-up objects and flour stay visible: narration for the GM",
-    "DD-11": "tracking invisible creatures works as usual: the tracking rules, no stealth check",
-    "DD-18": "no gaze attack while invisible: a restriction on the creature's own attacks",
-    "DD-19": "invisibility does not affect divinations: spells, no check",
+    "DD-18": "no gaze attack while invisible: a restriction on the creature's own attacks; the "
+    "round plays no gaze attacks (no saving throws)",
 }
 """Rules whose text changes no chance: they are shown as notes, never counted as unplayed. Each
 with the reason (proposed as ``[note]`` marks for RULES.md)."""

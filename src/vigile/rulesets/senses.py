@@ -39,8 +39,8 @@ class Sense(StrEnum):
     DIVINATION = "divination"
     """Detection magic (DD-19)."""
     SEE_INVISIBLE = "see-invisible"
-    """See invisibility, true seeing: invisible creatures are seen, and hide from it only by
-    Hide against Spot (DD-19, DD-20)."""
+    """See invisibility, true seeing: a divination, which invisibility does not affect (DD-19):
+    invisible creatures are seen, and hide from it only by Hide against Spot (DD-20)."""
 
     @property
     def precise(self) -> bool:
@@ -109,7 +109,7 @@ def reach(sense: Sense, conditions: Iterable[Condition] = ()) -> SenseReach:
     if sense is Sense.DIVINATION:
         return out(AwarenessState.OBSERVED, "divination", "DD-19")
     if sense is Sense.SEE_INVISIBLE:
-        return out(AwarenessState.OBSERVED, "see_invisible", "DD-20")
+        return out(AwarenessState.OBSERVED, "see_invisible", "DD-19")
     if ethereal:
         return out(unaware, "ethereal", "DD-17")
     if sense is Sense.BLINDSIGHT:

@@ -159,6 +159,8 @@ class Dnd35Game(D20Game):
             blind_fight=stats.blind_fight,
             in_liquid=there is not None and Condition.IN_LIQUID in self._conditions(there),
             incorporeal=there is not None and there.actor.incorporeal,
+            sneak_attack=stats.sneak_attack,
+            favored_enemy=stats.favored_enemy,
         )
         self.emit("attack", "engine.d20.attack_square", actor=intruder, at=point, verdict=verdict)
         if there is not None and verdict.success:

@@ -374,9 +374,11 @@ def attack_square_check(
     blind_fight: bool = False,
     in_liquid: bool = False,
     incorporeal: bool = False,
+    sneak_attack: int = 0,
+    favored_enemy: int = 0,
     source: FaceSource | None = None,
 ) -> Verdict:
-    """An attack on a named square: does it hit the creature? [DD-9, DD-8, DD-21]
+    """An attack on a named square: does it hit the creature? [DD-9, DD-8, DD-21, DD-2]
 
     The player names a square for a creature it has not located. The creature there
     (``square=CORRECT``): the attack resolves normally, its attack roll against ``ac`` (none
@@ -385,7 +387,8 @@ def attack_square_check(
     miss chance are rolled all the same and a miss is reported. The player's view is the same
     for every miss, a wrong square, a missed attack roll or the miss chance: "you strike at the
     square you named → you miss" (DD-9); the GM's view says which. ``chance`` is the chance to
-    hit: the attack roll's times the miss chance's, 0 on a wrong square.
+    hit: the attack roll's times the miss chance's, 0 on a wrong square. The creature there is
+    invisible: the attacker's ``sneak_attack`` and ``favored_enemy`` do not apply (DD-2).
 
     Rolling order: the attack roll's d20 (on a wrong square too; none against a creature
     without ``ac``), then the d100 miss chance (twice with Blind-Fight), always rolled, even
@@ -402,6 +405,9 @@ def attack_square_check(
             dex=dex,
             invisible_attacker=invisible_attacker,
             sees_invisible=sees_invisible,
+            invisible_target=True,
+            sneak_attack=sneak_attack,
+            favored_enemy=favored_enemy,
         )
     )
     if wrong:
@@ -434,6 +440,9 @@ def attack_square_check(
                 dex=dex,
                 invisible_attacker=invisible_attacker,
                 sees_invisible=sees_invisible,
+                invisible_target=True,
+                sneak_attack=sneak_attack,
+                favored_enemy=favored_enemy,
                 source=source,
             )
             hit = bool(rolled.success)

@@ -32,7 +32,11 @@ OUTCOMES = ("dnd35.hide.hidden", "dnd35.hide.spotted")
 OBSERVER_OUTCOMES = ("dnd35.hide.observer_spots", "dnd35.hide.observer_misses")
 
 
-_NOTES = (Line("dnd35.hide.sees_invisible", "DD-20"), Line("dnd35.hide.one_roll", "DD-20"))
+_NOTES = (
+    Line("dnd35.hide.see_invisibility", "DD-19"),
+    Line("dnd35.hide.sees_invisible", "DD-20"),
+    Line("dnd35.hide.one_roll", "DD-20"),
+)
 _TIES = Line("dnd35.hide.ties", "DD-20", companion=True)
 _TIES_OFF = Line("dnd35.hide.ties_off", "DD-20")
 _ALLOWED = {
@@ -123,7 +127,7 @@ def hide_check(
         return _refused(spot_bonuses)
     tie_rule = companion(rules, "opposed_tie_rule")
     notes = [
-        *(_NOTES if invisible else _NOTES[1:]),
+        *(_NOTES if invisible else _NOTES[2:]),
         *(_ALLOWED[key] for key in reasons),
         _TIES if tie_rule else _TIES_OFF,
     ]

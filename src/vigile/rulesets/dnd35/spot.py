@@ -136,6 +136,7 @@ def spot_check(
         notes.append(Line("dnd35.spot.still_concealed", "DD-4", {"percent": miss}))
     else:
         notes.append(_PRESENCE_ONLY)
+        notes.append(Line("dnd35.spot.pinpoint_at", "DD-4", {"dc": dc + pinpoint_dc}))
     figures = Figures(chance_pinpoint=chance_pinpoint)
     roll = None
     success: bool | None = None
