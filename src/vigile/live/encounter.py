@@ -16,6 +16,7 @@ there first, the store refuses it (:class:`~vigile.store.StaleSequence`); withou
 
 from __future__ import annotations
 
+import pickle
 import secrets
 import threading
 from collections.abc import Iterator, Sequence
@@ -29,6 +30,7 @@ from vigile.engine.events import Event
 from vigile.engine.game import Game
 from vigile.engine.live import (
     LiveFaces,
+    NeedDice,
     action_generators,
     action_json,
     parse_action,
@@ -97,6 +99,8 @@ class Encounter:
             parse_scenario(self.row.scenario, file=self.row.source, fmt=fmt)
         )
         self._replayed: Replayed | None = None
+        self._pristine: tuple[int, bytes] | None = None
+        """The state before the action being played with the table's dice (:meth:`_keep`)."""
         self._lock = threading.RLock()
 
     @property
@@ -178,9 +182,15 @@ class Encounter:
 
     def _play(self, game: Game, seq: int, payload: dict[str, Any]) -> None:
         action = parse_action(payload["action"])
-        _, rng = action_generators(self.row.seed, seq)
+        dice_rng, rng = action_generators(self.row.seed, seq)
         game.rng = rng
-        game.faces = LiveFaces(rng, payload.get("faces", []), physical=True)
+        # The recorded faces, told as they were first told: the GM's dice only in an encounter
+        # with given dice (a replay reads the same as the first play, restart or not). Every
+        # face is recorded; were one missing, the action's own dice generator would give the
+        # same face again (rolled), or NeedDice would stop the replay (given).
+        game.faces = LiveFaces(
+            dice_rng, payload.get("faces", []), physical=self.row.dice == "given"
+        )
         try:
             game.apply(action)
         except InputError as error:
@@ -266,15 +276,40 @@ class Encounter:
         half-changed) and let the error through."""
         game = replayed.game
         dice_rng, rng = action_generators(self.row.seed, seq)
-        faces = LiveFaces(dice_rng, given, physical=self.row.dice == "given")
+        physical = self.row.dice == "given"
+        if physical:
+            self._keep(replayed)
+        faces = LiveFaces(dice_rng, given, physical=physical)
         game.rng, game.faces = rng, faces
         try:
             events = game.apply(action)
             faces.finish()
+        except NeedDice:
+            self._replayed = self._kept(replayed.seq)
+            raise
         except BaseException:
             self._replayed = None
             raise
         return events, faces.faces
+
+    def _keep(self, replayed: Replayed) -> None:
+        """Keep a copy of the state before an action played with the table's dice: each die
+        missing stops the action half-way, and the next try (with one more die) starts again
+        from this copy instead of replaying the whole log."""
+        if self._pristine is not None and self._pristine[0] == replayed.seq:
+            return
+        try:
+            self._pristine = (replayed.seq, pickle.dumps(replayed, pickle.HIGHEST_PROTOCOL))
+        except (pickle.PicklingError, TypeError, AttributeError):  # pragma: no cover
+            self._pristine = None  # a game that cannot be copied is replayed instead
+
+    def _kept(self, seq: int) -> Replayed | None:
+        """The copy of the state as of record ``seq`` (None: replay it from the log). The log
+        is append-only and its replay exact, so the state as of a record never changes."""
+        if self._pristine is None or self._pristine[0] != seq:
+            return None
+        kept: Replayed = pickle.loads(self._pristine[1])  # our own bytes, made just above
+        return kept
 
     def undo(self, *, expect_seq: int | None = None) -> Played:
         """Undo the latest action still in force: an ``undo`` record (nothing is deleted)."""
