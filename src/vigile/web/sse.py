@@ -148,7 +148,6 @@ async def stream(
     """The viewer's stream, from record ``after`` (None: its whole view first)."""
     encounter_id = subscriber.encounter.id
     with hub.subscribe(encounter_id) as wake:
-        yield b"retry: 2000\n\n"
         if after is None:
             sent, shown = await run_in_threadpool(subscriber.whole_view)
             yield frame("view", sent, shown)
