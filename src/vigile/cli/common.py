@@ -19,6 +19,7 @@ from typing import Annotated
 
 import typer
 
+from vigile.checks.sink import deliver
 from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource, GivenFaces, RolledFaces, parse_dice_values
 from vigile.errors import InputError
@@ -159,7 +160,10 @@ def run_check(
 
 
 def show(verdict: Verdict, common: Common) -> None:
-    """Print a verdict: JSON, rich on a terminal, plain text otherwise."""
+    """Print a verdict: JSON, rich on a terminal, plain text otherwise; or, when a caller is
+    capturing verdicts (the web API, :mod:`vigile.checks.sink`), hand it over unprinted."""
+    if deliver(verdict, common.view):
+        return
     if common.json:
         from vigile.io.json_out import verdict_json
 

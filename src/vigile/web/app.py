@@ -16,7 +16,7 @@ from vigile import __version__
 from vigile.errors import InputError
 from vigile.store import Store
 
-from . import api, problems
+from . import api, checks, problems
 from .context import Context
 from .limits import MAX_BODY, BodyLimit
 
@@ -75,6 +75,7 @@ def create_app(
     app.state.vigile = ctx
     problems.install(app)
     app.include_router(api.router, prefix="/api/v1")
+    app.include_router(checks.router, prefix="/api/v1/checks")
 
     @app.get("/", tags=["server"])
     def root() -> dict[str, Any]:
