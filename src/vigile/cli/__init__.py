@@ -78,6 +78,8 @@ def _has_checks(name: str) -> bool:
 def build_app() -> tuple[typer.Typer, typer.Typer]:
     """The whole command: every check, ``rules``, ``run``, ``demo``, ``scenario``, ``simulate``,
     ``sweep``, ``riskmap`` and ``route``. Returns it and its ``check`` group."""
+    from vigile.cli.encounters import register as register_encounters
+    from vigile.cli.play import register as register_play
     from vigile.cli.run import register as register_run
     from vigile.cli.serve import register as register_serve
     from vigile.cli.sim import app as sim_app
@@ -105,6 +107,8 @@ def build_app() -> tuple[typer.Typer, typer.Typer]:
     register_run(root)
     register_simulate(root)
     register_serve(root)
+    register_play(root)
+    register_encounters(root)
     for command in sim_app.registered_commands:
         root.registered_commands.append(command)
     return root, checks

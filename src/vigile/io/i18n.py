@@ -49,7 +49,14 @@ def _flatten(node: Mapping[str, object], prefix: str, out: dict[str, str]) -> No
             out[f"{prefix}{key}"] = str(value)
 
 
-MESSAGE_FILES = ("{lang}.toml", "engine.{lang}.toml", "sim.{lang}.toml", "live.{lang}.toml")
+MESSAGE_FILES = (
+    "{lang}.toml",
+    "engine.{lang}.toml",
+    "sim.{lang}.toml",
+    "live.{lang}.toml",
+    "play.{lang}.toml",
+    "web.{lang}.toml",
+)
 """The core's message files of one language; each game's plug-in adds its own (keys disjoint)."""
 
 
