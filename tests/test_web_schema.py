@@ -1,0 +1,86 @@
+"""The OpenAPI schema as the contract, fuzzed by schemathesis against a real ``vigile serve``
+(SQLite): no request the schema allows, nor one it does not, gets a 5xx; every 4xx is an RFC
+9457 problem. Bounded: a few examples per operation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+
+from vigile.io.i18n import Lang
+from vigile.store import Store
+from vigile.web import create_app
+from web_server import Server, new_encounter
+
+EXAMPLES = 12
+
+
+@pytest.fixture(scope="module")
+def fuzzed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    path: Path = tmp_path_factory.mktemp("fuzz") / "vigile.db"
+    running = Server(f"sqlite:///{path}").start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def _openapi() -> dict[str, Any]:
+    """The schema the server serves at /openapi.json (the same app, built here)."""
+    with Store("sqlite://") as store:
+        document: dict[str, Any] = create_app(store, gm_token="x" * 32).openapi()
+    return document
+
+
+schema = schemathesis.openapi.from_dict(_openapi())
+schema.config.generation.update(modes=list(schemathesis.GenerationMode))  # valid and not
+
+
+@schema.parametrize()
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+)
+def test_the_api_never_fails_and_answers_every_error_with_a_problem(
+    case: schemathesis.Case, fuzzed_server: Server
+) -> None:
+    headers = {"Authorization": f"Bearer {fuzzed_server.token}"}
+    path = case.operation.path
+    if case.path_parameters and "encounter_id" in case.path_parameters and not path.endswith(
+        "/stream"
+    ):  # a real encounter, so that the fuzzing reaches the game (a stream would not end)
+        case.path_parameters["encounter_id"] = _encounter(fuzzed_server)
+    response = case.call(base_url=fuzzed_server.base, headers=headers, timeout=20)
+    case.validate_response(response, checks=[not_a_server_error])
+    if 400 <= response.status_code < 500:
+        content_type = response.headers["content-type"]  # schemathesis: a list per header
+        assert content_type == ["application/problem+json"], response.text
+        body = response.json()
+        assert body["status"] == response.status_code and body["title"]
+        assert body["title"] in _titles(), body
+
+
+_ENCOUNTERS: dict[str, str] = {}
+
+
+def _encounter(server: Server) -> str:
+    """A night raid on this server, the same one for every example (until one archives it)."""
+    if server.base not in _ENCOUNTERS:
+        with server.client() as gm:
+            created = new_encounter(gm, seed=1)
+        _ENCOUNTERS[server.base] = created["encounter"]["id"]
+    return _ENCOUNTERS[server.base]
+
+
+def _titles() -> set[str]:
+    from vigile.web.problems import HTTP_TITLES, TITLES
+
+    return {t[lang] for table in (TITLES, HTTP_TITLES) for t in table.values() for lang in Lang}
