@@ -336,3 +336,20 @@ def test_two_writers_hammering_one_encounter_keep_the_log_contiguous(
     with server.client() as gm:
         view = gm.get(f"/api/v1/encounters/{encounter}/view").json()
     assert view["seq"] == total and view["turn"] == total + 1
+
+
+def test_a_write_by_another_process_reaches_the_streams(server: Server, db_url: str) -> None:
+    """``vigile play`` on the same database: the server's streams see its records (polled)."""
+    from vigile.live import Encounter
+
+    with server.client() as gm:
+        created = new_encounter(gm, seed=2)
+    encounter = created["encounter"]["id"]
+    kage = Stream(server, encounter, created["tokens"]["players"]["Kage"])
+    kage.wait_seq(0)
+    with Store(db_url) as store:  # this test's process, not the server's
+        played = Encounter(store, encounter).act(GRAPPLE)
+    kage.wait_seq(played.record.seq)
+    kage.close()
+    told = json.loads(kage.frames[-1].data)["events"]
+    assert [e["event"] for e in told] == ["action"] and told[0]["actor"] == "Kage"
