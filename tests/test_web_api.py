@@ -6,6 +6,7 @@ dice, undo, views and tokens, problems for every error, limits, CORS."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -404,3 +405,22 @@ def test_a_lan_host_is_warned_about(tmp_path: Path) -> None:
 def test_accept_language(header: str, lang: str | None) -> None:
     found = parse_accept_language(header)
     assert (found.value if found else None) == lang
+
+
+def test_demo_starts_a_night_raid_and_prints_its_links(tmp_path: Path) -> None:
+    running = Server(f"sqlite:///{tmp_path / 'demo.db'}", args=("--demo",))
+    try:
+        running.start()
+        deadline = time.monotonic() + 10
+        while not any(line.strip().startswith("Kage: ") for line in running.output):
+            assert time.monotonic() < deadline, running.output
+            time.sleep(0.05)
+        assert f"API docs: {running.base}/docs\n" in running.output
+        kage = next(line for line in running.output if line.strip().startswith("Kage: "))
+        link = httpx.URL(kage.split(": ", 1)[1].strip())
+        encounter = link.path.rsplit("/", 1)[-1]
+        with running.client(link.params["token"]) as player:
+            view = player.get(f"/api/v1/encounters/{encounter}/view").json()
+        assert view["character"] == "Kage" and view["seq"] == 0
+    finally:
+        running.stop()
