@@ -88,7 +88,7 @@ def live_turn(game: Game, progress: dict[str, dict[str, Any]], plans: dict[str, 
             continue
         leg = legs[state["leg"]]
         if state["waiting"] is None and leg.to is not None and walker.at != leg.to:
-            to = step_point(walker.at, leg.to, game.move_rate(walker, leg.speed))
+            to = step_point(walker.at, leg.to, game.move_rate(walker, leg.speed, run=leg.run))
             climb = leg.climb and not state["climbed"]
             game.apply(
                 parse_action(
@@ -98,6 +98,7 @@ def live_turn(game: Game, progress: dict[str, dict[str, Any]], plans: dict[str, 
                         "to": list(to),
                         "speed": leg.speed.value,
                         "climb": climb,
+                        "run": leg.run,
                     }
                 )
             )

@@ -137,8 +137,13 @@ class D20Game(Game):
             return walker.actor.move
         return float(self.rules.num("turn.move_ft"))
 
-    def move_rate(self, walker: Walker, speed: Attitude) -> float:
-        """Live play: a round's move, half of it at any speed but ``fast``."""
+    can_run = True
+
+    def move_rate(self, walker: Walker, speed: Attitude, *, run: bool = False) -> float:
+        """A round's move at ``fast``, half of it at any other speed; running (a leg's ``run``),
+        ``turn.run_multiplier`` times it."""
+        if run:
+            return self._move(walker) * float(self.rules.num("turn.run_multiplier"))
         return self._move(walker) if speed is Attitude.FAST else self._move(walker) / 2
 
     def _unfinished(self) -> Outcome:
@@ -206,9 +211,8 @@ class D20Game(Game):
     def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
         leg = intruder.current_leg
         running = leg is not None and leg.run
-        rate = self._move(intruder) if speed is Attitude.FAST else self._move(intruder) / 2
+        rate = self.move_rate(intruder, speed, run=running)
         if running:
-            rate = self._move(intruder) * self.rules.num("turn.run_multiplier")
             speed = Attitude.FAST
             self.running.add(intruder.name)
         before = intruder.at

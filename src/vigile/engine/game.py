@@ -242,17 +242,22 @@ class Game:
             raise Refusal(
                 "live.refusal.off_map", f"[{to[0]:g}, {to[1]:g}] is off the map", x=to[0], y=to[1]
             )
-        rate = self.move_rate(walker, action.speed)
+        if action.run and not self.can_run:
+            raise Refusal("live.refusal.no_run", "no running in this game")
+        rate = self.move_rate(walker, action.speed, run=action.run)
         gap = distance(walker.at, to)
         if gap > rate + 1e-9:
+            unit = self.scenario.units.value
             raise Refusal(
                 "live.refusal.too_far",
-                f"{walker.name} moves at most {rate:g} {self.scenario.units.value} a turn "
-                f"at {action.speed.value} speed; that point is {gap:.4g} away",
+                f"{walker.name} moves at most {rate:g} {unit} a turn "
+                f"{'running' if action.run else f'at {action.speed.value} speed'}; "
+                f"that point is {gap:.4g} {unit} away",
                 name=walker.name,
                 rate=quoted(rate),
                 distance=quoted(gap),
                 speed=action.speed.value,
+                unit=unit,
             )
         if action.climb and walker.name not in self.grapples:
             raise Refusal(
@@ -267,7 +272,7 @@ class Game:
                 "passes through a wall, a closed door or a partition",
                 rule=self.rule_of("walls"),
             )
-        walker.legs = (Leg(to=to, speed=action.speed, climb=action.climb),)
+        walker.legs = (Leg(to=to, speed=action.speed, climb=action.climb, run=action.run),)
         walker.leg, walker.climbed = 0, False
         try:
             self._step(walker, to, action.speed)
@@ -322,8 +327,11 @@ class Game:
 
     # The hooks of live play a game supplies (the numbers are its ruleset's).
 
-    def move_rate(self, walker: Walker, speed: Attitude) -> float:
-        """How far ``walker`` moves in one turn at ``speed``."""
+    can_run = False
+    """Whether a move may run (a leg's ``run``: the d20 games)."""
+
+    def move_rate(self, walker: Walker, speed: Attitude, *, run: bool = False) -> float:
+        """How far ``walker`` moves in one turn at ``speed`` (running, when ``run``)."""
         raise NotImplementedError
 
     def hiding_needs_cover(self) -> bool:

@@ -63,6 +63,8 @@ class Move(BaseModel):
     """How it moves: ``hidden`` (cover to cover), ``half``, ``fast``."""
     climb: bool = False
     """Climbs over the walls on the way, on a grapple it threw since its last move."""
+    run: bool = False
+    """Runs (the d20 games: a leg's ``run``, its move times ``turn.run_multiplier``)."""
 
 
 class Hide(BaseModel):

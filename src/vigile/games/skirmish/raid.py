@@ -146,7 +146,7 @@ class SkirmishGame(Game):
 
     # ---------------------------------------------------------------- live play
 
-    def move_rate(self, walker: Walker, speed: Attitude) -> float:
+    def move_rate(self, walker: Walker, speed: Attitude, *, run: bool = False) -> float:
         return turn_rate(self.rules, speed, walker.actor.move)
 
     def hiding_needs_cover(self) -> bool:
