@@ -30,6 +30,7 @@ from vigile.engine.events import Event
 from vigile.engine.game import Game
 from vigile.engine.live import (
     LiveFaces,
+    Refusal,
     NeedDice,
     action_generators,
     action_json,
@@ -272,8 +273,8 @@ class Encounter:
     def _try(
         self, replayed: Replayed, action: BaseModel, seq: int, given: list[int]
     ) -> tuple[list[Event], list[int]]:
-        """Play the action on the cached game; on any error, forget the cache (the game may be
-        half-changed) and let the error through."""
+        """Play the action on the cached game; on any error but a refusal (made before anything
+        changes), forget the cache (the game may be half-changed) and let the error through."""
         game = replayed.game
         dice_rng, rng = action_generators(self.row.seed, seq)
         physical = self.row.dice == "given"
@@ -284,6 +285,8 @@ class Encounter:
         try:
             events = game.apply(action)
             faces.finish()
+        except Refusal:
+            raise  # refused before anything changed (Game.apply): the cache stands
         except NeedDice:
             self._replayed = self._kept(replayed.seq)
             raise
