@@ -30,8 +30,8 @@ from vigile.engine.events import Event
 from vigile.engine.game import Game
 from vigile.engine.live import (
     LiveFaces,
-    Refusal,
     NeedDice,
+    Refusal,
     action_generators,
     action_json,
     parse_action,
