@@ -1,0 +1,362 @@
+"""The map of a live encounter, as the data an SVG template draws: what each viewer may see.
+
+The board (walls, doors and shoji, windows, ground, cover, lights with the zone each one
+lights, the objective) comes from the scenario; the tokens from a view. The GM's map has
+every actor, each guard's patrol group, and each guard's awareness of each intruder as a
+letter (and a colour: never the colour alone), with an arrow where a guard heard a noise; a
+character's map has only what that character knows (:func:`vigile.live.character_view`); the
+table's only the intruders (:func:`vigile.live.table_view`). Doors are drawn as they stand for
+the GM, as the scenario starts them for everyone else (a door someone opened out of a
+character's sight is not news to give away).
+
+Coordinates stay in the scenario's unit (the SVG's ``viewBox``); sizes of marks scale with
+the board.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import struct
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any, Final
+
+import numpy as np
+
+from vigile.engine.board import Board
+from vigile.engine.game import Game
+from vigile.scene.geometry import Barriers, lit_by
+from vigile.scene.model import Scenario
+
+RAYS: Final = 72
+"""Rays cast from a light to outline the zone it lights (walls cut it, SK-V5)."""
+STEPS: Final = 24
+"""Samples along each ray."""
+ARROW: Final = 0.09
+"""An arrow's length, as a share of the board's larger side."""
+
+Point = tuple[float, float]
+
+
+def _points(polygon: Iterable[Sequence[float]]) -> str:
+    return " ".join(f"{x:g},{y:g}" for x, y in polygon)
+
+
+@dataclass
+class MapModel:
+    """Everything the map template draws."""
+
+    width: float
+    height: float
+    unit: str
+    mark: float
+    """The size of a token: 2.2% of the board's larger side."""
+    surfaces: list[dict[str, Any]] = field(default_factory=list)
+    cover: list[dict[str, Any]] = field(default_factory=list)
+    lights: list[dict[str, Any]] = field(default_factory=list)
+    walls: list[dict[str, Any]] = field(default_factory=list)
+    objective: dict[str, Any] | None = None
+    grid: float | None = None
+    """A square's side (d20 games: 5 ft), or None."""
+    tokens: list[dict[str, Any]] = field(default_factory=list)
+    links: list[dict[str, Any]] = field(default_factory=list)
+    """Patrol groups: dashed lines between members."""
+    arrows: list[dict[str, Any]] = field(default_factory=list)
+    overlay: dict[str, Any] | None = None
+    clickable: bool = False
+
+
+def lit_zone(barriers: Barriers, x: float, y: float, radius: float) -> list[Point]:
+    """The outline of what one light lights: along each ray, out to the last point it still
+    lights before a wall (the engine's own test, :func:`vigile.scene.geometry.lit_by`)."""
+    angles = np.linspace(0, 2 * math.pi, RAYS, endpoint=False)
+    reach = radius * (np.arange(1, STEPS + 1) / STEPS) * 0.999
+    px = x + np.outer(np.cos(angles), reach)
+    py = y + np.outer(np.sin(angles), reach)
+    lit = lit_by(barriers, px.ravel(), py.ravel(), [x], [y], [radius]).reshape(px.shape)
+    outline: list[Point] = []
+    for ray in range(RAYS):
+        dark = np.nonzero(~lit[ray])[0]
+        last = (dark[0] - 1) if dark.size else STEPS - 1
+        if last < 0:
+            outline.append((x, y))
+        else:
+            outline.append((round(float(px[ray, last]), 2), round(float(py[ray, last]), 2)))
+    return outline
+
+
+def board_layers(
+    scenario: Scenario, board: Board, *, open_doors: frozenset[int] | None = None
+) -> MapModel:
+    """The board as drawn for a viewer: ``open_doors`` the doors shown open (None: as the
+    scenario starts them)."""
+    size = scenario.map
+    shown_open = (
+        open_doors
+        if open_doors is not None
+        else frozenset(i for i, wall in enumerate(scenario.walls) if wall.open)
+    )
+    model = MapModel(
+        width=size.width,
+        height=size.height,
+        unit=scenario.units.value,
+        mark=max(size.width, size.height) * 0.022,
+        grid=5.0 if scenario.units.value == "ft" else None,
+    )
+    model.surfaces = [
+        {"kind": r.kind.value, "points": _points(r.points), "name": r.name or r.kind.value}
+        for r in scenario.surfaces
+    ]
+    model.cover = [
+        {"points": _points(c.points), "name": c.name or ""} for c in scenario.cover
+    ]
+    barriers = board.barriers_for(shown_open)
+    for light, radius in zip(scenario.lights, board.light_r.tolist(), strict=True):
+        x, y = light.at
+        model.lights.append(
+            {
+                "kind": light.kind.value,
+                "x": x,
+                "y": y,
+                "r": radius,
+                "zone": _points(lit_zone(barriers, x, y, radius)),
+            }
+        )
+    for index, wall in enumerate(scenario.walls):
+        (x1, y1), (x2, y2) = wall.start, wall.end
+        model.walls.append(
+            {
+                "kind": wall.kind.value,
+                "x1": x1,
+                "y1": y1,
+                "x2": x2,
+                "y2": y2,
+                "name": wall.name,
+                "open": index in shown_open,
+            }
+        )
+    objective = scenario.objective
+    if objective is not None:
+        model.objective = {
+            "description": objective.description,
+            "points": _points(objective.area) if objective.area is not None else None,
+            "x": objective.at[0] if objective.at is not None else None,
+            "y": objective.at[1] if objective.at is not None else None,
+            "r": objective.radius,
+        }
+    return model
+
+
+def initials(names: Iterable[str]) -> dict[str, str]:
+    """A short label per name, unique: ``Kage`` → ``Ka``, ``Kaze`` → ``Kz``."""
+    labels: dict[str, str] = {}
+    used: set[str] = set()
+    for name in names:
+        letters = [c for c in name if c.isalnum()] or ["?"]
+        candidates = [letters[0].upper() + c.lower() for c in letters[1:]] or [letters[0].upper()]
+        label = next((c for c in candidates if c not in used), None)
+        if label is None:
+            label = f"{letters[0].upper()}{len(used)}"
+        used.add(label)
+        labels[name] = label
+    return labels
+
+
+def heard_from(game: Game, listener: str, target: str) -> Point | None:
+    """Where the last noise of ``target`` that ``listener`` heard came from: the place of its
+    latest successful noise check (the listener knows which way, not how far)."""
+    for event in reversed(game.events):
+        if (
+            event.kind == "noise"
+            and event.actor == listener
+            and event.target == target
+            and event.at is not None
+            and event.verdict is not None
+            and event.verdict.success
+        ):
+            return event.at
+    return None
+
+
+def arrow(start: Point, toward: Point, length: float) -> dict[str, float] | None:
+    """A fixed-length arrow from ``start`` pointing at ``toward`` (a direction, no distance)."""
+    dx, dy = toward[0] - start[0], toward[1] - start[1]
+    norm = math.hypot(dx, dy)
+    if norm == 0:
+        return None
+    return {
+        "x1": start[0],
+        "y1": start[1],
+        "x2": round(start[0] + dx / norm * length, 2),
+        "y2": round(start[1] + dy / norm * length, 2),
+    }
+
+
+def gm_tokens(model: MapModel, game: Game, view: Mapping[str, Any]) -> None:
+    """Every actor, its group, and each guard's awareness of each intruder."""
+    matrix: Mapping[str, Mapping[str, str]] = view["awareness"]
+    labels = initials(w.name for w in game.walkers)
+    groups: dict[str, list[Point]] = {}
+    for walker in game.walkers:
+        knows = [
+            {"target": target, "label": labels[target], "state": state}
+            for target, state in matrix.get(walker.name, {}).items()
+            if state != "unaware"
+        ]
+        model.tokens.append(
+            {
+                "name": walker.name,
+                "label": labels[walker.name],
+                "side": walker.side.value,
+                "x": round(walker.x, 2),
+                "y": round(walker.y, 2),
+                "alive": walker.alive,
+                "alert": walker.alert,
+                "group": walker.actor.group,
+                "knows": knows,
+                "me": False,
+            }
+        )
+        if walker.actor.group is not None and walker.alive:
+            groups.setdefault(walker.actor.group, []).append(walker.at)
+        for item in knows:
+            if item["state"] != "direction":
+                continue
+            source = heard_from(game, walker.name, item["target"])
+            length = max(model.width, model.height) * ARROW
+            drawn = arrow(walker.at, source, length) if source else None
+            if drawn is not None:
+                model.arrows.append({**drawn, "who": walker.name, "target": item["target"]})
+    for name, places in groups.items():
+        for a, b in pairwise(places):
+            model.links.append({"group": name, "x1": a[0], "y1": a[1], "x2": b[0], "y2": b[1]})
+
+
+def character_tokens(model: MapModel, game: Game, view: Mapping[str, Any]) -> None:
+    """The character itself, the enemies it observes or has located, and an arrow toward
+    each it only heard (:func:`vigile.live.character_view`, nothing more)."""
+    me = view["me"]
+    names = [me["name"], *(k["name"] for k in view["known"])]
+    labels = initials(names)
+    model.tokens.append(
+        {
+            "name": me["name"],
+            "label": labels[me["name"]],
+            "side": game.by_name[me["name"]].side.value,
+            "x": me["at"][0],
+            "y": me["at"][1],
+            "alive": me["alive"],
+            "alert": False,
+            "group": None,
+            "knows": [],
+            "me": True,
+        }
+    )
+    for known in view["known"]:
+        if "at" in known:
+            model.tokens.append(
+                {
+                    "name": known["name"],
+                    "label": labels[known["name"]],
+                    "side": game.by_name[known["name"]].side.value,
+                    "x": known["at"][0],
+                    "y": known["at"][1],
+                    "alive": known["alive"],
+                    "alert": False,
+                    "group": None,
+                    "knows": [],
+                    "seen_as": known["awareness"],
+                    "me": False,
+                }
+            )
+        elif known["awareness"] == "direction":
+            source = heard_from(game, me["name"], known["name"])
+            length = max(model.width, model.height) * ARROW
+            drawn = arrow(tuple(me["at"]), source, length) if source else None
+            if drawn is not None:
+                model.arrows.append({**drawn, "who": me["name"], "target": known["name"]})
+
+
+def table_tokens(model: MapModel, view: Mapping[str, Any]) -> None:
+    """The intruders' places (:func:`vigile.live.table_view`)."""
+    labels = initials(i["name"] for i in view["intruders"])
+    for intruder in view["intruders"]:
+        model.tokens.append(
+            {
+                "name": intruder["name"],
+                "label": labels[intruder["name"]],
+                "side": "attackers",
+                "x": intruder["at"][0],
+                "y": intruder["at"][1],
+                "alive": intruder["alive"],
+                "alert": False,
+                "group": None,
+                "knows": [],
+                "me": False,
+            }
+        )
+
+
+# ------------------------------------------------------------------------------ risk overlay
+
+OVERLAY_CELLS: Final = 20_000
+"""The overlay's grid stays under this many cells (the finest of 1, 2, 5, 10... units)."""
+
+
+def png(rgba: np.ndarray) -> bytes:
+    """A PNG file of an (h, w, 4) uint8 array (no imaging library needed)."""
+    height, width, _ = rgba.shape
+    raw = b"".join(b"\x00" + rgba[row].tobytes() for row in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return (
+            struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+        )
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw, 9))
+        + chunk(b"IEND", b"")
+    )
+
+
+def overlay_resolution(width: float, height: float) -> float:
+    for step in (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0):
+        if math.ceil(width / step) * math.ceil(height / step) <= OVERLAY_CELLS:
+            return step
+    return 200.0
+
+
+def risk_overlay(scenario: Scenario, attitude: str) -> dict[str, Any]:
+    """The risk map (the chance of being seen in one turn, issue 5) as an image under the map,
+    for an intruder of ``attitude``; an :class:`~vigile.errors.InputError` for a game that has
+    none (the risk map says which)."""
+    from vigile.games.skirmish.riskmap import risk_map
+    from vigile.rulesets.skirmish.sight import Attitude
+
+    size = scenario.map
+    found = risk_map(
+        scenario, Attitude(attitude), resolution=overlay_resolution(size.width, size.height)
+    )
+    risk = np.clip(found.risk, 0.0, 1.0)
+    rgba = np.zeros((*risk.shape, 4), dtype=np.uint8)
+    rgba[..., 0] = 200
+    rgba[..., 1] = (160 * (1 - risk)).astype(np.uint8)
+    rgba[..., 2] = 30
+    rgba[..., 3] = (np.sqrt(risk) * 170).astype(np.uint8)
+    step = found.resolution
+    return {
+        "href": "data:image/png;base64," + base64.b64encode(png(rgba)).decode("ascii"),
+        "width": float(found.xs.size * step),
+        "height": float(found.ys.size * step),
+        "resolution": step,
+        "max": float(risk.max()),
+        "attitude": attitude,
+        "notes": found.notes,
+    }

@@ -1,0 +1,218 @@
+"""The GM's action form: which fields each live action takes, the action built from the form,
+and the checks it will trigger, with their exact odds, before anything is stored.
+
+The form is built from the live actions themselves (:data:`vigile.engine.live.LIVE_MODELS`):
+every field of every action, so an action a game adds shows up with its fields. A point
+(``to``, ``at``) is the point clicked on the map (or typed); a ``target`` is an actor; a
+``door`` a named door; an enumeration a menu; a flag a checkbox.
+
+The preview plays the action on a throwaway copy of the game (:func:`copy.deepcopy`) with the
+table's dice asked one by one (:class:`~vigile.engine.live.LiveFaces` in physical mode): each
+:class:`~vigile.engine.live.NeedDice` is one check, listed with its question and exact odds,
+and a placeholder die (a 1) lets the copy go on to the next. Which checks follow the first
+depends on the dice; the list is the one a roll of 1s would give. Nothing is stored.
+"""
+
+from __future__ import annotations
+
+import copy
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Final, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel
+
+from vigile.engine.live import (
+    LIVE_MODELS,
+    LiveFaces,
+    NeedDice,
+    Refusal,
+    action_generators,
+    parse_action,
+)
+from vigile.errors import InputError
+from vigile.io.i18n import Lang, tr
+from vigile.live import Encounter, needs_json
+
+MAX_PREVIEW: Final = 200
+"""Checks listed at most (an end of turn with many guards asks for many)."""
+PLACEHOLDER: Final = 1
+
+FieldKind = Literal["point", "actor", "door", "choice", "flag", "text", "number"]
+
+
+@dataclass(frozen=True)
+class FormField:
+    """One input of the action form."""
+
+    name: str
+    kind: FieldKind
+    required: bool
+    choices: tuple[str, ...] = ()
+    default: object = None
+
+
+@dataclass(frozen=True)
+class ActionForm:
+    """One live action's inputs."""
+
+    do: str
+    fields: tuple[FormField, ...]
+
+    @property
+    def needs_actor(self) -> bool:
+        return any(f.name == "actor" for f in self.fields)
+
+
+def _unwrap(annotation: Any) -> tuple[Any, bool]:
+    """The annotation without ``| None``, and whether None was allowed."""
+    origin = get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        return (args[0] if len(args) == 1 else annotation), len(args) < len(get_args(annotation))
+    return annotation, False
+
+
+def _kind(name: str, annotation: Any) -> tuple[FieldKind, tuple[str, ...]]:
+    inner, _ = _unwrap(annotation)
+    while get_origin(inner) is not None and get_origin(inner) not in (tuple, Literal):
+        args = get_args(inner)
+        if not args:
+            break
+        inner = args[0]  # Annotated[...]
+    if get_origin(inner) is tuple:
+        return "point", ()
+    if isinstance(inner, type) and issubclass(inner, Enum):
+        return "choice", tuple(str(member.value) for member in inner)
+    if get_origin(inner) is Literal:
+        return "choice", tuple(str(a) for a in get_args(inner))
+    if inner is bool:
+        return "flag", ()
+    if inner in (int, float):
+        return "number", ()
+    if name == "target":
+        return "actor", ()
+    if name == "door":
+        return "door", ()
+    return "text", ()
+
+
+def action_forms() -> tuple[ActionForm, ...]:
+    """Every live action but ``end-turn`` (a button of its own), with its inputs."""
+    forms: list[ActionForm] = []
+    for model in LIVE_MODELS:
+        do = str(get_args(model.model_fields["do"].annotation)[0])
+        if do == "end-turn":
+            continue
+        fields: list[FormField] = []
+        for name, info in model.model_fields.items():
+            if name == "do":
+                continue
+            kind, choices = _kind(name, info.annotation)
+            default = info.default if not info.is_required() else None
+            if isinstance(default, Enum):
+                default = default.value
+            fields.append(FormField(name, kind, info.is_required(), choices, default))
+        forms.append(ActionForm(do, tuple(fields)))
+    return tuple(forms)
+
+
+FORMS: Final = {form.do: form for form in action_forms()}
+
+
+def _number(value: str, where: str) -> float:
+    try:
+        number = float(value.replace(",", "."))
+    except ValueError:
+        raise InputError(f"{value!r} is not a number", where=where) from None
+    return number
+
+
+def action_from_form(form: Mapping[str, str]) -> dict[str, Any]:
+    """The action's JSON from the form's fields (``do``, ``actor``, ``x``/``y`` for its
+    point, ``<field>`` for the others); only the chosen action's fields are read."""
+    do = form.get("do", "")
+    if do == "end-turn":
+        return {"do": "end-turn"}
+    chosen = FORMS.get(do)
+    if chosen is None:
+        return {"do": do}
+    data: dict[str, Any] = {"do": do}
+    for spec in chosen.fields:
+        key = spec.name if spec.name == "actor" else f"{do}.{spec.name}"
+        if spec.kind == "point":
+            x, y = form.get("x", "").strip(), form.get("y", "").strip()
+            if x and y:
+                data[spec.name] = [_number(x, "x"), _number(y, "y")]
+            continue
+        value = form.get(key, "").strip()
+        if spec.kind == "flag":
+            if value in ("on", "true", "1"):
+                data[spec.name] = True
+            continue
+        if not value:
+            continue
+        data[spec.name] = _number(value, spec.name) if spec.kind == "number" else value
+    return data
+
+
+@dataclass
+class Preview:
+    """What the action will do, before it is played."""
+
+    action: dict[str, Any]
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    """Each check the action asks dice for (:func:`vigile.live.needs_json`, with ``count``
+    the dice of its pool), in order."""
+    refused: str | None = None
+    """Why the rules refuse it, in the reader's language (with the rule ID)."""
+    rule: str | None = None
+    error: str | None = None
+    """The form is incomplete or wrong."""
+    truncated: bool = False
+
+
+def refusal_text(error: Refusal, lang: Lang) -> str:
+    return tr(error.key, lang, error.params) + (f" [{error.rule}]" if error.rule else "")
+
+
+def preview(encounter: Encounter, data: dict[str, Any], lang: Lang) -> Preview:
+    """The checks ``data`` would trigger now, each with its exact odds; nothing is stored."""
+    shown = Preview(action=data)
+    try:
+        action: BaseModel = parse_action(data)
+    except InputError as error:
+        shown.error = str(error)
+        return shown
+    with encounter.reading() as replayed:
+        game = copy.deepcopy(replayed.game)
+        seq = replayed.seq + 1
+    faces: list[int] = []
+    seed = encounter.row.seed
+    for _ in range(MAX_PREVIEW + 1):
+        trial = copy.deepcopy(game)
+        dice_rng, rng = action_generators(seed, seq)
+        trial.rng, trial.faces = rng, LiveFaces(dice_rng, faces, physical=True)
+        try:
+            trial.apply(action)
+        except NeedDice as need:
+            if len(faces) == MAX_PREVIEW:
+                shown.truncated = True
+                break
+            asked = needs_json(need, lang)
+            last = shown.checks[-1] if shown.checks else None
+            if last is not None and (last["who"], last["check"]) == (asked["who"], asked["check"]):
+                last["count"] += 1  # the next die of the same pool
+            else:
+                shown.checks.append({**asked, "count": 1})
+            faces.append(PLACEHOLDER)
+            continue
+        except Refusal as refusal:
+            shown.refused = refusal_text(refusal, lang)
+            shown.rule = refusal.rule
+        except InputError as error:
+            shown.error = str(error)
+        break
+    return shown

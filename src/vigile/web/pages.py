@@ -1,0 +1,762 @@
+"""The pages of ``vigile serve`` (issue 12): the GM's table, a page per character, the table's
+view, the check calculator and the list of encounters. Server-rendered HTML (Jinja2) with
+htmx fragments and a little Alpine.js; no build step.
+
+The server decides what each viewer sees: every page and fragment is rendered here from
+:mod:`vigile.live`'s views (the GM's, one character's, the table's), with the token the
+request presents (``?token=`` in a join link, then ``Authorization: Bearer`` on the page's own
+requests). A player's page holds nothing its character does not know: not in the map, not in
+the markup, not in the stream it listens to (the API's, :mod:`vigile.web.sse`, filtered per
+viewer).
+
+::
+
+    GET  /                                 encounters (the server's token): start, resume, archive
+    POST /encounters                       start one (a bundled scenario or an uploaded file)
+    POST /encounters/{id}/archive
+    GET  /encounters/{id}                  the GM's table (a player's or the table's token:
+                                           redirected to its own page)
+    GET  /encounters/{id}/panels           the GM's map, status, who-knows-what and log
+    POST /encounters/{id}/preview          the checks an action would trigger, with their odds
+    POST /encounters/{id}/act              play it (rolled, or the table's dice check by check)
+    POST /encounters/{id}/undo
+    POST /encounters/{id}/joins            new join links (and QR codes) for every character
+    GET  /play/{id}, /play/{id}/panel      a character's page
+    GET  /table/{id}, /table/{id}/panel    the table's view
+    GET  /checks, /checks/result           the check calculator
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from pathlib import Path, PurePath
+from typing import Annotated, Any, Final
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from starlette.datastructures import FormData, UploadFile
+
+from vigile.engine.live import ACTION_NAMES, NeedDice, Refusal
+from vigile.errors import InputError, VigileError
+from vigile.io.i18n import Lang
+from vigile.live import Encounter, character_view, gm_view, needs_json, table_view
+from vigile.live.views import events_for
+from vigile.scene.actors import Side
+from vigile.scene.loader import ScenarioValidationError, bundled_names, bundled_path
+from vigile.scene.reading import MAX_BYTES, format_of
+
+from . import checks as check_api
+from . import mapsvg, pageplay, pagetext
+from .auth import Viewer, encounter_viewer, is_server_token, presented
+from .context import Context, context
+from .language import request_lang
+
+HERE: Final = Path(__file__).parent
+STATIC: Final = HERE / "static"
+templates = Jinja2Templates(directory=str(HERE / "templates"))
+templates.env.filters["chance"] = lambda value, lang: pagetext.chance(value, lang)
+templates.env.filters["measure"] = lambda value, unit, lang: pagetext.measure(value, unit, lang)
+templates.env.filters["number"] = lambda value, lang: pagetext.number(value, lang)
+templates.env.filters["term"] = lambda value, lang: pagetext.term(value, lang)
+templates.env.filters["tojson_attr"] = lambda value: json.dumps(value, ensure_ascii=False)
+
+ATTITUDES: Final = ("hidden", "immobile", "half", "fast")
+"""Attitudes a risk overlay may be drawn for (SK-V3)."""
+MAX_DIE: Final = 100
+
+router = APIRouter(include_in_schema=False)
+Ctx = Annotated[Context, Depends(context)]
+
+
+class Denied(Exception):
+    """The request's token does not open this page."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def token_of(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, credentials = header.partition(" ")
+    from_header = credentials.strip() if scheme.lower() == "bearer" else None
+    return presented(None, from_header or request.query_params.get("token"))
+
+
+def viewer_of(ctx: Context, request: Request, encounter_id: str) -> tuple[Viewer, str]:
+    """Who the request speaks for in this encounter, and its token."""
+    token = token_of(request)
+    try:
+        viewer = encounter_viewer(ctx, token, encounter_id)
+    except HTTPException as error:
+        raise Denied(error.status_code, str(error.detail)) from None
+    assert token is not None
+    return viewer, token
+
+
+def base(request: Request, lang: Lang, **extra: Any) -> dict[str, Any]:
+    """What every template is given."""
+    other = Lang.EN if lang is Lang.FR else Lang.FR
+    return {
+        "request": request,
+        "lang": lang,
+        "t": pagetext.translator(lang),
+        "other_lang": other,
+        "switch_url": str(request.url.include_query_params(lang=other.value)),
+        **extra,
+    }
+
+
+def render(
+    request: Request, name: str, lang: Lang, status: int = 200, **context: Any
+) -> HTMLResponse:
+    response = templates.TemplateResponse(
+        request, name, base(request, lang, **context), status_code=status
+    )
+    response.headers["Content-Language"] = lang.value
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def error_page(request: Request, lang: Lang, status: int, message: str) -> HTMLResponse:
+    return render(request, "error.html", lang, status=status, message=message)
+
+
+def fragment_error(request: Request, lang: Lang, message: str) -> HTMLResponse:
+    """An error shown where the fragment would go (htmx swaps 200 answers only)."""
+    return render(request, "_alert.html", lang, message=message)
+
+
+def guarded(request: Request, lang: Lang, error: Exception, *, fragment: bool) -> HTMLResponse:
+    if isinstance(error, Denied):
+        status, message = error.status, str(error)
+    elif isinstance(error, VigileError):
+        status, message = int(getattr(error, "status", 0) or 422), str(error)
+    else:  # pragma: no cover - only Denied and VigileError are passed here
+        raise error
+    if fragment:
+        return fragment_error(request, lang, message)
+    return error_page(request, lang, status, message)
+
+
+async def form_of(request: Request) -> FormData:
+    """The request's form (close it: an uploaded file is a temporary file)."""
+    return await request.form(max_files=1, max_fields=200)
+
+
+async def fields_of(request: Request) -> dict[str, str]:
+    """The form's text fields (files dropped)."""
+    form = await form_of(request)
+    try:
+        return {key: value for key, value in form.items() if isinstance(value, str)}
+    finally:
+        await form.close()
+
+
+def query(lang: Lang, **params: object) -> str:
+    """``?lang=fr&...`` for the pages' own links (the token travels in a header)."""
+    shown = {"lang": lang.value, **{k: v for k, v in params.items() if v not in (None, "")}}
+    return "?" + urlencode(shown)
+
+
+# ------------------------------------------------------------------------------ the list
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request, ctx: Ctx, archived: bool = False) -> HTMLResponse:
+    """The encounters (the server's token): start one, resume one, archive one."""
+    lang = request_lang(request)
+    token = token_of(request)
+    if not is_server_token(ctx, token):
+        return render(request, "login.html", lang, status=401 if token else 200, wrong=bool(token))
+    return list_page(request, ctx, lang, token or "", archived=archived)
+
+
+def list_page(
+    request: Request,
+    ctx: Context,
+    lang: Lang,
+    token: str,
+    *,
+    archived: bool = False,
+    errors: list[dict[str, Any]] | None = None,
+    message: str | None = None,
+    status: int = 200,
+) -> HTMLResponse:
+    rows = ctx.store.encounters(archived=archived)
+    return render(
+        request,
+        "index.html",
+        lang,
+        status=status,
+        token=token,
+        rows=rows,
+        archived=archived,
+        scenarios=bundled_names(),
+        errors=errors or [],
+        message=message,
+    )
+
+
+@router.post("/encounters", response_class=HTMLResponse)
+async def start(request: Request, ctx: Ctx) -> Response:
+    """A new encounter from a bundled scenario or an uploaded file; its GM page."""
+    lang = request_lang(request)
+    form = await form_of(request)
+    try:
+        return await _start(request, ctx, lang, form)
+    finally:
+        await form.close()
+
+
+async def _start(request: Request, ctx: Context, lang: Lang, form: FormData) -> Response:
+    token = str(form.get("token") or "") or token_of(request) or ""
+    if not is_server_token(ctx, token):
+        return error_page(request, lang, 401, pagetext.text("need_server_token", lang))
+    upload = form.get("file")
+    dice = str(form.get("dice") or "rolled")
+    seed_text = str(form.get("seed") or "").strip()
+    name = str(form.get("name") or "").strip() or None
+    try:
+        seed = int(seed_text) if seed_text else None
+        if dice not in ("rolled", "given"):
+            raise InputError("rolled or given", where="dice")
+        if isinstance(upload, UploadFile) and upload.filename:
+            data = await upload.read(MAX_BYTES + 1)
+            source = upload.filename[:200]
+            if len(data) > MAX_BYTES:
+                raise InputError(f"larger than {MAX_BYTES // (1024 * 1024)} MiB", where=source)
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InputError("not UTF-8 text", where=source) from None
+            fmt = format_of(Path(PurePath(source).name))
+        else:
+            path = bundled_path(str(form.get("scenario") or ""))
+            text, fmt, source = path.read_text("utf-8"), "yaml", path.name
+        encounter, _ = Encounter.create(
+            ctx.store, text=text, fmt=fmt, source=source, seed=seed, dice=dice, name=name
+        )
+    except ScenarioValidationError as error:
+        errors = [
+            {"file": e.file, "line": e.line, "field": e.field, "message": e.message}
+            for e in error.errors
+        ]
+        return list_page(request, ctx, lang, token, errors=errors, status=422)
+    except ValueError:
+        message = pagetext.text("bad_seed", lang)
+        return list_page(request, ctx, lang, token, message=message, status=422)
+    except VigileError as error:
+        return list_page(request, ctx, lang, token, message=str(error), status=422)
+    target = f"/encounters/{encounter.id}?" + urlencode({"token": token, "lang": lang.value})
+    return RedirectResponse(target, status_code=303)
+
+
+@router.post("/encounters/{encounter_id}/archive")
+async def archive(request: Request, ctx: Ctx, encounter_id: str) -> Response:
+    lang = request_lang(request)
+    form = await fields_of(request)
+    token = form.get("token") or token_of(request) or ""
+    if not is_server_token(ctx, token):
+        return error_page(request, lang, 401, pagetext.text("need_server_token", lang))
+    try:
+        ctx.store.archive(encounter_id)
+    except VigileError as error:
+        return error_page(request, lang, int(getattr(error, "status", 0) or 404), str(error))
+    ctx.forget(encounter_id)
+    ctx.hub.notify(encounter_id)
+    return RedirectResponse("/?" + urlencode({"token": token, "lang": lang.value}), status_code=303)
+
+
+# ------------------------------------------------------------------------------ the GM's table
+
+
+def gm_context(
+    request: Request, ctx: Context, encounter: Encounter, lang: Lang, overlay: str | None
+) -> dict[str, Any]:
+    """The GM's map, status, who-knows-what and log."""
+    with encounter.reading() as replayed:
+        shown = gm_view(encounter, replayed, lang)
+        game = replayed.game
+        model = mapsvg.board_layers(
+            encounter.scenario, game.board, open_doors=frozenset(game.board.open_doors)
+        )
+        mapsvg.gm_tokens(model, game, shown)
+    model.clickable = True
+    overlay_error = None
+    if overlay in ATTITUDES:
+        try:
+            model.overlay = overlay_of(encounter, overlay)
+        except InputError as error:
+            overlay_error = str(error)
+    sides = {a["name"]: a["side"] for a in shown["actors"]}
+    observers = [a["name"] for a in shown["actors"] if a["side"] == Side.DEFENDERS.value]
+    intruders = [a["name"] for a in shown["actors"] if a["side"] == Side.ATTACKERS.value]
+    return {
+        "encounter": encounter,
+        "view": shown,
+        "map": model,
+        "overlay": overlay,
+        "overlay_error": overlay_error,
+        "attitudes": ATTITUDES,
+        "sides": sides,
+        "observers": observers,
+        "short": mapsvg.initials(a["name"] for a in shown["actors"]),
+        "intruders": intruders,
+        "letters": {s: pagetext.awareness_letter(s, lang) for s in pagetext.LADDER},
+        "ladder": pagetext.LADDER,
+        "q": query(lang, overlay=overlay),
+        "archived": encounter.row.archived or ctx.store.encounter(encounter.id).archived,
+    }
+
+
+_overlays: dict[tuple[str, str], dict[str, Any]] = {}
+
+
+def overlay_of(encounter: Encounter, attitude: str) -> dict[str, Any]:
+    """The risk overlay of an encounter's scenario, computed once per attitude."""
+    key = (encounter.id, attitude)
+    found = _overlays.get(key)
+    if found is None:
+        found = mapsvg.risk_overlay(encounter.scenario, attitude)
+        if len(_overlays) > 64:
+            _overlays.clear()
+        _overlays[key] = found
+    return found
+
+
+@router.get("/encounters/{encounter_id}", response_class=HTMLResponse)
+def gm_page(request: Request, ctx: Ctx, encounter_id: str) -> Response:
+    """The GM's table; a player's or the table's token goes to its own page."""
+    lang = request_lang(request)
+    try:
+        viewer, token = viewer_of(ctx, request, encounter_id)
+        if viewer.role != "gm":
+            page = "play" if viewer.role == "player" else "table"
+            params = urlencode({"token": token, "lang": lang.value})
+            return RedirectResponse(f"/{page}/{encounter_id}?{params}", status_code=303)
+        encounter = ctx.encounter(encounter_id)
+        overlay = request.query_params.get("overlay")
+        data = gm_context(request, ctx, encounter, lang, overlay)
+    except (Denied, VigileError) as error:
+        return guarded(request, lang, error, fragment=False)
+    game = encounter.game
+    doors = sorted(game.board.door_index)
+    return render(
+        request,
+        "gm.html",
+        lang,
+        token=token,
+        server=viewer.server,
+        forms=pageplay.FORMS,
+        point_actions=[
+            f.do for f in pageplay.FORMS.values() if any(x.kind == "point" for x in f.fields)
+        ],
+        actor_actions=[f.do for f in pageplay.FORMS.values() if f.needs_actor],
+        action_names=[n for n in ACTION_NAMES if n != "end-turn"],
+        living_intruders=[w.name for w in game.intruders() if w.alive],
+        all_actors=[w.name for w in game.walkers],
+        doors=doors,
+        **data,
+    )
+
+
+@router.get("/encounters/{encounter_id}/panels", response_class=HTMLResponse)
+def gm_panels(request: Request, ctx: Ctx, encounter_id: str) -> Response:
+    lang = request_lang(request)
+    try:
+        viewer_gm(ctx, request, encounter_id)
+        encounter = ctx.encounter(encounter_id)
+        data = gm_context(request, ctx, encounter, lang, request.query_params.get("overlay"))
+    except (Denied, VigileError) as error:
+        return guarded(request, lang, error, fragment=True)
+    return render(request, "_gm_panels.html", lang, **data)
+
+
+def viewer_gm(ctx: Context, request: Request, encounter_id: str) -> Viewer:
+    viewer, _ = viewer_of(ctx, request, encounter_id)
+    if viewer.role != "gm":
+        raise Denied(403, f"only the GM may do this; this token is the {viewer.role}'s")
+    return viewer
+
+
+def _action(fields: Mapping[str, str]) -> dict[str, Any]:
+    """The action: a JSON ``action`` field (a dice prompt's), else built from the form."""
+    given = fields.get("action")
+    if given:
+        try:
+            data = json.loads(given)
+        except json.JSONDecodeError:
+            raise InputError("not JSON", where="action") from None
+        if not isinstance(data, dict):
+            raise InputError("an action is an object", where="action")
+        return data
+    return pageplay.action_from_form(fields)
+
+
+def _dice(text: str) -> list[int]:
+    dice: list[int] = []
+    for part in text.replace(" ", ",").split(","):
+        if part.strip():
+            try:
+                dice.append(int(part))
+            except ValueError:
+                raise InputError(f"{part!r} is not a die's face", where="dice") from None
+    return dice
+
+
+@router.post("/encounters/{encounter_id}/preview", response_class=HTMLResponse)
+async def preview(request: Request, ctx: Ctx, encounter_id: str) -> Response:
+    """The checks the action in the form would trigger, each with its exact odds."""
+    lang = request_lang(request)
+    fields = await fields_of(request)
+    try:
+        viewer_gm(ctx, request, encounter_id)
+        encounter = ctx.encounter(encounter_id)
+        data = _action(fields)
+        shown = pageplay.preview(encounter, data, lang)
+    except (Denied, VigileError) as error:
+        return guarded(request, lang, error, fragment=True)
+    return render(request, "_preview.html", lang, preview=shown, dice=encounter.row.dice)
+
+
+@router.post("/encounters/{encounter_id}/act", response_class=HTMLResponse)
+async def act(request: Request, ctx: Ctx, encounter_id: str) -> Response:
+    """Play the action. With the table's dice, each missing die is asked for in turn (the
+    check it is for, with its odds); ``roll`` draws the next one here instead."""
+    lang = request_lang(request)
+    fields = await fields_of(request)
+    try:
+        viewer_gm(ctx, request, encounter_id)
+        encounter = ctx.encounter(encounter_id)
+        data = _action(fields)
+        dice = _dice(fields.get("dice", ""))
+        typed = fields.get("die", "").strip()
+        if fields.get("roll") and fields.get("sides", "").isdigit():
+            dice.append(1 + secrets.randbelow(min(int(fields["sides"]), MAX_DIE)))
+        elif typed:
+            dice.extend(_dice(typed))
+        try:
+            played = encounter.act(data, dice=dice or None)
+        except NeedDice as need:
+            return render(
+                request,
+                "_dice.html",
+                lang,
+                encounter=encounter,
+                action=json.dumps(data, ensure_ascii=False),
+                dice=",".join(str(d) for d in dice),
+                given=dice,
+                needs=needs_json(need, lang),
+                q=query(lang, overlay=fields.get("overlay")),
+            )
+        except Refusal as refusal:
+            return fragment_error(request, lang, pageplay.refusal_text(refusal, lang))
+        ctx.hub.notify(encounter.id)
+        events = events_for("gm", None, played.events, lang)
+        panels = gm_context(request, ctx, encounter, lang, fields.get("overlay"))
+    except (Denied, VigileError) as error:
+        return guarded(request, lang, error, fragment=True)
+    return render(
+        request,
+        "_played.html",
+        lang,
+        events=events,
+        faces=played.record.payload.get("faces", []),
+        seq=played.record.seq,
+        **panels,
+    )
+
+
+@router.post("/encounters/{encounter_id}/undo", response_class=HTMLResponse)
+async def undo(request: Request, ctx: Ctx, encounter_id: str) -> Response:
+    lang = request_lang(request)
+    fields = await fields_of(request)
+    try:
+        viewer_gm(ctx, request, encounter_id)
+        encounter = ctx.encounter(encounter_id)
+        played = encounter.undo()
+        ctx.hub.notify(encounter.id)
+        panels = gm_context(request, ctx, encounter, lang, fields.get("overlay"))
+    except (Denied, VigileError) as error:
+        return guarded(request, lang, error, fragment=True)
+    return render(request, "_undone.html", lang, undone=played.undone, **panels)
+
+
+@router.post("/encounters/{encounter_id}/joins", response_class=HTMLResponse)
+def joins(request: Request, ctx: Ctx, encounter_id: str) -> Response:
+    """New join links for the table and every character (the store keeps only the tokens'
+    digests: a link is shown once, here; the links made before stay valid)."""
+    lang = request_lang(request)
+    try:
+        viewer_gm(ctx, request, encounter_id)
+        encounter = ctx.encounter(encounter_id)
+        root = str(request.base_url).rstrip("/")
+        links: list[dict[str, Any]] = []
+        table = ctx.store.create_token(encounter.id, "table")
+        shared = pagetext.text("table", lang)
+        links.append(join("table", f"{root}/table/{encounter.id}", table, lang, shared))
+        for actor in encounter.scenario.actors:
+            token = ctx.store.create_token(encounter.id, "player", actor.name)
+            page = f"{root}/play/{encounter.id}"
+            links.append(join(actor.side.value, page, token, lang, actor.name))
+    except (Denied, VigileError) as error:
+        return guarded(request, lang, error, fragment=True)
+    return render(request, "_joins.html", lang, links=links)
+
+
+def join(side: str, page: str, token: str, lang: Lang, who: str) -> dict[str, Any]:
+    url = f"{page}?" + urlencode({"token": token, "lang": lang.value})
+    return {"who": who, "side": side, "url": url, "qr": qr_svg(url)}
+
+
+def qr_svg(url: str) -> str | None:
+    """The link as an inline SVG QR code (segno), or None when segno is missing."""
+    try:
+        import segno
+    except ImportError:  # pragma: no cover - segno is a dependency of the pages
+        return None
+    code = segno.make(url, error="m")
+    svg: str = code.svg_inline(scale=2, border=2, dark="#000", light="#fff", omitsize=True)
+    return svg
+
+
+# ------------------------------------------------------------------------------ a character's page
+
+
+def player_context(encounter: Encounter, name: str, lang: Lang) -> dict[str, Any]:
+    with encounter.reading() as replayed:
+        shown = character_view(encounter, replayed, name, lang)
+        model = mapsvg.board_layers(encounter.scenario, replayed.game.board)
+        mapsvg.character_tokens(model, replayed.game, shown)
+    return {
+        "view": shown,
+        "map": model,
+        "letters": {s: pagetext.awareness_letter(s, lang) for s in pagetext.LADDER},
+    }
+
+
+@router.get("/play/{encounter_id}", response_class=HTMLResponse)
+def play_page(request: Request, ctx: Ctx, encounter_id: str) -> Response:
+    """A character's page: what it knows, live."""
+    lang = request_lang(request)
+    try:
+        viewer, token = viewer_of(ctx, request, encounter_id)
+        encounter = ctx.encounter(encounter_id)
+        name = viewer.character or request.query_params.get("as")
+        if viewer.role == "table" or name is None:
+            raise Denied(403, pagetext.text("not_a_character", lang))
+        if viewer.role == "player" and name != viewer.character:
+            raise Denied(403, pagetext.text("not_a_character", lang))
+        if name not in encounter.game.by_name:
+            raise InputError(f"no actor is called {name!r}", where="as")
+        data = player_context(encounter, name, lang)
+    except (Denied, VigileError) as error:
+        return guarded(request, lang, error, fragment=False)
+    as_param = {"as": name} if viewer.role == "gm" else {}
+    return render(
+        request,
+        "play.html",
+        lang,
+        token=token,
+        encounter_id=encounter.id,
+        stream=f"/api/v1/encounters/{encounter.id}/stream?"
+        + urlencode({"token": token, "lang": lang.value, **as_param}),
+        q=query(lang, **as_param),
+        **data,
+    )
+
+
+@router.get("/play/{encounter_id}/panel", response_class=HTMLResponse)
+def play_panel(request: Request, ctx: Ctx, encounter_id: str) -> Response:
+    lang = request_lang(request)
+    try:
+        viewer, _ = viewer_of(ctx, request, encounter_id)
+        encounter = ctx.encounter(encounter_id)
+        name = viewer.character if viewer.role == "player" else None
+        if viewer.role == "gm":
+            name = request.query_params.get("as")
+        if name is None or name not in encounter.game.by_name:
+            raise Denied(403, pagetext.text("not_a_character", lang))
+        data = player_context(encounter, name, lang)
+    except (Denied, VigileError) as error:
+        return guarded(request, lang, error, fragment=True)
+    return render(request, "_play_panel.html", lang, **data)
+
+
+# ------------------------------------------------------------------------------ the table's view
+
+
+def table_context(encounter: Encounter, lang: Lang) -> dict[str, Any]:
+    with encounter.reading() as replayed:
+        shown = table_view(encounter, replayed, lang)
+        model = mapsvg.board_layers(encounter.scenario, replayed.game.board)
+    mapsvg.table_tokens(model, shown)
+    return {"view": shown, "map": model}
+
+
+@router.get("/table/{encounter_id}", response_class=HTMLResponse)
+def table_page(request: Request, ctx: Ctx, encounter_id: str) -> Response:
+    lang = request_lang(request)
+    try:
+        viewer, token = viewer_of(ctx, request, encounter_id)
+        if viewer.role == "player":
+            raise Denied(403, pagetext.text("not_the_table", lang))
+        encounter = ctx.encounter(encounter_id)
+        data = table_context(encounter, lang)
+    except (Denied, VigileError) as error:
+        return guarded(request, lang, error, fragment=False)
+    as_param = {"as": "table"} if viewer.role == "gm" else {}
+    return render(
+        request,
+        "table.html",
+        lang,
+        token=token,
+        encounter=encounter,
+        stream=f"/api/v1/encounters/{encounter.id}/stream?"
+        + urlencode({"token": token, "lang": lang.value, **as_param}),
+        q=query(lang),
+        **data,
+    )
+
+
+@router.get("/table/{encounter_id}/panel", response_class=HTMLResponse)
+def table_panel(request: Request, ctx: Ctx, encounter_id: str) -> Response:
+    lang = request_lang(request)
+    try:
+        viewer, _ = viewer_of(ctx, request, encounter_id)
+        if viewer.role == "player":
+            raise Denied(403, pagetext.text("not_the_table", lang))
+        data = table_context(ctx.encounter(encounter_id), lang)
+    except (Denied, VigileError) as error:
+        return guarded(request, lang, error, fragment=True)
+    return render(request, "_table_panel.html", lang, **data)
+
+
+# ------------------------------------------------------------------------------ the calculator
+
+
+def calculator_state(params: Mapping[str, str]) -> dict[str, Any]:
+    """The calculator's state from the query: ``game``, ``check``, ``o.<option>``, ``seed``,
+    ``dice``, ``view``."""
+    listing = check_api.list_checks()["games"]
+    games = {g["name"]: g for g in listing}
+    game = params.get("game") or (listing[0]["name"] if listing else "")
+    if game not in games:
+        game = listing[0]["name"]
+    checks = {c["name"]: c for c in games[game]["checks"]}
+    name = params.get("check") or next(iter(checks))
+    if name not in checks:
+        name = next(iter(checks))
+    check = checks[name]
+    values = {o["name"]: params.get(f"o.{o['name']}", "") for o in check["options"]}
+    return {
+        "games": listing,
+        "game": games[game],
+        "check": check,
+        "values": values,
+        "seed": params.get("seed", ""),
+        "dice": params.get("dice", ""),
+        "view": params.get("view", "gm"),
+    }
+
+
+def _option_value(option: Mapping[str, Any], text: str) -> object:
+    if option["type"] == "boolean":
+        return text in ("on", "true", "1")
+    if option["multiple"]:
+        return [part.strip() for part in text.split(";") if part.strip()]
+    if option["type"] == "integer":
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    if option["type"] == "number":
+        try:
+            return float(text.replace(",", "."))
+        except ValueError:
+            return text
+    return text
+
+
+def calculate(state: Mapping[str, Any], lang: Lang) -> tuple[dict[str, Any] | None, str | None]:
+    """The check's JSON (``vigile check --json``'s own, through the check API), or the
+    error it makes."""
+    check = state["check"]
+    options: dict[str, Any] = {}
+    for option in check["options"]:
+        text = state["values"].get(option["name"], "").strip()
+        if text == "" or (option["type"] == "boolean" and text not in ("on", "true", "1")):
+            continue
+        options[option["name"]] = _option_value(option, text)
+    missing = [o["name"] for o in check["options"] if o["required"] and o["name"] not in options]
+    if missing:
+        return None, pagetext.text("calc.missing", lang, names=", ".join(missing))
+    body: dict[str, Any] = {"options": options, "lang": lang.value}
+    fields = check["fields"]
+    try:
+        if state["seed"].strip() and "seed" in fields:
+            body["seed"] = int(state["seed"].strip())
+        if state["dice"].strip() and "dice_values" in fields:
+            body["dice_values"] = _dice(state["dice"])
+        if "view" in fields and state["view"] in ("gm", "player"):
+            body["view"] = state["view"]
+        request = check_api.CheckRequest.model_validate(body)
+    except ValueError as error:  # a pydantic ValidationError is one too
+        return None, pagetext.text("calc.bad_number", lang, detail=str(error).splitlines()[0])
+    except InputError as error:
+        return None, str(error)
+    found = check_api.find_check(state["game"]["name"], check["name"])
+    response = check_api.run(found, request, lang)
+    payload = json.loads(bytes(response.body))
+    if response.status_code != 200:
+        return None, str(payload.get("detail") or payload.get("title"))
+    return payload, None
+
+
+def calculator_url(state: Mapping[str, Any]) -> str:
+    params: dict[str, str] = {"game": state["game"]["name"], "check": state["check"]["name"]}
+    for name, value in state["values"].items():
+        if value:
+            params[f"o.{name}"] = value
+    for key in ("seed", "dice"):
+        if state[key]:
+            params[key] = state[key]
+    if state["view"] != "gm":
+        params["view"] = state["view"]
+    return "/checks?" + urlencode(params)
+
+
+@router.get("/checks", response_class=HTMLResponse)
+def calculator(request: Request) -> Response:
+    """Every ``vigile check`` as a form; the state is the URL's query."""
+    lang = request_lang(request)
+    state = calculator_state(request.query_params)
+    result, error = calculate(state, lang)
+    return render(
+        request,
+        "checks.html",
+        lang,
+        state=state,
+        result=result,
+        error=error,
+        unit=state["game"]["unit"],
+    )
+
+
+@router.get("/checks/result", response_class=HTMLResponse)
+def calculator_result(request: Request) -> Response:
+    lang = request_lang(request)
+    state = calculator_state(request.query_params)
+    result, error = calculate(state, lang)
+    response = render(request, "_check_result.html", lang, state=state, result=result, error=error)
+    shown = calculator_url(state) + "&" + urlencode({"lang": lang.value})
+    response.headers["HX-Replace-Url"] = shown
+    return response
