@@ -76,6 +76,12 @@ def create_app(
     problems.install(app)
     app.include_router(api.router, prefix="/api/v1")
     app.include_router(checks.router, prefix="/api/v1/checks")
+    from fastapi.staticfiles import StaticFiles  # the pages (issue 12), served before "/"
+
+    from . import pages
+
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
 
     @app.get("/", tags=["server"])
     def root() -> dict[str, Any]:
