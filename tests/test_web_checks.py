@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -22,6 +23,9 @@ import toygame
 from vigile import registry
 from vigile.checks.sink import capture, deliver
 from vigile.cli import main
+from vigile.cli.common import Common, common_options, run_check
+from vigile.registry import GamePlugin
+from vigile.rulesets.skirmish.alarm import alarm_check
 from vigile.web.checks import MAX_BODY_BYTES, router
 
 PREFIX = "/api/v1/checks"
@@ -438,6 +442,39 @@ def test_a_game_registered_later_is_listed(client: TestClient) -> None:
     finally:
         registry.unregister("toy")
     assert client.get(f"{PREFIX}/toy").status_code == 404
+
+
+solo_app = typer.Typer()
+
+
+@solo_app.command()
+@common_options()
+def cry(*, common: Common) -> None:
+    """The skirmish alarm, in a game of one check."""
+    run_check("skirmish", common, lambda rules, source: alarm_check(rules, source=source))
+
+
+SOLO = GamePlugin(
+    name="solo",
+    title="a game of one check",
+    unit="cm",
+    rule_prefix="SK",
+    package="vigile.rulesets.skirmish",
+    cli=f"{__name__}:solo_app",
+)
+
+
+def test_a_plugin_game_of_one_check_is_served(client: TestClient) -> None:
+    """A game's app of one command is that command (no group): its check is still found, and
+    a plug-in's command that ends in ``run_check`` answers over HTTP with no change."""
+    registry.register(SOLO)
+    try:
+        [game] = [g for g in client.get(PREFIX).json()["games"] if g["name"] == "solo"]
+        assert [c["name"] for c in game["checks"]] == ["cry"]
+        solo = post(client, "solo", "cry", {"dice_values": [6, 1]}).json()
+    finally:
+        registry.unregister("solo")
+    assert solo == post(client, "skirmish", "alarm", {"dice_values": [6, 1]}).json()
 
 
 # --- the sink -----------------------------------------------------------------------------------

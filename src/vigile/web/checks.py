@@ -207,8 +207,12 @@ class Check:
             "name": self.name,
             "help": inspect.cleandoc(self.command.help or ""),
             "options": [option.describe() for option in self.listed],
-            "fields": [field for flag, field in OWN_FIELDS.items() if flag in self.flags]
-            + (["lang"] if "--lang" not in self.flags else []),
+            "fields": [
+                field
+                for flag, field in OWN_FIELDS.items()
+                if flag in self.flags and field != "lang"
+            ]
+            + ["lang"],  # the API renders the answer in any language
         }
 
 
@@ -251,7 +255,8 @@ def _game_checks(game: str, version: int) -> dict[str, Check]:
     if plugin.cli is None:
         return {}
     group = typer.main.get_command(plugin.load(plugin.cli))
-    commands: dict[str, Any] = getattr(group, "commands", {})
+    # An app of one command is that command (Typer makes no group of it).
+    commands: dict[str, Any] = getattr(group, "commands", None) or {group.name: group}
     return {name: _check(game, name, command) for name, command in commands.items()}
 
 
