@@ -1,0 +1,24 @@
+"""Live encounters as append-only logs in a database (SQLite by default, PostgreSQL by URL).
+
+An encounter is the scenario text it started from plus an append-only log of records, each with
+a per-encounter sequence number (1, 2, 3...). The state is rebuilt elsewhere by replaying the
+log; this package only stores it. SQLAlchemy Core, migrations by Alembic (run on opening).
+"""
+
+from __future__ import annotations
+
+from .engine import default_path, resolve_url
+from .errors import ArchivedEncounter, StaleSequence, StoreError, UnknownEncounter
+from .store import EncounterRow, Record, Store
+
+__all__ = [
+    "ArchivedEncounter",
+    "EncounterRow",
+    "Record",
+    "StaleSequence",
+    "Store",
+    "StoreError",
+    "UnknownEncounter",
+    "default_path",
+    "resolve_url",
+]

@@ -1,0 +1,1 @@
+"""Alembic's migration scripts for the store (``env.py`` and ``versions/``)."""

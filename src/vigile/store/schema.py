@@ -1,0 +1,86 @@
+"""The database schema, as SQLAlchemy Core tables: the head of the migrations.
+
+Every change here needs a migration in ``migrations/versions`` (the tests compare the two).
+
+- ``encounters``: one row per encounter, the scenario text it started from and its settings;
+  ``last_seq`` is the sequence number of its last record (0 before the first), kept in the
+  same transaction as each append, so the row is also what a writer locks.
+- ``records``: the append-only log; ``(encounter_id, seq)`` is the primary key, so a sequence
+  number is unique per encounter. Payloads are JSON text, portable across SQLite and PostgreSQL.
+- ``tokens``: access tokens to an encounter, by the SHA-256 hex digest of the token only.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    false,
+)
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+"""Constraint names fixed by convention, the same on every database (migrations name them)."""
+
+metadata = MetaData(naming_convention=NAMING)
+
+encounters = Table(
+    "encounters",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("ruleset", String(40), nullable=False),
+    Column("source", String(200), nullable=False),
+    Column("scenario", Text, nullable=False),
+    Column("scenario_format", String(8), nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("dice", String(8), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("archived", Boolean, nullable=False, server_default=false()),
+    Column("last_seq", Integer, nullable=False, server_default="0"),
+)
+
+records = Table(
+    "records",
+    metadata,
+    Column(
+        "encounter_id",
+        String(32),
+        ForeignKey("encounters.id", ondelete="RESTRICT"),
+        primary_key=True,
+    ),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(40), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+tokens = Table(
+    "tokens",
+    metadata,
+    Column("digest", String(64), primary_key=True),
+    Column(
+        "encounter_id",
+        String(32),
+        ForeignKey("encounters.id", ondelete="RESTRICT"),
+        nullable=False,
+    ),
+    Column("role", String(8), nullable=False),
+    Column("character", String(200), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Index("ix_tokens_encounter_id", "encounter_id"),
+)

@@ -1,0 +1,472 @@
+"""The store of live encounters: each is the scenario it started from plus an append-only log.
+
+A record is never updated or deleted (an undo is a record too). Each write is one transaction:
+on SQLite ``BEGIN IMMEDIATE`` (the write lock first), on PostgreSQL ``SELECT ... FOR UPDATE``
+on the encounter's row; either way the next sequence number is read and written under the
+lock, and ``(encounter_id, seq)`` is the records' primary key, so two writers at once lose
+nothing and never share a number.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any, Final
+
+from alembic.util.exc import CommandError
+from sqlalchemy import Engine, Row, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
+from vigile.errors import InputError
+
+from . import schema
+from .engine import WRITE, hide_password, make_engine, one_line, resolve_url
+from .errors import ArchivedEncounter, StaleSequence, StoreError, UnknownEncounter
+from .migrate import upgrade
+
+MAX_NAME: Final = 200
+"""Characters in an encounter's name, its source, a token's character."""
+MAX_RULESET: Final = 40
+MAX_KIND: Final = 40
+MAX_SCENARIO_BYTES: Final = 1024 * 1024
+MAX_PAYLOAD_BYTES: Final = 256 * 1024
+MAX_SEED: Final = 2**63 - 1
+FORMATS: Final = ("yaml", "toml", "json")
+DICE: Final = ("rolled", "given")
+ROLES: Final = ("gm", "player", "table")
+
+
+@dataclass(frozen=True)
+class EncounterRow:
+    """An encounter as stored: what it started from, and how far its log goes."""
+
+    id: str
+    """uuid4 hex."""
+    name: str
+    ruleset: str
+    source: str
+    """The bundled scenario's name or the uploaded file's name."""
+    scenario: str
+    """The scenario file's full text."""
+    scenario_format: str
+    """``yaml``, ``toml`` or ``json``."""
+    seed: int
+    dice: str
+    """``rolled`` (seeded dice) or ``given`` (the table's dice)."""
+    created: datetime
+    """UTC."""
+    archived: bool
+    last_seq: int
+    """The last record's sequence number; 0 before the first."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One entry of an encounter's log."""
+
+    encounter_id: str
+    seq: int
+    """1, 2, 3... per encounter, no gap."""
+    kind: str
+    """Chosen by the caller: ``action``, ``undo``, ``dice``..."""
+    payload: dict[str, Any]
+    at: datetime
+    """UTC."""
+
+
+class Store:
+    """Encounters in a database: SQLite by default, PostgreSQL (``postgresql+psycopg://``) or
+    any URL SQLAlchemy knows.
+
+    ``url`` None: ``$VIGILE_DB`` (a URL or a file path), else ``vigile.db`` in the user's data
+    directory. Opening migrates the database to the newest schema. :class:`StoreError` if the
+    database cannot be used. Safe to share between threads; each process opens its own.
+    """
+
+    def __init__(self, url: str | None = None) -> None:
+        resolved = resolve_url(url)
+        self._shown = hide_password(resolved)
+        self._engine: Engine = make_engine(resolved)
+        self._writer = self._engine.execution_options(**{WRITE: True})
+        try:
+            upgrade(self._engine)
+        except CommandError as error:
+            self._engine.dispose()
+            raise StoreError(
+                f"cannot migrate the schema ({one_line(error)}); is it from a newer vigile?",
+                url=self._shown,
+            ) from None
+        except DBAPIError as error:  # the driver refused to connect, or the database to migrate
+            self._engine.dispose()
+            raise StoreError(one_line(error), url=self._shown) from None
+        except BaseException:
+            self._engine.dispose()
+            raise
+
+    @property
+    def url(self) -> str:
+        """The database URL, its password hidden."""
+        return self._shown
+
+    def close(self) -> None:
+        """Close every connection (the store is not usable after)."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store({self._shown!r})"
+
+    # -- encounters ---------------------------------------------------------------------------
+
+    def create_encounter(
+        self,
+        *,
+        name: str,
+        ruleset: str,
+        source: str,
+        scenario: str,
+        scenario_format: str,
+        seed: int,
+        dice: str,
+    ) -> EncounterRow:
+        """A new encounter, with no record yet."""
+        _text("name", name, MAX_NAME)
+        _text("ruleset", ruleset, MAX_RULESET)
+        _text("source", source, MAX_NAME)
+        _scenario(scenario)
+        _choice("scenario_format", scenario_format, FORMATS)
+        _choice("dice", dice, DICE)
+        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+            raise InputError(f"must be an integer from 0 to {MAX_SEED}", where="seed")
+        row = EncounterRow(
+            id=uuid.uuid4().hex,
+            name=name,
+            ruleset=ruleset,
+            source=source,
+            scenario=scenario,
+            scenario_format=scenario_format,
+            seed=seed,
+            dice=dice,
+            created=_now(),
+            archived=False,
+            last_seq=0,
+        )
+        with self._guard(), self._writer.begin() as connection:
+            connection.execute(
+                insert(schema.encounters).values(
+                    id=row.id,
+                    name=name,
+                    ruleset=ruleset,
+                    source=source,
+                    scenario=scenario,
+                    scenario_format=scenario_format,
+                    seed=seed,
+                    dice=dice,
+                    created=row.created,
+                    archived=False,
+                    last_seq=0,
+                )
+            )
+        return row
+
+    def encounters(self, *, archived: bool = False) -> list[EncounterRow]:
+        """The encounters, newest first: the live ones, or with ``archived`` the archived ones."""
+        table = schema.encounters
+        query = (
+            select(table)
+            .where(table.c.archived == bool(archived))
+            .order_by(table.c.created.desc(), table.c.id.desc())
+        )
+        with self._guard(), self._engine.connect() as connection:
+            return [_encounter(row) for row in connection.execute(query)]
+
+    def encounter(self, encounter_id: str) -> EncounterRow:
+        """One encounter; :class:`UnknownEncounter` if there is none with this id."""
+        table = schema.encounters
+        with self._guard(), self._engine.connect() as connection:
+            row = connection.execute(select(table).where(table.c.id == encounter_id)).first()
+        if row is None:
+            raise UnknownEncounter(encounter_id)
+        return _encounter(row)
+
+    def archive(self, encounter_id: str) -> None:
+        """Archive an encounter: its records stay, it takes no more."""
+        table = schema.encounters
+        with self._guard(), self._writer.begin() as connection:
+            done = connection.execute(
+                update(table).where(table.c.id == encounter_id).values(archived=True)
+            )
+            if done.rowcount == 0:
+                raise UnknownEncounter(encounter_id)
+
+    # -- records ------------------------------------------------------------------------------
+
+    def append(
+        self,
+        encounter_id: str,
+        kind: str,
+        payload: dict[str, Any],
+        *,
+        expect_seq: int | None = None,
+    ) -> Record:
+        """Append one record; see :meth:`append_many`."""
+        return self.append_many(encounter_id, [(kind, payload)], expect_seq=expect_seq)[0]
+
+    def append_many(
+        self,
+        encounter_id: str,
+        items: Sequence[tuple[str, dict[str, Any]]],
+        *,
+        expect_seq: int | None = None,
+    ) -> list[Record]:
+        """Append records in one transaction, numbered ``last_seq + 1``, ``+ 2``...
+
+        ``expect_seq``, when given, is the number the first new record must get (the caller saw
+        ``last_seq == expect_seq - 1``); otherwise :class:`StaleSequence` and nothing is written.
+        :class:`ArchivedEncounter` for an archived encounter, :class:`UnknownEncounter` for an
+        unknown one.
+        """
+        if expect_seq is not None and (type(expect_seq) is not int or expect_seq < 1):
+            raise InputError("must be a positive integer", where="expect_seq")
+        prepared = [(_kind(kind), _payload(payload)) for kind, payload in items]
+        at = _now()
+        table = schema.encounters
+        with self._guard(), self._writer.begin() as connection:
+            state = connection.execute(
+                select(table.c.archived, table.c.last_seq)
+                .where(table.c.id == encounter_id)
+                .with_for_update()
+            ).first()
+            if state is None:
+                raise UnknownEncounter(encounter_id)
+            if state.archived:
+                raise ArchivedEncounter(encounter_id)
+            first = state.last_seq + 1
+            if expect_seq is not None and expect_seq != first:
+                raise StaleSequence(encounter_id, expected=expect_seq, actual=first)
+            if not prepared:
+                return []
+            rows = [
+                {"encounter_id": encounter_id, "seq": first + i, "kind": k, "payload": p, "at": at}
+                for i, (k, p) in enumerate(prepared)
+            ]
+            connection.execute(insert(schema.records), rows)
+            connection.execute(
+                update(table)
+                .where(table.c.id == encounter_id)
+                .values(last_seq=first + len(rows) - 1)
+            )
+        return [
+            Record(encounter_id, row["seq"], row["kind"], json.loads(row["payload"]), at)
+            for row in rows
+        ]
+
+    def records(
+        self, encounter_id: str, *, after: int = 0, limit: int | None = None
+    ) -> list[Record]:
+        """The encounter's records numbered above ``after``, ascending, at most ``limit``."""
+        if type(after) is not int or after < 0:
+            raise InputError("must be an integer, 0 or more", where="after")
+        if limit is not None and (type(limit) is not int or limit < 0):
+            raise InputError("must be an integer, 0 or more", where="limit")
+        table = schema.records
+        query = (
+            select(table)
+            .where(table.c.encounter_id == encounter_id, table.c.seq > after)
+            .order_by(table.c.seq)
+        )
+        if limit is not None:
+            query = query.limit(limit)
+        with self._guard(), self._engine.connect() as connection:
+            rows = connection.execute(query).all()
+            if not rows:
+                _exists(connection, encounter_id)
+        return [
+            Record(row.encounter_id, row.seq, row.kind, json.loads(row.payload), _utc(row.at))
+            for row in rows
+        ]
+
+    def last_seq(self, encounter_id: str) -> int:
+        """The encounter's last sequence number; 0 before its first record."""
+        table = schema.encounters
+        with self._guard(), self._engine.connect() as connection:
+            value = connection.execute(
+                select(table.c.last_seq).where(table.c.id == encounter_id)
+            ).scalar()
+        if value is None:
+            raise UnknownEncounter(encounter_id)
+        return int(value)
+
+    # -- tokens -------------------------------------------------------------------------------
+
+    def create_token(self, encounter_id: str, role: str, character: str | None = None) -> str:
+        """A new access token to the encounter for ``role`` (``gm``, ``player``, ``table``),
+        and for a player the ``character``. Only its SHA-256 digest is stored: the token itself
+        is shown once, here."""
+        _choice("role", role, ROLES)
+        if character is not None:
+            _text("character", character, MAX_NAME)
+        token = secrets.token_urlsafe(32)
+        table = schema.encounters
+        with self._guard(), self._writer.begin() as connection:
+            archived = connection.execute(
+                select(table.c.archived).where(table.c.id == encounter_id)
+            ).scalar()
+            if archived is None:
+                raise UnknownEncounter(encounter_id)
+            if archived:
+                raise ArchivedEncounter(encounter_id)
+            connection.execute(
+                insert(schema.tokens).values(
+                    digest=_digest(token),
+                    encounter_id=encounter_id,
+                    role=role,
+                    character=character,
+                    created=_now(),
+                )
+            )
+        return token
+
+    def find_token(self, encounter_id: str, token: str) -> tuple[str, str | None] | None:
+        """``(role, character)`` of this encounter's token, or None for any other string.
+
+        Every digest of the encounter is compared in constant time (:func:`hmac.compare_digest`),
+        so the time taken tells nothing about how close a guess came.
+        """
+        if not isinstance(token, str) or not token or len(token) > 256:
+            return None
+        wanted = _digest(token)
+        table = schema.tokens
+        with self._guard(), self._engine.connect() as connection:
+            rows = connection.execute(
+                select(table.c.digest, table.c.role, table.c.character).where(
+                    table.c.encounter_id == encounter_id
+                )
+            ).all()
+        found: tuple[str, str | None] | None = None
+        for row in rows:
+            if hmac.compare_digest(row.digest, wanted):
+                found = (row.role, row.character)
+        return found
+
+    # -- errors -------------------------------------------------------------------------------
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """A database that cannot be reached or used is a :class:`StoreError`, one line."""
+        try:
+            yield
+        except (OperationalError, InterfaceError) as error:
+            raise StoreError(one_line(error), url=self._shown) from None
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(moment: datetime) -> datetime:
+    """A stored time as an aware UTC datetime (SQLite gives it back naive, in UTC)."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _encounter(row: Row[Any]) -> EncounterRow:
+    return EncounterRow(
+        id=row.id,
+        name=row.name,
+        ruleset=row.ruleset,
+        source=row.source,
+        scenario=row.scenario,
+        scenario_format=row.scenario_format,
+        seed=int(row.seed),
+        dice=row.dice,
+        created=_utc(row.created),
+        archived=bool(row.archived),
+        last_seq=int(row.last_seq),
+    )
+
+
+def _exists(connection: Connection, encounter_id: str) -> None:
+    table = schema.encounters
+    if connection.execute(select(table.c.id).where(table.c.id == encounter_id)).first() is None:
+        raise UnknownEncounter(encounter_id)
+
+
+def _utf8(field: str, text: str) -> int:
+    """The text's size in UTF-8 bytes; InputError for a NUL or a lone surrogate, which no
+    database stores."""
+    if "\x00" in text:
+        raise InputError("must not contain a NUL character", where=field)
+    try:
+        return len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise InputError("is not valid Unicode text", where=field) from None
+
+
+def _text(field: str, value: object, most: int) -> None:
+    if not isinstance(value, str) or not value.strip():
+        raise InputError("must be a non-empty text", where=field)
+    if len(value) > most:
+        raise InputError(f"at most {most} characters ({len(value)} given)", where=field)
+    _utf8(field, value)
+
+
+def _choice(field: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise InputError(f"must be one of {', '.join(allowed)} (not {value!r})", where=field)
+
+
+def _scenario(text: object) -> None:
+    if not isinstance(text, str):
+        raise InputError("must be a text", where="scenario")
+    size = _utf8("scenario", text)
+    if size > MAX_SCENARIO_BYTES:
+        raise InputError(f"at most {MAX_SCENARIO_BYTES} bytes ({size} given)", where="scenario")
+
+
+def _kind(kind: object) -> str:
+    _text("kind", kind, MAX_KIND)
+    assert isinstance(kind, str)
+    return kind
+
+
+def _payload(payload: object) -> str:
+    if not isinstance(payload, dict):
+        raise InputError("must be a JSON object (a dict)", where="payload")
+    try:
+        text = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as error:
+        raise InputError(f"is not JSON-able: {error}", where="payload") from None
+    size = _utf8("payload", text)
+    if size > MAX_PAYLOAD_BYTES:
+        raise InputError(
+            f"at most {MAX_PAYLOAD_BYTES} bytes of JSON ({size} given)", where="payload"
+        )
+    return text
