@@ -18,6 +18,7 @@ from vigile.engine.result import Ending
 from vigile.games.skirmish.model import SimModel, prepare
 from vigile.games.skirmish.schedule import Op, Turn
 from vigile.rulesets.skirmish.noise import NoiseEvent, Surface
+from vigile.rulesets.skirmish.patrol import patrol_move, scatter_die
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.geometry import Barriers, crossings, line_of_sight
 from vigile.scene.model import Scenario
@@ -91,11 +92,11 @@ class Block:
 
     def patrols(self, doors: frozenset[int]) -> None:
         """Each group draws one scatter-die direction per run and moves as one (SK-G1)."""
-        length = float(self.m.rules.num("turn.patrol_cm"))
-        bounces = self.m.rules.num("turn.patrol_bounces")
+        move = patrol_move(self.m.rules)
+        length, bounces = move.length_cm, move.bounces
         live = self.running
         for members in self.m.groups:
-            angle = self.rng.uniform(0.0, 2.0 * np.pi, self.n)
+            angle = scatter_die(self.rng, self.n)
             moving = live[:, None] & self.alive[:, members]
             if not moving.any():
                 continue

@@ -54,20 +54,14 @@ from vigile.engine.board import distance
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
 from vigile.games.skirmish.raid import SkirmishGame
+from vigile.games.skirmish.rollers import shadowing_roller
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.ambush import ambush_check
-from vigile.rulesets.skirmish.common import Roller
 from vigile.rulesets.skirmish.movement import turn_rate
 from vigile.rulesets.skirmish.shadow import Setting, Task, shadow_check
 from vigile.rulesets.skirmish.sight import Attitude
-from vigile.scene.actors import SHADOWING_SKILLS
 from vigile.scene.encounters import Ambush, Shadowing
 from vigile.scene.model import Scenario
-
-
-def shadowing_pool(walker: Walker) -> int:
-    """Dice for shadowing: the best of ninjitsu, espionage and shadowing (SK-D1, SK-S3)."""
-    return max(walker.actor.pool(skill) for skill in SHADOWING_SKILLS)
 
 
 class EncounterGame(SkirmishGame):
@@ -97,7 +91,7 @@ class EncounterGame(SkirmishGame):
             target_hiding=encounter.followed_hiding,
             target=encounter.followed_mount,
             untrained=not follower.actor.trained_at_shadowing(),
-            roller=Roller(shadowing_pool(follower)),
+            roller=shadowing_roller(follower.actor),
         )
         self.emit("shadow", "engine.event.follow", actor=follower, target=followed, verdict=follow)
         fumbled = (
@@ -120,7 +114,7 @@ class EncounterGame(SkirmishGame):
             alert=followed.alert,
             untrained=not followed.actor.trained_at_shadowing(),
             follower_fumbled=fumbled,
-            roller=Roller(shadowing_pool(followed)),
+            roller=shadowing_roller(followed.actor),
         )
         self.emit("notice", "engine.event.notice", actor=followed, target=follower, verdict=notice)
         if notice.success:

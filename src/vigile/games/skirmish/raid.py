@@ -2,7 +2,8 @@
 
 Each turn, in order:
 
-1. patrolling guards move by scatter die, a group as one (SK-G1);
+1. patrolling guards move by scatter die, a group as one (SK-G1: the die and the move are the
+   ruleset's, :mod:`vigile.rulesets.skirmish.patrol`; each patrol event cites the rule);
 2. each intruder walks its plan. A move faster than half speed rolls the pool for a fumble, and
    so does each action meant to be silent: opening or closing a door, climbing, a strike, a
    killing blow in melee (SK-N3); a fumble is a noise. On arrival (after any wait) it acts:
@@ -11,17 +12,25 @@ Each turn, in order:
    the direction (SK-N10), is not on alert for it (unless the house rule ``alert_on_noise``),
    and turns round: he sees the maker only by the sight rules, measured to the maker and with a
    line of sight (SK-N10, SK-V1..SK-V9);
-3. every living guard tests sight on every intruder a test is allowed for (SK-V1..SK-V9), the
-   intruder's attitude being what it did this turn (:func:`seen_attitude`). Then the roles are
-   reversed (SK-G3, SK-G4): each living intruder tests sight on each living guard whose
-   position it does not know (:meth:`knows_where`): guards it did not scout, or hidden ones;
-4. each guard who detected an intruder this turn, in the order of detection, raises the alarm
+3. the guards who talk (a scenario's ``talks``) converse: each living intruder who knows
+   nothing of a speaker tests to overhear it (SK-N7, the roles of the noise rules reversed,
+   :mod:`vigile.rulesets.skirmish.eavesdrop`); one who does knows its direction;
+4. every living guard tests sight on every intruder a test is allowed for (SK-V1..SK-V9), the
+   intruder's attitude being what it did this turn (:func:`seen_attitude`); a target lit by
+   one of the scenario's lights says which (SK-G2, SK-V5). Then the roles are reversed
+   (SK-G3, SK-G4): each living intruder tests sight on each living guard whose position it
+   does not know (:meth:`knows_where`): guards it did not scout, or hidden ones;
+5. each guard who detected an intruder this turn, in the order of detection, raises the alarm
    (SK-G5): only an intruder within striking reach gets an initiative roll; if he wins he
    strikes (a round of melee, a noise for every other listener) and silences the guard (a
    death, a noise); otherwise the guard cries. The cry is heard by each defender on alert, and
    by any other unless his die shows 1 (SK-N7); those who hear it are on alert from then on.
    The game goes on, unless the scenario says the alarm ends it;
-5. the objective is checked.
+6. the objective is checked.
+
+Every check rolls the character's pool in the relevant skill, one die when untrained (SK-D1,
+:mod:`vigile.games.skirmish.rollers`); the verdict says so, and where the target number calls
+for a chain of sixes or succeeds without a roll (SK-D3).
 
 Rulings of the engine where the texts are silent, each a proposal for RULES.md:
 
@@ -45,6 +54,9 @@ Rulings of the engine where the texts are silent, each a proposal for RULES.md:
   a guard knows where that guard is. A guard found in play is in the intruder's awareness
   (observed), not in ``knows_position``, which stays what it knew at the start (scouting): its
   character view says "known positions at the start", then each discovery as it happens.
+* [R] Eavesdropping (SK-N7) comes after the intruders' moves and before the sight tests; it
+  changes what an intruder knows (the speaker's direction), never what anyone does, so the
+  simulator's schedule skips it (the rulings: :mod:`vigile.rulesets.skirmish.eavesdrop`).
 * [R] The plans stay fixed: a discovery changes what the intruder knows (its view), never
   what it does; the engine does not re-plan. So the batched simulator, which records the
   intruders' side once, is unaffected (:mod:`vigile.games.skirmish.schedule`).
@@ -65,8 +77,10 @@ from vigile.engine.board import Board, Point, distance
 from vigile.engine.game import Game
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
+from vigile.games.skirmish.rollers import detection_roller, stealth_roller
 from vigile.games.skirmish.steps import (
     AlarmStep,
+    ConversationStep,
     FumbleStep,
     KillStep,
     NoiseStep,
@@ -78,7 +92,8 @@ from vigile.games.skirmish.steps import (
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.alarm import alarm_check, within_reach
 from vigile.rulesets.skirmish.barriers import barrier_rules
-from vigile.rulesets.skirmish.common import Roller
+from vigile.rulesets.skirmish.eavesdrop import RULE as EAVESDROP_RULE
+from vigile.rulesets.skirmish.eavesdrop import may_overhear, overhear_check
 from vigile.rulesets.skirmish.movement import Speed, move_check, rolls_for_fumble, turn_rate
 from vigile.rulesets.skirmish.noise import (
     NoiseEvent,
@@ -87,9 +102,11 @@ from vigile.rulesets.skirmish.noise import (
     heard_puts_on_alert,
     noise_check,
 )
+from vigile.rulesets.skirmish.patrol import RULE as PATROL_RULE
+from vigile.rulesets.skirmish.patrol import patrol_move, scatter_die
 from vigile.rulesets.skirmish.sight import Attitude, patrol_attitude, seen_attitude, sight_check
 from vigile.scene.actors import GuardState, Outfit, Side
-from vigile.scene.geometry import KindRule
+from vigile.scene.geometry import KindRule, lit_by
 from vigile.scene.model import Scenario
 from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike, ThrowGrapple
 
@@ -169,7 +186,10 @@ class SkirmishGame(Game):
         self.take(PatrolStep())
 
     def finish_turn(self) -> None:
-        """Steps 3 to 5, once the intruders have moved and acted: sight, alarms, objective."""
+        """Steps 3 to 6, once the intruders have moved and acted: eavesdropping, sight, alarms,
+        objective."""
+        if self.outcome is None:
+            self.take(ConversationStep())
         if self.outcome is None:
             self.take(SightStep())
         self.take(AlarmStep())
@@ -190,6 +210,8 @@ class SkirmishGame(Game):
                 self._kill(killer, victim, surface)
             case StrikeStep(attacker=attacker, victim=victim):
                 self._strike(attacker, victim)
+            case ConversationStep():
+                self._conversations()
             case SightStep():
                 self._sight()
             case AlarmStep():
@@ -202,12 +224,11 @@ class SkirmishGame(Game):
         for guard in self.defenders():
             if guard.actor.state is GuardState.PATROLLING:
                 groups.setdefault(guard.actor.group or guard.name, []).append(guard)
-        length = self.rules.num("turn.patrol_cm")
-        bounces = self.rules.num("turn.patrol_bounces")
+        move = patrol_move(self.rules)
         for members in groups.values():
-            angle = float(self.rng.uniform(0.0, 2.0 * math.pi))
+            angle = scatter_die(self.rng)
             xs, ys = self.board.patrol(
-                [m.x for m in members], [m.y for m in members], angle, length, bounces
+                [m.x for m in members], [m.y for m in members], angle, move.length_cm, move.bounces
             )
             for member, x, y in zip(members, xs, ys, strict=True):
                 member.x, member.y, member.moved = x, y, True
@@ -217,7 +238,7 @@ class SkirmishGame(Game):
                     actor=member,
                     at=member.at,
                     perceived_by={m.name for m in members},
-                    params={"degrees": round(math.degrees(angle)) % 360},
+                    params={"degrees": round(math.degrees(angle)) % 360, "rule": PATROL_RULE},
                 )
 
     # ---------------------------------------------------------------- 2. plans (SK-N3)
@@ -250,7 +271,7 @@ class SkirmishGame(Game):
             intruder,
             rules=self.rules,
             speed=Speed.FULL,
-            roller=Roller(intruder.actor.stealth_pool()),
+            roller=stealth_roller(intruder.actor),
         )
         self.emit(
             "move",
@@ -354,7 +375,7 @@ class SkirmishGame(Game):
                 barriers=self.board.barriers_between(listener.at, at),
                 time=self.scenario.time,
                 alert=listener.alert,
-                roller=Roller(listener.actor.detection_pool()),
+                roller=detection_roller(listener.actor),
             )
             self.emit(
                 "noise",
@@ -380,7 +401,57 @@ class SkirmishGame(Game):
             if maker.alive:
                 self._look(listener, maker, "engine.raid.turns_round")
 
-    # ---------------------------------------------------------------- 3. sight (SK-V1..SK-V9)
+    # ---------------------------------------------------------------- 3. eavesdropping (SK-N7)
+
+    def _conversations(self) -> None:
+        """Each talking defender converses; each living intruder who knows nothing of it tests
+        to overhear it, and one who does knows its direction (SK-N7, SK-N10 reversed [R]:
+        :mod:`vigile.rulesets.skirmish.eavesdrop`)."""
+        for speaker in self.defenders():
+            volume = speaker.actor.talks
+            if volume is None:
+                continue
+            for intruder in self.intruders():
+                if not may_overhear(
+                    intruder.aware_of(speaker.name),
+                    knows_position=speaker.name in intruder.knows_position,
+                ):
+                    continue
+                self._overhear(intruder, speaker, volume)
+
+    def _overhear(self, intruder: Walker, speaker: Walker, volume: str) -> None:
+        gap = distance(intruder.at, speaker.at)
+        verdict = self.roll(
+            overhear_check,
+            intruder,
+            rules=self.rules,
+            volume=volume,
+            distance_cm=gap,
+            barriers=self.board.barriers_between(intruder.at, speaker.at),
+            time=self.scenario.time,
+            alert=intruder.alert,
+            roller=detection_roller(intruder.actor),
+        )
+        self.emit(
+            "noise",
+            "engine.raid.eavesdrop",
+            actor=intruder,
+            target=speaker,
+            at=speaker.at,
+            verdict=verdict,
+            params={"volume": volume, "distance": quoted(gap)},
+        )
+        if verdict.success and verdict.state is not None:
+            intruder.learn(speaker.name, verdict.state)
+            self.emit(
+                "perceive",
+                "engine.raid.overhears",
+                actor=intruder,
+                target=speaker,
+                params={"volume": volume, "rule": EAVESDROP_RULE},
+            )
+
+    # ---------------------------------------------------------------- 4. sight (SK-V1..SK-V9)
 
     def attitude(self, intruder: Walker) -> Attitude:
         """What a guard sees the intruder doing this turn (SK-V3, SK-V9)."""
@@ -446,6 +517,7 @@ class SkirmishGame(Game):
         """The sight rule for ``observer`` looking at ``target`` doing ``attitude``, rolled and
         logged; None (nothing logged) when the rules allow no test (SK-V1..SK-V9)."""
         gap = distance(observer.at, target.at)
+        lit = self.board.lit(target.at)
         check = partial(
             sight_check,
             self.rules,
@@ -453,10 +525,11 @@ class SkirmishGame(Game):
             distance_cm=gap,
             alert=observer.alert,
             unsuited_outfit=target.actor.outfit is Outfit.UNSUITED,
-            lit=self.board.lit(target.at),
+            lit=lit,
+            light=self.light_kind(target.at) if lit else None,
             time=self.scenario.time,
             line_of_sight=self.board.sees(observer.at, target.at),
-            roller=Roller(observer.actor.detection_pool()),
+            roller=detection_roller(observer.actor),
         )
         if check().impossible:
             return None
@@ -472,6 +545,23 @@ class SkirmishGame(Game):
         )
         return verdict
 
+    def light_kind(self, at: Point) -> str | None:
+        """The kind of the first of the scenario's lights that reaches ``at`` (SK-G2, SK-V5),
+        by the board's own test (:meth:`Board.lit`) for each light alone; None in the dark."""
+        default = self.rules.num("sight.lit_radius_cm")
+        for light in self.scenario.lights:
+            reached = lit_by(
+                self.board.barriers,
+                at[0],
+                at[1],
+                [light.at[0]],
+                [light.at[1]],
+                [light.radius_or(default)],
+            )
+            if bool(reached):
+                return light.kind.value
+        return None
+
     def _detect(self, guard: Walker, intruder: Walker, message: str) -> None:
         guard.learn(intruder.name, AwarenessState.OBSERVED)
         self.ever_detected = True
@@ -480,7 +570,7 @@ class SkirmishGame(Game):
         if pair not in self.resolved and pair not in self.detected:
             self.detected.append(pair)
 
-    # ---------------------------------------------------------------- 4. the alarm (SK-G5)
+    # ---------------------------------------------------------------- 5. the alarm (SK-G5)
 
     def _alarms(self) -> None:
         """Each detection of this turn, in order (new ones join the queue): initiative within
@@ -547,7 +637,7 @@ class SkirmishGame(Game):
                 rules=self.rules,
                 event=NoiseEvent.ALARM_CRY,
                 alert=listener.alert,
-                roller=Roller(listener.actor.detection_pool()),
+                roller=detection_roller(listener.actor),
             )
             self.emit(
                 "noise",
@@ -564,7 +654,7 @@ class SkirmishGame(Game):
                 "alarm", self.turn, unseen=False, by=(guard.name,), after_alarm=True
             )
 
-    # ---------------------------------------------------------------- 5. the end
+    # ---------------------------------------------------------------- 6. the end
 
     def _objective(self) -> None:
         super()._objective()

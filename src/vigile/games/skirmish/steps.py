@@ -60,6 +60,13 @@ class StrikeStep:
 
 
 @dataclass(frozen=True, eq=False)
+class ConversationStep:
+    """The defenders who talk converse; each intruder who knows nothing of a speaker tests to
+    overhear it (SK-N7, roles reversed). The defenders' side does not change: the batched
+    simulator's schedule skips it."""
+
+
+@dataclass(frozen=True, eq=False)
 class SightStep:
     """Every guard tests sight on every intruder a test is allowed for (SK-V1..SK-V9)."""
 
@@ -69,5 +76,14 @@ class AlarmStep:
     """The detections of the turn are resolved, in order: initiative or the cry (SK-G5)."""
 
 
-Step = PatrolStep | FumbleStep | NoiseStep | KillStep | StrikeStep | SightStep | AlarmStep
+Step = (
+    PatrolStep
+    | FumbleStep
+    | NoiseStep
+    | KillStep
+    | StrikeStep
+    | ConversationStep
+    | SightStep
+    | AlarmStep
+)
 """One step of a skirmish turn."""

@@ -64,7 +64,7 @@ def ambush_check(
     )
     if len(members) == 1:
         member = members[0]
-        return _with_sequel(Verdict(**{**member.__dict__, "notes": tuple(notes)}))
+        return _with_sequel(Verdict(**{**member.__dict__, "notes": (*notes, *member.notes)}))
     miss = Fraction(1)
     for member in members:
         miss *= 1 - member.chance

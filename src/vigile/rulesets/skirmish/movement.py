@@ -51,6 +51,7 @@ def move_check(
 
     At half speed no roll is needed. Faster, the character rolls its pool once: if every die
     shows 1 it fumbles, and the fumble is a noise of SK-N2 ("fumble", 5+) for every listener.
+    An untrained character's pool is one die (SK-D1), said when the roller knows it.
     """
     check_roller(rules, roller)
     if speed is Speed.HALF:
@@ -61,7 +62,11 @@ def move_check(
             roller=roller,
             notes=[Line("skirmish.move.half_speed", "SK-N3")],
         )
+    untrained = (
+        [Line(f"skirmish.pool.untrained_{roller.untrained}", "SK-D1")] if roller.untrained else []
+    )
     notes = (
+        *untrained,
         Line("skirmish.move.fumble_rule", "SK-D4", {"dice": roller.dice}),
         Line("skirmish.move.fumble_noise", "SK-N3"),
     )

@@ -60,6 +60,7 @@ def sight_check(
     alert: bool = False,
     unsuited_outfit: bool = False,
     lit: bool = False,
+    light: str | None = None,
     time: TimeOfDay = TimeOfDay.NIGHT,
     line_of_sight: bool = True,
     roller: Roller = Roller(),
@@ -71,6 +72,10 @@ def sight_check(
     (SK-V8, SK-S1); at night, a lit target not hidden in cover is seen (SK-V5), a moving one
     closer than 10 cm is seen (SK-V2, never a hidden one: SK-V9); otherwise a test is allowed
     only closer than the attitude's band (SK-V3, strict: SK-V8), with alert and outfit (SK-V4).
+
+    ``light``: the kind of the scenario's light that reaches a ``lit`` target (``lantern``,
+    ``brazier``, ``lit-door``, ``lit-window``), when the caller knows it: the light is the
+    scenario's (SK-G2), and the verdict says which kind made the target lit.
     """
     check_roller(rules, roller)
     check_distance(distance_cm)
@@ -96,6 +101,8 @@ def sight_check(
     if attitude is Attitude.HIDDEN:
         notes.append(Line("skirmish.sight.hidden_beats_moving", "SK-V9"))
     if lit:
+        if light is not None:
+            notes.append(Line(f"skirmish.sight.scenario_light.{light}", "SK-G2"))
         if attitude is not Attitude.HIDDEN:
             notes.append(
                 Line("skirmish.sight.lit", "SK-V5", {"radius": rules.num("sight.lit_radius_cm")})

@@ -1,0 +1,47 @@
+"""Patrols: a patrolling guard moves by scatter die each turn (SK-G1).
+
+The rule's numbers are ``turn.patrol_cm`` (10 cm) and ``turn.patrol_bounces`` (once a turn) in
+``rules.toml``; the board reflects a move off the walls it meets (angle in = angle out). The
+turn engine and the batched simulator both draw the die here, so that one seed gives the same
+patrols in both.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import overload
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vigile.rulesets.data import RuleData
+
+RULE = "SK-G1"
+
+
+@dataclass(frozen=True)
+class PatrolMove:
+    """How far a patrol goes in a turn, and how often it may bounce off an obstacle [SK-G1]."""
+
+    length_cm: float
+    """10 cm (SK-G1: "mvt de 10 cm")."""
+    bounces: int
+    """[R] Once each turn: the text says a patrol bounces, not how often."""
+
+
+def patrol_move(rules: RuleData) -> PatrolMove:
+    """A patrol's move, from the data file [SK-G1]."""
+    return PatrolMove(float(rules.num("turn.patrol_cm")), int(rules.num("turn.patrol_bounces")))
+
+
+@overload
+def scatter_die(rng: np.random.Generator, size: None = None) -> float: ...
+@overload
+def scatter_die(rng: np.random.Generator, size: int) -> NDArray[np.float64]: ...
+def scatter_die(rng: np.random.Generator, size: int | None = None) -> float | NDArray[np.float64]:
+    """The direction a scatter die shows, in radians [SK-G1; R: uniform over the circle, the
+    die's arrow read exactly]. ``size``: one direction per run, for the batched simulator."""
+    if size is None:
+        return float(rng.uniform(0.0, 2.0 * math.pi))
+    return rng.uniform(0.0, 2.0 * math.pi, size)
