@@ -380,6 +380,28 @@ def test_an_upgrade_from_the_first_revision_keeps_the_data(url: str) -> None:
         assert store.find_token(old.id, token) == ("player", "Kage")
 
 
+def test_the_migrations_go_down_and_up_again(url: str) -> None:
+    """Down to 0001 (the tokens go), and up again on opening; the encounters stay."""
+    with Store(url) as store:
+        row = _new(store)
+        store.append(row.id, "action", {"i": 1})
+        store.create_token(row.id, "gm")
+    command.downgrade(alembic_config(url), "0001")
+    assert _version(url) == "0001"
+    with Store(url) as store:
+        assert _version(url) == "0002"
+        assert store.records(row.id)[0].payload == {"i": 1}
+        token = store.create_token(row.id, "table")
+        assert store.find_token(row.id, token) == ("table", None)
+
+
+def test_an_in_memory_database_serves_one_thread() -> None:
+    with Store("sqlite://") as store:
+        row = _new(store)
+        assert store.append(row.id, "action", {}).seq == 1
+        assert store.encounter(row.id).last_seq == 1
+
+
 def test_a_database_from_a_newer_vigile_is_refused(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'v.db'}"
     Store(url).close()

@@ -55,10 +55,8 @@ def resolve_url(url: str | None = None) -> str:
 _PASSWORD = re.compile(r"(://[^:/@]*:)[^@]*@")
 
 
-def hide_password(url: str | URL) -> str:
+def hide_password(url: str) -> str:
     """The URL with its password, if any, shown as ``***``; for an unparsable URL too."""
-    if isinstance(url, URL):
-        return url.render_as_string(hide_password=True)
     try:
         return make_url(url).render_as_string(hide_password=True)
     except (ArgumentError, ValueError):

@@ -99,17 +99,15 @@ class Store:
         self._writer = self._engine.execution_options(**{WRITE: True})
         try:
             upgrade(self._engine)
-        except CommandError as error:
+        except BaseException as error:
             self._engine.dispose()
-            raise StoreError(
-                f"cannot migrate the schema ({one_line(error)}); is it from a newer vigile?",
-                url=self._shown,
-            ) from None
-        except DBAPIError as error:  # the driver refused to connect, or the database to migrate
-            self._engine.dispose()
-            raise StoreError(one_line(error), url=self._shown) from None
-        except BaseException:
-            self._engine.dispose()
+            if isinstance(error, CommandError):
+                raise StoreError(
+                    f"cannot migrate the schema ({one_line(error)}); is it from a newer vigile?",
+                    url=self._shown,
+                ) from None
+            if isinstance(error, DBAPIError):  # the driver cannot connect, or the database fails
+                raise StoreError(one_line(error), url=self._shown) from None
             raise
 
     @property
