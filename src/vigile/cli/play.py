@@ -419,7 +419,10 @@ class Session:
             return
         from vigile.scene.actors import Side
 
-        for side, key in ((Side.ATTACKERS, "console.intruders"), (Side.DEFENDERS, "console.defenders")):
+        for side, key in (
+            (Side.ATTACKERS, "console.intruders"),
+            (Side.DEFENDERS, "console.defenders"),
+        ):
             self.say(key)
             for walker in game.walkers:
                 if walker.side is side:
@@ -538,7 +541,9 @@ class Session:
         """The table's die for the check in ``need``; None: the GM cancelled the action.
         EOFError at the end of input."""
         while True:
-            line = self.read(tr("console.die", self.lang, {"index": index + 1, "sides": need.sides}))
+            line = self.read(
+                tr("console.die", self.lang, {"index": index + 1, "sides": need.sides})
+            )
             if line is None:
                 raise EOFError
             text = line.strip()
