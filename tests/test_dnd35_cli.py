@@ -134,6 +134,14 @@ def test_seed_replays_the_same_roll() -> None:
         ["grope", "--touch-attack", "2", "--touch-ac", "-3"],
         ["spot", "--spot", "3", "--distance", "5", "--target", "moving", "--dice-values", "4,5"],
         ["spot", "--spot", "3", "--distance", "5", "--target", "moving", "--dice-values", "21"],
+        ["senses", "--sense", "sight", "--visible", "--ethereal"],
+        ["senses", "--sense", "smell"],
+        ["attack-roll", "--attack", "3", "--ac", "12", "--sneak-attack", "2d8"],
+        ["attack-roll", "--attack", "3", "--ac", "12", "--favored-enemy", "-1"],
+        ["struck", "--reach", "-5"],
+        ["signs", "--distance", "-1"],
+        ["signs", "--distance", "5", "--flour-throw", "nan"],
+        ["signs", "--distance", "5", "--light", "-20"],
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

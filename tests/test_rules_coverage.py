@@ -129,8 +129,8 @@ def test_rules_coverage_json_and_text() -> None:
     data = json.loads(result.stdout)
     assert list(data) == ["dnd35"]
     assert data["dnd35"]["DD-3"]["played"][0] == "check"
-    assert data["dnd35"]["DD-18"]["note"].startswith("note :")
-    assert data["dnd35"]["DD-18"]["unplayed"] is False
+    assert data["dnd35"]["DD-18"]["played"] == ["check"]  # the gaze check: no gaze in play
+    assert data["dnd35"]["DD-18"]["note"] is None
     text = runner.invoke(app, ["rules", "--coverage"])
     assert text.exit_code == 0, text.output
     assert "  SK-N9  example, reproduced by the scenario sk-n9-shoji" in text.stdout

@@ -6,13 +6,22 @@ from typing import Annotated
 
 import typer
 
+from vigile.awareness.vocabulary import TimeOfDay
 from vigile.cli.common import Common, common_options, run_check
 from vigile.dice.source import parse_whole_numbers
 from vigile.errors import InputError
-from vigile.rulesets.dnd35.attack import Square, attack_check, grope_check
+from vigile.rulesets.dnd35.attack import Square, attack_check, attack_roll_check, grope_check
 from vigile.rulesets.dnd35.hide import HideSpeed, Size, hide_check
 from vigile.rulesets.dnd35.listen import ListenSpeed, listen_check
+from vigile.rulesets.dnd35.rulings import (
+    Carried,
+    gaze_check,
+    senses_check,
+    signs_check,
+    struck_check,
+)
 from vigile.rulesets.dnd35.spot import SpotTarget, spot_check
+from vigile.rulesets.senses import Condition, Sense
 
 app = typer.Typer(
     help="Checks of D&D 3.5 invisibility (d20 against a DC, opposed checks, miss chances).",
@@ -239,3 +248,198 @@ def attack(
             source=source,
         ),
     )
+
+
+def parse_sneak_attack(text: str, *, where: str = "--sneak-attack") -> int:
+    """``"2d6"`` or ``"2"`` into the number of sneak attack dice (d6 only)."""
+    cleaned = text.strip().lower()
+    count = cleaned.removesuffix("d6")
+    if not count.isdigit() or int(count) > 20:
+        raise InputError(f"{text!r} is not sneak attack dice (write 2d6, up to 20d6)", where=where)
+    return int(count)
+
+
+@app.command("attack-roll")
+@common_options(view=True)
+def attack_roll(
+    attack: Annotated[int, typer.Option("--attack", help="Attack bonus.")],
+    ac: Annotated[int, typer.Option("--ac", help="The target's AC, its Dexterity bonus included.")],
+    dex_to_ac: Annotated[
+        int,
+        typer.Option("--dex-to-ac", metavar="N", help="The target's Dexterity bonus to AC."),
+    ] = 0,
+    invisible_attacker: Annotated[
+        bool, typer.Option("--invisible-attacker", help="The attacker is invisible (DD-21).")
+    ] = False,
+    sees_invisible: Annotated[
+        bool,
+        typer.Option("--sees-invisible", help="The target sees invisible creatures (DD-21)."),
+    ] = False,
+    invisible_target: Annotated[
+        bool, typer.Option("--invisible-target", help="The target is invisible (DD-2).")
+    ] = False,
+    sneak_attack: Annotated[
+        str, typer.Option("--sneak-attack", metavar="Nd6", help="The attacker's sneak attack.")
+    ] = "0",
+    favored_enemy: Annotated[
+        int,
+        typer.Option("--favored-enemy", metavar="N", help="The attacker's favored enemy bonus."),
+    ] = 0,
+    *,
+    common: Common,
+) -> None:
+    """Does the attack roll hit the AC? An invisible attacker gets +2 and ignores the Dexterity
+    bonus (DD-21); an invisible target is spared sneak attack and a favored enemy's bonus, not
+    critical hits (DD-2)."""
+    dice = parse_sneak_attack(sneak_attack)
+    if favored_enemy < 0 or favored_enemy > 20:
+        raise InputError(
+            f"{favored_enemy}: a favored enemy bonus is 0 to 20", where="--favored-enemy"
+        )
+    run_check(
+        "dnd35",
+        common,
+        lambda rules, source: attack_roll_check(
+            rules,
+            attack=attack,
+            ac=ac,
+            dex=dex_to_ac,
+            invisible_attacker=invisible_attacker,
+            sees_invisible=sees_invisible,
+            invisible_target=invisible_target,
+            sneak_attack=dice,
+            favored_enemy=favored_enemy,
+            source=source,
+        ),
+    )
+
+
+@app.command()
+@common_options(view=True)
+def struck(
+    reach: Annotated[
+        float, typer.Option("--reach", metavar="FT", help="The attacker's reach in feet.")
+    ] = 5.0,
+    ranged: Annotated[bool, typer.Option("--ranged", help="A ranged attack.")] = False,
+    moved_at_once: Annotated[
+        bool, typer.Option("--moved-at-once", help="The attacker moved at once.")
+    ] = False,
+    *,
+    common: Common,
+) -> None:
+    """What does a character struck by an invisible creature learn of it? (DD-7)"""
+    run_check(
+        "dnd35",
+        common,
+        lambda rules, source: struck_check(
+            rules, reach_ft=reach, ranged=ranged, moved_at_once=moved_at_once
+        ),
+    )
+
+
+@app.command()
+@common_options(view=True)
+def signs(
+    distance: DistanceOpt,
+    time: Annotated[TimeOfDay, typer.Option("--time", help="Night or day.")] = TimeOfDay.NIGHT,
+    carries: Annotated[
+        Carried, typer.Option("--carries", help="What the creature carries (DD-10).")
+    ] = Carried.OWN_GEAR,
+    floured: Annotated[bool, typer.Option("--floured", help="Flour covers it (DD-10).")] = False,
+    flour_throw: Annotated[
+        float | None,
+        typer.Option("--flour-throw", metavar="FT", help="Flour thrown this far (DD-10)."),
+    ] = None,
+    flour_miss: Annotated[
+        float,
+        typer.Option("--flour-miss", metavar="FT", help="How far from it the flour lands."),
+    ] = 0.0,
+    light: Annotated[
+        int, typer.Option("--light", metavar="FT", help="Radius of a lit light it carries.")
+    ] = 0,
+    moved: Annotated[bool, typer.Option("--moved", help="It moved this round.")] = False,
+    soft_ground: Annotated[
+        bool, typer.Option("--soft-ground", help="It stands on soft ground (DD-11).")
+    ] = False,
+    in_water: Annotated[
+        bool, typer.Option("--in-water", help="It moves through water or a liquid (DD-12).")
+    ] = False,
+    *,
+    common: Common,
+) -> None:
+    """Does something show an invisible creature's square: a visible object, flour, its light,
+    a liquid, its footprints? (DD-10, DD-11, DD-12, DD-16)"""
+    run_check(
+        "dnd35",
+        common,
+        lambda rules, source: signs_check(
+            rules,
+            distance_ft=distance,
+            night=time is TimeOfDay.NIGHT,
+            carried=carries,
+            floured=floured,
+            flour_throw_ft=flour_throw,
+            flour_miss_ft=flour_miss,
+            light_ft=light,
+            moved=moved,
+            soft_ground=soft_ground,
+            in_liquid=in_water,
+        ),
+    )
+
+
+@app.command()
+@common_options(view=True)
+def senses(
+    sense: Annotated[
+        list[Sense], typer.Option("--sense", help="A sense of the observer (repeat the option).")
+    ],
+    visible: Annotated[
+        bool, typer.Option("--visible", help="The target is not invisible.")
+    ] = False,
+    ethereal: Annotated[bool, typer.Option("--ethereal", help="Ethereal (DD-17).")] = False,
+    incorporeal: Annotated[
+        bool, typer.Option("--incorporeal", help="Incorporeal (DD-17).")
+    ] = False,
+    in_water: Annotated[
+        bool, typer.Option("--in-water", help="Moving through a liquid (DD-12).")
+    ] = False,
+    not_breathing: Annotated[
+        bool, typer.Option("--not-breathing", help="A construct, an undead (DD-3).")
+    ] = False,
+    making_noise: Annotated[
+        bool, typer.Option("--making-noise", help="An incorporeal one makes noise (DD-17).")
+    ] = False,
+    *,
+    common: Common,
+) -> None:
+    """How far do the observer's senses reach against the target? (DD-1, DD-13, DD-15, DD-17,
+    DD-19)"""
+    conditions = [
+        condition
+        for condition, on in (
+            (Condition.INVISIBLE, not visible),
+            (Condition.ETHEREAL, ethereal),
+            (Condition.INCORPOREAL, incorporeal),
+            (Condition.IN_LIQUID, in_water),
+            (Condition.NOT_BREATHING, not_breathing),
+            (Condition.MAKING_NOISE, making_noise),
+        )
+        if on
+    ]
+    if visible and ethereal:
+        raise InputError("an ethereal creature is invisible (DD-17)", where="--visible")
+    run_check("dnd35", common, lambda rules, source: senses_check(sense, conditions))
+
+
+@app.command()
+@common_options(view=True)
+def gaze(
+    invisible: Annotated[
+        bool, typer.Option("--invisible", help="The creature with the gaze is invisible.")
+    ] = False,
+    *,
+    common: Common,
+) -> None:
+    """May the creature use its gaze attack? (DD-18)"""
+    run_check("dnd35", common, lambda rules, source: gaze_check(invisible=invisible))

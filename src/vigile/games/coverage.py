@@ -45,10 +45,7 @@ SIM_RUNS = 200
 RISKMAP_SCENARIO = "night-raid"
 RISKMAP_RESOLUTION = 10.0
 
-NOTE_ONLY: Mapping[str, str] = {
-    "DD-18": "no gaze attack while invisible: a restriction on the creature's own attacks; the "
-    "round plays no gaze attacks (no saving throws)",
-}
+NOTE_ONLY: Mapping[str, str] = {}
 """Rules whose text changes no chance: they are shown as notes, never counted as unplayed. Each
 with the reason (proposed as ``[note]`` marks for RULES.md)."""
 

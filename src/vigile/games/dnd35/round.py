@@ -215,9 +215,7 @@ class Dnd35Game(D20Game):
             return
         conditions = self._conditions(intruder)
         stats = stats_of(intruder)
-        light = traits.carried_light(
-            light_ft=stats.light, night=self.scenario.time is TimeOfDay.NIGHT
-        )
+        night = self.scenario.time is TimeOfDay.NIGHT
         soft = self.board.surface(intruder.at) == "soft-ground"
         for observer in self.defenders():
             if observer.aware_of(intruder.name).at_least(AwarenessState.LOCATION):
@@ -226,26 +224,17 @@ class Dnd35Game(D20Game):
                 continue
             if Sense.SEE_INVISIBLE in observer.actor.senses:
                 continue  # it sees the creature itself: Hide against Spot (DD-20)
-            gap = distance(observer.at, intruder.at)
-            found: tuple[AwarenessState, str] | None = None
-            if intruder.floured and traits.seen_object(self.rules, distance_ft=gap):
-                state, line = traits.flour_reveals()
-                found = (state, line.rule)
-            elif light is not None:
-                found = (light[0], light[1].rule)
-            elif (
-                intruder.moved
-                and Condition.IN_LIQUID in conditions
-                and gap <= self.rules.num("spot.range_ft")
-            ):
-                seen = reach(Sense.SIGHT, conditions)
-                found = (seen.state, seen.line.rule)
-            else:
-                prints = traits.footprints(
-                    self.rules, soft_ground=soft, moved=intruder.moved, distance_ft=gap
-                )
-                if prints is not None:
-                    found = (prints[0], prints[1].rule)
+            sign = traits.sign_shown(
+                self.rules,
+                distance_ft=distance(observer.at, intruder.at),
+                night=night,
+                conditions=conditions,
+                visible_object=bool(intruder.floured),
+                light_ft=stats.light,
+                moved=intruder.moved,
+                soft_ground=soft,
+            )
+            found = None if sign is None else (sign[0], sign[1].rule)
             if found is None:
                 continue
             self.emit(

@@ -178,6 +178,38 @@ def carried_light(*, light_ft: int, night: bool) -> tuple[AwarenessState, Line] 
     )
 
 
+def sign_shown(
+    rules: RuleData,
+    *,
+    distance_ft: float,
+    night: bool,
+    conditions: Iterable[Condition] = (Condition.INVISIBLE,),
+    visible_object: bool = False,
+    light_ft: int = 0,
+    moved: bool = False,
+    soft_ground: bool = False,
+) -> tuple[AwarenessState, Line] | None:
+    """What shows an invisible creature's square to an awake sighted observer with a line of
+    sight ``distance_ft`` away, that does not see invisible creatures; None when nothing does.
+
+    In this order: a visible object on it, flour or a thing it picked up (DD-10, within
+    ``objects.sight_ft`` [R]); a lit light it carries, at night (DD-16 [R]); the liquid it
+    moves through, within Spot's ``spot.range_ft`` (DD-12); its footprints as it moves on soft
+    ground, within ``tracks.range_ft`` (DD-11 [R]). The turn engine and ``vigile check dnd35
+    signs`` both ask here.
+    """
+    found = tuple(conditions)
+    if visible_object and seen_object(rules, distance_ft=distance_ft):
+        return flour_reveals()
+    light = carried_light(light_ft=light_ft, night=night)
+    if light is not None:
+        return light
+    if moved and Condition.IN_LIQUID in found and distance_ft <= rules.num("spot.range_ft"):
+        seen = reach(Sense.SIGHT, found)
+        return seen.state, seen.line
+    return footprints(rules, soft_ground=soft_ground, moved=moved, distance_ft=distance_ft)
+
+
 def tracks(*, soft_ground: bool = False) -> tuple[bool, Line]:
     """Invisible creatures leave tracks and can be tracked normally [DD-11].
 
