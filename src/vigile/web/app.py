@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI
@@ -76,17 +75,12 @@ def create_app(
     problems.install(app)
     app.include_router(api.router, prefix="/api/v1")
     app.include_router(checks.router, prefix="/api/v1/checks")
-    from fastapi.staticfiles import StaticFiles  # the pages (issue 12), served before "/"
+    from fastapi.staticfiles import StaticFiles  # the pages (issue 12); "/" is their list
 
     from . import pages
 
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
-
-    @app.get("/", tags=["server"])
-    def root() -> dict[str, Any]:
-        """Where things are (the GM's pages come with issue 12)."""
-        return {"name": "vigile", "version": __version__, "api": "/api/v1", "docs": "/docs"}
 
     app.add_middleware(BodyLimit, max_body=max_body)
     if origins:
