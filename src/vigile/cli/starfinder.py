@@ -35,6 +35,19 @@ def parse_bonuses(text: str, *, where: str) -> list[int]:
     return parse_whole_numbers(text, where=where, example="5,8,-2")
 
 
+def observer_indices(text: str | None, count: int, *, where: str) -> set[int]:
+    """``"1,3"``: the observers (numbered from 1, as ``--perception`` lists them) an option
+    names; refusing a number that names none."""
+    if text is None:
+        return set()
+    found = set()
+    for index in parse_bonuses(text, where=where):
+        if not 1 <= index <= count:
+            raise InputError(f"{index}: observers are numbered 1 to {count}", where=where)
+        found.add(index)
+    return found
+
+
 def concealment_of(*, cover: bool, concealment: bool, total: bool, no_cover: bool) -> Concealment:
     """The concealment flags, refusing contradictions (``--cover`` with ``--no-cover``...)."""
     if no_cover:
@@ -118,20 +131,38 @@ def hide(
         bool,
         typer.Option("--lost-cover-this-turn", help="Lost cover during the turn (SF-6)."),
     ] = False,
+    darkness: Annotated[
+        bool,
+        typer.Option("--darkness", help="At night, out of every light (SF-2, SF-5 companion)."),
+    ] = False,
+    darkvision: Annotated[
+        str | None,
+        typer.Option(
+            "--darkvision",
+            metavar="I[,I...]",
+            help="Observers (1 = first) whose darkvision reaches the hider.",
+        ),
+    ] = None,
+    see_invisibility: Annotated[
+        str | None,
+        typer.Option(
+            "--see-invisibility",
+            metavar="I[,I...]",
+            help="Observers (1 = first) who see invisible creatures (SF-11).",
+        ),
+    ] = None,
     *,
     common: Common,
 ) -> None:
     """Does the hider stay hidden from every observer? (SF-1..SF-7, SF-9, SF-10)"""
     bonuses = parse_bonuses(perception, where="--perception")
-    sensing = set()
-    if blindsense is not None:
-        for index in parse_bonuses(blindsense, where="--blindsense"):
-            if not 1 <= index <= len(bonuses):
-                raise InputError(
-                    f"{index}: observers are numbered 1 to {len(bonuses)}", where="--blindsense"
-                )
-            sensing.add(index)
-    observers = [Observer(b, i in sensing) for i, b in enumerate(bonuses, start=1)]
+    sensing = observer_indices(blindsense, len(bonuses), where="--blindsense")
+    seeing = observer_indices(see_invisibility, len(bonuses), where="--see-invisibility")
+    dark_sighted = observer_indices(darkvision, len(bonuses), where="--darkvision")
+    observers = [
+        Observer(b, i in sensing, see_invisible=i in seeing, darkvision=i in dark_sighted)
+        for i, b in enumerate(bonuses, start=1)
+    ]
     shade = concealment_of(
         cover=cover, concealment=concealment, total=total_concealment, no_cover=no_cover
     )
@@ -156,6 +187,7 @@ def hide(
             dc_mods=mods,
             armor_penalty=armor_penalty,
             lost_shelter_this_turn=lost_cover,
+            darkness=darkness,
             source=source,
         ),
     )

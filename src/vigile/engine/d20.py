@@ -58,7 +58,7 @@ import math
 import numpy as np
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.awareness.vocabulary import Attitude
+from vigile.awareness.vocabulary import Attitude, TimeOfDay
 from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
@@ -67,7 +67,7 @@ from vigile.engine.game import Game
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
 from vigile.rulesets.data import RuleData
-from vigile.rulesets.senses import Condition, Sense
+from vigile.rulesets.senses import Condition, Sense, dark_for
 from vigile.scene.actors import D20Stats, GuardState, Side
 from vigile.scene.geometry import crossings
 from vigile.scene.model import Scenario, WallKind
@@ -309,6 +309,30 @@ class D20Game(Game):
                 params={"state": state.value, "rule": rule},
             )
 
+    def _into_the_dark(self, intruder: Walker) -> None:
+        """A visible intruder walked into darkness: each defender that observed it and whose
+        darkvision does not reach it keeps only what its game keeps of one it saw vanish (the
+        square, until it moves) [R, as DD-1 and SF-11 for invisibility]."""
+        if is_invisible(intruder):
+            return
+        for defender in self.defenders():
+            if defender.aware_of(intruder.name) is not AwarenessState.OBSERVED:
+                continue
+            if not self._dark_for(defender, intruder):
+                continue
+            state, rule = self._vanished()
+            defender.awareness[intruder.name] = state
+            self.last_known[(defender.name, intruder.name)] = intruder.at
+            if rule.startswith("DD-"):
+                self.pinned[(defender.name, intruder.name)] = rule
+            self.emit(
+                "perceive",
+                "engine.d20.vanishes",  # into the dark
+                actor=defender,
+                target=intruder,
+                params={"state": state.value, "rule": rule},
+            )
+
     def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
         """What the struck defender learns of its attacker: each game's rule [DD-7, SF-11]."""
         raise NotImplementedError
@@ -385,6 +409,36 @@ class D20Game(Game):
 
     def _sight_line(self, observer: Walker, intruder: Walker) -> bool:
         return self.board.sees(observer.at, intruder.at)
+
+    def _carried_lights(self) -> list[Walker]:
+        return [w for w in self.walkers if w.alive and stats_of(w).light > 0]
+
+    def _lit(self, p: Point) -> bool:
+        """A light of the scenario reaches ``p``, or one a living creature carries (within its
+        radius, no wall between) [DD-16: an invisible one's too]."""
+        if self.board.lit(p):
+            return True
+        return any(
+            distance(w.at, p) <= stats_of(w).light and self.board.sees(w.at, p)
+            for w in self._carried_lights()
+        )
+
+    def _dark_for(self, observer: Walker | None, intruder: Walker) -> bool:
+        """The intruder stands in darkness, beyond ``observer``'s darkvision (None: is its
+        place dark at all) [the game's vision and light, :func:`senses.dark_for`]."""
+        return dark_for(
+            self.rules,
+            night=self.scenario.time is TimeOfDay.NIGHT,
+            lit=self._lit(intruder.at),
+            any_light=bool(self.scenario.lights) or bool(self._carried_lights()),
+            senses=() if observer is None else observer.actor.senses,
+            distance=0.0 if observer is None else distance(observer.at, intruder.at),
+        )
+
+    def _unseen_by(self, observer: Walker, intruder: Walker) -> bool:
+        """It cannot see the intruder: invisible to it (:func:`hidden_from`), or in darkness
+        beyond its darkvision."""
+        return hidden_from(observer, intruder) or self._dark_for(observer, intruder)
 
     def _speed(self, intruder: Walker) -> Attitude:
         """How it moved this round: its leg's speed, or immobile."""
@@ -491,7 +545,9 @@ class D20Game(Game):
 
     def _attack(self, defender: Walker, intruder: Walker, state: AwarenessState) -> None:
         """One attack on a located or observed intruder [SF-8, DD-8, DD-12, DD-14, DD-15]."""
-        blindsight = Sense.BLINDSIGHT in defender.actor.senses and hidden_from(defender, intruder)
+        blindsight = Sense.BLINDSIGHT in defender.actor.senses and self._unseen_by(
+            defender, intruder
+        )
         if not self._roll_to_hit(defender, intruder):
             return
         verdict = self._attack_verdict(defender, intruder, state, blindsight)

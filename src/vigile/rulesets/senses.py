@@ -19,8 +19,18 @@ from enum import StrEnum
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Line
+from vigile.rulesets.data import RuleData
 
-__all__ = ["Condition", "Sense", "SenseReach", "best_reach", "reach"]
+__all__ = [
+    "Condition",
+    "Sense",
+    "SenseReach",
+    "best_reach",
+    "dark_at",
+    "dark_for",
+    "reach",
+    "sees_in_dark",
+]
 
 
 class Sense(StrEnum):
@@ -160,3 +170,48 @@ def best_reach(senses: Iterable[Sense], conditions: Iterable[Condition] = ()) ->
     if best is None:
         raise ValueError("best_reach needs at least one sense")
     return best
+
+
+def dark_at(*, night: bool, lit: bool, any_light: bool, dark_without_lights: bool) -> bool:
+    """Is a point in darkness? [SF-2, DD-20 C: the d20 games' vision and light]
+
+    By day, never. At night, when no light reaches it (``lit``: a light of the scenario, or
+    one a creature carries); but [R] a night scenario that places no light at all is taken as
+    lit throughout, its author having said nothing of its lighting, unless the ruleset's
+    ``light.dark_without_lights`` (a house rule) says otherwise.
+    """
+    if not night or lit:
+        return False
+    return any_light or dark_without_lights
+
+
+def sees_in_dark(senses: Iterable[Sense], *, distance: float, darkvision_range: float) -> bool:
+    """Does an observer see a target in darkness ``distance`` away? [DD-1, SF-2 C] With
+    darkvision, within its range (60 ft in both games' companion rules); blindsight and
+    blindsense need no light, but they are not sight (:func:`reach`)."""
+    return Sense.DARKVISION in frozenset(senses) and distance <= darkvision_range
+
+
+def dark_for(
+    rules: RuleData,
+    *,
+    night: bool,
+    lit: bool,
+    any_light: bool,
+    senses: Iterable[Sense] = (),
+    distance: float = 0.0,
+) -> bool:
+    """Is the target in darkness for this observer? [SF-2, DD-20 C] In darkness
+    (:func:`dark_at`, the ruleset's ``light.dark_without_lights``) and beyond the observer's
+    darkvision (:func:`sees_in_dark`, ``light.darkvision_ft``), while the ruleset's companion
+    rule ``companion.darkness`` is on. With ``senses`` empty: is the point dark at all."""
+    if not rules.flag("companion.darkness"):
+        return False
+    dark = dark_at(
+        night=night,
+        lit=lit,
+        any_light=any_light,
+        dark_without_lights=rules.flag("light.dark_without_lights"),
+    )
+    range_ft = rules.num("light.darkvision_ft")
+    return dark and not sees_in_dark(senses, distance=distance, darkvision_range=range_ft)

@@ -36,9 +36,19 @@ d100, which is rolled only on a hit): an invisible attacker its target can't see
 ignores the target's Dexterity bonus (DD-21); the verdict notes that an invisible target is
 spared sneak attack and favored enemy damage, but not a critical hit on a natural 20 (DD-2).
 
-Not yet played: light and darkness, damage (DD-2 is noted, not dealt), attacks on a named
-square (DD-9), tracks and flour (DD-10, DD-11), running and
-charging.
+Light and darkness [C, R]: at night a place no light reaches (a scenario's light, or one a
+creature carries) is dark; [R] a night scenario that places no light at all is lit throughout
+(``light.dark_without_lights``). A visible intruder in the dark is unseen by every observer
+whose darkvision (``light.darkvision_ft``, 60 ft) does not reach it: no Hide against it and no
+Spot by it (a blinded observer makes none), but blindsight, scent and Listen as against an
+invisible one; [R] struck from the dark, it learns what DD-7 says of an invisible attacker; the
+GM is told once [DD-20]. [R] Darkness changes nothing against an invisible intruder. [R] A
+defender that observed an intruder who walks into the dark keeps its square until it moves
+(as DD-1). Observers who see it (lit, or darkvision) play Hide against Spot as before, with no
+concealment from the dark.
+
+Not yet played: shadowy illumination (concealment, 20%), damage (DD-2 is noted, not dealt),
+gaze attacks (DD-18 is played by ``vigile check dnd35 gaze``).
 """
 
 from __future__ import annotations
@@ -83,11 +93,13 @@ class Dnd35Game(D20Game):
         """Handfuls of flour each defender still has (DD-10)."""
         self.beyond: set[tuple[str, str]] = set()
         """(observer, intruder) pairs already told that a sense cannot reach it (DD-17)."""
+        self.in_dark: set[tuple[str, str]] = set()
+        """(observer, intruder) pairs whose GM was told the intruder is in the dark for it."""
 
     def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
         """Seen, it is seen (or seen invisible); unseen, the blow tells its square, or only its
         direction from beyond the adjacent squares or from a ranged blow [DD-7]."""
-        if not hidden_from(victim, intruder):
+        if not self._unseen_by(victim, intruder):
             sense = Sense.SEE_INVISIBLE if is_invisible(intruder) else Sense.SIGHT
             seen = reach(sense, self._conditions(intruder))
             self._learn(victim, intruder, seen.state, seen.line.rule)
@@ -248,6 +260,7 @@ class Dnd35Game(D20Game):
 
     def _moved(self, intruder: Walker, start: Point) -> None:
         self._unpin(intruder)
+        self._into_the_dark(intruder)
 
     def _search(self, defender: Walker, intruder: Walker, point: Point) -> None:
         """With flour left, within its range of the point and in sight of it, the defender
@@ -296,7 +309,11 @@ class Dnd35Game(D20Game):
         hiders: list[Walker] = []
         others: list[Walker] = []
         for observer in watching:
-            sees = awake(observer) and self._sight_line(observer, intruder)
+            sees = (
+                awake(observer)
+                and self._sight_line(observer, intruder)
+                and not self._in_the_dark(observer, intruder, invisible)
+            )
             if (
                 sees
                 and invisible
@@ -368,6 +385,18 @@ class Dnd35Game(D20Game):
             if found is not None:
                 self._learn(observer, intruder, *found)
 
+    def _in_the_dark(self, observer: Walker, intruder: Walker, invisible: bool) -> bool:
+        """A visible intruder in darkness beyond the observer's darkvision: the observer cannot
+        see it, as if it were invisible to it, though Spot cannot notice it (a blinded
+        observer makes no Spot check) [DD-20 C, R]. The GM is told once. [R] Darkness changes
+        nothing against an invisible intruder: unseen either way."""
+        if invisible or not self._dark_for(observer, intruder):
+            return False
+        if (observer.name, intruder.name) not in self.in_dark:
+            self.in_dark.add((observer.name, intruder.name))
+            self._gm_note(observer, intruder, "dnd35.round.dark", "DD-20")
+        return True
+
     def _senses_dnd(
         self, observer: Walker, intruder: Walker, conditions: list[Condition], invisible: bool
     ) -> bool:
@@ -377,7 +406,8 @@ class Dnd35Game(D20Game):
         gap = distance(observer.at, intruder.at)
         line = self._sight_line(observer, intruder)
         name = intruder.name
-        if invisible and line and gap <= self.rules.num("turn.sense_range_ft"):
+        unseen = invisible or self._dark_for(observer, intruder)
+        if unseen and line and gap <= self.rules.num("turn.sense_range_ft"):
             self._beyond_senses(observer, intruder, conditions)
             for sense, key in (
                 (Sense.BLINDSIGHT, "engine.d20.blindsight"),

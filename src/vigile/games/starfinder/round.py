@@ -19,8 +19,17 @@ a hit). An intruder's attack on a defender that does not observe it catches it f
 -2 AC (SF-9): its first attack on it from hiding, then while it stays unseen by it and not
 located.
 
-Not yet played: light and darkness, sniping (SF-10), Bluff diversions, damage, see
-invisibility, and Perception's optional sound distance (SF-4).
+Light and darkness, see invisibility [C, R]: at night a place no light reaches (a scenario's
+light, or one a creature carries) is dark; [R] a night scenario that places no light at all is
+lit throughout (``light.dark_without_lights``). In the dark an intruder has total concealment
+against every observer whose darkvision (``light.darkvision_ft``, 60 ft) does not reach it, and
+may hide there (SF-2); an observer with see invisibility sees through invisibility: against it
+the intruder has only what is left (``hide_check``'s observers), and with nothing left it sees
+the intruder without a roll. [R] A defender that observed a visible intruder who walks into the
+dark keeps only its square, as one that saw it vanish (SF-11).
+
+Not yet played: dim light, Bluff diversions, damage, and Perception's optional sound distance
+(SF-4).
 """
 
 from __future__ import annotations
@@ -61,13 +70,19 @@ class StarfinderGame(D20Game):
         """A visible attacker is observed; an unseen one that struck from an adjacent square
         reveals its location; an unseen one that shot from farther, only its presence [SF-11,
         R]."""
-        if not hidden_from(victim, intruder) and not self._sheltered_from(victim, intruder):
+        if not self._unseen_by(victim, intruder) and not self._sheltered_from(victim, intruder):
             change = starfinder.observer_outcome(True, total_concealment=False)
         elif adjacent(victim.at, intruder.at) and not ranged:
             change = starfinder.adjacent_melee_attack(victim.aware_of(intruder.name))
         else:
             change = starfinder.ranged_attack_from_unseen(victim.aware_of(intruder.name))
         self._learn(victim, intruder, change.after, change.line.rule)
+
+    def _best(self, observer: Walker, intruder: Walker) -> AwarenessState:
+        """The most a Perception success gives ``observer`` [SF-5]: its square only where the
+        intruder has total concealment from it (invisible to it, or in darkness beyond its
+        darkvision)."""
+        return starfinder.noticed_state(self._unseen_by(observer, intruder))
 
     def _sheltered_from(self, victim: Walker, intruder: Walker) -> bool:
         """A visible attacker still hidden from its victim (not observed, in cover) when it
@@ -98,6 +113,7 @@ class StarfinderGame(D20Game):
         ]
         if starfinder.lost_cover_on_the_way(along):
             self.lost_cover.add(intruder.name)
+        self._into_the_dark(intruder)
 
     def _end_of_round(self) -> None:
         self.lost_cover = set()
@@ -178,14 +194,15 @@ class StarfinderGame(D20Game):
         if actor.ethereal:
             return  # no sense but divination reaches it (DD-17 via senses.reach)
         invisible = is_invisible(intruder)
-        best = starfinder.noticed_state(invisible)
         crowd = [
             d
             for d in self.defenders()
-            if not d.aware_of(intruder.name).at_least(best) and self._sight_line(d, intruder)
+            if not d.aware_of(intruder.name).at_least(self._best(d, intruder))
+            and self._sight_line(d, intruder)
         ]
         if not crowd:
             return
+        darkness = self._dark_for(None, intruder)
         immobile = not intruder.moved and sniping_at is None
         fast = self._speed(intruder) is Attitude.FAST
         verdict = self.roll(
@@ -195,7 +212,10 @@ class StarfinderGame(D20Game):
             stealth=stats_of(intruder).stealth or 0,
             observers=[
                 starfinder.Observer(
-                    stats_of(d).perception or 0, blindsense=Sense.BLINDSENSE in d.actor.senses
+                    stats_of(d).perception or 0,
+                    blindsense=Sense.BLINDSENSE in d.actor.senses,
+                    see_invisible=Sense.SEE_INVISIBLE in d.actor.senses,
+                    darkvision=darkness and not self._dark_for(d, intruder),
                 )
                 for d in crowd
             ],
@@ -208,23 +228,29 @@ class StarfinderGame(D20Game):
             lost_shelter_this_turn=intruder.name in self.lost_cover,
             sniping=sniping_at is not None,
             distance_ft=sniping_at,
+            darkness=darkness,
         )
+        # No Stealth check was allowed (SF-2): not the same as a chance of 0, which a check
+        # has when one observer sees the hider and the others roll.
+        refused = verdict.outcome == "starfinder.hide.refused"
         # The hider does not learn how many observers it faced, nor whether they noticed.
         self.emit(
             "sight",
-            "engine.d20.stealth" if verdict.impossible else "starfinder.round.stealth",
+            "engine.d20.stealth" if refused else "starfinder.round.stealth",
             actor=intruder,
             at=intruder.at,
             verdict=verdict,
-            params={"count": len(crowd)} if verdict.impossible else None,
+            params={"count": len(crowd)} if refused else None,
         )
         for observer, member in zip(crowd, verdict.members, strict=True):
             before = observer.aware_of(intruder.name)
-            if verdict.impossible:
+            if member.outcome == "starfinder.hide.observer_sees":
                 change = starfinder.refused_outcome(before)
             else:
                 change = starfinder.observer_outcome(
-                    bool(member.success), total_concealment=invisible, before=before
+                    bool(member.success),
+                    total_concealment=member.state is AwarenessState.LOCATION,
+                    before=before,
                 )
             self._check_event(
                 "sight",

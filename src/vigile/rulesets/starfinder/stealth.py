@@ -59,6 +59,11 @@ class Observer:
     """Its Perception bonus."""
     blindsense: bool = False
     """Blindsense negates the +40/+20 of invisibility and total concealment (SF-11)."""
+    see_invisible: bool = False
+    """See invisibility (a divination, DD-19 as Starfinder's spell): the hider's invisibility
+    gives nothing against it [SF-7, SF-11 C]."""
+    darkvision: bool = False
+    """Darkvision that reaches the hider: darkness gives nothing against it [SF-2, SF-5 C]."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +188,7 @@ _SF2_REASONS = {
     "concealment": Line("starfinder.hide.allowed_concealment", "SF-2"),
     "total": Line("starfinder.hide.allowed_total_concealment", "SF-2"),
     "invisible": Line("starfinder.hide.allowed_invisible", "SF-2"),
+    "darkness": Line("starfinder.hide.allowed_darkness", "SF-2", companion=True),
     "ability": Line("starfinder.hide.allowed_ability", "SF-2"),
     "diversion": Line("starfinder.hide.allowed_diversion", "SF-2"),
 }
@@ -206,6 +212,7 @@ def hide_check(
     dc_mods: Sequence[DcMod] = (),
     armor_penalty: int = 0,
     lost_shelter_this_turn: bool = False,
+    darkness: bool = False,
     source: FaceSource | None = None,
 ) -> Verdict:
     """Does the hider stay hidden from every observer? [SF-1..SF-7, SF-9, SF-10]
@@ -217,7 +224,16 @@ def hide_check(
     each observer's d20 + Perception, ties to the observer (SF-4). ``chance`` is the exact
     chance to stay hidden from all; each observer's sub-verdict has its own chance to notice
     and the state it reaches (SF-5). Dice, when rolled: the
-    Stealth d20 first, then one d20 per observer in order.
+    Stealth d20 first, then one d20 per observer in order (none for an observer who sees
+    the hider without a roll).
+
+    Per observer [SF-11 C, R]: against one with see invisibility the hider's invisibility
+    counts for nothing, and against one whose darkvision reaches it, ``darkness`` counts for
+    nothing ([C] Starfinder's vision and light: a creature in darkness has total concealment
+    against a creature without darkvision, and may hide there). What is left decides that
+    observer's SF-7 bonus (a modifier of its own, as blindsense's negation), the state its
+    success reaches (SF-5), and whether the hider may hide from it at all: with nothing left
+    (SF-2) it sees the hider, and the hider is hidden from all with chance 0.
 
     >>> from vigile import load_rules
     >>> hide_check(load_rules("starfinder"), stealth=12, observers=[5, 8], cover=True).chance
@@ -243,8 +259,9 @@ def hide_check(
     for mod in dc_mods:
         check_bonus(mod.value, where="--dc-mod")
 
-    total = invisible or concealment is Concealment.TOTAL
-    shelter = cover or concealment is not Concealment.NONE or invisible
+    darkness = darkness and rules.flag("companion.darkness")
+    total = invisible or concealment is Concealment.TOTAL or darkness
+    shelter = cover or concealment is not Concealment.NONE or invisible or darkness
     reasons = [
         key
         for key, present in (
@@ -252,6 +269,7 @@ def hide_check(
             ("concealment", concealment is Concealment.PARTIAL),
             ("total", concealment is Concealment.TOTAL),
             ("invisible", invisible),
+            ("darkness", darkness),
             ("ability", special_ability),
             ("diversion", bluff_diversion),
         )
@@ -264,6 +282,7 @@ def hide_check(
         )
     if not reasons:
         return _refused(crowd, [_SF2_NONE, *notes])
+    turn_notes = list(notes)
     notes[:0] = [_SF2_REASONS[key] for key in reasons]
 
     modifiers = stealth_modifiers(
@@ -309,43 +328,67 @@ def hide_check(
         _SF9,
     ]
 
-    # Blindsense negates the +40/+20 of SF-7 against that observer (SF-11 [C]).
     sf7 = next((m for m in modifiers if m.rule == "SF-7"), None)
-    negation: Modifier | None = None
-    if sf7 is not None and rules.flag("companion.blindsense_negates"):
-        negation = Modifier(
-            -sf7.value, "starfinder.hide.blindsense", "SF-11", source=sf7.source, companion=True
+    shared = sf7.value if sf7 is not None else 0
+    own = [
+        _own_shelter(
+            rules,
+            observer,
+            shared=shared,
+            sf7=sf7,
+            cover=cover or concealment is Concealment.PARTIAL,
+            other=special_ability or bluff_diversion,
+            invisible=invisible,
+            total=concealment is Concealment.TOTAL,
+            darkness=darkness,
+            immobile=immobile,
         )
-    # The observers' DC is the hider's result, lowered by the negation for one with blindsense:
-    # the same as raising that observer's Perception by as much.
-    bonuses = [o.perception - (negation.value if negation and o.blindsense else 0) for o in crowd]
+        for observer in crowd
+    ]
+    rolling = [i for i, against in enumerate(own) if against.allowed]
+    if not rolling:
+        why: list[Line] = []
+        for against in own:
+            if against.line is not None and against.line not in why:
+                why.append(against.line)
+        return _refused(crowd, [_SF2_NONE, *why, *turn_notes])
+    # Each observer's DC is the hider's result plus its own modifier (a negative one: the
+    # negation of what does not hide the hider from it): the same as raising its Perception.
+    bonuses = [crowd[i].perception - _value(own[i].modifier) for i in rolling]
     if len(bonuses) == 1:
         miss = _miss_pairs(bonuses[0] - hider_bonus)
-        hidden, marginals = Fraction(miss, 400), [Fraction(400 - miss, 400)]
+        hidden, chances = Fraction(miss, 400), [Fraction(400 - miss, 400)]
     else:
-        hidden, marginals = hidden_from_all_meet(hider_bonus, bonuses)
-    state = noticed_state(total)
+        hidden, chances = hidden_from_all_meet(hider_bonus, bonuses)
+    marginals: list[Fraction] = [Fraction(1)] * len(crowd)
+    for i, chance in zip(rolling, chances, strict=True):
+        marginals[i] = chance
+    if len(rolling) < len(crowd):
+        hidden = Fraction(0)
 
     stealth_face: int | None = None
     result: int | None = None
-    faces: list[int] = []
+    faces: list[int | None] = [None] * len(crowd)
     given = False
     if source is not None:
         given = source.given
         stealth_face = source.face(20)
         result = stealth_face + hider_bonus
-        faces = [source.face(20) for _ in crowd]
+        for i in rolling:
+            faces[i] = source.face(20)
     members = tuple(
         _member(
             index,
             observer,
             marginals[index - 1],
-            state,
-            negation if observer.blindsense else None,
+            own[index - 1].state,
+            own[index - 1].modifier,
             result,
-            faces[index - 1] if faces else None,
+            faces[index - 1],
             given,
         )
+        if own[index - 1].allowed
+        else _sees(index, observer, own[index - 1])
         for index, observer in enumerate(crowd, start=1)
     )
     success: bool | None = None
@@ -378,6 +421,90 @@ def hide_check(
         dice_kind="opposed",
         player_notes=player_notes,
         player_outcome=None if success is None else "starfinder.hide.player_unknown",
+    )
+
+
+@dataclass(frozen=True)
+class _Against:
+    """What the hider has against one observer [SF-2, SF-5, SF-7, SF-11]."""
+
+    allowed: bool
+    """May it hide from this observer at all (SF-2)?"""
+    modifier: Modifier | None
+    """This observer's own change to its DC: the negation of what does not hide the hider
+    from it (blindsense, see invisibility, darkvision); None when there is none."""
+    state: AwarenessState
+    """What this observer's success reaches (SF-5)."""
+    line: Line | None
+    """Why the hider's invisibility or darkness counts for nothing against it."""
+
+
+def _value(modifier: Modifier | None) -> int:
+    return modifier.value if modifier is not None else 0
+
+
+def _own_shelter(
+    rules: RuleData,
+    observer: Observer,
+    *,
+    shared: int,
+    sf7: Modifier | None,
+    cover: bool,
+    other: bool,
+    invisible: bool,
+    total: bool,
+    darkness: bool,
+    immobile: bool,
+) -> _Against:
+    """The hider's cover, concealment and SF-7 bonus against ``observer``: its invisibility
+    counts for nothing against see invisibility, darkness nothing against darkvision [SF-11
+    C, SF-2 C]; blindsense negates the SF-7 bonus (SF-11 [C]). ``shared`` is the SF-7 bonus
+    the hider's result holds (against an observer with none of these senses)."""
+    unseen = invisible and not observer.see_invisible
+    dark = darkness and not observer.darkvision
+    own_total = unseen or total or dark
+    line: Line | None = None
+    key = ""
+    if invisible and observer.see_invisible:
+        key, rule = "starfinder.hide.sees_invisible", "SF-11"
+    elif darkness and observer.darkvision:
+        key, rule = "starfinder.hide.darkvision", "SF-2"
+    if key:
+        line = Line(key, rule, companion=True)
+    if own_total and immobile:
+        value = rules.num("stealth.invisible_immobile")
+    elif unseen:
+        value = rules.num("stealth.invisible_moving")
+    else:
+        value = 0
+    modifier: Modifier | None = None
+    if sf7 is not None and observer.blindsense and rules.flag("companion.blindsense_negates"):
+        modifier = Modifier(
+            -shared, "starfinder.hide.blindsense", "SF-11", source=sf7.source, companion=True
+        )
+    elif sf7 is not None and value != shared and line is not None:
+        modifier = Modifier(
+            value - shared, line.reason, line.rule, source=sf7.source, companion=True
+        )
+    return _Against(cover or other or own_total, modifier, noticed_state(own_total), line)
+
+
+def _sees(index: int, observer: Observer, against: _Against) -> Verdict:
+    """An observer the hider cannot hide from, though it may hide from others: it sees the
+    hider, no die rolled [SF-2]."""
+    return Verdict(
+        ruleset=RULESET,
+        check="hide",
+        question=MEMBER_QUESTION,
+        chance=Fraction(1),
+        notes=(against.line,) if against.line is not None else (),
+        die_bonus=observer.perception,
+        success=True,
+        outcome="starfinder.hide.observer_sees",
+        state=AwarenessState.OBSERVED,
+        member_label="starfinder.hide.observer",
+        member_params={"index": index, "bonus": observer.perception},
+        dice_kind="opposed",
     )
 
 
