@@ -387,6 +387,20 @@ def test_a_body_over_the_cap_is_413(client: TestClient) -> None:
 # --- the list of checks ---------------------------------------------------------------------------
 
 
+DND35_CHECKS = (
+    "spot",
+    "listen",
+    "hide",
+    "grope",
+    "attack",
+    "attack-roll",
+    "struck",
+    "signs",
+    "senses",
+    "gaze",
+)
+
+
 def test_every_check_is_listed_with_its_options(client: TestClient) -> None:
     listing = client.get(PREFIX).json()
     games = {game["name"]: game for game in listing["games"]}
@@ -395,7 +409,7 @@ def test_every_check_is_listed_with_its_options(client: TestClient) -> None:
     assert set(checks) == {
         ("skirmish", name) for name in ("move", "noise", "sight", "shadow", "ambush", "alarm")
     } | {("starfinder", "hide"), ("starfinder", "attack")} | {
-        ("dnd35", name) for name in ("spot", "listen", "hide", "grope", "attack")
+        ("dnd35", name) for name in DND35_CHECKS
     }
     hide = checks["starfinder", "hide"]
     options = {o["name"]: o for o in hide["options"]}
@@ -429,7 +443,7 @@ def test_every_check_is_listed_with_its_options(client: TestClient) -> None:
 
 def test_one_game_and_one_check_are_listed(client: TestClient) -> None:
     game = client.get(f"{PREFIX}/dnd35").json()
-    assert [c["name"] for c in game["checks"]] == ["spot", "listen", "hide", "grope", "attack"]
+    assert [c["name"] for c in game["checks"]] == list(DND35_CHECKS)
     assert client.get(f"{PREFIX}/dnd35/grope").json() == game["checks"][3]
 
 
