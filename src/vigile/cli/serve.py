@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import sys
+from pathlib import Path
 from typing import Annotated, Final
 
 import typer
@@ -45,6 +46,23 @@ CorsOpt = Annotated[
         "--cors-origin",
         metavar="ORIGIN",
         help="A web origin allowed to call the API from a browser (repeatable; never '*').",
+    ),
+]
+WorkspaceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--workspace",
+        metavar="DIR",
+        help="The folder whose scenarios the editor (/editor) may open and save "
+        "(else it only downloads).",
+    ),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="A Dask scheduler (tcp://HOST:PORT) for the editor's sweeps (else local processes).",
     ),
 ]
 DemoOpt = Annotated[
@@ -90,6 +108,8 @@ def register(root: typer.Typer) -> None:
         token: TokenOpt = None,
         cors_origin: CorsOpt = None,
         demo: DemoOpt = False,
+        workspace: WorkspaceOpt = None,
+        scheduler: SchedulerOpt = None,
     ) -> None:
         """Serve live play over HTTP: a JSON API with live streams, on 127.0.0.1 by default."""
         from urllib.parse import quote
@@ -101,8 +121,16 @@ def register(root: typer.Typer) -> None:
 
         gm_token = check_token(token) if token is not None else secrets.token_urlsafe(32)
         origins = [check_origin(origin) for origin in cors_origin or []]
+        folder = _workspace(workspace)
+        if scheduler is not None:
+            from vigile.sim.executors import check_scheduler
+
+            check_scheduler(scheduler)
         with Store(db_url(db)) as store:
             app = create_app(store, gm_token=gm_token, cors_origins=origins)
+            from vigile.web.editor import configure
+
+            configure(app, workspace=folder, scheduler=scheduler)
             sock = bind(host, port)
             base = url_base(sock, host)
             if not is_loopback(host):
@@ -116,9 +144,21 @@ def register(root: typer.Typer) -> None:
             _say(f"GM: {base}/?token={quote(gm_token, safe='')}")
             _say(f"API docs: {base}/docs")
             _say(f"database: {store.url}")
+            if folder is not None:
+                _say(f"editor: {base}/editor?token={quote(gm_token, safe='')} (saves in {folder})")
             if demo:
                 _demo(store, base)
             serve(app, sock)
+
+
+def _workspace(workspace: str | None) -> Path | None:
+    """``--workspace``: an existing folder, or None."""
+    if workspace is None:
+        return None
+    folder = Path(workspace).expanduser().absolute()
+    if not folder.is_dir():
+        raise InputError(f"{workspace}: no such folder", where="--workspace")
+    return folder
 
 
 def _demo(store: object, base: str) -> None:

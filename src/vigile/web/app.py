@@ -80,6 +80,9 @@ def create_app(
     from . import pages
 
     app.include_router(pages.router)
+    from . import editor  # the scenario editor (issue 13)
+
+    app.include_router(editor.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
 
     app.add_middleware(BodyLimit, max_body=max_body)

@@ -1,0 +1,570 @@
+"""The scenario editor of ``vigile serve`` (issue 13): draw the board, place the actors, draw
+their plans, see the errors as ``vigile scenario validate`` gives them, the risk overlay and the
+safest route as the designer moves a guard or a lamp, simulate, sweep, download or save.
+
+The page holds the scenario as YAML text; every edit goes to the server, which applies it to
+the text (:mod:`vigile.web.editor_yaml`: only the edited span changes, so the author's comments,
+key order and layout stay), validates it (:func:`vigile.scene.loader.check_text`) and answers
+with the new text, the errors by line and field, and the map drawn again. Only the server's
+token (the GM's) opens the editor.
+
+::
+
+    GET  /editor                       a bundled scenario (?scenario=NAME), a workspace file
+                                       (?file=NAME), or a blank one; POST: an uploaded file
+    GET  /editor/asset/{path}          a workspace file's background picture
+    POST /api/v1/editor/apply          {yaml, edit?} → {yaml, errors, svg}
+    POST /api/v1/editor/riskmap        {yaml, attitude, actor?} → the overlay and the route
+    POST /api/v1/editor/simulate       {yaml, runs, seed?} → SSE: progress, then the outcomes
+    POST /api/v1/editor/sweep          {yaml, vary: [1 or 2 fields], runs} → the curves
+    GET  /api/v1/editor/file           ?file=NAME → {yaml, hash}
+    POST /api/v1/editor/save           {yaml, file, hash?, confirm?} → {file, hash}
+
+Saving: ``vigile serve --workspace DIR`` names the one folder the editor may write in (without
+it the editor only downloads). A name that leaves DIR is refused; the file is written atomically
+(:func:`vigile.io.files.write_text`); a file that changed on disk since the page loaded it (its
+SHA-256), or an existing file the page did not load, is replaced only when the user confirms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Annotated, Any, Final
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response, StreamingResponse
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+
+from vigile.errors import InputError, VigileError
+from vigile.io.i18n import Lang
+from vigile.scene.loader import ScenarioValidationError, bundled_names, bundled_path, check_text
+from vigile.scene.model import IMAGE_SUFFIXES, Scenario
+from vigile.scene.reading import MAX_BYTES
+
+from . import editor_work as work
+from . import pages
+from .auth import ServerGM, is_server_token
+from .context import Context, context
+from .language import request_lang
+from .sse import frame
+
+router = APIRouter()
+API: Final = "/api/v1/editor"
+MAX_TEXT: Final = 1024 * 1024
+"""Characters of a scenario's text the editor takes."""
+SUFFIXES: Final = (".yaml", ".yml")
+BLANK: Final = """\
+# A new scenario: draw the board, place the actors, draw their plans.
+ruleset: skirmish
+name: New scenario
+units: cm
+time: night
+map: {width: 200, height: 120}
+turns: 40
+
+walls: []
+
+actors:
+  - {name: Intruder, side: attackers, position: [10, 10], ninja: true}
+"""
+
+
+@dataclass(frozen=True)
+class EditorSettings:
+    """What ``vigile serve`` gives the editor."""
+
+    workspace: Path | None = None
+    """The folder the editor saves in (``--workspace``); None: download only."""
+    scheduler: str | None = None
+    """A Dask scheduler's address for sweeps (``--scheduler``); None: local processes."""
+
+
+def configure(app: FastAPI, *, workspace: Path | None = None, scheduler: str | None = None) -> None:
+    """Give the app's editor its workspace and its scheduler."""
+    app.state.editor = EditorSettings(
+        workspace.resolve() if workspace is not None else None, scheduler
+    )
+
+
+def settings_of(request: Request) -> EditorSettings:
+    found = getattr(request.app.state, "editor", None)
+    return found if isinstance(found, EditorSettings) else EditorSettings()
+
+
+class SaveRefused(InputError):
+    """A save that would overwrite a file the user did not see: 409 until confirmed."""
+
+    status = 409
+
+
+class NoWorkspace(InputError):
+    """The server has no workspace (``--workspace``): the editor only downloads."""
+
+    status = 403
+
+
+# ------------------------------------------------------------------------------ the workspace
+
+
+def workspace_path(settings: EditorSettings, name: str) -> Path:
+    """``name`` inside the workspace (a relative path with ``/``, no ``..``), as a .yaml file;
+    an :class:`InputError` for anything else."""
+    if settings.workspace is None:
+        raise NoWorkspace(
+            "this server has no workspace (vigile serve --workspace DIR): download the file",
+            where="file",
+        )
+    pure = PurePosixPath(name)
+    if (
+        not name
+        or len(name) > 255
+        or "\\" in name
+        or ":" in name
+        or pure.is_absolute()
+        or any(part in ("", ".", "..") for part in name.split("/"))
+        or any(ord(c) < 32 for c in name)
+    ):
+        raise InputError(
+            f"{name!r}: a file name inside the workspace (no .., no absolute path)", where="file"
+        )
+    if pure.suffix.lower() not in SUFFIXES:
+        raise InputError(f"{name!r}: the editor saves .yaml or .yml files", where="file")
+    root = settings.workspace
+    path = root.joinpath(*pure.parts)
+    resolved = path.parent.resolve()
+    if not resolved.is_relative_to(root):
+        raise InputError(f"{name!r} leaves the workspace", where="file")
+    if path.is_symlink():
+        raise InputError(
+            f"{name!r} is a symbolic link: the editor writes only real files", where="file"
+        )
+    return path
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_workspace(settings: EditorSettings, name: str) -> tuple[str, str]:
+    """A workspace file's text and its hash."""
+    path = workspace_path(settings, name)
+    if not path.is_file():
+        raise InputError(f"{name!r}: no such file in the workspace", where="file")
+    data = path.read_bytes()
+    if len(data) > MAX_TEXT:
+        raise InputError(f"{name!r} is larger than {MAX_TEXT // 1024} KiB", where="file")
+    try:
+        return data.decode("utf-8"), digest(data)
+    except UnicodeDecodeError:
+        raise InputError(f"{name!r} is not UTF-8 text", where="file") from None
+
+
+def save(settings: EditorSettings, name: str, text: str, loaded: str | None, confirm: bool) -> str:
+    """Write ``text`` at ``name`` in the workspace, atomically; its new hash. Refused (409)
+    when the file changed on disk since the page loaded it (``loaded``, its hash then), or
+    exists and the page did not load it, unless ``confirm``."""
+    from vigile.io.files import check_target, write_text
+
+    path = workspace_path(settings, name)
+    check_target(path, "file", suffixes=SUFFIXES, kind="a scenario", may_replace=True)
+    if path.exists() and not confirm:
+        now = digest(path.read_bytes())
+        if loaded is None:
+            raise SaveRefused(f"{name} exists: confirm to replace it", where="file")
+        if now != loaded:
+            raise SaveRefused(
+                f"{name} changed on disk since the editor loaded it: confirm to replace it",
+                where="file",
+            )
+    write_text(path, text, option="file")
+    return digest(text.encode("utf-8"))
+
+
+def workspace_files(settings: EditorSettings) -> list[str]:
+    """The scenarios in the workspace (its top folder and one level below), sorted."""
+    root = settings.workspace
+    if root is None or not root.is_dir():
+        return []
+    found: list[str] = []
+    for pattern in ("*", "*/*"):
+        for path in root.glob(pattern):
+            if path.suffix.lower() in SUFFIXES and path.is_file() and not path.is_symlink():
+                found.append(path.relative_to(root).as_posix())
+    return sorted(found)[:500]
+
+
+# ------------------------------------------------------------------------------ the map
+
+
+def map_svg(request: Request, scenario: Scenario, lang: Lang, file: str | None) -> str:
+    """The editor's map: the pages' own (``_map.html``) with the plans and handles drawn over
+    it, and the background picture of a workspace file under it."""
+    model = work.editor_map(scenario)
+    data = pages.base(request, lang, map=model, letters={}, ladder=())
+    drawn = pages.templates.get_template("_map.html").render(data)
+    extra = pages.templates.get_template("editor_layers.html").render(
+        {**data, "plans": work.plan_lines(scenario), "scenario": scenario}
+    )
+    drawn = drawn.replace('<g id="pick"', extra + '<g id="pick"', 1)
+    background = scenario.map.background
+    if background is not None and file is not None:
+        folder = PurePosixPath(file).parent
+        href = "/editor/asset/" + (folder / background).as_posix()
+        image = (
+            f'<image class="background" href="{href}" x="0" y="0" width="{model.width:g}" '
+            f'height="{model.height:g}" preserveAspectRatio="none"/>'
+        )
+        drawn = drawn.replace('<rect class="ground"', image + '<rect class="ground"', 1)
+    return drawn
+
+
+# ------------------------------------------------------------------------------ the page
+
+
+def _page(
+    request: Request,
+    ctx: Context,
+    lang: Lang,
+    *,
+    text: str,
+    source: str,
+    file: str | None = None,
+    loaded: str | None = None,
+    message: str | None = None,
+    status: int = 200,
+) -> HTMLResponse:
+    settings = settings_of(request)
+    token = pages.token_of(request) or ""
+    scenario, errors = work.validated(text, source)
+    svg = map_svg(request, scenario, lang, file) if scenario is not None else None
+    actors = [a.name for a in scenario.actors] if scenario is not None else []
+    intruders = [a.name for a in scenario.actors if a.side.value == "attackers"] if scenario else []
+    return pages.render(
+        request,
+        "editor.html",
+        lang,
+        status=status,
+        token=token,
+        text=text,
+        source=source,
+        file=file,
+        loaded=loaded,
+        svg=svg,
+        errors=errors,
+        message=message,
+        scenarios=bundled_names(),
+        workspace=settings.workspace is not None,
+        files=workspace_files(settings),
+        actors=actors,
+        intruders=intruders,
+        attitudes=work.attitudes_of(scenario) if scenario is not None else work.ATTITUDES,
+        wall_kinds=work.WALL_KINDS,
+        light_kinds=work.LIGHT_KINDS,
+        surface_kinds=work.SURFACE_KINDS,
+        speeds=work.SPEEDS,
+        q=pages.query(lang),
+        sweep_max=work.MAX_SWEEP_RUNS,
+        runs_max=work.MAX_RUNS,
+        scheduler=settings.scheduler,
+    )
+
+
+def _gm_only(request: Request, ctx: Context, lang: Lang) -> HTMLResponse | None:
+    token = pages.token_of(request)
+    if not is_server_token(ctx, token):
+        return pages.render(
+            request, "login.html", lang, status=401 if token else 200, wrong=bool(token)
+        )
+    return None
+
+
+@router.get("/editor", response_class=HTMLResponse, include_in_schema=False)
+def editor_page(
+    request: Request,
+    scenario: str | None = None,
+    file: str | None = None,
+) -> Response:
+    """The editor on a bundled scenario, a workspace file, or a blank scenario."""
+    ctx: Context = context(request)
+    lang = request_lang(request)
+    refused = _gm_only(request, ctx, lang)
+    if refused is not None:
+        return refused
+    try:
+        if file:
+            text, loaded = read_workspace(settings_of(request), file)
+            return _page(request, ctx, lang, text=text, source=file, file=file, loaded=loaded)
+        if scenario:
+            path = bundled_path(scenario)
+            return _page(request, ctx, lang, text=path.read_text("utf-8"), source=path.name)
+    except VigileError as error:
+        return _page(request, ctx, lang, text=BLANK, source="new.yaml", message=str(error),
+                     status=int(getattr(error, "status", 0) or 422))  # fmt: skip
+    return _page(request, ctx, lang, text=BLANK, source="new.yaml")
+
+
+@router.post("/editor", response_class=HTMLResponse, include_in_schema=False)
+async def editor_upload(request: Request) -> Response:
+    """The editor on an uploaded scenario file (YAML)."""
+    ctx: Context = context(request)
+    lang = request_lang(request)
+    form = await pages.form_of(request)
+    try:
+        token = str(form.get("token") or "")
+        if token and not pages.token_of(request):
+            request.scope["query_string"] = urlencode(
+                {**request.query_params, "token": token}
+            ).encode()
+        refused = _gm_only(request, ctx, lang)
+        if refused is not None:
+            return refused
+        upload = form.get("file")
+        if not isinstance(upload, UploadFile) or not upload.filename:
+            return _page(request, ctx, lang, text=BLANK, source="new.yaml")
+        data = await upload.read(MAX_BYTES + 1)
+        source = PurePosixPath(upload.filename[:200]).name or "upload.yaml"
+        if len(data) > min(MAX_BYTES, MAX_TEXT):
+            message = f"{source}: larger than {MAX_TEXT // 1024} KiB"
+            return _page(request, ctx, lang, text=BLANK, source="new.yaml", message=message)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            message = f"{source}: not UTF-8 text"
+            return _page(request, ctx, lang, text=BLANK, source="new.yaml", message=message)
+        return _page(request, ctx, lang, text=text, source=source)
+    finally:
+        await form.close()
+
+
+@router.get("/editor/asset/{path:path}", include_in_schema=False)
+def editor_asset(request: Request, path: str) -> Response:
+    """A picture of the workspace (a map's background)."""
+    ctx: Context = context(request)
+    if not is_server_token(ctx, pages.token_of(request)):
+        return Response(status_code=401)
+    settings = settings_of(request)
+    root = settings.workspace
+    pure = PurePosixPath(path)
+    if (
+        root is None
+        or pure.is_absolute()
+        or any(p in ("", ".", "..") for p in path.split("/"))
+        or pure.suffix.lower() not in IMAGE_SUFFIXES
+    ):
+        return Response(status_code=404)
+    found = root.joinpath(*pure.parts)
+    if not found.resolve().is_relative_to(root) or not found.is_file():
+        return Response(status_code=404)
+    return FileResponse(found, headers={"Cache-Control": "no-store"})
+
+
+# ------------------------------------------------------------------------------ the API
+
+Text = Annotated[str, Field(max_length=MAX_TEXT, description="The scenario's YAML text.")]
+
+
+class ApplyRequest(BaseModel):
+    yaml: Text
+    edit: dict[str, Any] | None = Field(
+        default=None, description="One edit: {op: move-actor|add-wall|add-leg|..., ...}."
+    )
+    file: str = Field(default="scenario.yaml", max_length=255)
+    lang: Lang | None = None
+
+
+class RiskRequest(BaseModel):
+    yaml: Text
+    attitude: str = Field(
+        default="hidden", max_length=20, pattern=r"^[a-z-]+$", description="In the game's words."
+    )
+    actor: str | None = Field(default=None, max_length=80)
+    resolution: float | None = Field(default=None, gt=0, le=10_000)
+    grid: bool = Field(default=False, description="Include the risk of every cell.")
+    route: bool = True
+
+
+class SimulateRequest(BaseModel):
+    yaml: Text
+    runs: int = Field(default=1000, ge=1, le=work.MAX_RUNS)
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+
+
+class VaryField(BaseModel):
+    field: str = Field(min_length=1, max_length=200)
+    start: float = Field(allow_inf_nan=False)
+    stop: float = Field(allow_inf_nan=False)
+    step: float = Field(gt=0, allow_inf_nan=False)
+
+
+class SweepRequest(BaseModel):
+    yaml: Text
+    vary: list[VaryField] = Field(min_length=1, max_length=2)
+    runs: int = Field(default=500, ge=1, le=work.MAX_SWEEP_RUNS)
+    seed: int = Field(default=0, ge=0, le=2**63 - 1)
+    outcome: str = Field(default="detected", max_length=40)
+
+
+class SaveRequest(BaseModel):
+    yaml: Text
+    file: str = Field(min_length=1, max_length=255)
+    hash: str | None = Field(default=None, max_length=64, description="The hash loaded.")
+    confirm: bool = False
+
+
+def scenario_of(text: str, file: str = "scenario.yaml") -> Scenario:
+    scenario, issues = check_text(text, file=file)
+    if scenario is None:
+        raise ScenarioValidationError(issues)
+    return scenario
+
+
+@router.post(f"{API}/apply", tags=["editor"])
+def apply(body: ApplyRequest, request: Request, _gm: ServerGM) -> dict[str, Any]:
+    """Apply one edit to the text (only its span changes), validate it, draw the map."""
+    lang = body.lang or request_lang(request)
+    text = work.apply_edit(body.yaml, body.edit) if body.edit else body.yaml
+    name = PurePosixPath(body.file).name or "scenario.yaml"
+    scenario, errors = work.validated(text, name)
+    file = body.file if settings_of(request).workspace is not None else None
+    svg = map_svg(request, scenario, lang, file) if scenario is not None else None
+    actors = [] if scenario is None else [
+        {"name": a.name, "side": a.side.value} for a in scenario.actors
+    ]  # fmt: skip
+    return {"yaml": text, "errors": errors, "svg": svg, "changed": text != body.yaml,
+            "actors": actors}  # fmt: skip
+
+
+@router.post(f"{API}/riskmap", tags=["editor"])
+def riskmap(body: RiskRequest, _gm: ServerGM) -> dict[str, Any]:
+    """The risk map (the chance of being seen in one turn, per cell) as an image over the board,
+    and the safest route of an intruder to the objective; ``grid`` adds every cell's chance."""
+    scenario = scenario_of(body.yaml)
+    found = work.overlay(
+        scenario,
+        body.attitude,
+        actor=body.actor,
+        resolution=body.resolution,
+        grid=body.grid,
+        route=body.route,
+    )
+    shown: dict[str, Any] = {
+        "image": found.image,
+        "route": found.route,
+        "route_error": found.route_error,
+        "seconds": round(found.seconds, 4),
+    }
+    if found.grid is not None:
+        shown["grid"] = found.grid
+    return shown
+
+
+@router.post(f"{API}/simulate", tags=["editor"], response_class=StreamingResponse)
+async def simulate_stream(body: SimulateRequest, _gm: ServerGM) -> StreamingResponse:
+    """Play ``runs`` games: an SSE stream of ``progress`` frames ``{done, runs}``, then one
+    ``result`` frame (``simulate --json``'s outcomes with their 95% intervals, and the heat
+    map), or one ``error`` frame."""
+    scenario = scenario_of(body.yaml)
+    seed = body.seed if body.seed is not None else (scenario.seed or 0)
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+    done = [0]
+
+    def progress(runs: int) -> None:
+        done[0] += runs
+        loop.call_soon_threadsafe(
+            queue.put_nowait, ("progress", {"done": done[0], "runs": body.runs})
+        )
+
+    def play() -> None:
+        from vigile.sim.simulate import simulate
+
+        try:
+            result = simulate(scenario, body.runs, seed=seed, progress=progress)
+            found = work.simulation_json(result)
+            loop.call_soon_threadsafe(queue.put_nowait, ("result", found))
+        except VigileError as error:
+            loop.call_soon_threadsafe(queue.put_nowait, ("error", {"detail": str(error)}))
+        except Exception as error:  # pragma: no cover - a bug: said, not hidden
+            loop.call_soon_threadsafe(queue.put_nowait, ("error", {"detail": repr(error)}))
+
+    async def frames() -> AsyncIterator[bytes]:
+        task = loop.run_in_executor(None, play)
+        yield frame("progress", None, {"done": 0, "runs": body.runs})
+        while True:
+            kind, data = await queue.get()
+            yield frame(kind, None, data)
+            if kind != "progress":
+                break
+        await task
+
+    return StreamingResponse(
+        frames(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+@router.post(f"{API}/sweep", tags=["editor"])
+async def sweep(body: SweepRequest, request: Request, _gm: ServerGM) -> dict[str, Any]:
+    """Simulate every combination of one or two fields' values (``run_sweep``: local worker
+    processes, or the Dask scheduler the server was given); one curve per value of the second
+    field, each point with its 95% interval, and the chart."""
+    from vigile.sim.sweep import run_sweep
+    from vigile.sim.tally import OUTCOMES
+
+    scenario = scenario_of(body.yaml)
+    if body.outcome not in (*OUTCOMES, "detected"):
+        raise InputError(
+            f"{body.outcome!r}: detected or one of {', '.join(OUTCOMES)}", where="outcome"
+        )
+    varies = [work.sweep_values(v.field, v.start, v.stop, v.step) for v in body.vary]
+    scheduler = settings_of(request).scheduler
+    rows = await run_in_threadpool(
+        run_sweep,
+        scenario,
+        varies,
+        body.runs,
+        seed=body.seed,
+        scheduler=scheduler,
+        workers=min(work.SWEEP_WORKERS, os.cpu_count() or 1),
+    )
+    fields = [v.path for v in varies]
+    curves = work.sweep_curves(rows, fields, body.runs, body.outcome)
+    return {
+        "rows": rows,
+        "fields": fields,
+        "runs": body.runs,
+        "outcome": body.outcome,
+        "curves": curves,
+        "svg": work.sweep_svg(curves, fields[0], body.outcome),
+        "where": scheduler or "local",
+    }
+
+
+@router.get(f"{API}/file", tags=["editor"])
+def load_file(
+    request: Request, _gm: ServerGM, file: Annotated[str, Query(max_length=255)]
+) -> dict[str, Any]:
+    """A workspace file's text and its hash (to give back when saving)."""
+    text, loaded = read_workspace(settings_of(request), file)
+    return {"file": file, "yaml": text, "hash": loaded}
+
+
+@router.post(f"{API}/save", tags=["editor"])
+def save_file(body: SaveRequest, request: Request, _gm: ServerGM) -> dict[str, Any]:
+    """Write the text into the workspace, atomically; refused (409) over a file changed on
+    disk since it was loaded, or one the page did not load, unless ``confirm``."""
+    written = save(settings_of(request), body.file, body.yaml, body.hash, body.confirm)
+    _, issues = check_text(body.yaml, file=PurePosixPath(body.file).name)
+    return {"file": body.file, "hash": written, "errors": [work.issue_json(i) for i in issues]}
+
+
+__all__ = ["EditorSettings", "configure", "router"]

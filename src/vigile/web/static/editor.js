@@ -1,0 +1,458 @@
+// vigile's scenario editor (issue 13): the page holds the YAML text; every edit goes to the
+// server (POST /api/v1/editor/apply), which changes only the edited span of the text, validates
+// it and draws the map again. Then the risk overlay and the safest route follow
+// (POST /api/v1/editor/riskmap). No build step.
+(function () {
+  "use strict";
+  var root, token, lang, text, textarea, mapbox, tool = "select";
+  var draft = [];          // points of a wall, cover or surface being drawn
+  var selected = null;     // {kind: "actor"|"leg"|"light"|"wall"|"area", ...}
+  var overlaySeq = 0, lastOverlay = null, lastRoute = null, lastHeat = null;
+  var editSeq = 0, editStarted = 0;
+  var actors = [];
+
+  function $(id) { return document.getElementById(id); }
+  function headers() { return {"Content-Type": "application/json", "Authorization": "Bearer " + token, "Accept-Language": lang}; }
+  function post(path, body) {
+    return fetch("/api/v1/editor/" + path, {method: "POST", headers: headers(), body: JSON.stringify(body)});
+  }
+  function say(message) {
+    var box = $("ed-message");
+    if (!message) { box.hidden = true; box.textContent = ""; return; }
+    box.hidden = false; box.textContent = message;
+  }
+  async function problem(response) {
+    try {
+      var body = await response.json();
+      var lines = [body.detail || body.title];
+      (body.errors || []).forEach(function (e) { lines.push((e.line ? "line " + e.line + ": " : "") + (e.field ? e.field + ": " : "") + e.message); });
+      return lines.join("\n");
+    } catch (e) { return response.status + " " + response.statusText; }
+  }
+  function svg() { return mapbox.querySelector("svg.map"); }
+  function svgPoint(event) {
+    var s = svg(), pt = s.createSVGPoint();
+    pt.x = event.clientX; pt.y = event.clientY;
+    var p = pt.matrixTransform(s.getScreenCTM().inverse());
+    return [Math.round(p.x * 2) / 2, Math.round(p.y * 2) / 2];
+  }
+  function mark() { return parseFloat(getComputedStyle(svg()).getPropertyValue("--m")) || 2; }
+  function escapeHtml(s) { return String(s).replace(/[&<>"']/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]; }); }
+
+  // ---- the server's answer: text, errors, map
+  function show(answer) {
+    if (answer.yaml !== undefined && textarea.value !== answer.yaml) {
+      var top = textarea.scrollTop;
+      textarea.value = answer.yaml;
+      textarea.scrollTop = top;
+    }
+    $("ed-errors").innerHTML = errorsHtml(answer.errors || []);
+    if (answer.actors) actors = answer.actors;
+    if (answer.svg) {
+      mapbox.innerHTML = answer.svg;
+      reapply();
+      refreshIntruders();
+    }
+  }
+  function errorsHtml(errors) {
+    if (!errors.length) return '<p class="ok">' + escapeHtml(root.dataset.valid || "✓") + "</p>";
+    return '<ul class="errors ed-error-list">' + errors.map(function (e) {
+      return '<li data-line="' + (e.line || "") + '">' + (e.line ? '<a href="#ed-yaml" class="where" data-line="' + e.line + '">' + e.line + ":</a> " : "") +
+        (e.field ? "<code>" + escapeHtml(e.field) + "</code> " : "") + escapeHtml(e.message) + "</li>";
+    }).join("") + "</ul>";
+  }
+  function refreshIntruders() {
+    var names = actors.filter(function (a) { return a.side === "attackers"; }).map(function (a) { return a.name; });
+    ["ed-plan-actor", "ed-route-actor"].forEach(function (id) {
+      var sel = $(id), was = sel.value, blank = id === "ed-route-actor";
+      var options = (blank ? ['<option value="">—</option>'] : []).concat(names.map(function (n) {
+        return '<option value="' + escapeHtml(n) + '">' + escapeHtml(n) + "</option>";
+      }));
+      sel.innerHTML = options.join("");
+      if (names.indexOf(was) >= 0 || (blank && was === "")) sel.value = was;
+    });
+  }
+
+  async function edit(change) {
+    say("");
+    editSeq += 1; editStarted = performance.now();
+    var response = await post("apply", {yaml: textarea.value, edit: change, file: root.dataset.file || root.dataset.source, lang: lang});
+    if (!response.ok) { say(await problem(response)); return false; }
+    var answer = await response.json();
+    show(answer);
+    if (answer.svg) overlay();
+    return true;
+  }
+  var typing = null;
+  function typed() {
+    clearTimeout(typing);
+    typing = setTimeout(function () { edit(null); }, 400);
+  }
+
+  // ---- the risk overlay and the route
+  function reapply() {
+    var s = svg();
+    if (!s) return;
+    var image = s.querySelector("image.risk");
+    if (image) {
+      if (lastOverlay && $("ed-overlay").checked) {
+        image.setAttribute("href", lastOverlay.href);
+        image.setAttribute("width", lastOverlay.width);
+        image.setAttribute("height", lastOverlay.height);
+        image.style.display = "";
+      } else { image.style.display = "none"; }
+    }
+    var route = s.querySelector("#ed-route");
+    if (route) route.setAttribute("points", lastRoute && $("ed-overlay").checked ? lastRoute.points.map(function (p) { return p[0] + "," + p[1]; }).join(" ") : "");
+    if (lastHeat && $("ed-heat").checked) heat(lastHeat);
+  }
+  var overlayPending = null;
+  async function overlay() {
+    if (!$("ed-overlay").checked || !svg()) { reapply(); return; }
+    var seq = ++overlaySeq, started = editStarted || performance.now();
+    var response = await post("riskmap", {yaml: textarea.value, attitude: $("ed-attitude").value, actor: $("ed-route-actor").value || null});
+    if (seq !== overlaySeq) return;  // a newer one is on its way
+    var note = $("ed-overlay-note");
+    if (!response.ok) {
+      lastOverlay = null; lastRoute = null; reapply();
+      note.textContent = await problem(response);
+      return;
+    }
+    var found = await response.json();
+    lastOverlay = found.image; lastRoute = found.route;
+    reapply();
+    var words = JSON.parse($("ed-text").textContent);
+    var parts = [words.risk.replace("{max}", (found.image.max * 100).toFixed(1) + "%").replace("{res}", found.image.resolution)];
+    if (found.route) parts.push(words.route.replace("{actor}", found.route.actor).replace("{chance}", (found.route.chance_seen * 100).toFixed(1) + "%"));
+    else if (found.route_error) parts.push(words.no_route + " (" + found.route_error + ")");
+    note.textContent = parts.join(" · ");
+    var elapsed = performance.now() - started;
+    mapbox.dataset.overlaySeq = String(seq);
+    mapbox.dataset.overlayMs = elapsed.toFixed(0);
+    editStarted = 0;
+  }
+
+  // ---- the map: tools
+  function setTool(name) {
+    tool = name; draft = []; drawDraft();
+    document.querySelectorAll(".ed-tools .tool").forEach(function (b) {
+      var on = b.dataset.tool === name;
+      b.classList.toggle("on", on); b.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    mapbox.className = "mapbox tool-" + name;
+    $("ed-finish").hidden = !(name === "cover" || name === "surface");
+  }
+  function drawDraft() {
+    var s = svg(); if (!s) return;
+    var g = s.querySelector("#ed-draft"); if (!g) return;
+    var m = mark();
+    g.innerHTML = draft.map(function (p) { return '<circle cx="' + p[0] + '" cy="' + p[1] + '" r="' + (m * 0.3) + '"/>'; }).join("") +
+      (draft.length > 1 ? '<polyline points="' + draft.map(function (p) { return p.join(","); }).join(" ") + '"/>' : "");
+  }
+  function uniqueName(base) {
+    var names = actors.map(function (a) { return a.name; }), k = 1;
+    while (names.indexOf(base + " " + k) >= 0) k += 1;
+    return base + " " + k;
+  }
+  function clickMap(at, target) {
+    var token_ = target.closest(".token"), wall = target.closest(".wall-hit"), light = target.closest(".light-handle");
+    var waypoint = target.closest(".waypoint"), area = target.closest(".area-hit");
+    if (tool === "delete") {
+      if (token_) {
+        var name = token_.dataset.name;
+        edit({op: "delete", path: ["actors", name]}).then(function (ok) {
+          if (ok && textarea.value.indexOf("\n  " + name + ":") >= 0) edit({op: "delete", path: ["plans", name]});
+        });
+      } else if (waypoint) edit({op: "delete", path: ["plans", waypoint.dataset.actor, +waypoint.dataset.leg]});
+      else if (light) edit({op: "delete", path: ["lights", +light.dataset.index]});
+      else if (wall) edit({op: "delete", path: ["walls", +wall.dataset.index]});
+      else if (area) edit({op: "delete", path: [area.dataset.layer, +area.dataset.index]});
+      return;
+    }
+    if (tool === "select") {
+      if (token_) choose({kind: "actor", name: token_.dataset.name, side: token_.dataset.side});
+      else if (waypoint) choose({kind: "leg", actor: waypoint.dataset.actor, index: +waypoint.dataset.leg, speed: waypoint.dataset.speed, actions: waypoint.dataset.actions});
+      else if (light) choose({kind: "light", index: +light.dataset.index, lightKind: light.dataset.kind, radius: light.dataset.radius});
+      else if (wall) choose({kind: "wall", index: +wall.dataset.index, wallKind: wall.dataset.kind});
+      else if (area) choose({kind: "area", layer: area.dataset.layer, index: +area.dataset.index});
+      else choose(null);
+      return;
+    }
+    if (["wall", "door", "partition", "window"].indexOf(tool) >= 0) {
+      draft.push(at); drawDraft();
+      if (draft.length === 2) {
+        var wallEdit = {op: "add-wall", kind: tool, start: draft[0], end: draft[1]};
+        draft = [at];  // walls chain: the next starts where this one ended
+        edit(wallEdit).then(drawDraft);
+      }
+      return;
+    }
+    if (tool === "cover" || tool === "surface") { draft.push(at); drawDraft(); return; }
+    if (tool === "light") { edit({op: "add-light", kind: $("ed-light-kind").value, at: at}); return; }
+    if (tool === "guard") {
+      var change = {op: "add-actor", side: "defenders", name: uniqueName("Guard"), position: at, state: $("ed-guard-state").value};
+      if ($("ed-group").value.trim()) change.group = $("ed-group").value.trim();
+      edit(change); return;
+    }
+    if (tool === "intruder") { edit({op: "add-actor", side: "attackers", name: uniqueName("Intruder"), position: at}); return; }
+    if (tool === "waypoint") {
+      var who = $("ed-plan-actor").value;
+      if (who) edit({op: "add-leg", actor: who, to: at, speed: $("ed-speed").value});
+    }
+  }
+  function finishArea() {
+    if (draft.length < 3) return;
+    var change = {op: "add-area", layer: tool === "cover" ? "cover" : "surfaces", points: draft};
+    if (tool === "surface") change.kind = $("ed-surface-kind").value;
+    draft = []; drawDraft();
+    edit(change);
+  }
+
+  // ---- the selected item's form
+  function field(label, html) { return "<label>" + escapeHtml(label) + " " + html + "</label>"; }
+  function options(values, current) {
+    return values.map(function (v) { return '<option value="' + v + '"' + (v === current ? " selected" : "") + ">" + v + "</option>"; }).join("");
+  }
+  function choose(item) {
+    selected = item;
+    document.querySelectorAll("#ed-mapbox .chosen").forEach(function (el) { el.classList.remove("chosen"); });
+    var form = $("ed-form"), words = JSON.parse($("ed-text").textContent);
+    if (!item) { form.innerHTML = ""; return; }
+    var html = "";
+    if (item.kind === "actor") {
+      var el = mapbox.querySelector('.token[data-name="' + CSS.escape(item.name) + '"]');
+      if (el) el.classList.add("chosen");
+      html = "<p><strong>" + escapeHtml(item.name) + "</strong> (" + escapeHtml(item.side) + ")</p>";
+      if (item.side === "defenders") {
+        html += field("state", '<select data-set="state">' + options(["posted", "patrolling", "group"], "") + "</select>");
+        html += field("group", '<input data-set="group" size="12">');
+        html += field("dice", '<input data-set="dice" inputmode="numeric" size="3">');
+        html += field("alert", '<select data-set="alert">' + options(["", "true", "false"], "") + "</select>");
+      } else {
+        html += field("move", '<input data-set="move" inputmode="decimal" size="4">');
+      }
+    } else if (item.kind === "leg") {
+      html = "<p><strong>" + escapeHtml(item.actor) + "</strong> — " + (item.index + 1) + (item.actions ? " (" + escapeHtml(item.actions) + ")" : "") + "</p>";
+      html += field(words.speed, '<select data-leg="speed">' + options(["hidden", "immobile", "half", "fast"], item.speed) + "</select>");
+      html += "<fieldset><legend>" + escapeHtml(words.add_action) + "</legend>" +
+        '<select id="ed-action-do">' + options(["kill", "open-door", "close-door", "speak", "throw-grapple", "strike"], "kill") + "</select> " +
+        '<input id="ed-action-what" size="14" placeholder="target / door / volume"> <button type="button" id="ed-action-add" class="secondary">+</button></fieldset>';
+    } else if (item.kind === "light") {
+      html = field("kind", '<select data-light="kind">' + options(["brazier", "lantern", "lit-door", "lit-window"], item.lightKind) + "</select>") +
+        field("radius", '<input data-light="radius" inputmode="decimal" size="4" value="' + escapeHtml(item.radius) + '">');
+    } else if (item.kind === "wall") {
+      html = field("kind", '<select data-wall="kind">' + options(["wall", "door", "partition", "window"], item.wallKind) + "</select>");
+    } else if (item.kind === "area") {
+      html = "<p>" + escapeHtml(item.layer) + " " + (item.index + 1) + "</p>";
+    }
+    form.innerHTML = html;
+  }
+  function value(text_) {
+    if (text_ === "") return null;
+    if (text_ === "true") return true;
+    if (text_ === "false") return false;
+    var n = Number(text_.replace(",", "."));
+    return isNaN(n) ? text_ : n;
+  }
+  function formChange(event) {
+    var el = event.target;
+    if (!selected) return;
+    if (el.dataset.set) edit({op: "set-actor", name: selected.name, field: el.dataset.set, value: value(el.value)});
+    else if (el.dataset.leg) edit({op: "set-leg", actor: selected.actor, index: selected.index, speed: el.value});
+    else if (el.dataset.light === "kind") edit({op: "set-light", index: selected.index, kind: el.value});
+    else if (el.dataset.light === "radius") edit({op: "set-light", index: selected.index, radius: value(el.value)});
+    else if (el.dataset.wall) edit({op: "set-wall", index: selected.index, kind: el.value});
+  }
+  function addAction() {
+    var what = $("ed-action-do").value, arg = $("ed-action-what").value.trim(), action = {do: what};
+    if (what === "kill" || what === "strike") action.target = arg;
+    else if (what === "open-door" || what === "close-door") action.door = arg;
+    else if (what === "speak") action.volume = arg || "whisper";
+    else if (what === "throw-grapple") { action.onto = arg || "tile"; }
+    edit({op: "add-action", actor: selected.actor, index: selected.index, action: action});
+  }
+
+  // ---- dragging: a token, a lamp, a wall's end, a waypoint
+  var drag = null;
+  function pointerDown(event) {
+    if (tool !== "select" || !svg()) return;
+    var target = event.target;
+    var el = target.closest(".token, .light-handle, .wall-end, .waypoint");
+    if (!el) return;
+    drag = {el: el, start: svgPoint(event), moved: false, pointer: event.pointerId};
+    el.setPointerCapture && el.setPointerCapture(event.pointerId);
+    event.preventDefault();
+  }
+  function pointerMove(event) {
+    var s = svg(); if (!s) return;
+    var at = svgPoint(event);
+    var cursor = $("cursor"); if (cursor) cursor.textContent = "(" + at[0] + ", " + at[1] + ") " + (s.getAttribute("data-unit") || "");
+    if (!drag) return;
+    var dx = at[0] - drag.start[0], dy = at[1] - drag.start[1];
+    if (Math.abs(dx) + Math.abs(dy) > 0) drag.moved = true;
+    drag.at = at;
+    var el = drag.el;
+    if (el.classList.contains("token") || el.classList.contains("waypoint")) el.setAttribute("transform", "translate(" + at[0] + " " + at[1] + ")");
+    else { el.setAttribute("cx", at[0]); el.setAttribute("cy", at[1]); }
+  }
+  function pointerUp(event) {
+    if (!drag) return;
+    var d = drag; drag = null;
+    if (!d.moved || !d.at) { clickMap(svgPoint(event), d.el); return; }
+    var el = d.el;
+    if (el.classList.contains("token")) edit({op: "move-actor", name: el.dataset.name, to: d.at});
+    else if (el.classList.contains("light-handle")) edit({op: "move-light", index: +el.dataset.index, to: d.at});
+    else if (el.classList.contains("wall-end")) { var w = {op: "set-wall", index: +el.dataset.index}; w[el.dataset.end] = d.at; edit(w); }
+    else if (el.classList.contains("waypoint")) edit({op: "set-leg", actor: el.dataset.actor, index: +el.dataset.leg, to: d.at});
+  }
+
+  // ---- simulate (SSE over a POST: read the stream with fetch)
+  async function simulate() {
+    var runs = parseInt($("ed-runs").value, 10) || 1000, seedText = $("ed-seed").value.trim();
+    var body = {yaml: textarea.value, runs: runs};
+    if (seedText) body.seed = parseInt(seedText, 10);
+    var bar = $("ed-progress"), out = $("ed-sim-result");
+    bar.hidden = false; bar.max = runs; bar.value = 0; out.innerHTML = ""; $("ed-simulate").disabled = true;
+    try {
+      var response = await post("simulate", body);
+      if (!response.ok) { out.textContent = await problem(response); return; }
+      var reader = response.body.getReader(), decoder = new TextDecoder(), buffer = "";
+      for (;;) {
+        var chunk = await reader.read();
+        if (chunk.done) break;
+        buffer += decoder.decode(chunk.value, {stream: true});
+        var cut;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          var message = buffer.slice(0, cut); buffer = buffer.slice(cut + 2);
+          var kind = "message", data = "";
+          message.split("\n").forEach(function (line) {
+            if (line.indexOf("event: ") === 0) kind = line.slice(7);
+            else if (line.indexOf("data: ") === 0) data += line.slice(6);
+          });
+          var parsed = data ? JSON.parse(data) : null;
+          if (kind === "progress") { bar.value = parsed.done; bar.setAttribute("data-done", parsed.done); }
+          else if (kind === "result") { outcomes(parsed); }
+          else if (kind === "error") { out.textContent = parsed.detail; }
+        }
+      }
+    } finally { $("ed-simulate").disabled = false; }
+  }
+  function pct(p) { return (p * 100).toFixed(1) + "%"; }
+  function outcomes(found) {
+    var words = JSON.parse($("ed-text").textContent);
+    var rows = Object.keys(found.outcomes).filter(function (k) { return found.outcomes[k].count > 0; }).map(function (k) {
+      var o = found.outcomes[k];
+      return '<tr data-outcome="' + k + '" data-p="' + o.p + '"><th scope="row">' + escapeHtml(k) + "</th><td>" + pct(o.p) + "</td><td>" + pct(o.ci95[0]) + " – " + pct(o.ci95[1]) + "</td></tr>";
+    });
+    var d = found.detected;
+    rows.push('<tr data-outcome="detected" data-p="' + d.p + '"><th scope="row">' + escapeHtml(words.detected) + "</th><td>" + pct(d.p) + "</td><td>" + pct(d.ci95[0]) + " – " + pct(d.ci95[1]) + "</td></tr>");
+    $("ed-sim-result").innerHTML = '<table class="ed-outcomes" data-runs="' + found.runs + '"><thead><tr><th>' + escapeHtml(words.outcome) + "</th><th>" + escapeHtml(words.chance) + "</th><th>" + escapeHtml(words.interval) + "</th></tr></thead><tbody>" + rows.join("") + "</tbody></table>";
+    lastHeat = found.heat;
+    $("ed-heat-label").hidden = false;
+    heat(lastHeat);
+  }
+  function heat(found) {
+    var s = svg(); if (!s) return;
+    var image = s.querySelector("image.heat");
+    if (!$("ed-heat").checked) { if (image) image.remove(); return; }
+    if (!image) {
+      image = document.createElementNS("http://www.w3.org/2000/svg", "image");
+      image.setAttribute("class", "heat"); image.setAttribute("x", "0"); image.setAttribute("y", "0");
+      image.setAttribute("preserveAspectRatio", "none");
+      var risk = s.querySelector("image.risk");
+      s.insertBefore(image, risk ? risk.nextSibling : s.firstChild);
+    }
+    image.setAttribute("href", found.href);
+    image.setAttribute("width", found.width); image.setAttribute("height", found.height);
+  }
+
+  // ---- sweep
+  async function sweep(event) {
+    event.preventDefault();
+    var form = event.target, vary = [];
+    [1, 2].forEach(function (k) {
+      var f = form["field" + k].value.trim();
+      if (!f) return;
+      vary.push({field: f, start: Number(form["start" + k].value), stop: Number(form["stop" + k].value), step: Number(form["step" + k].value)});
+    });
+    var out = $("ed-sweep-result");
+    if (!vary.length) return;
+    out.innerHTML = '<progress></progress>';
+    var response = await post("sweep", {yaml: textarea.value, vary: vary, runs: parseInt(form.runs.value, 10) || 300, outcome: form.outcome.value});
+    if (!response.ok) { out.textContent = await problem(response); return; }
+    var found = await response.json();
+    out.innerHTML = found.svg;
+  }
+
+  // ---- save and download
+  function download() {
+    var blob = new Blob([textarea.value], {type: "application/yaml"});
+    var a = document.createElement("a");
+    var name = (root.dataset.file || root.dataset.source || "scenario.yaml").split("/").pop();
+    if (!/\.ya?ml$/i.test(name)) name = name.replace(/\.[^.]*$/, "") + ".yaml";
+    a.href = URL.createObjectURL(blob); a.download = name;
+    document.body.appendChild(a); a.click(); a.remove();
+  }
+  async function save(confirmed) {
+    var words = JSON.parse($("ed-text").textContent);
+    var name = $("ed-save-name").value.trim();
+    if (!name) return;
+    var same = name === root.dataset.file;
+    var response = await post("save", {yaml: textarea.value, file: name, hash: same ? (root.dataset.loaded || null) : null, confirm: !!confirmed});
+    if (response.status === 409 && !confirmed) {
+      var why = await problem(response);
+      if (window.confirm(why + "\n\n" + words.confirm_replace)) return save(true);
+      return;
+    }
+    if (!response.ok) { say(await problem(response)); return; }
+    var found = await response.json();
+    root.dataset.file = found.file; root.dataset.loaded = found.hash;
+    $("ed-source").textContent = found.file;
+    say(""); var note = $("ed-overlay-note"); note.textContent = words.saved.replace("{file}", found.file);
+  }
+
+  function start() {
+    root = $("editor");
+    if (!root) return;
+    token = root.dataset.token; lang = root.dataset.lang;
+    textarea = $("ed-yaml"); mapbox = $("ed-mapbox");
+    root.dataset.valid = (document.querySelector("#ed-errors .ok") || {}).textContent || "✓";
+    actors = Array.prototype.map.call(mapbox.querySelectorAll(".token"), function (t) { return {name: t.dataset.name, side: t.dataset.side}; });
+    document.querySelectorAll(".ed-tools .tool").forEach(function (b) { b.addEventListener("click", function () { setTool(b.dataset.tool); }); });
+    $("ed-finish").addEventListener("click", finishArea);
+    mapbox.addEventListener("pointerdown", pointerDown);
+    mapbox.addEventListener("pointermove", pointerMove);
+    mapbox.addEventListener("pointerup", pointerUp);
+    mapbox.addEventListener("click", function (event) {
+      if (tool === "select" && event.target.closest(".token, .light-handle, .wall-end, .waypoint")) return;  // pointerup did it
+      if (!svg() || !event.target.closest("svg.map")) return;
+      clickMap(svgPoint(event), event.target);
+    });
+    mapbox.addEventListener("dblclick", function () { if (tool === "cover" || tool === "surface") finishArea(); });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") { draft = []; drawDraft(); }
+      if (event.key === "Enter" && (tool === "cover" || tool === "surface") && draft.length >= 3) finishArea();
+      var el = event.target.closest && event.target.closest("#ed-mapbox .token, #ed-mapbox .waypoint, #ed-mapbox .light-handle");
+      if (el && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); clickMap([0, 0], el); }
+    });
+    textarea.addEventListener("input", typed);
+    $("ed-form").addEventListener("change", formChange);
+    $("ed-form").addEventListener("click", function (event) { if (event.target.id === "ed-action-add") addAction(); });
+    ["ed-overlay", "ed-attitude", "ed-route-actor"].forEach(function (id) { $(id).addEventListener("change", function () { editStarted = performance.now(); overlay(); }); });
+    $("ed-heat").addEventListener("change", function () { if (lastHeat) heat(lastHeat); });
+    $("ed-simulate").addEventListener("click", simulate);
+    $("ed-sweep-form").addEventListener("submit", sweep);
+    $("ed-download").addEventListener("click", download);
+    if ($("ed-save")) $("ed-save").addEventListener("click", function () { save(false); });
+    $("ed-errors").addEventListener("click", function (event) {
+      var a = event.target.closest("a[data-line]"); if (!a) return;
+      event.preventDefault();
+      var line = +a.dataset.line, lines = textarea.value.split("\n"), at = 0;
+      for (var k = 0; k < line - 1 && k < lines.length; k++) at += lines[k].length + 1;
+      textarea.focus(); textarea.setSelectionRange(at, at + (lines[line - 1] || "").length);
+    });
+    window.vigileEditor = {edit: edit, overlay: overlay, setTool: setTool};
+    if (svg()) { editStarted = performance.now(); overlay(); }
+  }
+  document.addEventListener("DOMContentLoaded", start);
+})();
