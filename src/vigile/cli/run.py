@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from vigile.cli.common import DiceValuesOpt, JsonOpt, LangOpt, check_seed
+from vigile.cli.scenario_import import import_command
 from vigile.dice.source import FaceSource, GivenFaces, OutOfDice, parse_dice_values
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang, tr
@@ -30,6 +31,7 @@ StepOpt = Annotated[
 ]
 
 scenario_app = typer.Typer(help="Check scenario files.", no_args_is_help=True, add_completion=False)
+scenario_app.command("import")(import_command)
 
 
 def run_scenario(

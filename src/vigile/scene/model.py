@@ -21,7 +21,17 @@ from pydantic import AfterValidator, BaseModel, Field, model_validator
 from vigile import registry
 from vigile.awareness.vocabulary import TimeOfDay
 from vigile.rulesets.data import RuleData
-from vigile.scene.actors import MAX_COORD, MAX_NAME, MODEL_CONFIG, Actor, Line, Name, Point, Text
+from vigile.scene.actors import (
+    MAX_COORD,
+    MAX_NAME,
+    MODEL_CONFIG,
+    Actor,
+    Line,
+    Name,
+    Point,
+    Text,
+    unsafe_character,
+)
 from vigile.scene.encounters import Encounter, Expected
 from vigile.scene.house import scenario_rules
 from vigile.scene.plans import Leg
@@ -91,6 +101,31 @@ class LightKind(StrEnum):
     LIT_WINDOW = "lit-window"
 
 
+IMAGE_SUFFIXES = (".png", ".webp", ".jpg", ".jpeg")
+"""The pictures a map's ``background`` may name."""
+
+
+def _relative_image(path: str) -> str:
+    """A picture beside the scenario, or below its folder: a relative path with ``/``, no
+    ``..``, no drive, no URL, ending in one of :data:`IMAGE_SUFFIXES`."""
+    parts = path.split("/")
+    if unsafe_character(path) is not None:
+        raise ValueError(f"{path!r}: a file name holds no control characters")
+    if path.startswith(("/", "\\")) or "\\" in path or ":" in path:
+        raise ValueError(
+            f"{path!r}: a relative path, with /, to a picture beside the scenario (no drive, "
+            "no URL, no backslash)"
+        )
+    if any(part in ("", ".", "..") for part in parts):
+        raise ValueError(f"{path!r}: a relative path below the scenario's folder (no . or ..)")
+    if not path.lower().endswith(IMAGE_SUFFIXES):
+        raise ValueError(f"{path!r}: a picture is {', '.join(IMAGE_SUFFIXES)}")
+    return path
+
+
+ImagePath = Annotated[str, Field(min_length=1, max_length=255), AfterValidator(_relative_image)]
+
+
 class MapSize(BaseModel):
     """The board: ``0..width`` by ``0..height`` in the scenario's unit."""
 
@@ -100,6 +135,10 @@ class MapSize(BaseModel):
     """Width (x extent)."""
     height: Positive
     """Height (y extent)."""
+    background: ImagePath | None = None
+    """The map's picture, drawn under the board: a PNG, WebP or JPEG file named relative to the
+    scenario's folder (``crypt.png``, ``maps/crypt.webp``), spanning the whole board. Written by
+    ``vigile scenario import``; the rules never read it."""
 
 
 class Wall(BaseModel):
