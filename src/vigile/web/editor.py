@@ -371,6 +371,11 @@ def editor_asset(request: Request, path: str) -> Response:
 Text = Annotated[str, Field(max_length=MAX_TEXT, description="The scenario's YAML text.")]
 
 
+class OverlayAsked(BaseModel):
+    attitude: str = Field(default="hidden", max_length=20, pattern=r"^[a-z-]+$")
+    actor: str | None = Field(default=None, max_length=80)
+
+
 class ApplyRequest(BaseModel):
     yaml: Text
     edit: dict[str, Any] | None = Field(
@@ -378,6 +383,9 @@ class ApplyRequest(BaseModel):
     )
     file: str = Field(default="scenario.yaml", max_length=255)
     lang: Lang | None = None
+    overlay: OverlayAsked | None = Field(
+        default=None, description="Also the risk overlay and the route, as /riskmap gives them."
+    )
 
 
 class RiskRequest(BaseModel):
@@ -438,8 +446,28 @@ def apply(body: ApplyRequest, request: Request, _gm: ServerGM) -> dict[str, Any]
     actors = [] if scenario is None else [
         {"name": a.name, "side": a.side.value} for a in scenario.actors
     ]  # fmt: skip
-    return {"yaml": text, "errors": errors, "svg": svg, "changed": text != body.yaml,
-            "actors": actors}  # fmt: skip
+    answer: dict[str, Any] = {
+        "yaml": text, "errors": errors, "svg": svg, "changed": text != body.yaml, "actors": actors
+    }  # fmt: skip
+    if body.overlay is not None and scenario is not None:
+        try:
+            found = work.overlay(scenario, body.overlay.attitude, actor=body.overlay.actor)
+            answer["overlay"] = overlay_json(found)
+        except VigileError as error:
+            answer["overlay"] = {"error": str(error)}
+    return answer
+
+
+def overlay_json(found: work.Overlay) -> dict[str, Any]:
+    shown: dict[str, Any] = {
+        "image": found.image,
+        "route": found.route,
+        "route_error": found.route_error,
+        "seconds": round(found.seconds, 4),
+    }
+    if found.grid is not None:
+        shown["grid"] = found.grid
+    return shown
 
 
 @router.post(f"{API}/riskmap", tags=["editor"])
@@ -455,15 +483,7 @@ def riskmap(body: RiskRequest, _gm: ServerGM) -> dict[str, Any]:
         grid=body.grid,
         route=body.route,
     )
-    shown: dict[str, Any] = {
-        "image": found.image,
-        "route": found.route,
-        "route_error": found.route_error,
-        "seconds": round(found.seconds, 4),
-    }
-    if found.grid is not None:
-        shown["grid"] = found.grid
-    return shown
+    return overlay_json(found)
 
 
 @router.post(f"{API}/simulate", tags=["editor"], response_class=StreamingResponse)

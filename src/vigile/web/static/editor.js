@@ -76,11 +76,16 @@
   async function edit(change) {
     say("");
     editSeq += 1; editStarted = performance.now();
-    var response = await post("apply", {yaml: textarea.value, edit: change, file: root.dataset.file || root.dataset.source, lang: lang});
+    var body = {yaml: textarea.value, edit: change, file: root.dataset.file || root.dataset.source, lang: lang};
+    var withOverlay = $("ed-overlay").checked;
+    if (withOverlay) body.overlay = {attitude: $("ed-attitude").value, actor: $("ed-route-actor").value || null};
+    var seq = ++overlaySeq;
+    var response = await post("apply", body);
     if (!response.ok) { say(await problem(response)); return false; }
     var answer = await response.json();
     show(answer);
-    if (answer.svg) overlay();
+    if (answer.svg && withOverlay && answer.overlay) overlayShown(answer.overlay, seq, true);
+    else if (answer.svg) overlay();
     return true;
   }
   var typing = null;
@@ -112,13 +117,18 @@
     var seq = ++overlaySeq, started = editStarted || performance.now();
     var response = await post("riskmap", {yaml: textarea.value, attitude: $("ed-attitude").value, actor: $("ed-route-actor").value || null});
     if (seq !== overlaySeq) return;  // a newer one is on its way
-    var note = $("ed-overlay-note");
     if (!response.ok) {
       lastOverlay = null; lastRoute = null; reapply();
-      note.textContent = await problem(response);
+      $("ed-overlay-note").textContent = await problem(response);
       return;
     }
-    var found = await response.json();
+    overlayShown(await response.json(), seq, false, started);
+  }
+  function overlayShown(found, seq, fromEdit, started) {
+    if (seq !== overlaySeq) return;  // a newer one is on its way
+    var note = $("ed-overlay-note");
+    if (found.error) { lastOverlay = null; lastRoute = null; reapply(); note.textContent = found.error; return; }
+    started = started || editStarted || performance.now();
     lastOverlay = found.image; lastRoute = found.route;
     reapply();
     var words = JSON.parse($("ed-text").textContent);

@@ -1,0 +1,161 @@
+"""The editor's risk overlay after an edit, end to end, in a real browser (issue 13).
+
+Starts a real ``vigile serve``, opens ``/editor`` on the night raid in Debian's Chromium (driven by
+Playwright, never a downloaded browser), then drags a guard (Goro) and a lamp (the stone lantern)
+back and forth on the map, ``--edits`` times in all. Each time it measures, from the mouse's
+release to the risk overlay of the new board drawn on the page (the map at 1 cm: 200 × 120
+cells for the night raid, with the safest route):
+
+* end to end (the figure the issue asks under 1 s);
+* the edit's one request (``/api/v1/editor/apply``: the edit, the validation, the map drawn
+  again, and the overlay with the route, asked in the same request);
+* of which the risk map and the route (the overlay's ``seconds``).
+
+    python bench/editor.py [--edits 20] [--chromium /usr/bin/chromium]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+TOKEN = "bench-editor-token-0123456789"
+GM_LINE = re.compile(r"^GM: (http://127\.0\.0\.1:(\d+))/\?token=")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+MOVES = (
+    ("token", "Goro", (92, 104), (80, 96)),
+    ("light", "3", (70, 48), (66, 52)),
+)
+
+
+def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
+    command = [sys.executable, "-m", "vigile", "serve", "--port", "0", "--db", db, "--token", TOKEN]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            raise SystemExit("vigile serve stopped")
+        found = GM_LINE.match(line)
+        if found:
+            threading.Thread(target=_drain, args=(process,), daemon=True).start()
+            return process, found.group(1)
+    raise SystemExit("vigile serve did not print its URL")
+
+
+def _drain(process: subprocess.Popen[str]) -> None:
+    assert process.stdout is not None
+    for _ in process.stdout:
+        pass
+
+
+def screen_of(page: Any, x: float, y: float) -> tuple[float, float]:
+    at = page.evaluate(
+        """([x, y]) => { const svg = document.getElementById('map-svg');
+            const p = svg.createSVGPoint(); p.x = x; p.y = y;
+            const q = p.matrixTransform(svg.getScreenCTM()); return [q.x, q.y]; }""",
+        [x, y],
+    )
+    return float(at[0]), float(at[1])
+
+
+def drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
+    a, b = screen_of(page, *start), screen_of(page, *end)
+    page.mouse.move(*a)
+    page.mouse.down()
+    page.mouse.move(*b, steps=3)
+
+
+def seq(page: Any) -> int:
+    return int(page.get_attribute("#ed-mapbox", "data-overlay-seq") or 0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    options = parser.parse_args()
+    import tempfile
+
+    from playwright.sync_api import sync_playwright
+
+    folder = tempfile.mkdtemp()
+    process, base = start_server(f"sqlite:///{folder}/bench.db")
+    end_to_end: list[float] = []
+    server_risk: list[float] = []
+    apply_trip: list[float] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=options.chromium, args=ARGS)
+            page = browser.new_page(viewport={"width": 1500, "height": 1000})
+            timings: dict[str, list[float]] = {"apply": [], "riskmap": []}
+            sent: dict[str, float] = {}
+
+            def on_request(request: Any) -> None:
+                for name in timings:
+                    if request.url.endswith(f"/api/v1/editor/{name}"):
+                        sent[name] = time.perf_counter()
+
+            def on_response(response: Any) -> None:
+                for name in timings:
+                    if response.url.endswith(f"/api/v1/editor/{name}") and name in sent:
+                        timings[name].append(time.perf_counter() - sent.pop(name))
+                        found = response.json()
+                        shown = found.get("overlay", found) if name == "apply" else found
+                        if "seconds" in shown:
+                            server_risk.append(float(shown["seconds"]))
+
+            page.on("request", on_request)
+            page.on("response", on_response)
+            page.goto(f"{base}/editor?scenario=night-raid&token={TOKEN}")
+            page.wait_for_function("+document.getElementById('ed-mapbox').dataset.overlaySeq > 0")
+            timings["apply"].clear()
+            server_risk.clear()
+            for k in range(options.edits):
+                _kind, _name, here, there = MOVES[k % 2]
+                start, end = (here, there) if (k // 2) % 2 == 0 else (there, here)
+                before = seq(page)
+                drag(page, start, end)
+                released = time.perf_counter()
+                page.mouse.up()
+                page.wait_for_function(
+                    f"+document.getElementById('ed-mapbox').dataset.overlaySeq > {before}",
+                    timeout=30_000,
+                )
+                end_to_end.append(time.perf_counter() - released)
+            apply_trip = timings["apply"]
+            browser.close()
+    finally:
+        process.terminate()
+        process.wait(10)
+
+    def line(name: str, values: list[float]) -> str:
+        ms = sorted(v * 1000 for v in values)
+        p50 = statistics.median(ms)
+        return f"{name:<56} p50 {p50:7.0f} ms   max {ms[-1]:7.0f} ms   (n={len(ms)})"
+
+    print("night raid, risk map at 1 cm (200 × 120 cells) with the safest route, in Chromium")
+    print(line("edit → overlay drawn (end to end)", end_to_end))
+    print(line("  the edit's request (edit, validation, map, overlay)", apply_trip))
+    print(line("  of which the risk map and the route", server_risk))
+    share = statistics.median(server_risk) / statistics.median(end_to_end)
+    print(f"the risk map is {share:.0%} of the end-to-end time; goal: end to end under 1 s")
+
+
+if __name__ == "__main__":
+    main()
