@@ -2,7 +2,7 @@
 
 A game is a :class:`GamePlugin`: its name, unit and rule-ID prefix, its data file and message
 files, and, named by import path (``"module:attribute"``), its turn (a ``Game`` class), its
-``vigile check`` commands and its batched simulator. The built-in games live in
+``vigile check`` commands, its batched simulator and its exact risk map. The built-in games live in
 :mod:`vigile.games`; a game in a package of its own registers under the entry-point group
 ``vigile.games`` (its value is the import path of its plug-in object).
 
@@ -58,6 +58,14 @@ class GamePlugin:
     """``module:function`` preparing a scenario for the batched simulator, if there is one."""
     scenario_issues: str | None = None
     """``module:function`` returning the game's own issues with a scenario's parts."""
+    riskmap: str | None = None
+    """``module:function`` making the game's exact risk map of a scenario, called as
+    ``f(scenario, attitude, *, resolution=None, layer=None, actor=None, noise=None,
+    unsuited=False)`` (``attitude``: how the intruder moves, in the game's words): an object
+    with the grid (``xs``, ``ys``, ``risk``, ``exact()``, ``risk_at()``, ``cell_of()``), the
+    board (``board.scenario``, ``board.barriers``, ``board.in_cover()``), ``unit``,
+    ``per_turn()`` and ``leg_speed()``, which ``vigile riskmap``, ``vigile route`` and their
+    renderers use."""
     extras: Mapping[str, Any] = field(default_factory=dict)
     """Anything else a game's own modules want to find through the registry."""
 

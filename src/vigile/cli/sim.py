@@ -1,6 +1,7 @@
-"""``vigile riskmap …`` and ``vigile route …``: exact risk maps and the safest route (skirmish).
+"""``vigile riskmap …`` and ``vigile route …``: exact risk maps and the safest route, every game.
 
-Thin: it parses, calls :mod:`vigile.sim`, renders with :mod:`vigile.io.risk_out` (text, JSON)
+Thin: it parses, asks the registry for the scenario's game's risk map (its plug-in's
+``riskmap``), calls it and the route, renders with :mod:`vigile.io.risk_out` (text, JSON)
 and :mod:`vigile.io.plots` (a picture). Each command is a plain function on :data:`app`;
 ``vigile`` registers them as top-level commands. A user error is one line on stderr and exit
 code 2, here as in ``vigile.cli.main``.
@@ -24,15 +25,17 @@ from vigile.io.i18n import Lang
 from vigile.io.risk_out import riskmap_json, riskmap_text, route_json, route_text
 from vigile.io.safe import printable
 from vigile.rulesets.skirmish.noise import NoiseEvent
-from vigile.rulesets.skirmish.sight import Attitude
 
 if TYPE_CHECKING:
-    from vigile.games.skirmish.riskmap import RiskMap
+    from vigile.games.d20risk import D20RiskMap
+    from vigile.games.skirmish.riskmap import RiskMap as SkirmishMap
     from vigile.games.skirmish.route import Route
     from vigile.scene.model import Scenario
 
+    RiskMap = SkirmishMap | D20RiskMap
+
 app = typer.Typer(
-    help="Exact risk maps and the safest route over a skirmish board.",
+    help="Exact risk maps and the safest route over a board, for every game.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -44,7 +47,22 @@ ScenarioArg = Annotated[
 ResolutionOpt = Annotated[
     float | None,
     typer.Option(
-        "--resolution", metavar="CM", help="Cell size in cm (default: 1 cm, coarser on big boards)."
+        "--resolution",
+        metavar="CM",
+        help="Skirmish: cell size in cm (default: 1 cm, coarser on big boards); "
+        "d20 games: 5-ft squares.",
+    ),
+]
+AttitudeHelp = (
+    "How the intruder moves. Skirmish (SK-V3): immobile, hidden, half, fast; "
+    "d20 games: still, half, full, run."
+)
+LayerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--layer",
+        metavar="LAYER",
+        help="d20 games: either (noticed or heard, the default), noticed, heard (DD-5).",
     ),
 ]
 PlotOpt = Annotated[
@@ -72,13 +90,14 @@ def _user_errors() -> Iterator[None]:
 @app.command()
 def riskmap(
     scenario: ScenarioArg,
-    attitude: Annotated[
-        Attitude, typer.Option("--attitude", help="What the intruder does (SK-V3).")
-    ],
+    attitude: Annotated[str, typer.Option("--attitude", metavar="WAY", help=AttitudeHelp)],
     noise: Annotated[
         NoiseEvent | None,
-        typer.Option("--noise", metavar="EVENT", help="Map the chance this noise is heard."),
+        typer.Option(
+            "--noise", metavar="EVENT", help="Skirmish: map the chance this noise is heard."
+        ),
     ] = None,
+    layer: LayerOpt = None,
     resolution: ResolutionOpt = None,
     unsuited_outfit: UnsuitedOpt = False,
     plot: PlotOpt = None,
@@ -88,13 +107,16 @@ def riskmap(
 ) -> None:
     """The exact chance of being seen (or heard) in one turn at each point of the board."""
     with _user_errors():
-        from vigile.games.skirmish.riskmap import risk_map
-
         if plot is not None:
             _check_plot(plot, force)
         loaded = _load(scenario)
-        found = risk_map(
-            loaded, attitude, resolution=resolution, noise=noise, unsuited=unsuited_outfit
+        found = _risk_map(
+            loaded,
+            attitude,
+            resolution=resolution,
+            noise=noise,
+            unsuited=unsuited_outfit,
+            layer=layer,
         )
         if plot is not None:
             _plot(found, plot, lang)
@@ -114,9 +136,8 @@ def route(
             "--from", metavar="X,Y", help="Where it starts (cm); default: the --write-plan actor."
         ),
     ] = None,
-    attitude: Annotated[
-        Attitude, typer.Option("--attitude", help="How the intruder moves (SK-V3).")
-    ] = Attitude.HALF,
+    attitude: Annotated[str, typer.Option("--attitude", metavar="WAY", help=AttitudeHelp)] = "half",
+    layer: LayerOpt = None,
     resolution: ResolutionOpt = None,
     unsuited_outfit: UnsuitedOpt = False,
     plot: PlotOpt = None,
@@ -140,7 +161,6 @@ def route(
 ) -> None:
     """The route with the least chance of being seen, from --from to --to."""
     with _user_errors():
-        from vigile.games.skirmish.riskmap import outfit_unsuited, risk_map
         from vigile.games.skirmish.route import safest_route
 
         goal = parse_point(to, "--to")
@@ -161,8 +181,14 @@ def route(
             span = _plan_span(loaded, write_plan, origin, goal)
         if origin is None:
             raise InputError("give where the route starts, X,Y", where="--from")
-        unsuited = unsuited_outfit or outfit_unsuited(loaded, write_plan)
-        found = risk_map(loaded, attitude, resolution=resolution, unsuited=unsuited)
+        found = _risk_map(
+            loaded,
+            attitude,
+            resolution=resolution,
+            unsuited=unsuited_outfit,
+            layer=layer,
+            actor=write_plan,
+        )
         best = safest_route(found, origin, goal)
         if write_plan is not None and out is not None and span is not None:
             _write_plan(scenario, loaded, (found, best), write_plan, span, out)
@@ -189,6 +215,22 @@ def parse_point(text: str, where: str) -> tuple[float, float]:
     if not (math.isfinite(x) and math.isfinite(y)):
         raise InputError(f"{text!r} is not a point: X and Y are finite numbers", where=where)
     return x, y
+
+
+def _risk_map(scenario: Scenario, attitude: str, **options: Any) -> RiskMap:
+    """The scenario's game's risk map (its plug-in's ``riskmap``); the options its function
+    takes, those not given left out."""
+    from vigile import registry
+
+    plugin = registry.get(scenario.ruleset)
+    if plugin.riskmap is None:
+        raise InputError(
+            f"the game {scenario.ruleset} has no risk map (its plug-in names none)",
+            where="SCENARIO",
+        )
+    given = {k: v for k, v in options.items() if v is not None and v is not False}
+    found: RiskMap = plugin.load(plugin.riskmap)(scenario, attitude, **given)
+    return found
 
 
 def _load(source: str) -> Scenario:

@@ -63,8 +63,8 @@ def register(app: typer.Typer) -> None:
         workers: WorkersOpt = 1,
         lang: LangOpt = Lang.EN,
     ) -> None:
-        """Play a skirmish raid many times: outcome odds with 95% intervals, when and by whom
-        intruders are detected, and where (a heat map with --plot)."""
+        """Play a scenario many times (any game): outcome odds with 95% intervals, when and by
+        whom intruders are detected, and where (a heat map with --plot)."""
         from vigile.io.plots import check_plot_path
         from vigile.scene.loader import load_scenario
         from vigile.sim.simulate import check_counts
@@ -87,7 +87,7 @@ def register(app: typer.Typer) -> None:
         if plot is not None:
             from vigile.io.plots import heat_figure, save_figure
 
-            save_figure(heat_figure(result, lang), plot)
+            save_figure(heat_figure(with_heat(result), lang), plot)
         if json_out:
             sys.stdout.write(json.dumps(result.as_json(), ensure_ascii=False) + "\n")
             return
@@ -150,11 +150,25 @@ def register(app: typer.Typer) -> None:
             from vigile.io.plots import save_figure, sweep_figure
 
             title = tr("sim.plot.sweep_title", lang, {"scenario": loaded.name, "runs": runs})
-            save_figure(sweep_figure(rows, paths, lang, title), plot)
+            save_figure(sweep_figure(rows, paths, lang, title, runs=runs), plot)
         if json_out:
             sys.stdout.write(json.dumps(sweep_json(rows, runs, seed)) + "\n")
             return
         sys.stdout.write("\n".join(sweep_text(rows, paths)) + "\n")
+
+
+def with_heat(result: SimResult) -> SimResult:
+    """The result with its heat map: a simulation the engine played game by game (the d20
+    games) tallies none, so its games are played again, with the same seeds, to find where
+    they caught their intruders (:func:`vigile.sim.caught.replayed_heat`)."""
+    if result.batched or result.tally.heat.any() or result.interrupted:
+        return result
+    from dataclasses import replace
+
+    from vigile.sim.caught import replayed_heat
+
+    heat, _ = replayed_heat(result.scenario, result.runs, result.seed)
+    return replace(result, tally=replace(result.tally, heat=heat))
 
 
 def check_table_path(out: Path, *, force: bool = False) -> Path:

@@ -3,7 +3,15 @@
 matplotlib (the ``plot`` extra) is imported only when a picture is made (Agg backend, no
 window); without it, asking for a picture is a one-line error naming the extra. The file format
 follows the file's extension: ``.png`` or ``.svg``. Texts come from the message catalogue, in
-French or English. Coordinates are the scenario's: x to the right, y downwards, in cm.
+French or English. Coordinates are the scenario's: x to the right, y downwards, in its unit
+(cm or ft).
+
+Legibility (issue 13): names are dark text with a white halo, placed so that no two overlap
+(:func:`declutter`); the heat scales stop short of their darkest shades, so no name or marker
+sits on a near-black cell; the objective and every attacker's planned path are drawn; the
+figure's height follows the map's shape (no blank bands); a sweep's axis of whole-number values
+(dice) has whole-number ticks, every point has its 95% interval as an error bar, and a second
+varied field gets one curve per value, never an average.
 """
 
 from __future__ import annotations
@@ -23,14 +31,18 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from vigile.games.skirmish.riskmap import RiskMap
+    from vigile.games.d20risk import D20RiskMap
+    from vigile.games.skirmish.riskmap import RiskMap as SkirmishMap
     from vigile.games.skirmish.route import Route
+
+    RiskMap = SkirmishMap | D20RiskMap
     from vigile.rulesets.data import RuleData
     from vigile.sim.simulate import SimResult
 
 __all__ = [
     "FORMATS",
     "check_plot_path",
+    "declutter",
     "draw_scene",
     "heat_figure",
     "risk_figure",
@@ -92,6 +104,7 @@ def draw_scene(ax: Axes, scenario: Scenario, lang: Lang, *, default_radius: floa
     (one per kind of thing drawn)."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, Patch, Polygon
+    from matplotlib.patheffects import withStroke
 
     size = scenario.map
     handles: dict[str, Any] = {}
@@ -186,6 +199,8 @@ def draw_scene(ax: Axes, scenario: Scenario, lang: Lang, *, default_radius: floa
                 label=tr("sim.plot.light", lang),
             ),
         )
+    _draw_objective(ax, scenario, lang, handles)
+    _draw_plans(ax, scenario, lang, handles)
     for actor in scenario.actors:
         defender = actor.side is Side.DEFENDERS
         marker, colour = ("^", "#1565c0") if defender else ("o", "#c62828")
@@ -204,11 +219,13 @@ def draw_scene(ax: Axes, scenario: Scenario, lang: Lang, *, default_radius: floa
         ax.annotate(
             actor.name,
             (x, y),
-            xytext=(4, -4),
+            xytext=(5, 5),
             textcoords="offset points",
             fontsize=7,
-            color=colour,
-            zorder=5,
+            color="#111111",
+            path_effects=[withStroke(linewidth=2.5, foreground="white")],
+            gid=f"label:{actor.name}",
+            zorder=7,
         )
         key = "defender" if defender else "attacker"
         handles.setdefault(
@@ -225,9 +242,127 @@ def draw_scene(ax: Axes, scenario: Scenario, lang: Lang, *, default_radius: floa
     ax.set_xlim(0, size.width)
     ax.set_ylim(size.height, 0)
     ax.set_aspect("equal")
-    ax.set_xlabel(tr("sim.plot.x_axis", lang))
-    ax.set_ylabel(tr("sim.plot.y_axis", lang))
+    suffix = "_ft" if _unit(scenario) == "ft" else ""
+    ax.set_xlabel(tr(f"sim.plot.x_axis{suffix}", lang))
+    ax.set_ylabel(tr(f"sim.plot.y_axis{suffix}", lang))
     return list(handles.values())
+
+
+def _unit(scenario: Scenario) -> str:
+    return str(getattr(scenario.units, "value", scenario.units))
+
+
+def _draw_objective(ax: Axes, scenario: Scenario, lang: Lang, handles: dict[str, Any]) -> None:
+    """The objective: a ringed disc of its radius, and its description."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Circle, Polygon
+
+    objective = scenario.objective
+    if objective is None:
+        return
+    style: dict[str, Any] = {
+        "facecolor": "#2e7d32",
+        "alpha": 0.25,
+        "edgecolor": "#1b5e20",
+        "linewidth": 1.8,
+        "zorder": 4.5,
+        "gid": "objective",
+    }
+    if objective.at is not None:
+        at = (float(objective.at[0]), float(objective.at[1]))
+        ax.add_patch(Circle(at, float(objective.radius or 0.0), **style))
+    else:
+        assert objective.area is not None
+        points = [(float(x), float(y)) for x, y in objective.area]
+        ax.add_patch(Polygon(points, closed=True, **style))
+        at = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
+    ax.plot(*at, marker="P", color="#1b5e20", markersize=9, zorder=4.6)
+    handles.setdefault(
+        "objective",
+        Line2D(
+            [],
+            [],
+            marker="P",
+            color="#1b5e20",
+            linestyle="none",
+            markersize=8,
+            label=tr("sim.plot.objective", lang),
+        ),
+    )
+
+
+def _draw_plans(ax: Axes, scenario: Scenario, lang: Lang, handles: dict[str, Any]) -> None:
+    """Each attacker's planned path: from where it starts through its waypoints, dashed."""
+    from matplotlib.lines import Line2D
+
+    for name, legs in scenario.plans.items():
+        try:
+            actor = scenario.actor(name)
+        except KeyError:  # pragma: no cover - a validated scenario names its actors
+            continue
+        points = [(float(actor.position[0]), float(actor.position[1]))]
+        points += [(float(leg.to[0]), float(leg.to[1])) for leg in legs if leg.to is not None]
+        if len(points) < 2:
+            continue
+        ax.plot(
+            [p[0] for p in points],
+            [p[1] for p in points],
+            color="#37474f",
+            linewidth=1.3,
+            linestyle=(0, (4, 2)),
+            marker=".",
+            markersize=4,
+            zorder=4.8,
+            gid=f"plan:{name}",
+        )
+    if scenario.plans:
+        handles.setdefault(
+            "plan",
+            Line2D([], [], color="#37474f", linestyle=(0, (4, 2)), label=tr("sim.plot.plan", lang)),
+        )
+
+
+_OFFSETS: Final = ((5, 5), (5, -11), (-5, 5), (-5, -11), (8, -3), (-8, -3), (0, 10), (0, -16))
+"""Where a name may go around its point (points): tried in this order."""
+
+
+def declutter(figure: Figure, ax: Axes) -> None:
+    """Move the actors' names (``label:`` gids) so that no two overlap: each takes the first of
+    :data:`_OFFSETS` where it overlaps no name already placed (the last one tried otherwise)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()  # type: ignore[no-untyped-call]
+    renderer = canvas.get_renderer()  # type: ignore[no-untyped-call]
+    placed: list[Any] = []
+    for text in ax.texts:
+        gid = text.get_gid() or ""
+        if not gid.startswith("label:"):
+            continue
+        for dx, dy in _OFFSETS:
+            text.set_position((dx, dy))
+            text.set_horizontalalignment("left" if dx >= 0 else "right")
+            box = text.get_window_extent(renderer).expanded(1.05, 1.1)
+            if not any(box.overlaps(other) for other in placed):
+                break
+        placed.append(text.get_window_extent(renderer))
+
+
+def _figure_size(width: float, height: float) -> tuple[float, float]:
+    """A figure whose height follows the map's shape: the axes get the width left by the
+    colour bar and the margins, and the height that width gives the map; then the title and
+    the legend below (no blank band above or below the map)."""
+    axes_width = 6.4
+    return 9.0, max(3.0, axes_width * height / width) + 2.3
+
+
+def _clipped(name: str, top: float = 0.82) -> Any:
+    """A sequential colour map without its darkest shades (names stay legible on it)."""
+    import matplotlib
+    from matplotlib.colors import ListedColormap
+
+    base = matplotlib.colormaps[name]
+    return ListedColormap(base(np.linspace(0.0, top, 256)), name=f"{name}_clipped")
 
 
 def _legend(ax: Axes, handles: list[Any]) -> None:
@@ -249,7 +384,7 @@ def risk_figure(riskmap: RiskMap, lang: Lang, *, route: Route | None = None) -> 
 
     scenario = riskmap.board.scenario
     size = scenario.map
-    figure = Figure(figsize=(9.0, 9.0 * size.height / size.width + 2.2), layout="constrained")
+    figure = Figure(figsize=_figure_size(size.width, size.height), layout="constrained")
     ax = figure.add_subplot()
     handles = draw_scene(
         ax, scenario, lang, default_radius=_default_lit_radius(riskmap.board.rules)
@@ -260,25 +395,34 @@ def risk_figure(riskmap: RiskMap, lang: Lang, *, route: Route | None = None) -> 
         risk,
         extent=extent,
         origin="upper",
-        cmap="YlOrRd",
+        cmap=_clipped("YlOrRd"),
         vmin=0.0,
         vmax=1.0,
         alpha=0.75,
         interpolation="nearest",
         zorder=1,
     )
-    label = "sim.plot.colour_bar_noise" if riskmap.noise is not None else "sim.plot.colour_bar"
-    bar = figure.colorbar(image, ax=ax, shrink=0.6, aspect=25)
-    bar.set_label(tr(label, lang))
+    d20 = riskmap.unit == "ft"
+    bar = figure.colorbar(image, ax=ax, shrink=0.8, aspect=25)
     ax.set_xlim(0, size.width)
     ax.set_ylim(size.height, 0)
-    params = {
-        "scenario": scenario.name,
-        "attitude": riskmap.attitude.value,
-        "resolution": f"{riskmap.resolution:g}",
-        "event": tr(f"sim.event.{riskmap.noise.value}", lang) if riskmap.noise else "",
-    }
-    title = tr("sim.plot.title_noise" if riskmap.noise else "sim.plot.title", lang, params)
+    if d20:
+        from vigile.io.risk_out import d20_params
+
+        found: Any = riskmap
+        params = d20_params(found, lang)
+        bar.set_label(tr("sim.plot.colour_bar_d20", lang, params))
+        title = tr("sim.plot.d20_title", lang, params)
+    else:
+        label = "sim.plot.colour_bar_noise" if riskmap.noise is not None else "sim.plot.colour_bar"
+        bar.set_label(tr(label, lang))
+        params = {
+            "scenario": scenario.name,
+            "attitude": riskmap.attitude.value,
+            "resolution": f"{riskmap.resolution:g}",
+            "event": tr(f"sim.event.{riskmap.noise.value}", lang) if riskmap.noise else "",
+        }
+        title = tr("sim.plot.title_noise" if riskmap.noise else "sim.plot.title", lang, params)
     if route is not None:
         xs = [x for x, _ in route.waypoints]
         ys = [y for _, y in route.waypoints]
@@ -295,8 +439,19 @@ def risk_figure(riskmap: RiskMap, lang: Lang, *, route: Route | None = None) -> 
         handles.append(line)
         ax.plot(*route.start, marker="s", color="#6a1b9a", markersize=8, zorder=6)
         ax.plot(*route.goal, marker="X", color="#6a1b9a", markersize=9, zorder=6)
+        for at, _door in route.doors:
+            ax.plot(
+                *route.waypoints[at],
+                marker="D",
+                color="#8b4513",
+                markeredgecolor="white",
+                markersize=7,
+                zorder=6.5,
+                gid="door-opened",
+            )
+        key = "sim.plot.d20_route_title" if d20 else "sim.plot.route_title"
         title += "\n" + tr(
-            "sim.plot.route_title",
+            key,
             lang,
             {"chance": f"{100 * route.chance_seen:.2f}", "length": f"{route.length:.0f}"},
         )
@@ -304,6 +459,7 @@ def risk_figure(riskmap: RiskMap, lang: Lang, *, route: Route | None = None) -> 
         title += "\n" + tr("sim.plot.hidden_note", lang)
     ax.set_title(title, fontsize=10)
     _legend(ax, handles)
+    declutter(figure, ax)
     return figure
 
 
@@ -332,7 +488,7 @@ def heat_figure(result: SimResult, lang: Lang) -> Figure:
 
     scenario = result.scenario
     size = scenario.map
-    figure = Figure(figsize=(9.0, 9.0 * size.height / size.width + 2.2), layout="constrained")
+    figure = Figure(figsize=_figure_size(size.width, size.height), layout="constrained")
     ax = figure.add_subplot()
     handles = draw_scene(ax, scenario, lang, default_radius=_default_lit_radius(scenario.rules()))
     heat = result.tally.heat.T.astype(np.float64) / max(result.runs, 1)
@@ -341,13 +497,16 @@ def heat_figure(result: SimResult, lang: Lang) -> Figure:
         shown,
         extent=(0.0, size.width, size.height, 0.0),
         origin="upper",
-        cmap="magma_r",
+        cmap=_clipped("magma_r", 0.75),
+        vmin=0.0,
+        vmax=max(float(heat.max()), 1e-9),
         alpha=0.8,
         interpolation="nearest",
         zorder=1,
     )
-    bar = figure.colorbar(image, ax=ax, shrink=0.6, aspect=25)
-    bar.set_label(tr("sim.plot.heat_bar", lang, {"cell": f"{size.width / HEAT_BINS:g}"}))
+    bar = figure.colorbar(image, ax=ax, shrink=0.8, aspect=25)
+    key = "sim.plot.heat_bar_ft" if _unit(scenario) == "ft" else "sim.plot.heat_bar"
+    bar.set_label(tr(key, lang, {"cell": f"{size.width / HEAT_BINS:g}"}))
     ax.set_xlim(0, size.width)
     ax.set_ylim(size.height, 0)
     ax.set_title(
@@ -355,29 +514,67 @@ def heat_figure(result: SimResult, lang: Lang) -> Figure:
         fontsize=10,
     )
     _legend(ax, handles)
+    declutter(figure, ax)
     return figure
 
 
-def sweep_figure(rows: list[dict[str, float]], paths: list[str], lang: Lang, title: str) -> Figure:
-    """Each outcome's probability against each varied field (averaged over the others)."""
+def sweep_figure(
+    rows: list[dict[str, float]],
+    paths: list[str],
+    lang: Lang,
+    title: str,
+    *,
+    runs: int | None = None,
+) -> Figure:
+    """Each outcome's probability against each varied field: one panel per (outcome, field),
+    one curve per value of the other varied fields (never averaged over them), each point
+    with its 95% Wilson interval as an error bar when ``runs`` (per variant) is given; a field
+    of whole numbers (dice) has whole-number ticks."""
     _agg()
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FixedLocator, MaxNLocator
 
+    from vigile.sim.simulate import Estimate
     from vigile.sim.tally import OUTCOMES
 
-    figure = Figure(figsize=(max(7.5, 5.0 * len(paths)), 4.6), layout="constrained")
-    axes = figure.subplots(1, len(paths), squeeze=False)[0]
-    for ax, path in zip(axes, paths, strict=True):
-        values = sorted({row[path] for row in rows})
-        for outcome in (*OUTCOMES, "detected"):
-            if not any(r[outcome] for r in rows):
-                continue  # an outcome this scenario never has
-            means = [float(np.mean([r[outcome] for r in rows if r[path] == v])) for v in values]
-            ax.plot(values, means, marker="o", label=tr(f"sim.outcome.{outcome}", lang))
-        ax.set_xlabel(path)
-        ax.set_ylabel(tr("sim.plot.probability", lang))
-        ax.set_ylim(-0.02, 1.02)
-        ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=8)
-    figure.suptitle(title, fontsize=10)
+    outcomes = [o for o in (*OUTCOMES, "detected") if any(r[o] for r in rows)] or ["detected"]
+    figure = Figure(
+        figsize=(max(6.0, 4.6 * len(paths)), 2.6 * len(outcomes) + 1.0), layout="constrained"
+    )
+    grid = figure.subplots(len(outcomes), len(paths), squeeze=False, sharex="col")
+    for row_index, outcome in enumerate(outcomes):
+        for column, path in enumerate(paths):
+            ax = grid[row_index][column]
+            others = [p for p in paths if p != path]
+            groups = sorted({tuple(r[o] for o in others) for r in rows})
+            for group in groups:
+                chosen = sorted(
+                    (r for r in rows if tuple(r[o] for o in others) == group),
+                    key=lambda r: r[path],
+                )
+                xs = [r[path] for r in chosen]
+                ps = [r[outcome] for r in chosen]
+                label = ", ".join(f"{o} = {v:g}" for o, v in zip(others, group, strict=True))
+                if runs:
+                    bounds = [Estimate(round(p * runs), runs).interval for p in ps]
+                    low = [max(0.0, p - b[0]) for p, b in zip(ps, bounds, strict=True)]
+                    high = [max(0.0, b[1] - p) for p, b in zip(ps, bounds, strict=True)]
+                    ax.errorbar(
+                        xs, ps, yerr=[low, high], marker="o", capsize=3, label=label or None
+                    )
+                else:
+                    ax.plot(xs, ps, marker="o", label=label or None)
+            values = sorted({r[path] for r in rows})
+            if all(float(v).is_integer() for v in values):
+                if len(values) <= 12:
+                    ax.xaxis.set_major_locator(FixedLocator([float(v) for v in values]))
+                else:
+                    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.set_xlabel(path)
+            ax.set_ylabel(tr(f"sim.outcome.{outcome}", lang), fontsize=8)
+            ax.set_ylim(-0.02, 1.02)
+            ax.grid(alpha=0.3)
+            if others and row_index == 0:
+                ax.legend(fontsize=7)
+    figure.suptitle(title + "\n" + tr("sim.plot.probability", lang), fontsize=10)
     return figure

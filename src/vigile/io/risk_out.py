@@ -1,8 +1,9 @@
 """Risk maps and routes as text and JSON: what ``vigile riskmap`` and ``vigile route`` print.
 
-Renderers over :class:`vigile.games.skirmish.riskmap.RiskMap` and
-:class:`vigile.games.skirmish.route.Route`; every text comes from the message catalogue (fr, en).
-The pictures are drawn by :mod:`vigile.io.plots`."""
+Renderers over a game's risk map (the skirmish's :class:`vigile.games.skirmish.riskmap.RiskMap`
+in cm, a d20 game's :class:`vigile.games.d20risk.D20RiskMap` on 5-ft squares: the map's ``unit``
+says which) and :class:`vigile.games.skirmish.route.Route`; every text comes from the message
+catalogue (fr, en). The pictures are drawn by :mod:`vigile.io.plots`."""
 
 from __future__ import annotations
 
@@ -15,8 +16,11 @@ from vigile.io.i18n import Lang, tr
 from vigile.rulesets.skirmish.sight import Attitude
 
 if TYPE_CHECKING:
+    from vigile.games.d20risk import D20RiskMap
     from vigile.games.skirmish.riskmap import RiskMap
     from vigile.games.skirmish.route import Route
+
+    AnyMap = RiskMap | D20RiskMap
 
 DIGITS = 6
 """Floats in JSON are rounded to this many digits."""
@@ -37,29 +41,61 @@ def _num(value: float) -> str:
     return f"{value:g}"
 
 
-def riskmap_text(found: RiskMap, lang: Lang, plot: Path | None) -> list[str]:
+def _d20(found: AnyMap) -> D20RiskMap | None:
+    """The map as a d20 map (5-ft squares, ``ft``), or None for a skirmish map."""
+    return found if found.unit == "ft" else None  # type: ignore[return-value]
+
+
+def d20_params(found: D20RiskMap, lang: Lang) -> dict[str, object]:
+    """What a d20 map's titles name: the scenario, the intruder, its way, the layer."""
+    return {
+        "scenario": found.board.scenario.name,
+        "intruder": found.board.intruder.name,
+        "way": tr(f"sim.way.{found.attitude.value}", lang),
+        "layer": tr(f"sim.layer.{found.layer.value}", lang),
+    }
+
+
+def riskmap_text(found: AnyMap, lang: Lang, plot: Path | None) -> list[str]:
     """The short summary ``vigile riskmap`` prints."""
     scenario = found.board.scenario
     params: dict[str, object] = {"scenario": scenario.name, "attitude": found.attitude.value}
-    if found.noise is not None:
+    d20 = _d20(found)
+    if d20 is not None:
+        lines = [
+            tr("sim.text.d20_riskmap_title", lang, d20_params(d20, lang)),
+            tr(
+                "sim.text.d20_board",
+                lang,
+                {
+                    "width": _num(scenario.map.width),
+                    "height": _num(scenario.map.height),
+                    "columns": found.xs.size,
+                    "rows": found.ys.size,
+                    "guards": len(found.board.guards),
+                },
+            ),
+        ]
+    elif found.noise is not None:
         params["event"] = tr(f"sim.event.{found.noise.value}", lang)
         lines = [tr("sim.text.riskmap_title_noise", lang, params)]
     else:
         lines = [tr("sim.text.riskmap_title", lang, params)]
-    lines.append(
-        tr(
-            "sim.text.board",
-            lang,
-            {
-                "width": _num(scenario.map.width),
-                "height": _num(scenario.map.height),
-                "resolution": _num(found.resolution),
-                "columns": found.xs.size,
-                "rows": found.ys.size,
-                "guards": len(found.board.guards),
-            },
+    if d20 is None:
+        lines.append(
+            tr(
+                "sim.text.board",
+                lang,
+                {
+                    "width": _num(scenario.map.width),
+                    "height": _num(scenario.map.height),
+                    "resolution": _num(found.resolution),
+                    "columns": found.xs.size,
+                    "rows": found.ys.size,
+                    "guards": len(found.board.guards),
+                },
+            )
         )
-    )
     row, column = found.worst()
     lines.append(
         tr(
@@ -99,31 +135,35 @@ def riskmap_text(found: RiskMap, lang: Lang, plot: Path | None) -> list[str]:
     return lines
 
 
-def _attacker_points(found: RiskMap) -> list[tuple[str, tuple[float, float], Fraction]]:
+def _attacker_points(found: AnyMap) -> list[tuple[str, tuple[float, float], Fraction]]:
+    """The exact chance where each attacker starts (a d20 map: the intruder it is made for)."""
     from vigile.scene.actors import Side
 
+    d20 = _d20(found)
     return [
         (actor.name, actor.position, found.risk_at(*actor.position))
         for actor in found.board.scenario.actors
-        if actor.side is Side.ATTACKERS
+        if actor.side is Side.ATTACKERS and (d20 is None or actor is d20.board.intruder)
     ]
 
 
-def riskmap_json(found: RiskMap, lang: Lang, plot: Path | None) -> dict[str, Any]:
+def riskmap_json(found: AnyMap, lang: Lang, plot: Path | None) -> dict[str, Any]:
     """The risk map as JSON: the summary, exact chances at a few points, and the grid."""
     scenario = found.board.scenario
     row, column = found.worst()
+    d20 = _d20(found)
+    extra: dict[str, Any] = (
+        {} if d20 is None else {"intruder": d20.board.intruder.name, "layer": d20.layer.value}
+    )
     return {
         "scenario": scenario.name,
         "attitude": found.attitude.value,
+        **extra,
         "noise": found.noise.value if found.noise is not None else None,
         "unsuited_outfit": found.unsuited,
-        "resolution_cm": found.resolution,
+        f"resolution_{found.unit}": found.resolution,
         "board": {"width": scenario.map.width, "height": scenario.map.height},
-        "guards": [
-            {"name": g.name, "at": [g.x, g.y], "dice": g.dice, "alert": g.alert}
-            for g in found.board.guards
-        ],
+        "guards": found.guards_json(),
         "max": {
             "chance": round(float(found.risk[row, column]), DIGITS),
             "exact": str(found.exact(row, column)),
@@ -151,7 +191,7 @@ def riskmap_json(found: RiskMap, lang: Lang, plot: Path | None) -> dict[str, Any
 
 def route_text(
     best: Route,
-    found: RiskMap,
+    found: AnyMap,
     lang: Lang,
     plot: Path | None,
     actor: str | None,
@@ -159,6 +199,9 @@ def route_text(
 ) -> list[str]:
     """What ``vigile route`` prints."""
     (x1, y1), (x2, y2) = best.start, best.goal
+    d20 = _d20(found)
+    if d20 is not None:
+        return _d20_route_text(best, d20, lang, plot, actor, out)
     lines = [
         tr(
             "sim.text.route_title",
@@ -197,21 +240,76 @@ def route_text(
     return lines
 
 
+def _doors_text(best: Route) -> str:
+    return ", ".join(
+        f"{name} ({_num(best.waypoints[at][0])}, {_num(best.waypoints[at][1])})"
+        for at, name in best.doors
+    )
+
+
+def _d20_route_text(
+    best: Route,
+    found: D20RiskMap,
+    lang: Lang,
+    plot: Path | None,
+    actor: str | None,
+    out: Path | None,
+) -> list[str]:
+    """What ``vigile route`` prints for a d20 map."""
+    (x1, y1), (x2, y2) = best.start, best.goal
+    lines = [
+        tr("sim.text.d20_route_title", lang, d20_params(found, lang)),
+        tr(
+            "sim.text.d20_route_ends",
+            lang,
+            {
+                "x1": _num(x1),
+                "y1": _num(y1),
+                "x2": _num(x2),
+                "y2": _num(y2),
+                "length": f"{best.length:.1f}",
+                "count": len(best.waypoints),
+            },
+        ),
+        tr("sim.text.d20_route_chance", lang, {"chance": _percent(best.chance_seen)}),
+        tr("sim.text.waypoints", lang),
+        "  " + " → ".join(f"({_num(x)}, {_num(y)})" for x, y in best.waypoints),
+    ]
+    if best.doors:
+        lines.append(tr("sim.text.doors", lang, {"doors": _doors_text(best)}))
+    lines.append(tr("sim.text.notes", lang))
+    lines += [f"  - {tr(key, lang)}" for key in (*found.notes, "sim.note.d20_route_independent")]
+    if actor is not None and out is not None:
+        lines.append(tr("sim.text.plan", lang, {"actor": actor, "file": str(out)}))
+    if plot is not None:
+        lines.append(tr("sim.text.picture", lang, {"file": str(plot)}))
+    return lines
+
+
 def route_json(
-    best: Route, found: RiskMap, lang: Lang, plot: Path | None, out: Path | None
+    best: Route, found: AnyMap, lang: Lang, plot: Path | None, out: Path | None
 ) -> dict[str, Any]:
     """The route as JSON."""
+    d20 = _d20(found)
+    note = "sim.note.route_independent" if d20 is None else "sim.note.d20_route_independent"
+    extra: dict[str, Any] = {}
+    if best.doors:
+        extra["doors"] = [
+            {"door": name, "at": [round(v, DIGITS) for v in best.waypoints[at]]}
+            for at, name in best.doors
+        ]
     return {
         "scenario": found.board.scenario.name,
         "attitude": best.attitude.value,
-        "resolution_cm": found.resolution,
+        f"resolution_{found.unit}": found.resolution,
         "from": list(best.start),
         "to": list(best.goal),
         "chance_seen": round(best.chance_seen, DIGITS),
-        "length_cm": round(best.length, DIGITS),
+        f"length_{found.unit}": round(best.length, DIGITS),
         "waypoints": [[round(x, DIGITS), round(y, DIGITS)] for x, y in best.waypoints],
+        **extra,
         "cells": len(best.cells),
-        "notes": [tr(key, lang) for key in (*found.notes, "sim.note.route_independent")],
+        "notes": [tr(key, lang) for key in (*found.notes, note)],
         "plot": str(plot) if plot is not None else None,
         "scenario_written": str(out) if out is not None else None,
     }

@@ -12,4 +12,5 @@ PLUGIN = GamePlugin(
     game="vigile.games.dnd35.round:Dnd35Game",
     cli="vigile.cli.dnd35:app",
     scenario_issues="vigile.games.checks:dnd35_issues",
+    riskmap="vigile.games.dnd35.riskmap:risk_map",
 )

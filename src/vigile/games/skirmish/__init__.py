@@ -13,4 +13,5 @@ PLUGIN = GamePlugin(
     cli="vigile.cli.skirmish:app",
     batch="vigile.games.skirmish.batch:batched",
     scenario_issues="vigile.games.checks:skirmish_issues",
+    riskmap="vigile.games.skirmish.riskmap:plugin_risk_map",
 )

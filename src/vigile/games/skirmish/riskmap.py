@@ -44,6 +44,7 @@ from vigile.games.skirmish.raid import skirmish_board
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.senses import Sense
 from vigile.rulesets.skirmish.common import MAX_DISTANCE_CM, Roller
+from vigile.rulesets.skirmish.movement import turn_rate
 from vigile.rulesets.skirmish.noise import (
     NoiseEvent,
     death_surface,
@@ -70,6 +71,7 @@ __all__ = [
     "grid_axes",
     "guards_of",
     "outfit_unsuited",
+    "plugin_risk_map",
     "risk_map",
     "sight_thresholds",
 ]
@@ -347,6 +349,8 @@ class RiskMap:
     """The exact chance of each combination id."""
     notes: tuple[str, ...]
     """Message keys of the rulings this map follows."""
+    unit: str = "cm"
+    """The unit of its coordinates."""
 
     def exact(self, row: int, column: int) -> Fraction:
         """The exact chance at cell (row = y index, column = x index), from the arrays."""
@@ -366,6 +370,27 @@ class RiskMap:
         """(row, column) of the riskiest cell (the first one, row by row)."""
         row, column = np.unravel_index(int(np.argmax(self.risk)), self.risk.shape)
         return int(row), int(column)
+
+    def per_turn(self) -> float:
+        """How far the intruder moves in one turn at the map's attitude (the engine's rates)."""
+        return turn_rate(self.board.rules, self.attitude)
+
+    def leg_speed(self, x: float, y: float) -> tuple[Attitude, bool]:
+        """A plan leg's speed to (x, y) at the map's attitude, and no run. Hidden needs cover
+        (SK-V3): a hidden leg to a waypoint out of cover is walked at half speed, which is what
+        a guard sees a hidden mover do out of cover (:func:`seen_attitude`, as the map counted
+        it); that leg moves at the half-speed rate, so the plan is never slower than the route
+        assumed."""
+        if self.attitude is Attitude.HIDDEN and not bool(self.board.in_cover(x, y)):
+            return Attitude.HALF, False
+        return self.attitude, False
+
+    def guards_json(self) -> list[dict[str, object]]:
+        """The guards as ``vigile riskmap --json`` lists them."""
+        return [
+            {"name": g.name, "at": [g.x, g.y], "dice": g.dice, "alert": g.alert}
+            for g in self.board.guards
+        ]
 
 
 def risk_map(
@@ -600,3 +625,37 @@ def outfit_unsuited(scenario: Scenario, actor: str | None) -> bool:
     if actor is None:
         return False
     return scenario.actor(actor).outfit is Outfit.UNSUITED
+
+
+def plugin_risk_map(
+    scenario: Scenario,
+    attitude: str,
+    *,
+    resolution: float | None = None,
+    layer: str | None = None,
+    actor: str | None = None,
+    noise: NoiseEvent | None = None,
+    unsuited: bool = False,
+) -> RiskMap:
+    """The game's ``riskmap`` entry (:attr:`vigile.registry.GamePlugin.riskmap`): the attitude
+    by name; ``actor``, the attacker whose outfit counts (SK-V4) when ``unsuited`` is not set;
+    ``layer`` is a d20 map's (refused: a skirmish map is of sight, or of a ``noise``)."""
+    if layer is not None:
+        raise InputError(
+            "--layer is a d20 map's; a skirmish map is of sight, or of a --noise EVENT",
+            where="--layer",
+        )
+    try:
+        chosen = Attitude(attitude)
+    except ValueError:
+        raise InputError(
+            f"{attitude!r} is not an attitude: one of " + ", ".join(a.value for a in Attitude),
+            where="--attitude",
+        ) from None
+    return risk_map(
+        scenario,
+        chosen,
+        resolution=resolution,
+        noise=noise,
+        unsuited=unsuited or outfit_unsuited(scenario, actor),
+    )

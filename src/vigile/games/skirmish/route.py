@@ -11,6 +11,12 @@ route's chance of being detected is ``1 − exp(−sum)`` — one test per turn,
 turn, whatever the grid's resolution. A cell seen for certain (``p = 1``) cannot be crossed (it may
 only be the goal); among equal risks the shortest wins.
 
+A named closed door may be passed (a door the intruder opens: issue 13): the step through it is
+allowed, and the route's plan opens it with an ``open-door`` action on the leg that ends at the
+cell just before it (that waypoint is always kept). The risk stays the map's, doors as the
+scenario sets them. The route works on any game's map (:class:`RiskMap`, the protocol): the
+skirmish's or a d20 game's 5-ft squares.
+
 The waypoints are the route's cell centres, simplified: collinear points are dropped, and a
 stretch where every cell has risk 0 is straightened when the straight leg passes no wall and
 only risk-0 cells (so the chance is unchanged and every leg stays wall-free).
@@ -21,20 +27,18 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from vigile.errors import InputError, LimitError
-from vigile.games.skirmish.riskmap import RiskMap
-from vigile.rulesets.skirmish.movement import turn_rate
 from vigile.rulesets.skirmish.sight import Attitude
-from vigile.scene.geometry import crossings, on_barrier
-from vigile.scene.model import Scenario
-from vigile.scene.plans import Leg
+from vigile.scene.geometry import Barriers, crossings, on_barrier
+from vigile.scene.model import Scenario, WallKind
+from vigile.scene.plans import Leg, OpenDoor
 
 __all__ = [
     "MAX_ROUTE_CELLS",
@@ -50,6 +54,51 @@ __all__ = [
 
 Point = tuple[float, float]
 BoolArray = NDArray[np.bool_]
+IntArray = NDArray[np.int64]
+
+
+class _Board(Protocol):
+    @property
+    def scenario(self) -> Scenario: ...
+
+    @property
+    def barriers(self) -> Barriers: ...
+
+    def in_cover(self, px: Any, py: Any) -> Any: ...
+
+
+class RiskMap(Protocol):
+    """What a route needs of a risk map, any game's (the skirmish's
+    :class:`~vigile.games.skirmish.riskmap.RiskMap`, a d20 game's
+    :class:`~vigile.games.d20risk.D20RiskMap`)."""
+
+    @property
+    def board(self) -> _Board: ...
+
+    @property
+    def xs(self) -> NDArray[np.float64]: ...
+
+    @property
+    def ys(self) -> NDArray[np.float64]: ...
+
+    @property
+    def risk(self) -> NDArray[np.float64]: ...
+
+    @property
+    def resolution(self) -> float: ...
+
+    @property
+    def attitude(self) -> Any: ...
+
+    @property
+    def unit(self) -> str: ...
+
+    def cell_of(self, x: float, y: float) -> tuple[int, int]: ...
+
+    def per_turn(self) -> float: ...
+
+    def leg_speed(self, x: float, y: float) -> tuple[Attitude, bool]: ...
+
 
 MAX_ROUTE_CELLS: Final = 250_000
 """No route is searched on a grid of more cells (the search walks them one by one in Python):
@@ -75,44 +124,76 @@ class Route:
     chance_seen: float
     """``1 − ∏(1 − p)`` over the cells entered (every cell but the first): independent checks."""
     length: float
-    """Length of the waypoints' polyline (cm)."""
-    attitude: Attitude
-    """The attitude the risk map was made for."""
+    """Length of the waypoints' polyline (in the map's unit)."""
+    attitude: Any
+    """The attitude (skirmish) or way of moving (d20) the risk map was made for."""
+    doors: tuple[tuple[int, str], ...] = ()
+    """(waypoint index, door name): the closed doors the route passes, each opened by an
+    ``open-door`` action at the waypoint just before it (the leg to that waypoint carries it)."""
 
 
 def turn_length(riskmap: RiskMap) -> float:
     """How far the intruder moves in one turn at the map's attitude (the engine's rates)."""
-    return turn_rate(riskmap.board.rules, riskmap.attitude)
+    return riskmap.per_turn()
 
 
-def step_open(riskmap: RiskMap) -> tuple[BoolArray, list[BoolArray]]:
-    """Which cells may be stood on (not on a movement-blocking barrier), and for each step
+def passable_doors(riskmap: RiskMap) -> list[int]:
+    """The barriers a route may pass by opening them: the scenario's closed doors that have a
+    name (an ``open-door`` action names its door)."""
+    walls = riskmap.board.scenario.walls
+    return [
+        i
+        for i, wall in enumerate(walls)
+        if wall.kind is WallKind.DOOR and not wall.open and wall.name
+    ]
+
+
+def step_open(riskmap: RiskMap) -> tuple[BoolArray, list[BoolArray], list[IntArray]]:
+    """Which cells may be stood on (not on a movement-blocking barrier); for each step
     direction of :data:`STEPS`, which steps from a cell to its neighbour pass no such barrier
-    (arrays of shape (ny, nx); a step off the grid is closed)."""
+    but the closed doors of :func:`passable_doors` (arrays of shape (ny, nx); a step off the
+    grid is closed); and for each direction, the door each step opens (its index in the
+    scenario's walls; −1: none)."""
     board = riskmap.board
     xs, ys = riskmap.xs, riskmap.ys
     gx, gy = np.meshgrid(xs, ys)
     mask = board.barriers.blocks_movement
+    named = passable_doors(riskmap)
+    door_mask = np.zeros(len(board.barriers), dtype=np.bool_)
+    door_mask[named] = True
+    door_mask &= mask
+    passable = mask & ~door_mask
     free = ~on_barrier(board.barriers, gx, gy, mask)
     ny, nx = gx.shape
     opened: list[BoolArray] = []
+    doors: list[IntArray] = []
     for dr, dc in STEPS:
         ok = np.zeros((ny, nx), dtype=np.bool_)
+        through = np.full((ny, nx), -1, dtype=np.int64)
         rows = slice(0, ny - dr)
         cols = slice(max(0, -dc), nx - max(0, dc))
         to_rows = slice(dr, ny)
         to_cols = slice(max(0, dc), nx - max(0, -dc))
-        blocked = crossings(
-            board.barriers,
-            gx[rows, cols],
-            gy[rows, cols],
-            gx[to_rows, to_cols],
-            gy[to_rows, to_cols],
-            mask,
-        )
-        ok[rows, cols] = (blocked == 0) & free[rows, cols] & free[to_rows, to_cols]
+        ends = (gx[rows, cols], gy[rows, cols], gx[to_rows, to_cols], gy[to_rows, to_cols])
+        blocked = crossings(board.barriers, *ends, passable)
+        step_ok = (blocked == 0) & free[rows, cols] & free[to_rows, to_cols]
+        if door_mask.any():
+            across = crossings(board.barriers, *ends, door_mask)
+            part = np.full(across.shape, -1, dtype=np.int64)
+            if (across > 1).any():
+                step_ok &= across <= 1  # two doors in one step: not taken
+            single = step_ok & (across == 1)
+            if single.any():
+                for index in named:
+                    one = np.zeros(len(board.barriers), dtype=np.bool_)
+                    one[index] = True
+                    hit = single & (crossings(board.barriers, *ends, one) > 0)
+                    part[hit] = index
+            through[rows, cols] = part
+        ok[rows, cols] = step_ok
         opened.append(ok)
-    return free, opened
+        doors.append(through)
+    return free, opened, doors
 
 
 def safest_route(
@@ -120,15 +201,17 @@ def safest_route(
     start: Point,
     goal: Point,
     *,
-    prepared: tuple[BoolArray, list[BoolArray]] | None = None,
+    prepared: tuple[BoolArray, list[BoolArray], list[IntArray]] | None = None,
 ) -> Route:
     """The route from ``start`` to ``goal`` with the least chance of being detected.
 
     ``prepared`` is :func:`step_open` of the same map, to reuse it. A start or goal outside the
-    board, on a wall, or with no route between them: a one-line :class:`InputError`.
+    board, on a wall, or with no route between them: a one-line :class:`InputError`. A named
+    closed door may be passed: the route opens it (:attr:`Route.doors`); the risk is the map's,
+    with the doors as the scenario sets them.
     """
     check_route_cells(riskmap)
-    free, opened = prepared if prepared is not None else step_open(riskmap)
+    free, opened, door_steps = prepared if prepared is not None else step_open(riskmap)
     ny, nx = riskmap.risk.shape
     source = _snap(riskmap, free, start, "--from")
     target = _snap(riskmap, free, goal, "--to")
@@ -181,7 +264,10 @@ def safest_route(
     cells = tuple(divmod(node, nx) for node in path)
     missed = math.exp(-best[target][0]) if target != source else 1.0
     points = [start, *((float(riskmap.xs[c]), float(riskmap.ys[r])) for r, c in cells), goal]
-    waypoints = _simplify(riskmap, points, [None, *cells, None])
+    opening = _doors_on(cells, door_steps, nx)  # point index (in points) -> door index
+    waypoints, kept = _simplify(riskmap, points, [None, *cells, None], set(opening))
+    walls = riskmap.board.scenario.walls
+    doors = tuple((kept.index(at), str(walls[door].name)) for at, door in sorted(opening.items()))
     return Route(
         start=start,
         goal=goal,
@@ -190,7 +276,29 @@ def safest_route(
         chance_seen=1.0 - missed,
         length=sum(math.dist(a, b) for a, b in itertools.pairwise(waypoints)),
         attitude=riskmap.attitude,
+        doors=doors,
     )
+
+
+def _doors_on(
+    cells: Sequence[tuple[int, int]], door_steps: Sequence[IntArray], nx: int
+) -> dict[int, int]:
+    """For each step of the path that opens a door: the index (in the route's points, the
+    start first) of the cell before it, and the door."""
+    found: dict[int, int] = {}
+    for k, ((r1, c1), (r2, c2)) in enumerate(itertools.pairwise(cells)):
+        dr, dc = r2 - r1, c2 - c1
+        for direction, (sr, sc) in enumerate(STEPS):
+            if (dr, dc) == (sr, sc):
+                door = int(door_steps[direction][r1, c1])
+            elif (dr, dc) == (-sr, -sc):
+                door = int(door_steps[direction][r2, c2])
+            else:
+                continue
+            if door >= 0:
+                found[k + 1] = door
+            break
+    return found
 
 
 def check_route_cells(riskmap: RiskMap) -> None:
@@ -242,31 +350,39 @@ def _snap(riskmap: RiskMap, free: BoolArray, point: Point, where: str) -> int:
 
 
 def _simplify(
-    riskmap: RiskMap, points: Sequence[Point], cells: Sequence[tuple[int, int] | None]
-) -> list[Point]:
+    riskmap: RiskMap,
+    points: Sequence[Point],
+    cells: Sequence[tuple[int, int] | None],
+    keep: Collection[int] = (),
+) -> tuple[list[Point], list[int]]:
     """Drop collinear points, then straighten risk-0 stretches where a straight leg passes no
-    wall and only risk-0 cells."""
+    wall and only risk-0 cells; the points of ``keep`` (before a door) stay. Returns the
+    waypoints and their indices in ``points``."""
     kept = [0]
     for i in range(1, len(points) - 1):
         a, b, c = points[kept[-1]], points[i], points[i + 1]
         cross = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
         scale = max(1.0, abs(c[0] - a[0]) + abs(c[1] - a[1])) * riskmap.resolution
-        if abs(cross) > 1e-9 * scale:
+        if abs(cross) > 1e-9 * scale or i in keep:
             kept.append(i)
     kept.append(len(points) - 1)
     safe = [cell is None or riskmap.risk[cell] == 0 for cell in cells]
     # a point is "safe" when the path up to it only entered risk-0 cells since the anchor
     result = [points[kept[0]]]
+    indices = [kept[0]]
     anchor = 0
     while anchor < len(kept) - 1:
         nxt = anchor + 1
         for j in range(len(kept) - 1, anchor + 1, -1):
+            if any(kept[m] in keep for m in range(anchor + 1, j)):
+                continue  # never straighten past a door's waypoint
             if _straight_ok(riskmap, points, safe, kept[anchor], kept[j]):
                 nxt = j
                 break
         result.append(points[kept[nxt]])
+        indices.append(kept[nxt])
         anchor = nxt
-    return result
+    return result, indices
 
 
 def _straight_ok(
@@ -301,16 +417,18 @@ def _straight_ok(
 
 
 def plan_legs(route: Route, riskmap: RiskMap) -> tuple[Leg, ...]:
-    """The route as plan legs at its attitude. Hidden needs cover (SK-V3): a hidden route's
-    leg to a waypoint out of cover is walked at half speed, which is what a guard sees a
-    hidden mover do out of cover (:func:`seen_attitude`, as the map counted it); that leg
-    moves at the half-speed rate, so the plan is never slower than the route assumed."""
+    """The route as plan legs at its attitude, each leg's speed (and run) as the map's game
+    says (``leg_speed``: in the skirmish a hidden leg to a waypoint out of cover is walked at
+    half speed, SK-V3, SK-V9; in a d20 game ``full`` is ``fast`` and ``run`` runs). The leg to
+    the waypoint before a closed door ends there and opens it (an ``open-door`` action)."""
+    opens: dict[int, list[str]] = {}
+    for at, door in route.doors:
+        opens.setdefault(at, []).append(door)
     legs: list[Leg] = []
-    for x, y in route.waypoints[1:]:
-        speed = route.attitude
-        if speed is Attitude.HIDDEN and not bool(riskmap.board.in_cover(x, y)):
-            speed = Attitude.HALF
-        legs.append(Leg(to=(_tidy(x), _tidy(y)), speed=speed))
+    for k, (x, y) in enumerate(route.waypoints[1:], start=1):
+        speed, run = riskmap.leg_speed(x, y)
+        actions = tuple(OpenDoor(do="open-door", door=name) for name in opens.get(k, ()))
+        legs.append(Leg(to=(_tidy(x), _tidy(y)), speed=speed, run=run, actions=actions))
     return tuple(legs)
 
 
@@ -456,12 +574,36 @@ def _number(value: float) -> str:
 
 
 def _leg_text(leg: Leg, flow: bool, indent: str) -> str:
-    """One new leg (to and speed), in the plan's style, without its ``- ``."""
+    """One new leg (to, speed, run, its doors opened), in the plan's style, without its
+    ``- ``."""
     assert leg.to is not None
-    to = f"[{_number(leg.to[0])}, {_number(leg.to[1])}]"
+    pairs = [("to", f"[{_number(leg.to[0])}, {_number(leg.to[1])}]"), ("speed", leg.speed.value)]
+    if leg.run:
+        pairs.append(("run", "true"))
+    if leg.actions:
+        doors = ", ".join(
+            f"{{do: open-door, door: {_scalar(a.door)}}}"
+            for a in leg.actions
+            if isinstance(a, OpenDoor)
+        )
+        pairs.append(("actions", f"[{doors}]"))
     if flow:
-        return f"{{to: {to}, speed: {leg.speed.value}}}"
-    return f"to: {to}\n{indent}speed: {leg.speed.value}"
+        return "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
+    return f"\n{indent}".join(f"{k}: {v}" for k, v in pairs)
+
+
+def _scalar(text: str) -> str:
+    """A YAML plain scalar when it reads back as the same string, else a quoted one."""
+    import json
+
+    import yaml
+
+    try:
+        if yaml.safe_load(text) == text and "," not in text and "}" not in text:
+            return text
+    except yaml.YAMLError:
+        pass
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _splice(text: str, node: Any, legs: Sequence[Leg], span: tuple[int, int | None]) -> str:
@@ -557,5 +699,16 @@ def _flow_leg(leg: Leg) -> Any:
     to = CommentedSeq(int(v) if float(v).is_integer() else float(v) for v in leg.to)
     to.fa.set_flow_style()
     item = CommentedMap([("to", to), ("speed", leg.speed.value)])
+    if leg.run:
+        item["run"] = True
+    if leg.actions:
+        actions = CommentedSeq()
+        for action in leg.actions:
+            if isinstance(action, OpenDoor):
+                door = CommentedMap([("do", "open-door"), ("door", action.door)])
+                door.fa.set_flow_style()
+                actions.append(door)
+        actions.fa.set_flow_style()
+        item["actions"] = actions
     item.fa.set_flow_style()
     return item

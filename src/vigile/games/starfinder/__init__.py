@@ -12,4 +12,5 @@ PLUGIN = GamePlugin(
     game="vigile.games.starfinder.round:StarfinderGame",
     cli="vigile.cli.starfinder:app",
     scenario_issues="vigile.games.checks:starfinder_issues",
+    riskmap="vigile.games.starfinder.riskmap:risk_map",
 )
