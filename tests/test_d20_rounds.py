@@ -73,16 +73,18 @@ def messages(result: GameResult, name: str | None = None) -> list[str]:
 
 
 def test_DD6_a_groped_square_is_lost_when_the_intruder_moves(tmp_path: Path) -> None:
-    """Round 1 (as in test_engine_d20): Spot 17 + 3 ≥ 20 notices (DD-3); Move Silently 10 + 5
-    + 1 (15 ft) = 16, Listen 12 + 4 = 16 hears (DD-5); the guard closes 10.5 ft to (19.5, 10)
-    and gropes: touch 15 vs touch AC 12, d% 70 > 50: located (DD-6).
-    Round 2: the ghost walks 10 ft to (15, 0): "until it moves" (DD-6), the guard is back to
-    presence. Spot 1 + 4 − 1 (11 ft) = 4 < 20; Move Silently 20 + 5 + 1 = 26 > Listen 1 + 4;
-    the guard gropes its last point again (4.5 ft away): natural 1, nothing found."""
-    legs = PASS + "    - {to: [15, 0], speed: half}\n"
-    result = play(
-        scene(tmp_path, turns=2, legs=legs), dice_values=[17, 10, 12, 15, 70, 1, 20, 1, 1]
-    )
+    """Round 1: the ghost runs 27 ft at full speed to (27, 10), 3 ft from the guard. Spot d20 1
+    + 4 < 20 (DD-3); Move Silently 10 + 5 − 4 (full speed) + 0 (3 ft) = DC 11, Listen 12 + 4
+    = 16 hears (DD-5): only its direction, a bearing of 180° from (30, 10). The guard gropes
+    the two squares ahead on it ([R] (5, 2) and (5, 1)): the ghost is in (5, 2); touch 15 vs
+    touch AC 12, d% 70 > 50: located (DD-6), the alarm.
+    Round 2: the ghost walks 10 ft to (27, 0): "until it moves" (DD-6), the guard is back to
+    presence, and knows only the square where it found it, (5, 2). Spot 1 + 4 − 1 (10.4 ft)
+    < 20; Move Silently 20 + 5 − 4 + 1 = 22 > Listen 1 + 4; the guard, 3.5 ft from that
+    square's centre (27.5, 12.5), gropes it and the next along his way, (4, 2): natural 1,
+    nothing found."""
+    legs = "    - {to: [27, 10], speed: fast}\n    - {to: [27, 0], speed: fast}\n"
+    result = play(scene(tmp_path, turns=2, legs=legs), dice_values=[1, 10, 12, 15, 70, 1, 20, 1, 1])
     lost = [e for e in result.events if e.message == "dnd35.round.lost"]
     assert [(e.turn, e.actor, e.target, e.params["rule"]) for e in lost] == [
         (2, "Guard", "Ghost", "DD-6")
@@ -90,9 +92,9 @@ def test_DD6_a_groped_square_is_lost_when_the_intruder_moves(tmp_path: Path) -> 
     guard = next(w for w in result.walkers if w.name == "Guard")
     assert guard.aware_of("Ghost") is AwarenessState.PRESENCE
     gropes = [e for e in result.events if e.message == "engine.d20.grope"]
-    assert [(e.turn, e.verdict.success if e.verdict else None) for e in gropes] == [
-        (1, True),
-        (2, False),
+    assert [(e.turn, e.at, e.verdict.success if e.verdict else None) for e in gropes] == [
+        (1, (27.5, 12.5), True),
+        (2, (27.5, 12.5), False),
     ]
 
 

@@ -99,43 +99,60 @@ def test_DD10_flour_within_10_ft_covers_within_5_ft() -> None:
     assert traits.flour_covers(DND, throw_ft=8, miss_ft=6)[1].reason.endswith("missed")
 
 
-def test_DD10_a_baker_who_hears_her_throws_flour_and_then_knows_her_square(
+FLOUR_LEGS = "    - {to: [22, 10], speed: fast}\n    - {to: [20, 14], speed: half}\n"
+"""Wisp runs to the baker's side, then slips 4.5 ft aside within the same square, (4, 2)."""
+
+
+def test_DD10_a_baker_throws_flour_at_the_square_he_lost_and_then_knows_hers(
     tmp_path: Path,
 ) -> None:
-    """Round 1: Wisp walks 15 ft to (15, 10), 10 ft from the baker. Spot: DC 20, 0 - 1 (10 ft)
-    + d20 1 = 0: nothing (DD-3). Listen: her Move Silently, Dex 0 + d20 1, at half speed,
-    +1 (10 ft): DC 2; 0 + d20 10 = 10 >= 2: heard, her direction (pinpoint needs 22, DD-5).
-    The baker walks 5.5 ft to (19.5, 10), within 4.5 ft of where he heard her, and throws his
-    flour there (4.5 ft <= 10): she stands on that point (0 ft <= 5), covered: he sees where
-    she is (DD-10 [R]), and raises the alarm. Round 2 she stands still; he attacks her square:
-    d100 60 > 50, the blow lands (DD-8): caught."""
-    result = game(tmp_path, [1, 1, 10, 60], turns=2, baker_bonuses=", flour: 1")
+    """Round 1: Wisp runs 22 ft (full speed) to (22, 10), 3 ft from the baker at (25, 10).
+    Spot: DC 20, 0 − 0 (3 ft) + d20 1: nothing (DD-3). Listen: her Move Silently, Dex 0 + d20
+    1 − 4 (full speed) + 0 (3 ft): DC −3; 0 + d20 10 = 10 ≥ −3: heard, only her direction
+    (pinpoint needs 17, DD-5): a bearing of 180°. With a direction he throws no flour (he would
+    not know where: [R]); he gropes the two squares ahead on it, (4, 2) and (4, 1) ([R]): she
+    is in (4, 2); touch d20 15 ≥ touch AC 10 (11/20), d% 70 > 50: found (DD-6), the alarm.
+    Round 2: she walks 4.5 ft at half speed to (20, 14): the groped square is lost (DD-6),
+    presence; he still knows the square (4, 2) where he found her. Spot d20 1 < 20; Move
+    Silently 20 + 0 > Listen 0 + d20 1. He throws his flour at that square's centre (22.5,
+    12.5), 3.5 ft away (≤ 10): she is 2.9 ft from it (≤ 5), covered: he sees where she is
+    (DD-10 [R]). Round 3 she stands still; he attacks her square: d100 60 > 50, the blow
+    lands (DD-8): caught."""
+    result = game(
+        tmp_path,
+        [1, 1, 10, 15, 70, 1, 20, 1, 60],
+        turns=3,
+        baker_bonuses=", flour: 1",
+        legs=FLOUR_LEGS,
+    )
     flour = [e for e in result.events if e.message == "dnd35.round.flour"]
-    assert [(e.turn, e.at) for e in flour] == [(1, (15, 10))]
+    assert [(e.turn, e.at) for e in flour] == [(2, (22.5, 12.5))]
     assert learned(result) == [
         (1, "engine.d20.learns", "direction", "DD-5"),
-        (1, "engine.d20.learns", "location", "DD-10"),
+        (1, "engine.d20.learns", "location", "DD-6"),
+        (2, "dnd35.round.lost", None, "DD-6"),
+        (2, "engine.d20.learns", "location", "DD-10"),
     ]
     attack = [e for e in result.events if e.kind == "attack" and e.verdict is not None]
     assert attack[-1].verdict is not None and attack[-1].verdict.chance == Fraction(1, 2)
-    assert result.outcome.kind == "detected" and result.outcome.turn == 2
+    assert result.outcome.kind == "detected" and result.outcome.turn == 3
 
 
 def test_DD10_the_flour_falls_after_3_rounds(tmp_path: Path) -> None:
-    """As above, but the baker cannot attack her (she has an AC of 40 and his d20 2 + 0
-    misses): the flour shows her in rounds 1, 2 and 3, then falls at the end of round 3.
-    Dice: round 1 Spot 1, Move Silently 1, Listen 10; then each round the attack roll's
-    d20, 2 (round 1 he only closes in)."""
+    """As above, but the baker cannot hit her (she has an AC of 40 and his d20 2 + 0 misses):
+    the flour thrown in round 2 shows her in rounds 2, 3 and 4, then falls at the end of round
+    4. Dice: rounds 1 and 2 as above; then each round the attack roll's d20, 2."""
     result = game(
         tmp_path,
-        [1, 1, 10, 2, 2],
-        turns=3,
+        [1, 1, 10, 15, 70, 1, 20, 1, 2, 2],
+        turns=4,
         baker_bonuses=", flour: 1",
         wisp_bonuses=", ac: 40",
+        legs=FLOUR_LEGS,
     )
     falls = [e for e in result.events if e.message == "dnd35.round.flour_falls"]
     assert [(e.turn, e.params["rule"], e.perceived_by) for e in falls] == [
-        (3, "DD-10", frozenset())
+        (4, "DD-10", frozenset())
     ]
 
 

@@ -149,16 +149,30 @@ def test_awareness_never_decreases(name: str, seed: int) -> None:
 # ------------------------------------------------------------------ dnd35 by hand
 
 
-def test_an_invisible_intruder_walking_past_a_guard_with_the_gms_dice(tmp_path: Path) -> None:
+SWEEP_DICE = [17, 10, 12, 15, 70, 1, 15, 70, 1, 15, 70, 51]
+"""Round 1: Spot, Move Silently, Listen, the grope's touch and d%; rounds 2 and 3: Spot, the
+grope's touch and d%; round 4: the attack's d%."""
+
+
+def test_DD5_DD6_a_guard_who_hears_only_the_direction_sweeps_along_it(tmp_path: Path) -> None:
     """Round 1: Spot 17 (DC 20, +4 −1 at 15 ft: 1/5) notices it (DD-3); Listen: Move Silently
     10 +5 +1 (15 ft) = DC 16, Listen 12 + 4 = 16 hears it (ties to the listener, DD-5:
-    P(L − M ≥ 2) = 171/400). The guard walks 10.5 ft to within 4.5 ft of where it heard it and
-    gropes (DD-6): touch 15 against touch AC 12 (9/20), then d% 70 > 50: found, the alarm.
-    Round 2: the guard attacks the located intruder: d% 51 > 50, the blow lands (DD-8)."""
-    scene = scenario(tmp_path, turns=2)
-    result = play(scene, dice_values=[17, 10, 12, 15, 70, 51])
+    P(L − M ≥ 2) = 171/400): the guard knows only its direction, a bearing of 180° from
+    (30, 10), no distance. He gropes the two squares ahead on that bearing ([R] the neighbours
+    at 180° and 225° of his square (6, 2): (5, 2) and (5, 1)); the ghost is in (3, 2): touch 15
+    ≥ 12 and d% 70, but nothing there (chance 0). He steps 5 ft along it ([search] step_ft)
+    to (25, 10).
+    Round 2: the ghost stands still: Spot DC 30, +4 −1 (10 ft): at most 23, chance 0; no
+    Listen (no noise). Gropes (4, 2) and (4, 1): nothing; steps to (20, 10).
+    Round 3: Spot d20 1 (DC 30, +4: chance 0). Gropes (3, 2) and (3, 1): the ghost is in (3, 2):
+    touch 15 against touch AC 12 (9/20), then d% 70 > 50: 9/20 · 1/2 = 9/40, found (DD-6), the
+    alarm. Round 4: the guard attacks the located ghost: d% 51 > 50, the blow lands (DD-8)."""
+    scene = scenario(tmp_path, turns=4)
+    result = play(scene, dice_values=SWEEP_DICE)
 
-    spot, silent, listen, grope, attack = checks(result)
+    spot, silent, listen, *gropes, attack = [
+        e for e in checks(result) if e.message != "dnd35.round.spot" or e.turn == 1
+    ]
     # Spot gave only presence (DD-3): the guard's event does not quote the distance.
     assert spot.message == "dnd35.round.spot" and spot.verdict is not None
     assert "distance" not in spot.params
@@ -176,33 +190,40 @@ def test_an_invisible_intruder_walking_past_a_guard_with_the_gms_dice(tmp_path: 
     assert listen.verdict.figures.dc == 16 and listen.verdict.figures.result == 16
     assert listen.verdict.success and listen.verdict.state is AwarenessState.DIRECTION
 
-    assert grope.message == "engine.d20.grope" and grope.verdict is not None
-    assert grope.turn == 1 and grope.at == (15, 10)
-    assert grope.verdict.chance == Fraction(9, 40)
-    assert grope.verdict.success
+    # The grope is placed where the guard gropes (the first square's centre), never at the
+    # ghost's (15, 10).
+    assert [(g.message, g.turn, g.at) for g in gropes] == [
+        ("engine.d20.grope", 1, (27.5, 12.5)),
+        ("engine.d20.grope", 2, (22.5, 12.5)),
+        ("engine.d20.grope", 3, (17.5, 12.5)),
+    ]
+    chances = [g.verdict.chance if g.verdict else None for g in gropes]
+    assert chances == [0, 0, Fraction(9, 40)]
+    assert [g.verdict.success if g.verdict else None for g in gropes] == [False, False, True]
+    steps = [(e.turn, e.at) for e in result.events if e.message == "engine.d20.searches"]
+    assert steps == [(1, (25, 10)), (2, (20, 10))]
 
-    assert attack.turn == 2 and attack.verdict is not None
+    assert attack.turn == 4 and attack.verdict is not None
     assert attack.verdict.chance == Fraction(1, 2)
     assert attack.verdict.success
 
     alarm = [e for e in result.events if e.kind == "alarm"]
-    assert [(e.turn, e.actor) for e in alarm] == [(1, "Guard")]
+    assert [(e.turn, e.actor) for e in alarm] == [(3, "Guard")]
     assert result.outcome.kind == "detected"
-    assert (result.outcome.turn, result.outcome.by, result.outcome.unseen) == (2, ("Guard",), False)
+    assert (result.outcome.turn, result.outcome.by, result.outcome.unseen) == (4, ("Guard",), False)
     guard = next(w for w in result.walkers if w.name == "Guard")
-    assert guard.at == (19.5, 10)
     assert guard.aware_of("Ghost") is AwarenessState.LOCATION
     render_everything(result)
 
 
 def test_without_the_blow_the_alarm_ends_the_game(tmp_path: Path) -> None:
-    result = play(scenario(tmp_path, turns=1), dice_values=[17, 10, 12, 15, 70])
+    result = play(scenario(tmp_path, turns=3), dice_values=SWEEP_DICE[:-1])
     assert result.outcome.kind == "alarm"
-    assert (result.outcome.turn, result.outcome.by) == (1, ("Guard",))
+    assert (result.outcome.turn, result.outcome.by) == (3, ("Guard",))
 
 
 def test_a_character_sees_only_its_own_checks(tmp_path: Path) -> None:
-    result = play(scenario(tmp_path, turns=2), dice_values=[17, 10, 12, 15, 70, 51])
+    result = play(scenario(tmp_path, turns=4), dice_values=SWEEP_DICE)
     ghost = [e.message for e in result.events if e.known_to("Ghost")]
     guard = [e.message for e in result.events if e.known_to("Guard")]
     assert "dnd35.round.spot" not in ghost and "dnd35.round.listen" not in ghost

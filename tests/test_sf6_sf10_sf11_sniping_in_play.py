@@ -72,7 +72,8 @@ def test_SF10_SF9_SF11_a_shot_from_hiding_then_stealth_at_minus_20(tmp_path: Pat
     d20 12 hits. The shot tells him only that something is there (SF-11 [R]). Then Stealth at
     -20 (SF-10): 12 - 20 = -8, d20 18: 10; his 4 + d20 5 = 9 < 10: still hidden. Its chance:
     his advantage 4 - (-8) = 12, he misses on (19 - 12)(20 - 12)/2 = 28 of 400 pairs: 7/100.
-    No roll in the round's perception after the sniping roll. He walks 30 ft toward her."""
+    No roll in the round's perception after the sniping roll. Knowing only that something is
+    there, not where, he stays where he is (SF-11 [R]: nothing to walk toward)."""
     result = game(tmp_path, [10, 5, 12, 18, 5], SNIPE)
     rolls = [e.verdict for e in result.events if e.verdict is not None and not e.target]
     shot = next(e.verdict for e in result.events if e.kind == "attack" and e.verdict)
@@ -90,7 +91,7 @@ def test_SF10_SF9_SF11_a_shot_from_hiding_then_stealth_at_minus_20(tmp_path: Pat
     ]
     assert learns == [(2, "presence", "SF-11")]
     guard = next(w for w in result.walkers if w.name == "Guard")
-    assert guard.aware_of("Vex") is AwarenessState.PRESENCE and guard.at == (20, 10)
+    assert guard.aware_of("Vex") is AwarenessState.PRESENCE and guard.at == (50, 10)
     assert result.outcome.kind == "turn_limit" and result.outcome.unseen
 
 

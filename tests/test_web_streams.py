@@ -15,7 +15,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
-import pytest
 from httpx_sse import ServerSentEvent, connect_sse
 
 from vigile.scene.loader import bundled_path
@@ -220,11 +219,6 @@ def test_an_invisible_intruders_distance_is_never_sent_to_a_guard(server: Server
             assert "rolls" not in raw  # no roll of anyone's is shown
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/io: a guard that only knows which way gropes around the intruder's own "
-    "square, and his view says where ('Sergeant Brom gropes around (24, 22)'): reported",
-)
 def test_a_guard_that_knows_only_the_direction_is_not_told_the_square(server: Server) -> None:
     with server.client() as gm:
         created = new_encounter(gm, "dnd35-invisible-intruder", seed=3)

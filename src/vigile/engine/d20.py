@@ -31,9 +31,9 @@ Each round, in order:
    attack roll [engine]), then on a hit the game's miss chance (none when it sees it). A blow
    that hits and that the miss chance does not stop catches the intruder [engine: no hit
    points]. A
-   defender aware only of the presence or direction walks to the last point where it perceived
-   the intruder, and there does what its game lets it (D&D 3.5: grope). A defender never moves
-   farther in a round than its speed, its patrol included;
+   defender aware only of the presence or direction does what its game lets it with what it
+   knows (``_search``; D&D 3.5: grope), and nothing where the game has no such rule. A defender
+   never moves farther in a round than its speed, its patrol included;
 6. the objective is checked.
 
 The game ends when the attackers reach the objective (``objective``, ``unseen`` when no
@@ -45,6 +45,13 @@ What a character perceives: a check's event quotes the distance only when it gav
 observer the intruder's square; the hider is not told how many observers or listeners it
 faced (the GM's verdict says it).
 
+What a defender knows of an intruder's place (``known``) is what it perceived, never more: a
+square where it located or observed it (the square, not the point), a :class:`Bearing` (the
+direction from where it stood, no distance) where it perceived only the direction, and
+nothing new where it perceived only the presence (a square or bearing it knew from before
+stays: presence says nothing of where). A defender acts on that alone, and the events it
+perceives carry only that.
+
 Engine rulings where the rules are silent: defenders perceive only along a line of sight
 (walls and closed doors stop sight, blindsight and scent); a ``wall`` is a stone wall, a door,
 window or partition a door (DD-5); defenders walk in a straight line and stay put when a wall
@@ -54,6 +61,7 @@ or closed door is in the way (no path-finding).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -90,6 +98,22 @@ CLOSE_FT = 4.5
 LOCATED = (AwarenessState.LOCATION, AwarenessState.OBSERVED)
 NO_STATS = D20Stats()
 
+Square = tuple[int, int]
+"""A 5-ft square, ``(x // 5, y // 5)``."""
+
+
+@dataclass(frozen=True)
+class Bearing:
+    """A direction perceived, with no distance: from where the defender stood, ``degrees``
+    counter-clockwise from the x axis (toward larger y at 90°)."""
+
+    origin: Point
+    degrees: float
+
+
+Known = Square | Bearing
+"""What a defender knows of where an intruder is: a square, or only a bearing."""
+
 
 class D20Game(Game):
     """One game of a Starfinder or D&D 3.5 scenario, played round by round."""
@@ -104,8 +128,9 @@ class D20Game(Game):
         """Intruders who fought or spoke this round (DD-5: Listen DC 0)."""
         self.fought: set[str] = set()
         """Intruders who attacked this round (DD-20: Hide as attacking)."""
-        self.last_known: dict[tuple[str, str], Point] = {}
-        """(defender, intruder): where the defender last perceived it."""
+        self.known: dict[tuple[str, str], Known] = {}
+        """(defender, intruder): what the defender knows of where it is, as it perceived it
+        (a square, or a bearing from where it stood); absent: nothing about where."""
         self.speeds: dict[str, Attitude] = {}
         """How each intruder moved this round (absent: it did not move)."""
         self.walked: dict[str, float] = {}
@@ -298,7 +323,7 @@ class D20Game(Game):
                 continue
             state, rule = self._vanished()
             defender.awareness[intruder.name] = state
-            self.last_known[(name, intruder.name)] = intruder.at
+            self.known[(name, intruder.name)] = square_of(intruder.at)
             if rule.startswith("DD-"):
                 self.pinned[(name, intruder.name)] = rule
             self.emit(
@@ -322,7 +347,7 @@ class D20Game(Game):
                 continue
             state, rule = self._vanished()
             defender.awareness[intruder.name] = state
-            self.last_known[(defender.name, intruder.name)] = intruder.at
+            self.known[(defender.name, intruder.name)] = square_of(intruder.at)
             if rule.startswith("DD-"):
                 self.pinned[(defender.name, intruder.name)] = rule
             self.emit(
@@ -375,8 +400,8 @@ class D20Game(Game):
         """
         if state is AwarenessState.UNAWARE:
             return
-        self.last_known[(observer.name, intruder.name)] = intruder.at
         key = (observer.name, intruder.name)
+        self._remember(observer, intruder, state)
         if state is AwarenessState.LOCATION and pin is not None:
             if observer.aware_of(intruder.name) is not AwarenessState.OBSERVED:
                 self.pinned[key] = pin
@@ -406,6 +431,20 @@ class D20Game(Game):
                     at=observer.at,
                     public=True,
                 )
+
+    def _remember(self, observer: Walker, intruder: Walker, state: AwarenessState) -> None:
+        """What ``observer`` now knows of where ``intruder`` is, from a perception that gave
+        it ``state``: the square (location, observed), the bearing from where it stands
+        (direction), nothing new (presence). A lesser perception does not blur a square it
+        holds now (located or observed)."""
+        key = (observer.name, intruder.name)
+        if state.at_least(AwarenessState.LOCATION):
+            self.known[key] = square_of(intruder.at)
+        elif state is AwarenessState.DIRECTION:
+            if observer.aware_of(intruder.name).at_least(AwarenessState.LOCATION):
+                return
+            dx, dy = intruder.x - observer.x, intruder.y - observer.y
+            self.known[key] = Bearing(observer.at, math.degrees(math.atan2(dy, dx)) % 360.0)
 
     def _sight_line(self, observer: Walker, intruder: Walker) -> bool:
         return self.board.sees(observer.at, intruder.at)
@@ -512,11 +551,7 @@ class D20Game(Game):
             if adjacent(defender.at, intruder.at) and self._sight_line(defender, intruder):
                 self._attack(defender, intruder, state)
             return
-        point = self.last_known.get((defender.name, intruder.name))
-        if point is None:
-            return
-        self._close_in(defender, point)
-        self._search(defender, intruder, point)
+        self._search(defender, intruder, self.known.get((defender.name, intruder.name)))
 
     def _close_in(self, defender: Walker, point: Point) -> None:
         """Walk straight toward ``point``, stopping within reach of it; stay if a wall or a
@@ -542,6 +577,31 @@ class D20Game(Game):
             at=defender.at,
             perceived_by=self._allies(defender),
         )
+
+    def _step_along(self, defender: Walker, degrees: float, length: float) -> bool:
+        """Walk ``length`` (within what is left of its move) straight along ``degrees``; stay
+        if a wall or a closed door is in the way, or the map ends. True when it moved."""
+        step = min(length, self._move(defender) - self.walked.get(defender.name, 0.0))
+        if step <= 0:
+            return False
+        angle = math.radians(degrees)
+        to = (defender.x + step * math.cos(angle), defender.y + step * math.sin(angle))
+        if not self._on_map(to) or not self.board.sees(defender.at, to):
+            return False
+        defender.x, defender.y = to
+        defender.moved = True
+        self.walked[defender.name] = self.walked.get(defender.name, 0.0) + step
+        self.emit(
+            "move",
+            "engine.d20.searches",
+            actor=defender,
+            at=defender.at,
+            perceived_by=self._allies(defender),
+        )
+        return True
+
+    def _on_map(self, p: Point) -> bool:
+        return 0 <= p[0] <= self.board.width and 0 <= p[1] <= self.board.height
 
     def _attack(self, defender: Walker, intruder: Walker, state: AwarenessState) -> None:
         """One attack on a located or observed intruder [SF-8, DD-8, DD-12, DD-14, DD-15]."""
@@ -624,9 +684,10 @@ class D20Game(Game):
     def _end_of_round(self) -> None:
         """What wears off at the end of a round: each game's (nothing here)."""
 
-    def _search(self, defender: Walker, intruder: Walker, point: Point) -> None:
-        """A defender aware only of the presence or direction stands near where it perceived
-        the intruder: what the game lets it do there (nothing here)."""
+    def _search(self, defender: Walker, intruder: Walker, known: Known | None) -> None:
+        """A defender aware only of the presence or direction, knowing of where the intruder
+        is only ``known`` (a square, a bearing, or nothing): what its game lets it do with that
+        (nothing here: it stays)."""
 
     # ---------------------------------------------------------------- 6. objective
 
@@ -640,6 +701,11 @@ def stats_of(walker: Walker) -> D20Stats:
 
 def square_of(p: Point) -> tuple[int, int]:
     return (math.floor(p[0] / SQUARE_FT), math.floor(p[1] / SQUARE_FT))
+
+
+def centre_of(square: Square) -> Point:
+    """The centre of a 5-ft square."""
+    return ((square[0] + 0.5) * SQUARE_FT, (square[1] + 0.5) * SQUARE_FT)
 
 
 def adjacent(a: Point, b: Point) -> bool:

@@ -14,10 +14,14 @@ round it fought or spoke). What a sense cannot reach (``senses.reach``: an ether
 DD-17; an incorporeal one for scent and blindsight) gives no check. A struck defender learns
 where the attacker is (DD-7 via ``struck_by_invisible``; only its direction from beyond the
 adjacent squares or from a ranged blow). A defender aware only of the presence or direction
-gropes two squares within 5 ft of where it perceived the intruder (DD-6: that point's square and
-the next one along its way; found: ``location``); an empty grope makes it forget that point
-[engine]. A square found by groping or by its blow is lost when the intruder moves, down to
-presence (DD-6, DD-7, [R] ``pinpoint_lost``).
+searches with what it perceived, as :mod:`vigile.rulesets.dnd35.search` rules [R]: knowing a
+square (it located the intruder there, and lost it when it moved), it walks within reach and
+gropes that square and the next along its way (DD-6), or throws flour there (DD-10 [R]); an
+empty grope makes it forget that square. Knowing only a direction (DD-5, DD-7: a bearing from
+where it stood, no distance), it gropes the two squares next to it that the bearing passes
+between, then steps ``search.step_ft`` (5 ft) along it. Knowing only the presence (DD-3), it
+stays. Found: ``location``. A square found by groping or by its blow is lost when the intruder
+moves, down to presence (DD-6, DD-7, [R] ``pinpoint_lost``).
 
 Dice, each round, for each intruder in the scenario's order: the Hide d20 and the Spot d20 of
 each defender who can see it (none when refused), ties rolled again as ``hide_check`` says;
@@ -62,10 +66,14 @@ from vigile.checks.verdict import Verdict
 from vigile.engine.board import Point, distance
 from vigile.engine.d20 import (
     SQUARE_FT,
+    Bearing,
     D20Game,
+    Known,
+    Square,
     adjacent,
     asleep,
     awake,
+    centre_of,
     distracted,
     hidden_from,
     is_invisible,
@@ -75,7 +83,7 @@ from vigile.engine.d20 import (
 )
 from vigile.engine.state import Walker
 from vigile.rulesets import dnd35
-from vigile.rulesets.dnd35 import traits
+from vigile.rulesets.dnd35 import search, traits
 from vigile.rulesets.dnd35.traits import pinpoint_lost, struck_by_invisible
 from vigile.rulesets.senses import Condition, Sense, reach
 from vigile.scene.model import WallKind
@@ -262,21 +270,45 @@ class Dnd35Game(D20Game):
         self._unpin(intruder)
         self._into_the_dark(intruder)
 
-    def _search(self, defender: Walker, intruder: Walker, point: Point) -> None:
-        """With flour left, within its range of the point and in sight of it, the defender
-        throws a handful there [DD-10 R]; else, within 5 ft, it gropes [DD-6]."""
+    def _search(self, defender: Walker, intruder: Walker, known: Known | None) -> None:
+        """What the defender does with what it knows [R, :func:`search.search`]: a square, it
+        walks toward it and, with flour left, within its range and in sight of the square,
+        throws a handful there [DD-10 R], else, within reach, gropes it [DD-6]; a bearing, it
+        gropes the squares ahead, then steps along it [DD-5, DD-6]; nothing, it stays [DD-3]."""
+        plan, _ = search.search(square=isinstance(known, tuple), bearing=isinstance(known, Bearing))
+        if plan is search.Search.SQUARE and isinstance(known, tuple):
+            self._search_square(defender, intruder, known)
+        elif plan is search.Search.BEARING and isinstance(known, Bearing):
+            self._search_bearing(defender, intruder, known)
+
+    def _search_square(self, defender: Walker, intruder: Walker, square: Square) -> None:
+        point = centre_of(square)
+        self._close_in(defender, point)
         if not self.board.sees(defender.at, point):
             return
         gap = distance(defender.at, point)
         if self.flour_left.get(defender.name) and gap <= self.rules.num("flour.range_ft"):
             self._throw_flour(defender, intruder, point)
         elif gap <= SQUARE_FT:
-            self._grope(defender, intruder, point)
+            squares = search.squares_toward(square, x=defender.x, y=defender.y)
+            self._grope(defender, intruder, squares)
+
+    def _search_bearing(self, defender: Walker, intruder: Walker, bearing: Bearing) -> None:
+        """Grope the two squares ahead that it can reach (on the map, no wall between); found
+        nothing, step along the bearing [DD-5, DD-6 R]."""
+        ahead = [
+            s
+            for s in search.squares_ahead(square_of(defender.at), bearing.degrees)
+            if self._on_map(centre_of(s)) and self.board.sees(defender.at, centre_of(s))
+        ]
+        if ahead and self._grope(defender, intruder, tuple(ahead)):
+            return
+        self._step_along(defender, bearing.degrees, search.step_ft(self.rules))
 
     def _throw_flour(self, defender: Walker, intruder: Walker, point: Point) -> None:
         """A handful of flour at the point: it covers the intruder within its burst [DD-10 R].
         Covered, the intruder shows to the sighted from the next perception on; missed, the
-        defender forgets that point (as an empty grope)."""
+        defender forgets that square (as an empty grope)."""
         self.flour_left[defender.name] -= 1
         covers, line = traits.flour_covers(
             self.rules,
@@ -297,7 +329,7 @@ class Dnd35Game(D20Game):
             self._gm_note(defender, intruder, "dnd35.round.floured", line.rule)
             self._signs(intruder)
         else:
-            self.last_known.pop((defender.name, intruder.name), None)
+            self.known.pop((defender.name, intruder.name), None)
 
     def _perceive_dnd(self, intruder: Walker) -> None:
         """Hide against Spot, blindsight, scent, Spot, then one Listen for all [DD-1..DD-20]."""
@@ -555,15 +587,13 @@ class Dnd35Game(D20Game):
                 params={"rule": line.rule},
             )
 
-    def _grope(self, defender: Walker, intruder: Walker, point: Point) -> None:
-        """Two adjacent squares: the point's and the next along the defender's way [DD-6]."""
-        first = square_of(point)
-        dx, dy = point[0] - defender.x, point[1] - defender.y
-        if abs(dx) >= abs(dy):
-            second = (first[0] + (1 if dx >= 0 else -1), first[1])
-        else:
-            second = (first[0], first[1] + (1 if dy >= 0 else -1))
-        occupied = square_of(intruder.at) in (first, second)
+    def _grope(self, defender: Walker, intruder: Walker, squares: tuple[Square, ...]) -> bool:
+        """A touch attack into ``squares`` (two adjacent ones, or one where a wall or the map's
+        edge takes the other) [DD-6]. The event is placed at the first square's centre: where
+        the defender chose to grope, nothing of where the intruder is. Found: ``location``
+        until it moves; an empty grope of a known square forgets that square (a bearing
+        stays). True when found."""
+        occupied = square_of(intruder.at) in squares
         verdict = self.roll(
             dnd35.grope_check,
             defender,
@@ -573,10 +603,18 @@ class Dnd35Game(D20Game):
             occupied=occupied,
         )
         self.emit(
-            "attack", "engine.d20.grope", actor=defender, target=intruder, at=point, verdict=verdict
+            "attack",
+            "engine.d20.grope",
+            actor=defender,
+            target=intruder,
+            at=centre_of(squares[0]),
+            verdict=verdict,
         )
         found = dnd35.reached(verdict)
         if found is not None:
             self._learn(defender, intruder, *found, pin="DD-6")
-        else:
-            del self.last_known[(defender.name, intruder.name)]
+            return True
+        key = (defender.name, intruder.name)
+        if not isinstance(self.known.get(key), Bearing):
+            self.known.pop(key, None)
+        return False

@@ -7,7 +7,10 @@ observers, SF-11). Without cover or invisibility the check is refused (SF-2) and
 observes it. Each observer's result maps onto the ladder with ``observer_outcome`` (SF-5:
 observes it, or only locates it when it is invisible). A struck defender observes a visible
 attacker, and locates an unseen one that struck from an adjacent square (SF-11). A defender
-attacks a located intruder with the miss chance of total concealment (SF-8).
+attacks a located intruder with the miss chance of total concealment (SF-8). [R] A defender
+aware only of an intruder's presence (SF-11: shot from hiding) knows nothing of where it is:
+it stays where it is and perceives again each round (it can't attack it, SF-11, and has no
+place to walk to).
 
 Dice, each round, for each intruder in the scenario's order: the Stealth d20 then one
 Perception d20 per observer with a line of sight, in the scenario's order (none when refused,
