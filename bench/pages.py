@@ -1,0 +1,155 @@
+"""The pages under load, in a real browser (issue 12): how fast the GM's table loads, and how fast
+an action's result reaches every open player page.
+
+Starts a real ``vigile serve`` on a loopback port, creates a night raid, and drives Debian's
+Chromium with Playwright (``/usr/bin/chromium``; ``bash scripts/ci_chromium.sh`` installs it):
+
+* the GM's page loaded N times (navigation to the ``load`` event, with the map and the log
+  rendered): p50 and p99;
+* 8 player pages open (the 3 ninjas and 5 guards) while the GM posts actions through the API
+  (each ninja waits, then the turn ends): for each action, the time from sending it to each
+  page's live box changing (a MutationObserver in the page stamps ``Date.now()``; the server,
+  the browser and this script share the machine's clock): p50, p99 and max over every
+  (action, page) pair that the action reached.
+
+    python bench/pages.py [--loads 20] [--actions 100] [--players 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+TOKEN = "bench-pages-token-0123456789"
+GM_LINE = re.compile(r"^GM: (http://127\.0\.0\.1:(\d+))/\?token=")
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PLAYERS = ("Kage", "Tsuki", "Kaze", "Jubei", "Goro", "Kuro", "Shiro", "Tetsu")
+STAMP = """() => {
+  window.__stamps = [];
+  const box = document.querySelector('#live') || document.body;
+  new MutationObserver(() => window.__stamps.push(Date.now())).observe(
+    box, {childList: true, subtree: true, characterData: true});
+}"""
+
+
+def start(db: str) -> tuple[subprocess.Popen[str], str]:
+    command = [sys.executable, "-m", "vigile", "serve", "--port", "0", "--db", db, "--token", TOKEN]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    for line in process.stdout:
+        found = GM_LINE.match(line)
+        if found:
+            threading.Thread(target=drain, args=(process,), daemon=True).start()
+            return process, found.group(1)
+    raise SystemExit("vigile serve did not print its URL")
+
+
+def drain(process: subprocess.Popen[str]) -> None:
+    """Read the server's output to its end, so that it never blocks on a full pipe."""
+    assert process.stdout is not None
+    for _ in process.stdout:
+        pass
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[int(q * (len(ordered) - 1))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loads", type=int, default=20)
+    parser.add_argument("--actions", type=int, default=100)
+    parser.add_argument("--players", type=int, default=8)
+    options = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as folder:
+        process, base = start(f"sqlite:///{Path(folder) / 'pages.db'}")
+        try:
+            auth = {"Authorization": f"Bearer {TOKEN}"}
+            with httpx.Client(base_url=base, headers=auth, timeout=60) as api:
+                made = api.post("/api/v1/encounters", json={"scenario": "night-raid"}).json()
+                encounter = made["encounter"]["id"]
+                tokens = made["tokens"]
+                with sync_playwright() as playwright:
+                    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+                    gm = browser.new_page()
+                    gm_url = f"{base}/encounters/{encounter}?token={tokens['gm']}"
+                    loads = []
+                    for _ in range(options.loads):
+                        before = time.perf_counter()
+                        gm.goto(gm_url, wait_until="load")
+                        gm.wait_for_selector("svg")
+                        loads.append(time.perf_counter() - before)
+                    pages = []
+                    for who in PLAYERS[: options.players]:
+                        page = browser.new_context(
+                            viewport={"width": 375, "height": 667}
+                        ).new_page()
+                        page.goto(f"{base}/play/{encounter}?token={tokens['players'][who]}")
+                        page.wait_for_load_state("load")
+                        page.evaluate(STAMP)
+                        pages.append(page)
+                    time.sleep(1.0)  # the streams open
+                    delays: list[float] = []
+                    reached = 0
+                    actions = [{"do": "wait", "actor": n} for n in ("Kage", "Tsuki", "Kaze")] + [
+                        {"do": "end-turn"}
+                    ]
+                    for i in range(options.actions):
+                        for page in pages:
+                            page.evaluate("() => { window.__stamps = []; }")
+                        sent = time.time() * 1000
+                        api.post(
+                            f"/api/v1/encounters/{encounter}/actions",
+                            json={"action": actions[i % len(actions)]},
+                        ).raise_for_status()
+                        time.sleep(0.4)  # every page that is told of it has updated by now
+                        for page in pages:
+                            stamps = page.evaluate("() => window.__stamps")
+                            if stamps:
+                                reached += 1
+                                delays.append(min(stamps) - sent)
+                    browser.close()
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    print(
+        f"GM page load ({options.loads} loads): p50 {1000 * statistics.median(loads):.0f} ms,"
+        f" p99 {1000 * percentile(loads, 0.99):.0f} ms"
+    )
+    if delays:
+        print(
+            f"action → player page ({options.actions} actions, {len(pages)} pages,"
+            f" {reached} updates):"
+            f" p50 {statistics.median(delays):.0f} ms, p99 {percentile(delays, 0.99):.0f} ms,"
+            f" max {max(delays):.0f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
