@@ -4,6 +4,13 @@ A check never calls a random function itself: it asks a :class:`FaceSource` for 
 :class:`RolledFaces` draws from an explicit ``numpy.random.Generator``; :class:`GivenFaces`
 hands out the values the GM rolled at the table, in order, and complains when there are too
 few or too many.
+
+The draw interface of the compiled simulator (issue 14): one stream of uniforms in [0, 1) that
+the turn engine and the kernel consume in the same order. :class:`UniformFaces` turns the next
+uniform ``u`` into a face, ``floor(u * sides) + 1``; a scatter die reads ``uniform(0, 2π)``,
+``0 + 2π * u``, from the same stream. A ``numpy.random.Generator`` is such a stream (its
+``random()`` and ``uniform()`` each take one double); :class:`UniformStream` is one over a given
+array, so that the engine and the kernel can be fed the very same numbers.
 """
 
 from __future__ import annotations
@@ -40,6 +47,53 @@ class RolledFaces:
 
     def face(self, sides: int) -> int:
         return int(self._rng.integers(1, sides + 1))
+
+
+class Uniforms(Protocol):
+    """A stream of uniforms in [0, 1), one at a time (a ``numpy.random.Generator`` is one)."""
+
+    def random(self) -> float:
+        """The next uniform in [0, 1)."""
+        ...
+
+
+class UniformFaces:
+    """Faces read off a stream of uniforms, one uniform a face: ``floor(u * sides) + 1``.
+
+    The face source of the draw interface (issue 14): the turn engine given
+    ``UniformFaces(stream)`` and ``stream`` as its generator draws every die and every scatter
+    die from the one stream, in the order the compiled kernel reads it.
+    """
+
+    given = False
+
+    def __init__(self, stream: Uniforms) -> None:
+        self._stream = stream
+
+    def face(self, sides: int) -> int:
+        return int(float(self._stream.random()) * sides) + 1
+
+
+class UniformStream:
+    """The uniforms of a given array, in order: the generator handed to the turn engine (its
+    scatter die calls :meth:`uniform`) and to :class:`UniformFaces`, so that the engine draws
+    exactly the numbers given to the kernel. :attr:`used` counts what was drawn; running out is
+    an :class:`IndexError`."""
+
+    def __init__(self, values: Sequence[float]) -> None:
+        self._values = values
+        self.used = 0
+
+    def random(self) -> float:
+        if self.used >= len(self._values):
+            raise IndexError(f"the stream of {len(self._values)} uniforms ran out")
+        value = float(self._values[self.used])
+        self.used += 1
+        return value
+
+    def uniform(self, low: float = 0.0, high: float = 1.0) -> float:
+        """``low + (high - low) * u``, as ``numpy.random.Generator.uniform`` computes it."""
+        return low + (high - low) * self.random()
 
 
 class OutOfDice(InputError):

@@ -116,6 +116,8 @@ class Block:
         seen = (op.maker_at, op.attitude, op.lit)
         if op.kind == "fumble":
             fumbled = live & (self.rng.random(self.n) < self.m.fumble[op.pool])
+            if op.victim is not None:  # the roll of a kill or a strike: only on a living victim
+                fumbled &= self.alive[:, op.victim]
             self.noise(NoiseEvent.FUMBLE, None, op.at, op.maker, op.doors, fumbled, seen)
         elif op.kind == "noise":
             assert op.event is not None

@@ -9,7 +9,7 @@ this schedule is the engine's own plan-walking, not a second copy of it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -45,7 +45,8 @@ class Op:
     event: NoiseEvent | None = None
     surface: Surface | None = None
     victim: int | None = None
-    """Index of the victim among the defenders."""
+    """Index of the victim among the defenders. For the fumble roll of a kill or a strike
+    (``doing``), the victim too: the engine makes that roll only while the victim lives."""
     pool: int = 1
     """Dice of the maker's fumble roll."""
     maker_at: tuple[float, float] = (0.0, 0.0)
@@ -53,6 +54,11 @@ class Op:
     """What a guard who turns round sees the maker doing (SK-V3, SK-V9)."""
     lit: bool = False
     """The maker stands in a light that reaches it (SK-V5)."""
+    doing: str = ""
+    """What a fumble roll is for (:class:`~vigile.games.skirmish.steps.FumbleStep`)."""
+    ground: Surface | None = None
+    """The surface a kill's plan names; None: the ground where the victim lies when it dies
+    (``surface`` is that ground at the victim's post)."""
 
 
 @dataclass
@@ -98,14 +104,15 @@ class _Recorder(SkirmishGame):
 
     def take(self, step: Step) -> None:
         match step:
-            case FumbleStep(maker=maker):
+            case FumbleStep(maker=maker, doing=doing):
                 pool = maker.actor.stealth_pool()
-                self._op("fumble", maker, maker.at, event=NoiseEvent.FUMBLE, pool=pool)
+                self._op("fumble", maker, maker.at, event=NoiseEvent.FUMBLE, pool=pool, doing=doing)
             case NoiseStep(event=event, at=at, maker=maker):
                 self._op("noise", maker, at, event=event)
             case KillStep(killer=killer, victim=victim, surface=surface):
                 ground = surface or death_surface(self.board.surface(victim.at))
                 victim_index = self.defender_index[victim.name]
+                self._aim(killer, "kill", victim_index)
                 self._op(
                     "kill",
                     killer,
@@ -113,9 +120,11 @@ class _Recorder(SkirmishGame):
                     event=NoiseEvent.DEATH,
                     surface=ground,
                     victim=victim_index,
+                    ground=surface,
                 )
             case StrikeStep(attacker=attacker, victim=victim):
                 victim_index = self.defender_index[victim.name]
+                self._aim(attacker, "strike", victim_index)
                 self._op("strike", attacker, victim.at, event=NoiseEvent.MELEE, victim=victim_index)
             case SightStep():
                 turn = self.current
@@ -126,6 +135,13 @@ class _Recorder(SkirmishGame):
                 turn.doors = frozenset(self.board.open_doors)
             case _:
                 return  # the patrols and the alarms are the defenders' side: batched
+
+    def _aim(self, maker: Walker, doing: str, victim: int) -> None:
+        """The fumble roll just recorded for this kill or strike names its victim."""
+        ops = self.current.ops
+        if ops and ops[-1].kind == "fumble" and ops[-1].doing == doing:
+            if ops[-1].maker == self.intruder_index[maker.name]:
+                ops[-1] = replace(ops[-1], victim=victim)
 
     def _op(self, kind: str, maker: Walker, at: tuple[float, float], **fields: Any) -> None:
         self.current.ops.append(

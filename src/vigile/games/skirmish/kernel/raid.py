@@ -1,0 +1,208 @@
+"""The compiled kernel's side of the simulator: blocks of runs from a stream of uniforms.
+
+:class:`KernelRaid` is a batched model (:class:`vigile.sim.tally.Batched`): ``play(runs, rng)``
+plays ``runs`` runs, each to its own end, from the uniforms ``rng.random()`` gives, in order,
+and tallies them. The stream is drawn in chunks and handed to the kernel
+(:mod:`vigile.games.skirmish.kernel.play`); a run that reaches the end of a chunk, or a case of
+the hearing table not yet asked of the rule, is played again from its first uniform once the
+chunk is refilled or the case known: the same uniforms, the same run. So a block's numbers
+depend only on its generator.
+
+:meth:`KernelRaid.trace` plays given uniforms and returns every run's end (the exact test
+against the turn engine, ``tests/test_kernel_equivalence.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vigile.engine.result import Ending
+from vigile.games.skirmish.kernel import play as kernel
+from vigile.games.skirmish.kernel.tables import KernelModel, build
+from vigile.scene.model import Scenario
+from vigile.sim.tally import CODE, HEAT_BINS, Tally
+
+CHUNK = 1 << 18
+"""Uniforms drawn from the generator at a time (2 MiB)."""
+
+Array = np.ndarray[Any, Any]
+
+
+def model_tuple(model: KernelModel) -> tuple[Array, ...]:
+    """The model's arrays in the order of the kernel's indices (``OPS`` … ``ENDINGS``)."""
+    a = model.arrays
+    endings = np.array(
+        [
+            CODE[Ending.OBJECTIVE_UNSEEN],
+            CODE[Ending.OBJECTIVE_DETECTED],
+            CODE[Ending.OBJECTIVE_AFTER_ALARM],
+            CODE[Ending.ALARM],
+            CODE[Ending.TURN_LIMIT],
+        ],
+        np.int64,
+    )
+    names = (
+        "ops turn_ops positions attitudes lit turn_doors objective talks "
+        "x1 y1 x2 y2 normal_x normal_y has_normal "
+        "sight_mask noise_mask move_mask near_start near_walls line_start line_walls "
+        "cover_start cover_x cover_y surf_start surf_x surf_y region_sound "
+        "light_x light_y light_r start_x start_y patrolling group_of "
+        "guard_pool guard_alert guard_outfit guard_attitude "
+        "intruder_pool intruder_alert intruder_outfit known "
+        "pools bands sight cry initiative overhears"
+    ).split()
+    return (*(a[n] for n in names), model.hear, model.floats, model.ints, endings)
+
+
+def state_tuple(model: KernelModel) -> tuple[Array, ...]:
+    """A run's working arrays (reset by the kernel at each run) and the caches of the posted
+    guards' walls and lines of sight (kept: they hold geometry, not chance)."""
+    ints = model.ints
+    n_g = max(1, int(ints[kernel.I_GUARDS]))
+    n_i = max(1, int(ints[kernel.I_INTRUDERS]))
+    m = int(ints[kernel.I_WALLS])
+    n_ops = model.arrays["ops"].shape[0]
+    n_states = model.arrays["sight_mask"].shape[0]
+    n_t = max(1, int(ints[kernel.I_TURNS]))
+    if "walls" not in model.caches:
+        model.caches["walls"] = np.full((n_ops + n_states * n_g, n_g), -1, np.int64)
+        model.caches["line"] = np.full((n_ops + n_t * n_i, n_g), -1, np.int64)
+    return (
+        np.zeros(n_g),
+        np.zeros(n_g),
+        np.zeros(n_g, np.bool_),
+        np.zeros(n_g, np.bool_),
+        np.zeros((n_g, n_i), np.bool_),
+        np.zeros((n_g, n_i), np.bool_),
+        np.zeros((n_i, n_g), np.int64),
+        np.zeros((n_i, n_g), np.bool_),
+        np.zeros((n_g * n_i + 1, 2), np.int64),
+        np.zeros((n_g, n_i), np.bool_),
+        np.zeros(8, np.int64),
+        np.arange(m + 4, dtype=np.int64),
+        np.zeros(m + 1, np.int64),
+        np.zeros((2, m + 4)),
+        np.zeros(max(1, int(ints[kernel.I_GROUPS])), np.bool_),
+        np.zeros(n_g * n_i + 1),
+        np.zeros(n_g * n_i + 1),
+        model.caches["walls"],
+        model.caches["line"],
+        np.zeros(m + 4, np.int64),
+    )
+
+
+@dataclass
+class Runs:
+    """How each run ended, run by run (:meth:`KernelRaid.trace`)."""
+
+    outcome: Array
+    """The tally's code of each run's ending (:data:`vigile.sim.tally.CODE`)."""
+    end: Array
+    """The turn it ended."""
+    first: Array
+    """The turn of its first detection, 0 for none."""
+    pairs: Array
+    """(run, guard, intruder): the guard detected the intruder in the run."""
+    alive: Array
+    alert: Array
+    aware: Array
+    """(run, intruder, guard): what the intruder knew of the guard at the end (the rank on
+    the awareness ladder)."""
+    used: Array
+    """Uniforms each run drew."""
+    heat: Array
+
+
+class KernelRaid:
+    """The skirmish plug-in's compiled model of a night raid (:class:`vigile.sim.tally.Batched`)."""
+
+    def __init__(self, model: KernelModel) -> None:
+        self.model = model
+        self._m = model_tuple(model)
+
+    @classmethod
+    def of(cls, scenario: Scenario) -> KernelRaid:
+        return cls(build(scenario))
+
+    @property
+    def turns(self) -> int:
+        return self.model.turns
+
+    def _outputs(self, runs: int) -> tuple[Array, ...]:
+        n_g = max(1, int(self.model.ints[kernel.I_GUARDS]))
+        n_i = max(1, int(self.model.ints[kernel.I_INTRUDERS]))
+        return (
+            np.zeros(runs, np.int64),
+            np.zeros(runs, np.int64),
+            np.zeros(runs, np.int64),
+            np.zeros((runs, n_g, n_i), np.bool_),
+            np.zeros((runs, n_g), np.bool_),
+            np.zeros((runs, n_g), np.bool_),
+            np.zeros((runs, n_i, n_g), np.int64),
+            np.zeros((HEAT_BINS, HEAT_BINS), np.int64),
+        )
+
+    def _heat_scale(self) -> Array:
+        floats = self.model.floats
+        return np.array(
+            [HEAT_BINS / floats[kernel.F_WIDTH], HEAT_BINS / floats[kernel.F_HEIGHT]]
+        )
+
+    def _settle(self, ctx: Array) -> None:
+        """Ask the rule for the cases the last call missed."""
+        for flat in ctx[kernel.C_MISSES + 1 : kernel.C_MISSES + 1 + ctx[kernel.C_MISSES]]:
+            if self.model.hear.flat[int(flat)] == kernel.UNKNOWN:
+                self.model.fill(int(flat))
+        if ctx[kernel.C_STATUS] & kernel.LIMIT:
+            raise RuntimeError("the kernel met a case beyond its tables")  # pragma: no cover
+        ctx[kernel.C_STATUS] = 0
+        ctx[kernel.C_MISSES] = 0
+
+    def play(self, runs: int, rng: np.random.Generator) -> Tally:
+        """Play ``runs`` runs from ``rng``'s uniforms and tally them."""
+        outputs = self._outputs(runs)
+        outcome, end, first, pairs, _, _, _, heat = outputs
+        state = state_tuple(self.model)
+        ctx = np.zeros(kernel.C_MISSES + 1 + kernel.MOST_MISSES, np.int64)
+        uniforms = rng.random(CHUNK)
+        done = 0
+        scale = self._heat_scale()
+        while done < runs:
+            done = kernel.play_runs(self._m, state, uniforms, ctx, done, runs, *outputs, scale)
+            if ctx[kernel.C_STATUS] & kernel.EXHAUSTED:
+                uniforms = np.concatenate([uniforms[ctx[kernel.C_POS] :], rng.random(CHUNK)])
+                ctx[kernel.C_POS] = 0
+            self._settle(ctx)
+        del end
+        tally = Tally.empty(self.turns, len(self.model.sim.names))
+        tally.runs = runs
+        tally.outcomes = np.bincount(outcome, minlength=len(tally.outcomes)).astype(np.int64)
+        tally.first_detection = np.bincount(first, minlength=self.turns + 1).astype(np.int64)[
+            : self.turns + 1
+        ]
+        tally.guard_detections = pairs.any(axis=2).sum(axis=0).astype(np.int64)[
+            : len(self.model.sim.names)
+        ]
+        tally.heat = heat
+        return tally
+
+    def trace(self, uniforms: Array, runs: int) -> Runs:
+        """Play ``runs`` runs one after the other from the given uniforms (they must be
+        enough); every run's end, and the uniforms each drew."""
+        outputs = self._outputs(runs)
+        state = state_tuple(self.model)
+        ctx = np.zeros(kernel.C_MISSES + 1 + kernel.MOST_MISSES, np.int64)
+        used = np.zeros(runs, np.int64)
+        uniforms = np.asarray(uniforms, np.float64)
+        scale = self._heat_scale()
+        for r in range(runs):
+            before = int(ctx[kernel.C_POS])
+            while kernel.play_runs(self._m, state, uniforms, ctx, r, r + 1, *outputs, scale) <= r:
+                if ctx[kernel.C_STATUS] & kernel.EXHAUSTED:
+                    raise ValueError(f"run {r} needs more than the {len(uniforms)} uniforms given")
+                self._settle(ctx)
+            used[r] = int(ctx[kernel.C_POS]) - before
+        return Runs(*outputs[:7], used, outputs[7])

@@ -1,0 +1,418 @@
+"""What the compiled kernel reads: a skirmish raid as flat arrays, and the checks as tables
+built by the rule functions (nothing here is compiled, and nothing here imports numba).
+
+Each table entry is a *roll code* taken from a verdict of the rule function itself, called
+without dice: :data:`NEVER` (the rule allows no roll: ``impossible``), :data:`AUTO` (it succeeds
+without a roll: ``automatic``), or the target number ``t = difficulty − bonus`` that each die of
+the pool must reach (SK-D3: above 6, a chain of sixes). The kernel rolls the pool against it
+from the stream of uniforms, face by face, as :func:`vigile.dice.pool.roll_pool` does. A case is
+chosen so that the rule gives the same verdict for every distance it stands for, as
+:mod:`vigile.games.skirmish.model` does for the batched simulator: the noise rule reads a
+distance only through its whole steps (SK-N4), the sight rule only through its strict bands
+(SK-V2, SK-V3, SK-V8).
+
+The noise table is filled as the kernel meets its cases (:data:`UNKNOWN` until then): the kernel
+stops the run that meets an unknown case, :meth:`KernelModel.fill` asks the rule, and the run
+is played again from its first uniform: the same run, since a run is its uniforms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.checks.verdict import Verdict
+from vigile.dice.pool import SIDES
+from vigile.dice.source import GivenFaces
+from vigile.errors import InputError
+from vigile.games.skirmish.model import SimModel, Tables, prepare
+from vigile.rulesets.skirmish.alarm import alarm_check
+from vigile.rulesets.skirmish.common import Roller
+from vigile.rulesets.skirmish.eavesdrop import VOLUMES, may_overhear, overhear_check
+from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, death_surface, noise_check
+from vigile.rulesets.skirmish.sight import Attitude, patrol_attitude, sight_check
+from vigile.scene.actors import GuardState, Outfit, Side
+from vigile.scene.geometry import EPSILON
+from vigile.scene.model import Scenario
+from vigile.sim.kernel.grid import Grid, cell_walls, near_walls
+
+UNKNOWN = -1
+"""A case the kernel has not met yet: it asks (:meth:`KernelModel.fill`)."""
+NEVER = 0
+"""The rule allows no roll, and no success (``impossible``)."""
+AUTO = 1
+"""Success without a roll (``automatic``)."""
+
+ATTITUDES = tuple(Attitude)
+STATES = tuple(AwarenessState)
+NOISE, OVERHEAR = 0, 1
+"""The two hearing checks of the table: a defender hears a noise, an intruder overhears."""
+FUMBLE_OP, NOISE_OP, KILL_OP, STRIKE_OP = 0, 1, 2, 3
+OP_KINDS = {"fumble": FUMBLE_OP, "noise": NOISE_OP, "kill": KILL_OP, "strike": STRIKE_OP}
+MOST_TABLE = 40_000_000
+"""Most entries of the noise table (80 MB); a scenario beyond is played by the batch."""
+BRUTE_WALLS = 48
+"""Up to this many walls, a segment query tries them all; beyond, it gathers them by cell."""
+
+Array = np.ndarray[Any, Any]
+
+
+def roll_code(verdict: Verdict) -> int:
+    """The kernel's code of a verdict given without dice (see the module's docstring)."""
+    if verdict.impossible:
+        return NEVER
+    if verdict.automatic:
+        return AUTO
+    assert verdict.difficulty is not None
+    target = verdict.difficulty - verdict.die_bonus
+    return max(target, 2)
+
+
+@dataclass
+class KernelModel:
+    """A skirmish raid prepared for the kernel (:mod:`vigile.games.skirmish.kernel.play`)."""
+
+    sim: SimModel
+    sounds: list[tuple[NoiseEvent, Surface | None]]
+    pools: list[int]
+    arrays: dict[str, Array]
+    hear: Array
+    """The hearing table: [check, sound, steps, walls, alert, pool] → roll code."""
+    floats: Array
+    ints: Array
+    filled: int = 0
+    """Cases of the hearing table asked of the rule so far."""
+    caches: dict[str, Array] = field(default_factory=dict)
+
+    @property
+    def turns(self) -> int:
+        return len(self.sim.turns)
+
+    def fill(self, flat: int) -> None:
+        """Ask the rule for one case of the hearing table (its flat index)."""
+        check, sound, steps, walls, alert, pool = (
+            int(v) for v in np.unravel_index(flat, self.hear.shape)
+        )
+        event, surface = self.sounds[sound]
+        rules, scenario = self.sim.rules, self.sim.scenario
+        common = {
+            "distance_cm": steps * self.sim.step,
+            "barriers": walls,
+            "time": scenario.time,
+            "alert": bool(alert),
+            "roller": Roller(self.pools[pool]),
+        }
+        if check == OVERHEAR:
+            volume = next(v for v, e in VOLUMES.items() if e is event)
+            verdict = overhear_check(rules, volume=volume, **common)  # type: ignore[arg-type]
+        else:
+            verdict = noise_check(rules, event=event, surface=surface, **common)  # type: ignore[arg-type]
+        self.hear.flat[flat] = roll_code(verdict)
+        self.filled += 1
+
+
+def _sound(sounds: list[tuple[NoiseEvent, Surface | None]], key: tuple[NoiseEvent, Surface | None]) -> int:
+    if key not in sounds:
+        sounds.append(key)
+    return sounds.index(key)
+
+
+def build(scenario: Scenario) -> KernelModel:
+    """Everything the kernel reads for ``scenario``, computed once (a raid, as
+    :func:`vigile.games.skirmish.model.prepare` requires)."""
+    sim = prepare(scenario)
+    rules = sim.rules
+    defenders = [a for a in scenario.actors if a.side is Side.DEFENDERS]
+    intruders = [a for a in scenario.actors if a.side is Side.ATTACKERS]
+    n_g, n_i = len(defenders), len(intruders)
+    board = sim.board
+    tables = Tables(rules, scenario)
+
+    # --- pools
+    pools = sorted({a.detection_pool() for a in scenario.actors})
+    pool_of = {p: k for k, p in enumerate(pools)}
+
+    # --- sounds
+    sounds: list[tuple[NoiseEvent, Surface | None]] = []
+    fumble_sound = _sound(sounds, (NoiseEvent.FUMBLE, None))
+    melee_sound = _sound(sounds, (NoiseEvent.MELEE, None))
+    regions = sim.surfaces
+    region_sound = np.array(
+        [_sound(sounds, (NoiseEvent.DEATH, death_surface(r.kind))) for r in regions]
+        + [_sound(sounds, (NoiseEvent.DEATH, death_surface(scenario.default_surface)))],
+        np.int64,
+    )
+
+    # --- door states
+    states: list[frozenset[int]] = []
+
+    def state(doors: frozenset[int]) -> int:
+        if doors not in states:
+            states.append(doors)
+        return states.index(doors)
+
+    # --- the schedule
+    turns = sim.turns
+    op_rows: list[list[float]] = []
+    turn_ops = np.zeros(len(turns) + 1, np.int64)
+    n_t = len(turns)
+    positions = np.zeros((max(n_t, 1), max(n_i, 1), 2))
+    attitudes = np.zeros((max(n_t, 1), max(n_i, 1)), np.int64)
+    lit = np.zeros((max(n_t, 1), max(n_i, 1)), np.int64)
+    turn_doors = np.zeros((max(n_t, 1), 2), np.int64)
+    objective = np.zeros(max(n_t, 1), np.int64)
+    for t, turn in enumerate(turns):
+        for op in turn.ops:
+            if op.kind == "kill":
+                assert op.surface is not None
+                given = -1 if op.ground is None else _sound(sounds, (NoiseEvent.DEATH, op.ground))
+                sound = given
+            elif op.kind == "fumble":
+                sound = fumble_sound
+            elif op.kind == "strike":
+                sound = melee_sound
+            else:
+                assert op.event is not None
+                sound = _sound(sounds, (op.event, op.surface))
+            op_rows.append(
+                [
+                    OP_KINDS[op.kind],
+                    op.maker,
+                    op.at[0],
+                    op.at[1],
+                    state(op.doors),
+                    sound,
+                    -1 if op.victim is None else op.victim,
+                    op.pool,
+                    op.maker_at[0],
+                    op.maker_at[1],
+                    ATTITUDES.index(op.attitude),
+                    int(op.lit),
+                ]
+            )
+        turn_ops[t + 1] = len(op_rows)
+        for i in range(n_i):
+            positions[t, i] = turn.positions[i]
+            attitudes[t, i] = ATTITUDES.index(turn.attitudes[i])
+            lit[t, i] = int(turn.lit[i])
+        turn_doors[t] = (state(turn.doors_before), state(turn.doors))
+        objective[t] = int(turn.objective)
+    ops = np.array(op_rows, np.float64).reshape(-1, 12)
+
+    # --- overhearing: who talks, at what volume
+    talks = np.full(max(n_g, 1), -1, np.int64)
+    for g, actor in enumerate(defenders):
+        if actor.talks is not None:
+            talks[g] = _sound(sounds, (VOLUMES[actor.talks], None))
+
+    # --- walls, their masks by door state, their normals (the mover's conventions)
+    closed = board.barriers_for(frozenset())
+    m = len(closed)
+    x1, y1, x2, y2 = (np.array(a, np.float64) for a in (closed.x1, closed.y1, closed.x2, closed.y2))
+    width, height = float(scenario.map.width), float(scenario.map.height)
+    all_x1 = np.concatenate([x1, [0.0, width, width, 0.0]])
+    all_y1 = np.concatenate([y1, [0.0, 0.0, height, height]])
+    all_x2 = np.concatenate([x2, [width, width, 0.0, 0.0]])
+    all_y2 = np.concatenate([y2, [0.0, height, height, 0.0]])
+    wx, wy = all_x2 - all_x1, all_y2 - all_y1
+    wall_length = np.hypot(wx, wy)
+    has_normal = wall_length > 0
+    normal_x = np.where(has_normal, -wy / np.where(has_normal, wall_length, 1.0), 0.0)
+    normal_y = np.where(has_normal, wx / np.where(has_normal, wall_length, 1.0), 0.0)
+    sight_mask = np.zeros((len(states), m + 4), np.bool_)
+    noise_mask = np.zeros((len(states), m + 4), np.bool_)
+    move_mask = np.zeros((len(states), m + 4), np.bool_)
+    for k, doors in enumerate(states):
+        walls = board.barriers_for(doors)
+        sight_mask[k, :m] = walls.blocks_sight
+        noise_mask[k, :m] = walls.counts_for_noise
+        move_mask[k, :m] = walls.blocks_movement
+        move_mask[k, m:] = True
+
+    # --- the grids: walls near each cell for a patrol's move, and by cell for segments
+    move = sim.rules.num("turn.patrol_cm")
+    move_grid = Grid.over(width, height, 2.0)
+    movers = np.nonzero(move_mask[:, :m].any(axis=0))[0].astype(np.int64)
+    near_start, near_walls_ = near_walls(move_grid, x1, y1, x2, y2, movers, float(move))
+    line_grid = Grid.over(width, height, max(width, height) / 32)
+    line_start, line_walls = cell_walls(line_grid, x1, y1, x2, y2)
+
+    # --- cover and surfaces as polygons
+    def polygons(points: list[tuple[tuple[float, float], ...]]) -> tuple[Array, Array, Array]:
+        start = np.zeros(len(points) + 1, np.int64)
+        start[1:] = np.cumsum([len(p) for p in points])
+        xs = np.array([x for p in points for x, _ in p], np.float64)
+        ys = np.array([y for p in points for _, y in p], np.float64)
+        return start, xs, ys
+
+    cover_start, cover_x, cover_y = polygons([tuple(map(tuple, c)) for c in board.cover])
+    surf_start, surf_x, surf_y = polygons([r.points for r in regions])
+
+    # --- the guards and the intruders
+    group_of = np.full(max(n_g, 1), -1, np.int64)
+    for k, members in enumerate(sim.groups):
+        for g in members:
+            group_of[g] = k
+    guard_pool = np.array([pool_of[a.detection_pool()] for a in defenders] or [0], np.int64)
+    guard_alert = np.array([bool(v) for v in sim.alert] or [False], np.bool_)
+    guard_outfit = np.array([a.outfit is Outfit.UNSUITED for a in defenders] or [False], np.int64)
+    guard_attitude = np.zeros((max(n_g, 1), 2, 2), np.int64)
+    for g, actor in enumerate(defenders):
+        for moved in (0, 1):
+            for cover in (0, 1):
+                shown = patrol_attitude(
+                    moved=bool(moved), shown=actor.attitude, in_cover=bool(cover)
+                )
+                guard_attitude[g, moved, cover] = ATTITUDES.index(shown)
+    intruder_pool = np.array([pool_of[a.detection_pool()] for a in intruders] or [0], np.int64)
+    intruder_alert = np.array([a.alert for a in intruders] or [False], np.int64)
+    intruder_outfit = np.array([a.outfit is Outfit.UNSUITED for a in intruders] or [0], np.int64)
+    hidden = set(scenario.hidden_guards)
+    known = np.zeros((max(n_i, 1), max(n_g, 1)), np.bool_)
+    if scenario.scouting.observed_beforehand:
+        for g, actor in enumerate(defenders):
+            known[:, g] = actor.name not in hidden
+
+    # --- the tables of the rules
+    sight = np.zeros((len(ATTITUDES), 2, 2, 2, 2, 2, 2, len(pools)), np.int64)
+    for index in np.ndindex(sight.shape):
+        a, near, band, lit_v, line, alert, outfit, pool = index
+        attitude = ATTITUDES[a]
+        verdict = sight_check(
+            rules,
+            attitude=attitude,
+            distance_cm=tables.representative(attitude, bool(near), bool(band)),
+            alert=bool(alert),
+            unsuited_outfit=bool(outfit),
+            lit=bool(lit_v),
+            time=scenario.time,
+            line_of_sight=bool(line),
+            roller=Roller(pools[pool]),
+        )
+        sight[index] = roll_code(verdict)
+    cry = np.zeros((2, len(pools)), np.int64)
+    for alert in (0, 1):
+        for pool, dice in enumerate(pools):
+            verdict = noise_check(
+                rules, event=NoiseEvent.ALARM_CRY, alert=bool(alert), roller=Roller(dice)
+            )
+            cry[alert, pool] = roll_code(verdict)
+    initiative = np.zeros((SIDES, SIDES), np.bool_)
+    for guard_face in range(1, SIDES + 1):
+        for intruder_face in range(1, SIDES + 1):
+            verdict = alarm_check(rules, source=GivenFaces([guard_face, intruder_face]))
+            initiative[guard_face - 1, intruder_face - 1] = bool(verdict.success)
+    overhears = np.zeros((len(STATES), 2), np.bool_)
+    for s, known_state in enumerate(STATES):
+        for knows in (0, 1):
+            overhears[s, knows] = may_overhear(known_state, knows_position=bool(knows))
+    heard_state = overhear_check(rules, volume="whisper").state or AwarenessState.UNAWARE
+
+    # --- the hearing table, filled as the kernel meets its cases
+    diagonal = float(np.hypot(width, height))
+    steps = int(diagonal // sim.step) + 2
+    shape = (2, len(sounds), steps, m + 1, 2, len(pools))
+    if int(np.prod(shape)) > MOST_TABLE:
+        raise InputError(
+            f"{scenario.name!r} is too large for the compiled kernel ({int(np.prod(shape)):,} "
+            "noise cases)",
+            where="SCENARIO",
+        )
+    hear = np.full(shape, UNKNOWN, np.int16)
+
+    floats = np.array(
+        [
+            width,
+            height,
+            float(move),
+            EPSILON,
+            float(sim.step),
+            sim.auto,
+            sim.reach,
+            move_grid.cell,
+            line_grid.cell,
+        ],
+        np.float64,
+    )
+    bands = np.array([sim.bands[a] for a in ATTITUDES], np.float64)
+    ints = np.array(
+        [
+            int(sim.rules.num("turn.patrol_bounces")),
+            int(sim.alarm_ends),
+            int(sim.alert_on_noise),
+            n_g,
+            n_i,
+            n_t,
+            m,
+            move_grid.columns,
+            move_grid.rows,
+            line_grid.columns,
+            line_grid.rows,
+            int(m <= BRUTE_WALLS),
+            len(sim.groups),
+            STATES.index(AwarenessState.OBSERVED),
+            STATES.index(heard_state),
+            fumble_sound,
+            melee_sound,
+            SIDES,
+        ],
+        np.int64,
+    )
+    arrays: dict[str, Array] = {
+        "ops": ops,
+        "turn_ops": turn_ops,
+        "positions": positions,
+        "attitudes": attitudes,
+        "lit": lit,
+        "turn_doors": turn_doors,
+        "objective": objective,
+        "talks": talks,
+        "x1": all_x1,
+        "y1": all_y1,
+        "x2": all_x2,
+        "y2": all_y2,
+        "normal_x": normal_x,
+        "normal_y": normal_y,
+        "has_normal": has_normal,
+        "sight_mask": sight_mask,
+        "noise_mask": noise_mask,
+        "move_mask": move_mask,
+        "near_start": near_start,
+        "near_walls": near_walls_,
+        "line_start": line_start,
+        "line_walls": line_walls,
+        "cover_start": cover_start,
+        "cover_x": cover_x,
+        "cover_y": cover_y,
+        "surf_start": surf_start,
+        "surf_x": surf_x,
+        "surf_y": surf_y,
+        "region_sound": region_sound,
+        "light_x": np.array(board.light_x, np.float64),
+        "light_y": np.array(board.light_y, np.float64),
+        "light_r": np.array(board.light_r, np.float64),
+        "start_x": np.array(sim.start_x, np.float64) if n_g else np.zeros(1),
+        "start_y": np.array(sim.start_y, np.float64) if n_g else np.zeros(1),
+        "patrolling": np.array(
+            [a.state is GuardState.PATROLLING for a in defenders] or [False], np.bool_
+        ),
+        "group_of": group_of,
+        "guard_pool": guard_pool,
+        "guard_alert": guard_alert,
+        "guard_outfit": guard_outfit,
+        "guard_attitude": guard_attitude,
+        "intruder_pool": intruder_pool,
+        "intruder_alert": intruder_alert,
+        "intruder_outfit": intruder_outfit,
+        "known": known,
+        "pools": np.array(pools, np.int64),
+        "bands": bands,
+        "sight": sight,
+        "cry": cry,
+        "initiative": initiative,
+        "overhears": overhears,
+    }
+    return KernelModel(sim, sounds, pools, arrays, hear, floats, ints)

@@ -1,0 +1,534 @@
+"""The plane geometry of :mod:`vigile.scene.geometry`, one query at a time, compiled (numba).
+
+A port, not a new geometry: every function here repeats the floating-point operations of its
+numpy original in the same order, so that it gives the same bits (``tests/test_kernel_geometry.py``
+checks it on recorded moves, crossings and lines of sight). The conventions are the module's:
+a barrier is a closed segment; "between" A and B means sharing a point with the open segment
+A–B, meetings at one point counted once, a lengthwise run once; a move turns ``epsilon`` short
+of a barrier or the map border, at most ``max_bounces`` times (:func:`trace_move`).
+
+Two distances of the engine are Python's, not numpy's: :func:`py_hypot` is CPython 3.11's
+``math.hypot`` (:func:`vigile.engine.board.distance`), :func:`py_floordiv` its float ``//``
+(the noise rule's whole steps, SK-N4). Walls are given as arrays (x1, y1, x2, y2) with a
+per-wall mask; the map border, for moves, as four more segments after them.
+
+Nothing here knows a game: no rule, no radius, no bounce count of its own.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+SAME_POINT = 1e-9
+"""Two meetings closer than this along a query are one point (``_SAME_POINT`` of the original)."""
+T27 = 134217729.0
+"""Veltkamp's constant 2**27 + 1, the split of :func:`py_hypot`."""
+
+
+@njit(cache=True)
+def py_hypot(a: float, b: float) -> float:
+    """CPython 3.11's ``math.hypot(a, b)`` (``vector_norm``), bit for bit."""
+    a = abs(a)
+    b = abs(b)
+    high = max(a, b)
+    if math.isinf(high):
+        return high
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    if high == 0.0:
+        return high
+    _, exponent = math.frexp(high)
+    if exponent < -1023:  # pragma: no cover - subnormal coordinates
+        return math.hypot(a, b)
+    scale = math.ldexp(1.0, -exponent)
+    csum = 1.0
+    frac1 = 0.0
+    frac2 = 0.0
+    frac3 = 0.0
+    for k in range(2):
+        x = (a if k == 0 else b) * scale
+        t = x * T27
+        hi = t - (t - x)
+        lo = x - hi
+        x = hi * hi
+        old = csum
+        csum += x
+        frac1 += (old - csum) + x
+        x = 2.0 * hi * lo
+        old = csum
+        csum += x
+        frac2 += (old - csum) + x
+        frac3 += lo * lo
+    h = math.sqrt(csum - 1.0 + (frac1 + frac2 + frac3))
+    x = h
+    t = x * T27
+    hi = t - (t - x)
+    lo = x - hi
+    x = -hi * hi
+    old = csum
+    csum += x
+    frac1 += (old - csum) + x
+    x = -2.0 * hi * lo
+    old = csum
+    csum += x
+    frac2 += (old - csum) + x
+    x = -lo * lo
+    old = csum
+    csum += x
+    frac3 += (old - csum) + x
+    x = csum - 1.0 + (frac1 + frac2 + frac3)
+    return (h + x / (2.0 * h)) / scale
+
+
+@njit(cache=True)
+def py_floordiv(x: float, y: float) -> float:
+    """CPython's float ``x // y`` (``float_floor_div``), bit for bit."""
+    mod = np.fmod(x, y)
+    div = (x - mod) / y
+    if mod != 0.0:
+        if (y < 0) != (mod < 0):
+            div -= 1.0
+    if div != 0.0:
+        floordiv = math.floor(div)
+        if div - floordiv > 0.5:
+            floordiv += 1.0
+        return floordiv
+    return math.copysign(0.0, x / y)
+
+
+@njit(cache=True)
+def _sign(value: float) -> float:
+    if value > 0.0:
+        return 1.0
+    if value < 0.0:
+        return -1.0
+    return value  # 0.0, -0.0 or nan, as np.sign
+
+
+@njit(cache=True)
+def _orient(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> float:
+    return (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+
+
+@njit(cache=True)
+def _signs(
+    ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
+) -> tuple[float, float, float, float, float, float]:
+    """``_signs`` of the original for one query A–B and one barrier P–Q."""
+    swap = (ax > bx) or (ax == bx and ay > by)
+    if swap:
+        lx, ly, hx, hy = bx, by, ax, ay
+    else:
+        lx, ly, hx, hy = ax, ay, bx, by
+    o3 = _orient(px, py, qx, qy, ax, ay)
+    o4 = _orient(px, py, qx, qy, bx, by)
+    s1 = _sign(_orient(lx, ly, hx, hy, px, py))
+    s2 = _sign(_orient(lx, ly, hx, hy, qx, qy))
+    return s1, s2, _sign(o3), _sign(o4), o3, o4
+
+
+@njit(cache=True)
+def _projections(
+    ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
+) -> tuple[float, float, float, bool]:
+    swap = (ax > bx) or (ax == bx and ay > by)
+    if swap:
+        lx, ly, hx, hy = bx, by, ax, ay
+    else:
+        lx, ly, hx, hy = ax, ay, bx, by
+    ux = hx - lx
+    uy = hy - ly
+    tp = (px - lx) * ux + (py - ly) * uy
+    tq = (qx - lx) * ux + (qy - ly) * uy
+    return min(tp, tq), max(tp, tq), ux * ux + uy * uy, swap
+
+
+@njit(cache=True)
+def meets_open(
+    ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
+) -> bool:
+    """Barrier P–Q shares a point with the open segment A–B (``_meets_open``)."""
+    s1, s2, s3, s4, _, _ = _signs(ax, ay, bx, by, px, py, qx, qy)
+    if s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0:
+        low, high, length2, _ = _projections(ax, ay, bx, by, px, py, qx, qy)
+        return length2 > 0 and low < length2 and high > 0
+    return (s3 * s4 < 0) and (s1 * s2 <= 0)
+
+
+@njit(cache=True)
+def crossings(
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+    x1: np.ndarray,
+    y1: np.ndarray,
+    x2: np.ndarray,
+    y2: np.ndarray,
+    mask: np.ndarray,
+    candidates: np.ndarray,
+    count: int,
+    scratch: np.ndarray,
+) -> int:
+    """How many of the masked barriers lie between A and B (``crossings``), among the first
+    ``count`` indices of ``candidates`` (every barrier that can meet A–B must be one of them).
+    ``scratch``: room for one float and one index per candidate (shape (2, n))."""
+    hits = 0
+    for c in range(count):
+        j = candidates[c]
+        if mask[j] and meets_open(ax, ay, bx, by, x1[j], y1[j], x2[j], y2[j]):
+            scratch[1, hits] = j
+            hits += 1
+    if hits <= 1:
+        return hits
+    points = 0
+    runs = 0
+    for h in range(hits):
+        j = int(scratch[1, h])
+        s1, s2, s3, s4, o3, o4 = _signs(ax, ay, bx, by, x1[j], y1[j], x2[j], y2[j])
+        if s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0:
+            runs += 1
+        else:
+            scratch[0, points] = o3 / ((o3 - o4) if o3 != o4 else 1.0)
+            points += 1
+    ts = np.sort(scratch[0, :points])
+    places = 0
+    for k in range(points):
+        if math.isfinite(ts[k]) and (k == 0 or ts[k] - ts[k - 1] > SAME_POINT):
+            places += 1
+    if runs == 0:
+        return places
+    return _with_runs(ax, ay, bx, by, x1, y1, x2, y2, scratch, hits, ts)
+
+
+@njit(cache=True)
+def _with_runs(
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+    x1: np.ndarray,
+    y1: np.ndarray,
+    x2: np.ndarray,
+    y2: np.ndarray,
+    scratch: np.ndarray,
+    hits: int,
+    points: np.ndarray,
+) -> int:
+    """``_with_runs``: the distinct places of a query that runs along some barriers."""
+    length2 = (bx - ax) ** 2 + (by - ay) ** 2
+    lows = np.empty(hits)
+    highs = np.empty(hits)
+    n = 0
+    for h in range(hits):
+        j = int(scratch[1, h])
+        s1, s2, s3, s4, _, _ = _signs(ax, ay, bx, by, x1[j], y1[j], x2[j], y2[j])
+        if s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0:
+            e1 = ((x1[j] - ax) * (bx - ax) + (y1[j] - ay) * (by - ay)) / length2
+            e2 = ((x2[j] - ax) * (bx - ax) + (y2[j] - ay) * (by - ay)) / length2
+            lows[n] = max(min(e1, e2), 0.0)
+            highs[n] = min(max(e1, e2), 1.0)
+            n += 1
+    # sort the spans by (low, high), as Python sorts tuples
+    order = np.argsort(highs[:n], kind="mergesort")
+    order = order[np.argsort(lows[:n][order], kind="mergesort")]
+    merged_low = np.empty(n)
+    merged_high = np.empty(n)
+    m = 0
+    for k in range(n):
+        low = lows[order[k]]
+        high = highs[order[k]]
+        if m > 0 and low <= merged_high[m - 1] + SAME_POINT:
+            merged_high[m - 1] = max(merged_high[m - 1], high)
+        else:
+            merged_low[m] = low
+            merged_high[m] = high
+            m += 1
+    places = m
+    last = -np.inf
+    for v in points:
+        inside = False
+        for k in range(m):
+            if merged_low[k] - SAME_POINT <= v <= merged_high[k] + SAME_POINT:
+                inside = True
+                break
+        if not inside and v - last > SAME_POINT:
+            places += 1
+        last = v
+    return places
+
+
+@njit(cache=True)
+def sees(
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+    x1: np.ndarray,
+    y1: np.ndarray,
+    x2: np.ndarray,
+    y2: np.ndarray,
+    mask: np.ndarray,
+    candidates: np.ndarray,
+    count: int,
+) -> bool:
+    """No masked barrier between A and B (``line_of_sight``, with ``mask`` its sight mask)."""
+    for c in range(count):
+        j = candidates[c]
+        if mask[j] and meets_open(ax, ay, bx, by, x1[j], y1[j], x2[j], y2[j]):
+            return False
+    return True
+
+
+@njit(cache=True)
+def contacts(
+    ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
+) -> tuple[bool, float, bool]:
+    """``_contacts`` for one pair: touches the closed segment A–B, where along A→B it first
+    does, collinear."""
+    s1, s2, s3, s4, o3, o4 = _signs(ax, ay, bx, by, px, py, qx, qy)
+    collinear = s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0
+    touch = (s3 * s4 <= 0) and (s1 * s2 <= 0) and not collinear
+    denominator = o3 - o4
+    if denominator != 0:
+        where = min(max(o3 / denominator, 0.0), 1.0)
+    else:
+        where = 0.0
+    if collinear:
+        low, high, length2, swap = _projections(ax, ay, bx, by, px, py, qx, qy)
+        if length2 == 0:
+            touch = (
+                min(px, qx) <= ax <= max(px, qx) and min(py, qy) <= ay <= max(py, qy)
+            )
+            where = 0.0
+        else:
+            touch = low <= length2 and high >= 0
+            first = 1.0 - high / length2 if swap else low / length2
+            where = min(max(first, 0.0), 1.0)
+    return touch, where, collinear
+
+
+@njit(cache=True)
+def _leg_is_clear(
+    sx: float,
+    sy: float,
+    fx: float,
+    fy: float,
+    x1: np.ndarray,
+    y1: np.ndarray,
+    x2: np.ndarray,
+    y2: np.ndarray,
+    walls: np.ndarray,
+    count: int,
+    width: float,
+    height: float,
+) -> bool:
+    if not (fx > 0 and fx < width and fy > 0 and fy < height):
+        return False
+    for c in range(count):
+        j = walls[c]
+        touch, _, _ = contacts(sx, sy, fx, fy, x1[j], y1[j], x2[j], y2[j])
+        if touch:
+            return False
+        touch, _, _ = contacts(fx, fy, fx, fy, x1[j], y1[j], x2[j], y2[j])
+        if touch:
+            return False
+    return True
+
+
+@njit(cache=True)
+def trace_move(
+    x: float,
+    y: float,
+    vx: float,
+    vy: float,
+    x1: np.ndarray,
+    y1: np.ndarray,
+    x2: np.ndarray,
+    y2: np.ndarray,
+    normal_x: np.ndarray,
+    normal_y: np.ndarray,
+    has_normal: np.ndarray,
+    walls: np.ndarray,
+    count: int,
+    width: float,
+    height: float,
+    max_bounces: int,
+    epsilon: float,
+) -> tuple[float, float]:
+    """Where one mover ends (``trace_moves`` / ``move_with_bounce``): ``walls[:count]`` are
+    the movement-blocking barriers it can meet, in the original order, then the map border's
+    four segments; ``normal_*`` and ``has_normal`` are their unit normals as the original
+    computes them."""
+    length = math.hypot(vx, vy)
+    moving = length > 0
+    ux = vx / length if moving else 0.0
+    uy = vy / length if moving else 0.0
+    remaining = length
+    active = moving
+    for leg in range(max_bounces + 1):
+        if not active:
+            break
+        sx, sy, dirx, diry, rest = x, y, ux, uy, remaining
+        ex = sx + rest * dirx
+        ey = sy + rest * diry
+        best = np.inf
+        first = walls[0] if count else 0
+        first_collinear = False
+        for c in range(count):
+            j = walls[c]
+            touch, where, collinear = contacts(sx, sy, ex, ey, x1[j], y1[j], x2[j], y2[j])
+            at = where if touch else np.inf
+            if c == 0:
+                first_collinear = collinear
+            if at < best:
+                best = at
+                first = j
+                first_collinear = collinear
+        hit = math.isfinite(best)
+        if hit:
+            travel = max(best * rest - epsilon, 0.0)
+            fx = sx + travel * dirx
+            fy = sy + travel * diry
+        else:
+            travel = rest
+            fx = ex
+            fy = ey
+        safe = _leg_is_clear(sx, sy, fx, fy, x1, y1, x2, y2, walls, count, width, height)
+        if not safe:
+            fx = sx
+            fy = sy
+        bounce = safe and hit and leg < max_bounces
+        if bounce:
+            bnx = normal_x[first]
+            bny = normal_y[first]
+            back = first_collinear or not has_normal[first]
+            dot = dirx * bnx + diry * bny
+            rx = -dirx if back else dirx - 2.0 * dot * bnx
+            ry = -diry if back else diry - 2.0 * dot * bny
+            norm = math.hypot(rx, ry)
+            ux = rx / norm
+            uy = ry / norm
+            remaining = rest - travel
+        else:
+            remaining = 0.0
+        active = bounce
+        x = fx
+        y = fy
+    return x, y
+
+
+@njit(cache=True)
+def in_polygon(px: float, py: float, xs: np.ndarray, ys: np.ndarray) -> bool:
+    """``point_in_polygon`` for one point: even-odd, the boundary inside."""
+    n = xs.shape[0]
+    odd = False
+    for k in range(n):
+        xi, yi = xs[k], ys[k]
+        xj, yj = xs[(k + 1) % n], ys[(k + 1) % n]
+        side = _orient(xi, yi, xj, yj, px, py)
+        if (
+            side == 0
+            and min(xi, xj) <= px <= max(xi, xj)
+            and min(yi, yj) <= py <= max(yi, yj)
+        ):
+            return True
+        if (yi <= py < yj and side > 0) or (yj <= py < yi and side < 0):
+            odd = not odd
+    return odd
+
+
+@njit(cache=True)
+def region_of(
+    px: float, py: float, starts: np.ndarray, xs: np.ndarray, ys: np.ndarray
+) -> int:
+    """Index of the last polygon (``starts``: CSR offsets into ``xs``, ``ys``) holding the
+    point, -1 where none (``region_at``)."""
+    found = -1
+    for r in range(starts.shape[0] - 1):
+        a, b = starts[r], starts[r + 1]
+        if in_polygon(px, py, xs[a:b], ys[a:b]):
+            found = r
+    return found
+
+
+@njit(cache=True)
+def lit_by(
+    px: float,
+    py: float,
+    light_x: np.ndarray,
+    light_y: np.ndarray,
+    light_r: np.ndarray,
+    x1: np.ndarray,
+    y1: np.ndarray,
+    x2: np.ndarray,
+    y2: np.ndarray,
+    sight: np.ndarray,
+    candidates: np.ndarray,
+    count: int,
+) -> bool:
+    """``lit_by`` for one point: within a light's radius and seen from it."""
+    for k in range(light_x.shape[0]):
+        dx = px - light_x[k]
+        dy = py - light_y[k]
+        if dx * dx + dy * dy <= light_r[k] * light_r[k]:
+            if sees(light_x[k], light_y[k], px, py, x1, y1, x2, y2, sight, candidates, count):
+                return True
+    return False
+
+
+@njit(cache=True)
+def _cell_index(value: float, cell: float, count: int) -> int:
+    return min(count - 1, max(0, int(math.floor(value / cell))))
+
+
+@njit(cache=True)
+def gather(
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+    cell: float,
+    columns: int,
+    rows: int,
+    start: np.ndarray,
+    members: np.ndarray,
+    stamp: np.ndarray,
+    out: np.ndarray,
+) -> int:
+    """The walls of the grid cells (:func:`vigile.sim.kernel.grid.cell_walls`) that the segment
+    A–B passes through, each once, into ``out``; how many. Row by row, the columns the segment
+    spans in that row's band, one more on each side. ``stamp[0]`` counts queries, ``stamp[1:]``
+    marks the walls already taken by this one."""
+    stamp[0] += 1
+    mark = stamp[0]
+    count = 0
+    pad = cell * 0.1
+    low_y = min(ay, by)
+    high_y = max(ay, by)
+    r0 = _cell_index(low_y - pad, cell, rows)
+    r1 = _cell_index(high_y + pad, cell, rows)
+    for r in range(r0, r1 + 1):
+        band_low = max(low_y, r * cell - pad)
+        band_high = min(high_y, (r + 1) * cell + pad)
+        if ay == by:
+            xa, xb = ax, bx
+        else:
+            ta = min(max((band_low - ay) / (by - ay), 0.0), 1.0)
+            tb = min(max((band_high - ay) / (by - ay), 0.0), 1.0)
+            xa = ax + ta * (bx - ax)
+            xb = ax + tb * (bx - ax)
+        c0 = _cell_index(min(xa, xb), cell, columns) - 1
+        c1 = _cell_index(max(xa, xb), cell, columns) + 1
+        for c in range(max(c0, 0), min(c1, columns - 1) + 1):
+            k = c * rows + r
+            for m in range(start[k], start[k + 1]):
+                j = members[m]
+                if stamp[j + 1] != mark:
+                    stamp[j + 1] = mark
+                    out[count] = j
+                    count += 1
+    return count
