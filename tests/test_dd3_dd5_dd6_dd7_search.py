@@ -7,6 +7,7 @@ the intruder's position. Every number is worked out by hand from RULES.md and ru
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -231,3 +232,31 @@ def test_no_event_tells_an_unlocating_guard_where_the_intruder_is(name: str, see
     game = new_game(scenario, seed=seed, faces=RolledFaces(np.random.default_rng(seed)))
     assert isinstance(game, D20Game)
     assert leaks(game) == []
+
+
+@pytest.mark.parametrize("point", [(11.0, 21.0), (14.5, 24.5), (12.2, 23.9)])
+def test_DD4_DD6_a_guard_who_located_but_does_not_see_closes_in_on_the_square(
+    point: tuple[float, float],
+) -> None:
+    """Located but unseen (DD-4..DD-6), Sergeant Brom knows Elandra's square [10, 15) × [20, 25),
+    not where she stands in it: wherever she is in it, he walks to the same place — 4.5 ft short
+    of the square's centre (12.5, 22.5), coming from (30, 22) — so his move tells no one more."""
+    game = new_game(load_scenario("dnd35-invisible-intruder"), seed=1)
+    assert isinstance(game, D20Game)
+    brom, elandra = game.by_name["Sergeant Brom"], game.by_name["Elandra"]
+    elandra.x, elandra.y = point
+    brom.learn("Elandra", AwarenessState.LOCATION)
+    game._defend(brom)
+    gap = math.hypot(30 - 12.5, 22 - 22.5)
+    expected = (30 + (12.5 - 30) * (gap - 4.5) / gap, 22 + (22.5 - 22) * (gap - 4.5) / gap)
+    assert brom.at == pytest.approx(expected)
+
+
+def test_DD4_a_located_unseen_intruder_is_known_by_its_square_in_every_view() -> None:
+    """What a character's view shows of a located but unseen enemy is its square's centre
+    (vigile.live.views asks the game's ``known_place``), of a seen one the point."""
+    game = new_game(load_scenario("dnd35-invisible-intruder"), seed=1)
+    elandra = game.by_name["Elandra"]
+    elandra.x, elandra.y = 14.5, 24.5
+    assert game.known_place(elandra, AwarenessState.LOCATION) == (12.5, 22.5)
+    assert game.known_place(elandra, AwarenessState.OBSERVED) == (14.5, 24.5)

@@ -171,6 +171,12 @@ class D20Game(Game):
             return self._move(walker) * float(self.rules.num("turn.run_multiplier"))
         return self._move(walker) if speed is Attitude.FAST else self._move(walker) / 2
 
+    def known_place(self, target: Walker, state: AwarenessState) -> Point:
+        """Located but unseen, a target is known by its square (DD-4..DD-6): its centre."""
+        if state is AwarenessState.OBSERVED:
+            return target.at
+        return centre_of(square_of(target.at))
+
     def _unfinished(self) -> Outcome:
         """At the round limit: the alarm if it was raised (with its round), else the limit."""
         if self.alarm is not None:
@@ -547,7 +553,10 @@ class D20Game(Game):
         if state in LOCATED:
             if intruder.actor.ethereal:
                 return  # not physically there: no blow reaches it (DD-17) [engine]
-            self._close_in(defender, intruder.at)
+            # Located but not seen, it knows the square, not the point in it (DD-4..DD-6): it
+            # closes in on the square, and its move tells no one more than that.
+            seen = state is AwarenessState.OBSERVED
+            self._close_in(defender, intruder.at if seen else centre_of(square_of(intruder.at)))
             if adjacent(defender.at, intruder.at) and self._sight_line(defender, intruder):
                 self._attack(defender, intruder, state)
             return

@@ -327,6 +327,11 @@ class Game:
 
     # The hooks of live play a game supplies (the numbers are its ruleset's).
 
+    def known_place(self, target: Walker, state: AwarenessState) -> Point:
+        """Where an enemy aware of ``target`` at ``state`` (location or observed) knows it to be:
+        by default the point; a game on a grid knows only the square of a located target."""
+        return target.at
+
     can_run = False
     """Whether a move may run (a leg's ``run``: the d20 games)."""
 

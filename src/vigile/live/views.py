@@ -49,7 +49,11 @@ def events_for(
 
 
 def _place(walker: Walker) -> list[float]:
-    return [round(walker.x, 2), round(walker.y, 2)]
+    return _point(walker.at)
+
+
+def _point(point: tuple[float, float]) -> list[float]:
+    return [round(point[0], 2), round(point[1], 2)]
 
 
 def _outcome(game: Game) -> dict[str, Any] | None:
@@ -125,7 +129,7 @@ def character_view(
             continue
         entry: dict[str, Any] = {"name": other.name, "awareness": state.value}
         if state in KNOWN:
-            entry["at"] = _place(other)
+            entry["at"] = _point(game.known_place(other, state))
             entry["alive"] = other.alive
         elif scouted:
             entry["scouted"] = True
