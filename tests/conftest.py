@@ -9,6 +9,8 @@ its examples are derandomized, so a CI run is reproducible. Locally the default 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -30,3 +32,11 @@ def skirmish() -> RuleData:
 def skirmish_example_floor() -> RuleData:
     """The house rule that reproduces the seed's example: a death on a floor is 4+ (SK-N8)."""
     return apply_overrides(shipped("skirmish"), "[noise.base]\ndeath_floor = 4\n", "example.toml")
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium for one module of browser tests (tests/browser.py)."""
+    from browser import launched_chromium
+
+    yield from launched_chromium()

@@ -18,31 +18,16 @@ and docs/calculator.png.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from typer.testing import CliRunner
 
+from browser import DOCS, SHOTS, WAIT_MS
 from web_server import Server, new_encounter
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-DOCS = Path(__file__).resolve().parent.parent / "docs"
-SHOTS = os.environ.get("VIGILE_SCREENSHOTS") == "1"
-WAIT_MS = 15_000
 INTRUDERS = ("Kage", "Tsuki", "Kaze")
 
 DD9 = """\
@@ -59,28 +44,6 @@ actors:
   - {{name: Ghost, side: defenders, position: {ghost}, state: posted, invisible: true,
      bonuses: {{spot: 0, listen: 0, touch_ac: 10, attack: 0}}}}
 """
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}: CI runs the browser tests (scripts/ci_chromium.sh)")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed")
-    if not Path(CHROMIUM).exists():
-        _unavailable(f"{CHROMIUM} is missing (scripts/ci_chromium.sh installs it)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.fixture(scope="module")
@@ -198,9 +161,7 @@ def night_raid(chromium: Any, server: Server, db: str, gm_client: httpx.Client) 
         assert index == typed
         gm.fill("#die", "6" if typed == 0 else "1")
         gm.press("#die", "Enter")
-        gm.wait_for_selector(
-            f"#result [data-die='{index + 1}'], #result .played", timeout=WAIT_MS
-        )
+        gm.wait_for_selector(f"#result [data-die='{index + 1}'], #result .played", timeout=WAIT_MS)
         typed += 1
     assert typed > 1
     assert "Jubei hears Kage" in gm.inner_text("#log")

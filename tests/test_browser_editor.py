@@ -16,25 +16,9 @@ from typing import Any
 
 import pytest
 
-from test_browser import ARGS, CHROMIUM, DOCS, SHOTS, WAIT_MS, _unavailable
+from browser import DOCS, SHOTS, WAIT_MS
 from vigile.scene.loader import bundled_path
 from web_server import Server
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed")
-    if not Path(CHROMIUM).exists():
-        _unavailable(f"{CHROMIUM} is missing (scripts/ci_chromium.sh installs it)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import URL, create_engine, insert, make_url, select, text
+from sqlalchemy import URL, create_engine, insert, make_url, select
 
 from vigile.errors import InputError
 from vigile.store import (
@@ -41,6 +41,7 @@ from vigile.store import (
 from vigile.store import engine as store_engine
 from vigile.store.engine import make_engine
 from vigile.store.migrate import alembic_config, head, upgrade
+from web_server import pg_schema
 
 PG_URL = os.environ.get("VIGILE_TEST_PG_URL")
 SCENARIO = "ruleset: skirmish\nmap: {width: 60, height: 40}\n# ☾ a comment\n"
@@ -52,24 +53,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield URL.create("sqlite", database=str(tmp_path / "vigile.db")).render_as_string(False)
         return
-    if not PG_URL:
-        if os.environ.get("CI"):
-            pytest.fail("VIGILE_TEST_PG_URL is not set: CI runs the PostgreSQL cases")
-        pytest.skip("VIGILE_TEST_PG_URL is not set (scripts/ci_postgres.sh starts a server)")
-    name = f"t_{uuid.uuid4().hex[:16]}"
-    admin = create_engine(PG_URL)
-    with admin.begin() as connection:
-        connection.execute(text(f"CREATE SCHEMA {name}"))
-    try:
-        yield (
-            make_url(PG_URL)
-            .update_query_dict({"options": f"-csearch_path={name}"})
-            .render_as_string(hide_password=False)
-        )
-    finally:
-        with admin.begin() as connection:
-            connection.execute(text(f"DROP SCHEMA {name} CASCADE"))
-        admin.dispose()
+    yield from pg_schema()
 
 
 @pytest.fixture
