@@ -139,9 +139,9 @@ class _Recorder(SkirmishGame):
     def _aim(self, maker: Walker, doing: str, victim: int) -> None:
         """The fumble roll just recorded for this kill or strike names its victim."""
         ops = self.current.ops
-        if ops and ops[-1].kind == "fumble" and ops[-1].doing == doing:
-            if ops[-1].maker == self.intruder_index[maker.name]:
-                ops[-1] = replace(ops[-1], victim=victim)
+        maker_index = self.intruder_index[maker.name]
+        if ops and (ops[-1].kind, ops[-1].doing, ops[-1].maker) == ("fumble", doing, maker_index):
+            ops[-1] = replace(ops[-1], victim=victim)
 
     def _op(self, kind: str, maker: Walker, at: tuple[float, float], **fields: Any) -> None:
         self.current.ops.append(

@@ -88,14 +88,13 @@ def py_floordiv(x: float, y: float) -> float:
     """CPython's float ``x // y`` (``float_floor_div``), bit for bit."""
     mod = np.fmod(x, y)
     div = (x - mod) / y
-    if mod != 0.0:
-        if (y < 0) != (mod < 0):
-            div -= 1.0
+    if mod != 0.0 and (y < 0) != (mod < 0):
+        div -= 1.0
     if div != 0.0:
         floordiv = math.floor(div)
         if div - floordiv > 0.5:
             floordiv += 1.0
-        return floordiv
+        return float(floordiv)
     return math.copysign(0.0, x / y)
 
 
@@ -293,16 +292,11 @@ def contacts(
     collinear = s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0
     touch = (s3 * s4 <= 0) and (s1 * s2 <= 0) and not collinear
     denominator = o3 - o4
-    if denominator != 0:
-        where = min(max(o3 / denominator, 0.0), 1.0)
-    else:
-        where = 0.0
+    where = min(max(o3 / denominator, 0.0), 1.0) if denominator != 0 else 0.0
     if collinear:
         low, high, length2, swap = _projections(ax, ay, bx, by, px, py, qx, qy)
         if length2 == 0:
-            touch = (
-                min(px, qx) <= ax <= max(px, qx) and min(py, qy) <= ay <= max(py, qy)
-            )
+            touch = min(px, qx) <= ax <= max(px, qx) and min(py, qy) <= ay <= max(py, qy)
             where = 0.0
         else:
             touch = low <= length2 and high >= 0
@@ -430,11 +424,7 @@ def in_polygon(px: float, py: float, xs: np.ndarray, ys: np.ndarray) -> bool:
         xi, yi = xs[k], ys[k]
         xj, yj = xs[(k + 1) % n], ys[(k + 1) % n]
         side = _orient(xi, yi, xj, yj, px, py)
-        if (
-            side == 0
-            and min(xi, xj) <= px <= max(xi, xj)
-            and min(yi, yj) <= py <= max(yi, yj)
-        ):
+        if side == 0 and min(xi, xj) <= px <= max(xi, xj) and min(yi, yj) <= py <= max(yi, yj):
             return True
         if (yi <= py < yj and side > 0) or (yj <= py < yi and side < 0):
             odd = not odd
@@ -442,9 +432,7 @@ def in_polygon(px: float, py: float, xs: np.ndarray, ys: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def region_of(
-    px: float, py: float, starts: np.ndarray, xs: np.ndarray, ys: np.ndarray
-) -> int:
+def region_of(px: float, py: float, starts: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> int:
     """Index of the last polygon (``starts``: CSR offsets into ``xs``, ``ys``) holding the
     point, -1 where none (``region_at``)."""
     found = -1
@@ -474,15 +462,16 @@ def lit_by(
     for k in range(light_x.shape[0]):
         dx = px - light_x[k]
         dy = py - light_y[k]
-        if dx * dx + dy * dy <= light_r[k] * light_r[k]:
-            if sees(light_x[k], light_y[k], px, py, x1, y1, x2, y2, sight, candidates, count):
-                return True
+        if dx * dx + dy * dy <= light_r[k] * light_r[k] and sees(
+            light_x[k], light_y[k], px, py, x1, y1, x2, y2, sight, candidates, count
+        ):
+            return True
     return False
 
 
 @njit(cache=True)
 def _cell_index(value: float, cell: float, count: int) -> int:
-    return min(count - 1, max(0, int(math.floor(value / cell))))
+    return min(count - 1, max(0, math.floor(value / cell)))
 
 
 @njit(cache=True)

@@ -27,6 +27,7 @@ meets a case of the hearing table not yet asked of the rule (:data:`MISSED`).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -34,8 +35,6 @@ from numba import njit
 from vigile.sim.kernel.geometry import (
     crossings,
     gather,
-    in_polygon,
-    lit_by,
     py_floordiv,
     py_hypot,
     region_of,
@@ -43,6 +42,8 @@ from vigile.sim.kernel.geometry import (
     trace_move,
 )
 
+Arrays = tuple[Any, ...]
+"""A tuple of arrays: the model (``M``) or a run's state (``W``)."""
 TWO_PI = 2.0 * math.pi
 UNKNOWN, NEVER, AUTO = -1, 0, 1
 NOISE, OVERHEAR = 0, 1
@@ -107,7 +108,7 @@ def draw(uniforms: np.ndarray, ctx: np.ndarray) -> float:
         ctx[C_STATUS] |= EXHAUSTED
         return 0.0
     ctx[C_POS] = pos + 1
-    return uniforms[pos]
+    return float(uniforms[pos])
 
 
 @njit(cache=True)
@@ -151,12 +152,12 @@ def fumbles(dice: int, sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> boo
 
 
 @njit(cache=True)
-def _candidates(M: tuple, W: tuple, ax: float, ay: float, bx: float, by: float) -> int:  # type: ignore[type-arg]
+def _candidates(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float) -> int:
     """The walls a segment query A–B must try, into W[CANDIDATES]; how many."""
     ints = M[INTS]
     out = W[CANDIDATES]
     if ints[I_BRUTE]:
-        return ints[I_WALLS]
+        return int(ints[I_WALLS])
     return gather(
         ax,
         ay,
@@ -173,42 +174,66 @@ def _candidates(M: tuple, W: tuple, ax: float, ay: float, bx: float, by: float) 
 
 
 @njit(cache=True)
-def _walls_between(M: tuple, W: tuple, ax: float, ay: float, bx: float, by: float, doors: int) -> int:  # type: ignore[type-arg]
+def _walls_between(
+    M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float, doors: int
+) -> int:
     """Walls, doors and partitions that count for noise between A and B (SK-N5)."""
     if M[INTS][I_WALLS] == 0:
         return 0
     count = _candidates(M, W, ax, ay, bx, by)
     return crossings(
-        ax, ay, bx, by, M[X1], M[Y1], M[X2], M[Y2], M[NOISE_MASK][doors], W[CANDIDATES], count,
+        ax,
+        ay,
+        bx,
+        by,
+        M[X1],
+        M[Y1],
+        M[X2],
+        M[Y2],
+        M[NOISE_MASK][doors],
+        W[CANDIDATES],
+        count,
         W[SCRATCH],
     )
 
 
 @njit(cache=True)
-def _sees(M: tuple, W: tuple, ax: float, ay: float, bx: float, by: float, doors: int) -> bool:  # type: ignore[type-arg]
+def _sees(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float, doors: int) -> bool:
     """A line of sight from A to B (SK-V6)."""
     if M[INTS][I_WALLS] == 0:
         return True
     count = _candidates(M, W, ax, ay, bx, by)
-    return sees(ax, ay, bx, by, M[X1], M[Y1], M[X2], M[Y2], M[SIGHT_MASK][doors], W[CANDIDATES], count)
+    return sees(
+        ax, ay, bx, by, M[X1], M[Y1], M[X2], M[Y2], M[SIGHT_MASK][doors], W[CANDIDATES], count
+    )
 
 
 @njit(cache=True)
-def _lit(M: tuple, W: tuple, px: float, py: float, doors: int) -> bool:  # type: ignore[type-arg]
+def _lit(M: Arrays, W: Arrays, px: float, py: float, doors: int) -> bool:
     """In a light that reaches the point (SK-V5)."""
     lights_x = M[LIGHT_X]
     for k in range(lights_x.shape[0]):
         dx = px - lights_x[k]
         dy = py - M[LIGHT_Y][k]
         radius = M[LIGHT_R][k]
-        if dx * dx + dy * dy <= radius * radius:
-            if _sees(M, W, lights_x[k], M[LIGHT_Y][k], px, py, doors):
-                return True
+        if dx * dx + dy * dy <= radius * radius and _sees(
+            M, W, lights_x[k], M[LIGHT_Y][k], px, py, doors
+        ):
+            return True
     return False
 
 
 @njit(cache=True)
-def _hear_code(M: tuple, check: int, sound: int, steps: int, walls: int, alert: int, pool: int, ctx: np.ndarray) -> int:  # type: ignore[type-arg]
+def _hear_code(
+    M: Arrays,
+    check: int,
+    sound: int,
+    steps: int,
+    walls: int,
+    alert: int,
+    pool: int,
+    ctx: np.ndarray,
+) -> int:
     hear = M[HEAR]
     if steps >= hear.shape[2] or walls >= hear.shape[3]:
         ctx[C_STATUS] |= LIMIT
@@ -219,18 +244,18 @@ def _hear_code(M: tuple, check: int, sound: int, steps: int, walls: int, alert: 
         n = ctx[C_MISSES]
         if n < MOST_MISSES:
             flat = (
-                ((((check * hear.shape[1] + sound) * hear.shape[2] + steps) * hear.shape[3] + walls) * 2 + alert)
-                * hear.shape[5]
-                + pool
-            )
+                (((check * hear.shape[1] + sound) * hear.shape[2] + steps) * hear.shape[3] + walls)
+                * 2
+                + alert
+            ) * hear.shape[5] + pool
             ctx[C_MISSES + 1 + n] = flat
             ctx[C_MISSES] = n + 1
         return NEVER
-    return code
+    return int(code)
 
 
 @njit(cache=True)
-def _detect(W: tuple, g: int, i: int, x: float, y: float) -> None:  # type: ignore[type-arg]
+def _detect(W: Arrays, g: int, i: int, x: float, y: float) -> None:
     """Guard g sees intruder i (at x, y): the alarm of the turn follows."""
     scalars = W[SCALARS]
     W[WATCHES][g, i] = True
@@ -255,7 +280,20 @@ def _detect(W: tuple, g: int, i: int, x: float, y: float) -> None:  # type: igno
 
 
 @njit(cache=True)
-def _look(M: tuple, W: tuple, g: int, i: int, x: float, y: float, attitude: int, lit: int, doors: int, key: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:  # type: ignore[type-arg]
+def _look(
+    M: Arrays,
+    W: Arrays,
+    g: int,
+    i: int,
+    x: float,
+    y: float,
+    attitude: int,
+    lit: int,
+    doors: int,
+    key: int,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
+) -> None:
     """Guard g tests sight on intruder i at (x, y) (SK-V1..SK-V9). ``key``: where a posted
     guard's line of sight to that point is cached, -1 for none."""
     gx, gy = W[GX][g], W[GY][g]
@@ -288,7 +326,24 @@ def _look(M: tuple, W: tuple, g: int, i: int, x: float, y: float, attitude: int,
 
 
 @njit(cache=True)
-def _noise(M: tuple, W: tuple, sound: int, ax: float, ay: float, maker: int, doors: int, mx: float, my: float, attitude: int, lit: int, besides: int, key: int, look_key: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:  # type: ignore[type-arg]
+def _noise(
+    M: Arrays,
+    W: Arrays,
+    sound: int,
+    ax: float,
+    ay: float,
+    maker: int,
+    doors: int,
+    mx: float,
+    my: float,
+    attitude: int,
+    lit: int,
+    besides: int,
+    key: int,
+    look_key: int,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
+) -> None:
     """Every living defender not watching the maker checks the noise at (ax, ay) (SK-N1..SK-N7);
     one who hears turns round: a sight test on the maker at (mx, my) (SK-N10). ``key``: where
     a posted listener's count of walls to this source is cached, -1 for none."""
@@ -315,11 +370,24 @@ def _noise(M: tuple, W: tuple, sound: int, ax: float, ay: float, maker: int, doo
         if roll_pool(code, M[POOLS][pool], ints[I_SIDES], uniforms, ctx):
             if ints[I_ALERT_ON_NOISE]:
                 W[ALERT][g] = True
-            _look(M, W, g, maker, mx, my, attitude, lit, doors, look_key if posted else -1, uniforms, ctx)
+            _look(
+                M,
+                W,
+                g,
+                maker,
+                mx,
+                my,
+                attitude,
+                lit,
+                doors,
+                look_key if posted else -1,
+                uniforms,
+                ctx,
+            )
 
 
 @njit(cache=True)
-def _found(M: tuple, W: tuple, i: int, g: int) -> None:  # type: ignore[type-arg]
+def _found(M: Arrays, W: Arrays, i: int, g: int) -> None:
     """An intruder who strikes or kills a guard knows where he is [R]."""
     observed = M[INTS][I_OBSERVED]
     if not W[KNOWS][i, g] and W[AWARE][i, g] != observed:
@@ -327,20 +395,20 @@ def _found(M: tuple, W: tuple, i: int, g: int) -> None:  # type: ignore[type-arg
 
 
 @njit(cache=True)
-def _ground(M: tuple, x: float, y: float) -> int:  # type: ignore[type-arg]
+def _ground(M: Arrays, x: float, y: float) -> int:
     """The sound of a body falling at (x, y): the last surface that holds it, or the default."""
     region = region_of(x, y, M[SURF_START], M[SURF_X], M[SURF_Y])
     sounds = M[REGION_SOUND]
-    return sounds[region] if region >= 0 else sounds[sounds.shape[0] - 1]
+    return int(sounds[region] if region >= 0 else sounds[sounds.shape[0] - 1])
 
 
 @njit(cache=True)
-def _in_cover(M: tuple, x: float, y: float) -> bool:  # type: ignore[type-arg]
+def _in_cover(M: Arrays, x: float, y: float) -> bool:
     return region_of(x, y, M[COVER_START], M[COVER_X], M[COVER_Y]) >= 0
 
 
 @njit(cache=True)
-def _patrols(M: tuple, W: tuple, doors: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:  # type: ignore[type-arg]
+def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Each group draws one direction and its living members move (SK-G1)."""
     ints = M[INTS]
     floats = M[FLOATS]
@@ -380,14 +448,28 @@ def _patrols(M: tuple, W: tuple, doors: int, uniforms: np.ndarray, ctx: np.ndarr
                 walls[count] = j
                 count += 1
             W[GX][h], W[GY][h] = trace_move(
-                x, y, dx, dy, M[X1], M[Y1], M[X2], M[Y2], M[NORMAL_X], M[NORMAL_Y],
-                M[HAS_NORMAL], walls, count, floats[F_WIDTH], floats[F_HEIGHT],
-                ints[I_BOUNCES], floats[F_EPSILON],
+                x,
+                y,
+                dx,
+                dy,
+                M[X1],
+                M[Y1],
+                M[X2],
+                M[Y2],
+                M[NORMAL_X],
+                M[NORMAL_Y],
+                M[HAS_NORMAL],
+                walls,
+                count,
+                floats[F_WIDTH],
+                floats[F_HEIGHT],
+                ints[I_BOUNCES],
+                floats[F_EPSILON],
             )
 
 
 @njit(cache=True)
-def _ops(M: tuple, W: tuple, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:  # type: ignore[type-arg]
+def _ops(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """The intruders' side of turn t, as the schedule recorded it."""
     ops = M[OPS]
     ints = M[INTS]
@@ -406,9 +488,28 @@ def _ops(M: tuple, W: tuple, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> N
             if victim >= 0 and not alive[victim]:
                 continue
             if fumbles(int(ops[k, 7]), ints[I_SIDES], uniforms, ctx):
-                _noise(M, W, sound, ax, ay, maker, doors, mx, my, attitude, lit, -1, k, k, uniforms, ctx)
+                _noise(
+                    M,
+                    W,
+                    sound,
+                    ax,
+                    ay,
+                    maker,
+                    doors,
+                    mx,
+                    my,
+                    attitude,
+                    lit,
+                    -1,
+                    k,
+                    k,
+                    uniforms,
+                    ctx,
+                )
         elif kind == NOISE_OP:
-            _noise(M, W, sound, ax, ay, maker, doors, mx, my, attitude, lit, -1, k, k, uniforms, ctx)
+            _noise(
+                M, W, sound, ax, ay, maker, doors, mx, my, attitude, lit, -1, k, k, uniforms, ctx
+            )
         elif kind == KILL_OP:
             if not alive[victim]:
                 continue
@@ -418,20 +519,39 @@ def _ops(M: tuple, W: tuple, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> N
             if sound < 0:
                 sound = _ground(M, vx, vy)
             key = k if not M[PATROLLING][victim] else -1
-            _noise(M, W, sound, vx, vy, maker, doors, mx, my, attitude, lit, -1, key, k, uniforms, ctx)
+            _noise(
+                M, W, sound, vx, vy, maker, doors, mx, my, attitude, lit, -1, key, k, uniforms, ctx
+            )
         else:  # a strike
             if not alive[victim]:
                 continue
             _found(M, W, maker, victim)
             vx, vy = W[GX][victim], W[GY][victim]
             key = k if not M[PATROLLING][victim] else -1
-            _noise(M, W, sound, vx, vy, maker, doors, mx, my, attitude, lit, victim, key, k, uniforms, ctx)
+            _noise(
+                M,
+                W,
+                sound,
+                vx,
+                vy,
+                maker,
+                doors,
+                mx,
+                my,
+                attitude,
+                lit,
+                victim,
+                key,
+                k,
+                uniforms,
+                ctx,
+            )
             if alive[victim]:
                 _detect(W, victim, maker, mx, my)
 
 
 @njit(cache=True)
-def _conversations(M: tuple, W: tuple, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:  # type: ignore[type-arg]
+def _conversations(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Each living intruder that knows nothing of a talking guard tests to overhear it (SK-N7)."""
     ints = M[INTS]
     talks = M[TALKS]
@@ -454,7 +574,7 @@ def _conversations(M: tuple, W: tuple, t: int, uniforms: np.ndarray, ctx: np.nda
 
 
 @njit(cache=True)
-def _sight(M: tuple, W: tuple, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:  # type: ignore[type-arg]
+def _sight(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Every living guard on every intruder it does not watch; then discovery (SK-G3, SK-G4)."""
     ints = M[INTS]
     n_g, n_i = ints[I_GUARDS], ints[I_INTRUDERS]
@@ -469,8 +589,18 @@ def _sight(M: tuple, W: tuple, t: int, uniforms: np.ndarray, ctx: np.ndarray) ->
                 continue
             key = n_ops + t * n_i + i if not M[PATROLLING][g] else -1
             _look(
-                M, W, g, i, positions[t, i, 0], positions[t, i, 1], M[ATTITUDES][t, i],
-                M[LIT][t, i], doors, key, uniforms, ctx,
+                M,
+                W,
+                g,
+                i,
+                positions[t, i, 0],
+                positions[t, i, 1],
+                M[ATTITUDES][t, i],
+                M[LIT][t, i],
+                doors,
+                key,
+                uniforms,
+                ctx,
             )
     observed = ints[I_OBSERVED]
     floats = M[FLOATS]
@@ -492,11 +622,12 @@ def _sight(M: tuple, W: tuple, t: int, uniforms: np.ndarray, ctx: np.ndarray) ->
             alert = M[INTRUDER_ALERT][i]
             outfit = M[GUARD_OUTFIT][g]
             pool = M[INTRUDER_POOL][i]
-            lit_keys = sight[attitude, near, band, 0, 0, alert, outfit, pool] != sight[
-                attitude, near, band, 1, 0, alert, outfit, pool
-            ] or sight[attitude, near, band, 0, 1, alert, outfit, pool] != sight[
-                attitude, near, band, 1, 1, alert, outfit, pool
-            ]
+            lit_keys = (
+                sight[attitude, near, band, 0, 0, alert, outfit, pool]
+                != sight[attitude, near, band, 1, 0, alert, outfit, pool]
+                or sight[attitude, near, band, 0, 1, alert, outfit, pool]
+                != sight[attitude, near, band, 1, 1, alert, outfit, pool]
+            )
             lit = 0
             if lit_keys and _lit(M, W, gx, gy, doors):
                 lit = 1
@@ -514,7 +645,7 @@ def _sight(M: tuple, W: tuple, t: int, uniforms: np.ndarray, ctx: np.ndarray) ->
 
 
 @njit(cache=True)
-def _alarms(M: tuple, W: tuple, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:  # type: ignore[type-arg]
+def _alarms(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """The detections of the turn, in order (SK-G5): initiative within reach, else the cry."""
     ints = M[INTS]
     floats = M[FLOATS]
@@ -560,15 +691,49 @@ def _alarms(M: tuple, W: tuple, t: int, uniforms: np.ndarray, ctx: np.ndarray) -
         lit = M[LIT][t, i]
         key = n_ops + doors * n_g + g if not M[PATROLLING][g] else -1
         look_key = n_ops + t * ints[I_INTRUDERS] + i
-        _noise(M, W, ints[I_MELEE_SOUND], gx, gy, i, doors, ix, iy, attitude, lit, g, key, look_key, uniforms, ctx)
+        _noise(
+            M,
+            W,
+            ints[I_MELEE_SOUND],
+            gx,
+            gy,
+            i,
+            doors,
+            ix,
+            iy,
+            attitude,
+            lit,
+            g,
+            key,
+            look_key,
+            uniforms,
+            ctx,
+        )
         if alive[g]:
             alive[g] = False
             _found(M, W, i, g)
-            _noise(M, W, _ground(M, gx, gy), gx, gy, i, doors, ix, iy, attitude, lit, -1, key, look_key, uniforms, ctx)
+            _noise(
+                M,
+                W,
+                _ground(M, gx, gy),
+                gx,
+                gy,
+                i,
+                doors,
+                ix,
+                iy,
+                attitude,
+                lit,
+                -1,
+                key,
+                look_key,
+                uniforms,
+                ctx,
+            )
 
 
 @njit(cache=True)
-def play_run(M: tuple, W: tuple, uniforms: np.ndarray, ctx: np.ndarray) -> None:  # type: ignore[type-arg]
+def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """One run, from its first turn to its end, into W's state and scalars."""
     ints = M[INTS]
     n_g, n_i, n_t = ints[I_GUARDS], ints[I_INTRUDERS], ints[I_TURNS]
@@ -610,7 +775,23 @@ def play_run(M: tuple, W: tuple, uniforms: np.ndarray, ctx: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def play_runs(M: tuple, W: tuple, uniforms: np.ndarray, ctx: np.ndarray, first: int, last: int, outcome: np.ndarray, end: np.ndarray, first_seen: np.ndarray, pairs: np.ndarray, alive: np.ndarray, alert: np.ndarray, aware: np.ndarray, heat: np.ndarray, heat_scale: np.ndarray) -> int:  # type: ignore[type-arg]
+def play_runs(
+    M: Arrays,
+    W: Arrays,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
+    first: int,
+    last: int,
+    outcome: np.ndarray,
+    end: np.ndarray,
+    first_seen: np.ndarray,
+    pairs: np.ndarray,
+    alive: np.ndarray,
+    alert: np.ndarray,
+    aware: np.ndarray,
+    heat: np.ndarray,
+    heat_scale: np.ndarray,
+) -> int:
     """Play runs ``first`` .. ``last - 1`` from the stream at ``ctx[C_POS]``; return the first
     run not played (``last`` when all were). A run that ran out of uniforms or met an unknown
     case is not counted: ``ctx[C_POS]`` is put back to its first uniform and ``ctx[C_STATUS]``

@@ -25,6 +25,8 @@ from vigile.games.skirmish.kernel.tables import KernelModel, build
 from vigile.scene.model import Scenario
 from vigile.sim.tally import CODE, HEAT_BINS, Tally
 
+_play_runs: Any = kernel.play_runs
+"""The compiled entry point (numba's dispatcher, untyped)."""
 CHUNK = 1 << 18
 """Uniforms drawn from the generator at a time (2 MiB)."""
 
@@ -44,16 +46,58 @@ def model_tuple(model: KernelModel) -> tuple[Array, ...]:
         ],
         np.int64,
     )
-    names = (
-        "ops turn_ops positions attitudes lit turn_doors objective talks "
-        "x1 y1 x2 y2 normal_x normal_y has_normal "
-        "sight_mask noise_mask move_mask near_start near_walls line_start line_walls "
-        "cover_start cover_x cover_y surf_start surf_x surf_y region_sound "
-        "light_x light_y light_r start_x start_y patrolling group_of "
-        "guard_pool guard_alert guard_outfit guard_attitude "
-        "intruder_pool intruder_alert intruder_outfit known "
-        "pools bands sight cry initiative overhears"
-    ).split()
+    names = [
+        "ops",
+        "turn_ops",
+        "positions",
+        "attitudes",
+        "lit",
+        "turn_doors",
+        "objective",
+        "talks",
+        "x1",
+        "y1",
+        "x2",
+        "y2",
+        "normal_x",
+        "normal_y",
+        "has_normal",
+        "sight_mask",
+        "noise_mask",
+        "move_mask",
+        "near_start",
+        "near_walls",
+        "line_start",
+        "line_walls",
+        "cover_start",
+        "cover_x",
+        "cover_y",
+        "surf_start",
+        "surf_x",
+        "surf_y",
+        "region_sound",
+        "light_x",
+        "light_y",
+        "light_r",
+        "start_x",
+        "start_y",
+        "patrolling",
+        "group_of",
+        "guard_pool",
+        "guard_alert",
+        "guard_outfit",
+        "guard_attitude",
+        "intruder_pool",
+        "intruder_alert",
+        "intruder_outfit",
+        "known",
+        "pools",
+        "bands",
+        "sight",
+        "cry",
+        "initiative",
+        "overhears",
+    ]
     return (*(a[n] for n in names), model.hear, model.floats, model.ints, endings)
 
 
@@ -147,9 +191,7 @@ class KernelRaid:
 
     def _heat_scale(self) -> Array:
         floats = self.model.floats
-        return np.array(
-            [HEAT_BINS / floats[kernel.F_WIDTH], HEAT_BINS / floats[kernel.F_HEIGHT]]
-        )
+        return np.array([HEAT_BINS / floats[kernel.F_WIDTH], HEAT_BINS / floats[kernel.F_HEIGHT]])
 
     def _settle(self, ctx: Array) -> None:
         """Ask the rule for the cases the last call missed."""
@@ -171,7 +213,7 @@ class KernelRaid:
         done = 0
         scale = self._heat_scale()
         while done < runs:
-            done = kernel.play_runs(self._m, state, uniforms, ctx, done, runs, *outputs, scale)
+            done = _play_runs(self._m, state, uniforms, ctx, done, runs, *outputs, scale)
             if ctx[kernel.C_STATUS] & kernel.EXHAUSTED:
                 uniforms = np.concatenate([uniforms[ctx[kernel.C_POS] :], rng.random(CHUNK)])
                 ctx[kernel.C_POS] = 0
@@ -183,9 +225,9 @@ class KernelRaid:
         tally.first_detection = np.bincount(first, minlength=self.turns + 1).astype(np.int64)[
             : self.turns + 1
         ]
-        tally.guard_detections = pairs.any(axis=2).sum(axis=0).astype(np.int64)[
-            : len(self.model.sim.names)
-        ]
+        tally.guard_detections = (
+            pairs.any(axis=2).sum(axis=0).astype(np.int64)[: len(self.model.sim.names)]
+        )
         tally.heat = heat
         return tally
 
@@ -200,9 +242,10 @@ class KernelRaid:
         scale = self._heat_scale()
         for r in range(runs):
             before = int(ctx[kernel.C_POS])
-            while kernel.play_runs(self._m, state, uniforms, ctx, r, r + 1, *outputs, scale) <= r:
+            while _play_runs(self._m, state, uniforms, ctx, r, r + 1, *outputs, scale) <= r:
                 if ctx[kernel.C_STATUS] & kernel.EXHAUSTED:
                     raise ValueError(f"run {r} needs more than the {len(uniforms)} uniforms given")
                 self._settle(ctx)
             used[r] = int(ctx[kernel.C_POS]) - before
-        return Runs(*outputs[:7], used, outputs[7])
+        outcome, end, first, pairs, alive, alert, aware, heat = outputs
+        return Runs(outcome, end, first, pairs, alive, alert, aware, used, heat)

@@ -83,6 +83,8 @@ class KernelModel:
     """The hearing table: [check, sound, steps, walls, alert, pool] → roll code."""
     floats: Array
     ints: Array
+    doors: list[frozenset[int]] = field(default_factory=list)
+    """The doors open in each door state the raid plays (the masks' first index)."""
     filled: int = 0
     """Cases of the hearing table asked of the rule so far."""
     caches: dict[str, Array] = field(default_factory=dict)
@@ -114,7 +116,9 @@ class KernelModel:
         self.filled += 1
 
 
-def _sound(sounds: list[tuple[NoiseEvent, Surface | None]], key: tuple[NoiseEvent, Surface | None]) -> int:
+def _sound(
+    sounds: list[tuple[NoiseEvent, Surface | None]], key: tuple[NoiseEvent, Surface | None]
+) -> int:
     if key not in sounds:
         sounds.append(key)
     return sounds.index(key)
@@ -269,7 +273,9 @@ def build(scenario: Scenario) -> KernelModel:
                 guard_attitude[g, moved, cover] = ATTITUDES.index(shown)
     intruder_pool = np.array([pool_of[a.detection_pool()] for a in intruders] or [0], np.int64)
     intruder_alert = np.array([a.alert for a in intruders] or [False], np.int64)
-    intruder_outfit = np.array([a.outfit is Outfit.UNSUITED for a in intruders] or [0], np.int64)
+    intruder_outfit = np.array(
+        [a.outfit is Outfit.UNSUITED for a in intruders] or [False], np.int64
+    )
     hidden = set(scenario.hidden_guards)
     known = np.zeros((max(n_i, 1), max(n_g, 1)), np.bool_)
     if scenario.scouting.observed_beforehand:
@@ -415,4 +421,4 @@ def build(scenario: Scenario) -> KernelModel:
         "initiative": initiative,
         "overhears": overhears,
     }
-    return KernelModel(sim, sounds, pools, arrays, hear, floats, ints)
+    return KernelModel(sim, sounds, pools, arrays, hear, floats, ints, states)

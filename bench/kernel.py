@@ -1,0 +1,79 @@
+"""Benchmark of the compiled kernel (issue 14) against today's batch, side by side in one run.
+
+Prints, on the bundled night raid: runs per CPU-second of the numpy batch
+(:class:`vigile.games.skirmish.batch.BatchedRaid`) and of the kernel
+(:class:`vigile.games.skirmish.kernel.raid.KernelRaid`), each on the same number of runs, and
+their ratio; then the kernel's first call in a fresh process with an empty numba cache (the
+compile) and with the cache warm. Last line:
+``kernel_runs_per_cpu_s=… batch_runs_per_cpu_s=… vs_batch=…x compile_cold_s=… warm_s=…``.
+
+Run: ``.venv/bin/python bench/kernel.py [RUNS]`` (16,384 runs by default).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from vigile.games.skirmish.batch import BatchedRaid
+from vigile.games.skirmish.kernel.raid import KernelRaid
+from vigile.games.skirmish.model import prepare
+from vigile.scene.loader import load_scenario
+
+FIRST_CALL = """
+import time, numpy as np
+start = time.perf_counter()
+from vigile.scene.loader import load_scenario
+from vigile.games.skirmish.kernel.raid import KernelRaid
+KernelRaid.of(load_scenario("night-raid")).play(1, np.random.default_rng(0))
+print(time.perf_counter() - start)
+"""
+
+
+def cpu_rate(play: object, runs: int) -> float:
+    start = time.process_time()
+    play(runs, np.random.default_rng(1))  # type: ignore[operator]
+    return runs / (time.process_time() - start)
+
+
+def first_call(cache: str | None) -> float:
+    env = dict(os.environ)
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_CALL], env=env, capture_output=True, text=True, check=True
+    )
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 16_384
+    scenario = load_scenario("night-raid")
+    batch = BatchedRaid(prepare(scenario))
+    kernel = KernelRaid.of(scenario)
+    kernel.play(256, np.random.default_rng(0))  # compile (or load) and fill the tables
+    batch.play(256, np.random.default_rng(0))
+    batch_rate = cpu_rate(batch.play, runs)
+    kernel_rate = cpu_rate(kernel.play, runs)
+    print(f"night raid, {runs:,} runs each, CPU time")
+    print(f"  numpy batch   {batch_rate:10,.0f} runs per CPU-second")
+    print(f"  numba kernel  {kernel_rate:10,.0f} runs per CPU-second")
+    with tempfile.TemporaryDirectory() as empty:
+        cold = first_call(empty)
+        warm_cache = os.path.join(empty, "warm")
+        first_call(warm_cache)
+        warm = first_call(warm_cache)
+    print(f"  first call, empty numba cache: {cold:.1f} s; warm cache: {warm:.1f} s")
+    print(
+        f"kernel_runs_per_cpu_s={kernel_rate:.0f} batch_runs_per_cpu_s={batch_rate:.0f} "
+        f"vs_batch={kernel_rate / batch_rate:.2f}x compile_cold_s={cold:.1f} warm_s={warm:.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

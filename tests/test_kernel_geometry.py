@@ -1,0 +1,221 @@
+"""The kernel's geometry and dice are the originals', bit for bit (issue 14).
+
+:mod:`vigile.sim.kernel.geometry` ports :mod:`vigile.scene.geometry` (and the engine's two
+Python distances); the kernel's pool roll ports :func:`vigile.dice.pool.roll_pool`. Each is
+checked against its original on the night raid's walls (every door state the raid plays),
+on moves, crossings and lines of sight chosen to hit the conventions' edge cases: through wall
+ends and corners, along walls, from points on walls, at the map border.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from vigile.dice.pool import roll_plain
+from vigile.dice.pool import roll_pool as original_roll_pool
+from vigile.dice.source import GivenFaces
+from vigile.games.skirmish.kernel import play
+from vigile.games.skirmish.kernel.tables import build
+from vigile.scene.geometry import (
+    crossings,
+    line_of_sight,
+    lit_by,
+    move_with_bounce,
+    point_in_polygon,
+)
+from vigile.scene.loader import load_scenario
+from vigile.sim.kernel import geometry as kg
+from vigile.sim.kernel.grid import Grid, cell_walls
+
+RAID = load_scenario("night-raid")
+MODEL = build(RAID)
+A = MODEL.arrays
+WIDTH, HEIGHT = float(RAID.map.width), float(RAID.map.height)
+STATES = range(A["sight_mask"].shape[0])
+
+
+def board_walls(state: int):  # type: ignore[no-untyped-def]
+    """The engine's barriers for the door state ``state`` of the kernel's tables."""
+    return MODEL.sim.board.barriers_for(MODEL.doors[state])
+
+
+def points(rng: np.random.Generator, n: int) -> list[tuple[float, float]]:
+    """Points anywhere, on wall ends, on walls, and a hair off them."""
+    m = len(A["x1"]) - 4
+    found = [
+        (float(x), float(y))
+        for x, y in rng.uniform((0.5, 0.5), (WIDTH - 0.5, HEIGHT - 0.5), (n, 2))
+    ]
+    for j in range(m):
+        x1, y1, x2, y2 = A["x1"][j], A["y1"][j], A["x2"][j], A["y2"][j]
+        for t in (0.0, 0.5, 1.0):
+            x, y = x1 + t * (x2 - x1), y1 + t * (y2 - y1)
+            found += [(x, y), (x + 1e-7, y - 1e-7), (x - 3.0, y + 2.0)]
+    return [(x, y) for x, y in found if 0 < x < WIDTH and 0 < y < HEIGHT]
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_moves_bounce_as_the_original(state: int) -> None:
+    walls = board_walls(state)
+    m = len(walls)
+    movers = np.array(
+        [j for j in range(m) if walls.blocks_movement[j]] + [m, m + 1, m + 2, m + 3], np.int64
+    )
+    rng = np.random.default_rng(state)
+    for x, y in points(rng, 1500):
+        angle = float(rng.uniform(0.0, 2.0 * math.pi))
+        dx, dy = 10.0 * math.cos(angle), 10.0 * math.sin(angle)
+        for bounces in (0, 1, 2):
+            ex, ey = move_with_bounce(walls, [x], [y], dx, dy, WIDTH, HEIGHT, bounces)
+            got = kg.trace_move(
+                x,
+                y,
+                dx,
+                dy,
+                A["x1"],
+                A["y1"],
+                A["x2"],
+                A["y2"],
+                A["normal_x"],
+                A["normal_y"],
+                A["has_normal"],
+                movers,
+                len(movers),
+                WIDTH,
+                HEIGHT,
+                bounces,
+                1e-6,
+            )
+            assert got == (float(ex[0]), float(ey[0])), (x, y, angle, bounces)
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_crossings_and_lines_of_sight_as_the_original(state: int) -> None:
+    walls = board_walls(state)
+    m = len(walls)
+    every = np.arange(m, dtype=np.int64)
+    scratch = np.zeros((2, m + 4))
+    grid = Grid.over(WIDTH, HEIGHT, max(WIDTH, HEIGHT) / 32)
+    start, members = cell_walls(grid, A["x1"][:m], A["y1"][:m], A["x2"][:m], A["y2"][:m])
+    stamp = np.zeros(m + 1, np.int64)
+    gathered = np.zeros(m, np.int64)
+    rng = np.random.default_rng(100 + state)
+    ends = points(rng, 300)
+    # along walls and through their corners, not only at random
+    pairs = [(a, b) for a in ends[::7] for b in ends[::11]] + list(itertools.pairwise(ends))
+    for (ax, ay), (bx, by) in pairs:
+        count = int(crossings(walls, ax, ay, bx, by, walls.counts_for_noise))
+        seen = bool(line_of_sight(walls, ax, ay, bx, by))
+        assert (
+            kg.crossings(
+                ax,
+                ay,
+                bx,
+                by,
+                A["x1"],
+                A["y1"],
+                A["x2"],
+                A["y2"],
+                A["noise_mask"][state],
+                every,
+                m,
+                scratch,
+            )
+            == count
+        )
+        assert (
+            kg.sees(
+                ax, ay, bx, by, A["x1"], A["y1"], A["x2"], A["y2"], A["sight_mask"][state], every, m
+            )
+            == seen
+        )
+        n = kg.gather(
+            ax, ay, bx, by, grid.cell, grid.columns, grid.rows, start, members, stamp, gathered
+        )
+        assert (
+            kg.crossings(
+                ax,
+                ay,
+                bx,
+                by,
+                A["x1"],
+                A["y1"],
+                A["x2"],
+                A["y2"],
+                A["noise_mask"][state],
+                gathered,
+                n,
+                scratch,
+            )
+            == count
+        )
+        lit = bool(lit_by(walls, bx, by, A["light_x"], A["light_y"], A["light_r"]))
+        assert (
+            kg.lit_by(
+                bx,
+                by,
+                A["light_x"],
+                A["light_y"],
+                A["light_r"],
+                A["x1"],
+                A["y1"],
+                A["x2"],
+                A["y2"],
+                A["sight_mask"][state],
+                every,
+                m,
+            )
+            == lit
+        )
+
+
+def test_polygons_as_the_original() -> None:
+    rng = np.random.default_rng(7)
+    start, xs, ys = A["surf_start"], A["surf_x"], A["surf_y"]
+    for x, y in points(rng, 2000):
+        for r in range(len(start) - 1):
+            polygon = np.stack([xs[start[r] : start[r + 1]], ys[start[r] : start[r + 1]]], axis=1)
+            assert kg.in_polygon(x, y, polygon[:, 0], polygon[:, 1]) == bool(
+                point_in_polygon(x, y, polygon)
+            )
+
+
+def test_the_engines_distances_are_pythons() -> None:
+    """``distance`` is ``math.hypot`` (CPython's, not libm's), and the noise steps are ``//``."""
+    rng = np.random.default_rng(3)
+    for a, b in rng.uniform(-300, 300, (50_000, 2)):
+        assert kg.py_hypot(a, b) == math.hypot(a, b)
+        gap = math.hypot(a, b)
+        for step in (10.0, 50.0, 7.5):
+            assert kg.py_floordiv(gap, step) == gap // step
+    for k in range(1, 200):  # right at the steps: 50 k, a hair under and over
+        for x in (50.0 * k, math.nextafter(50.0 * k, 0.0), math.nextafter(50.0 * k, 1e9)):
+            assert kg.py_floordiv(x, 50.0) == x // 50.0
+
+
+@pytest.mark.parametrize(("dice", "target"), [(d, t) for d in (1, 2, 3) for t in range(2, 10)])
+def test_the_kernels_pool_rolls_as_the_original(dice: int, target: int) -> None:
+    """Every sequence of faces: the same success and the same faces used (SK-D1, SK-D3)."""
+    length = dice * max(1, target - 5)
+    for faces in itertools.product(range(1, 7), repeat=min(length, 4)):
+        uniforms = np.array([(f - 0.5) / 6 for f in faces] + [0.99] * 12)
+        ctx = np.zeros(3 + play.MOST_MISSES, np.int64)
+        got = play.roll_pool(target, dice, 6, uniforms, ctx)
+        source = GivenFaces(list(faces) + [6] * 12)
+        roll = original_roll_pool(dice, target, source)
+        assert (got, int(ctx[0])) == (roll.success, source.used)
+
+
+@pytest.mark.parametrize("dice", [1, 2, 3])
+def test_the_kernels_fumble_rolls_as_the_original(dice: int) -> None:
+    for faces in itertools.product(range(1, 7), repeat=dice):
+        uniforms = np.array([(f - 0.5) / 6 for f in faces])
+        ctx = np.zeros(3 + play.MOST_MISSES, np.int64)
+        fumbled = play.fumbles(dice, 6, uniforms, ctx)
+        assert fumbled == (not roll_plain(dice, GivenFaces(list(faces))).success)
