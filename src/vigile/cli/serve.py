@@ -177,3 +177,8 @@ def _demo(store: object, base: str) -> None:
     _say(f"demo encounter {encounter.id}: {encounter.row.name}")
     for who, token in tokens.items():
         _say(f"  {who}: {base}/encounters/{encounter.id}?token={quote(token, safe='')}")
+    _say(
+        "Open the gm link in a browser to play the night raid; each player opens their own "
+        "link (on a phone: --host 0.0.0.0), a shared screen the table's. Every action is saved: "
+        "Ctrl-C stops the server, and the encounter list (the GM link) resumes it."
+    )
