@@ -595,3 +595,16 @@ def test_the_url_hides_the_password(store: Store, url: str) -> None:
         assert str(password) not in store.url and "***" in store.url
     else:
         assert store.url == url
+
+
+def test_a_plain_path_is_a_sqlite_file_whether_given_or_in_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--db FILE`` (vigile play, serve, encounters) and ``VIGILE_DB=FILE`` mean the same."""
+    given = tmp_path / "given.db"
+    with Store(str(given)) as store:
+        assert store.url.endswith("given.db")
+    assert given.exists()
+    monkeypatch.setenv("VIGILE_DB", str(tmp_path / "env.db"))
+    with Store() as store:
+        assert store.url.endswith("env.db")

@@ -63,8 +63,8 @@ DbOpt = Annotated[
     typer.Option(
         "--db",
         metavar="URL",
-        help="Database URL: sqlite:///FILE or postgresql+psycopg://... (default: $VIGILE_DB, "
-        "else vigile.db in the user's data directory).",
+        help="Database: a URL (sqlite:///FILE, postgresql+psycopg://...) or a SQLite file "
+        "(default: $VIGILE_DB, else vigile.db in the user's data directory).",
     ),
 ]
 

@@ -80,18 +80,6 @@ def check_token(token: str) -> str:
     return token
 
 
-def db_url(db: str | None) -> str | None:
-    """``--db``: a database URL, or a plain path for a SQLite file."""
-    if db is None or "://" in db:
-        return db
-    from pathlib import Path
-
-    from sqlalchemy import URL
-
-    path = Path(db).expanduser().absolute()
-    return URL.create("sqlite", database=str(path)).render_as_string(hide_password=False)
-
-
 def _say(line: str) -> None:
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
@@ -126,7 +114,7 @@ def register(root: typer.Typer) -> None:
             from vigile.sim.executors import check_scheduler
 
             check_scheduler(scheduler)
-        with Store(db_url(db)) as store:
+        with Store(db) as store:
             app = create_app(store, gm_token=gm_token, cors_origins=origins)
             from vigile.web.editor import configure
 

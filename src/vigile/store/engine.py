@@ -39,16 +39,16 @@ def default_path() -> Path:
 def resolve_url(url: str | None = None) -> str:
     """The database URL: ``url``, else ``$VIGILE_DB``, else the default SQLite file.
 
-    ``VIGILE_DB`` may be a URL (``postgresql+psycopg://...``) or a file path (SQLite).
+    Either may be a URL (``postgresql+psycopg://...``) or a file path (a SQLite file).
     """
     if url is None:
         url = os.environ.get(ENV_VAR) or None
-        if url is not None and "://" not in url:
-            return URL.create(
-                "sqlite", database=str(Path(url).expanduser().absolute())
-            ).render_as_string()
     if url is None:
         return URL.create("sqlite", database=str(default_path())).render_as_string()
+    if "://" not in url:
+        return URL.create(
+            "sqlite", database=str(Path(url).expanduser().absolute())
+        ).render_as_string()
     return url
 
 
