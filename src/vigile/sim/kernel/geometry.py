@@ -13,6 +13,10 @@ Two distances of the engine are Python's, not numpy's: :func:`py_hypot` is CPyth
 per-wall mask; the map border, for moves, as four more segments after them.
 
 Nothing here knows a game: no rule, no radius, no bounce count of its own.
+
+Compiled without numba's reference counting (``_nrt=False``): nothing here allocates (a query's
+meetings are sorted in its ``scratch``), and counting the references of every array argument
+of every call cost more than the geometry itself (an atomic increment and decrement each).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ T27 = 134217729.0
 """Veltkamp's constant 2**27 + 1, the split of :func:`py_hypot`."""
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def py_hypot(a: float, b: float) -> float:
     """CPython 3.11's ``math.hypot(a, b)`` (``vector_norm``), bit for bit."""
     a = abs(a)
@@ -83,7 +87,7 @@ def py_hypot(a: float, b: float) -> float:
     return (h + x / (2.0 * h)) / scale
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def py_floordiv(x: float, y: float) -> float:
     """CPython's float ``x // y`` (``float_floor_div``), bit for bit."""
     mod = np.fmod(x, y)
@@ -98,7 +102,7 @@ def py_floordiv(x: float, y: float) -> float:
     return math.copysign(0.0, x / y)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sign(value: float) -> float:
     if value > 0.0:
         return 1.0
@@ -107,12 +111,12 @@ def _sign(value: float) -> float:
     return value  # 0.0, -0.0 or nan, as np.sign
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _orient(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> float:
     return (bx - ax) * (py - ay) - (by - ay) * (px - ax)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _signs(
     ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
 ) -> tuple[float, float, float, float, float, float]:
@@ -129,7 +133,7 @@ def _signs(
     return s1, s2, _sign(o3), _sign(o4), o3, o4
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _projections(
     ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
 ) -> tuple[float, float, float, bool]:
@@ -145,7 +149,7 @@ def _projections(
     return min(tp, tq), max(tp, tq), ux * ux + uy * uy, swap
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meets_open(
     ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
 ) -> bool:
@@ -157,7 +161,7 @@ def meets_open(
     return (s3 * s4 < 0) and (s1 * s2 <= 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def crossings(
     ax: float,
     ay: float,
@@ -174,7 +178,8 @@ def crossings(
 ) -> int:
     """How many of the masked barriers lie between A and B (``crossings``), among the first
     ``count`` indices of ``candidates`` (every barrier that can meet A–B must be one of them).
-    ``scratch``: room for one float and one index per candidate (shape (2, n))."""
+    ``scratch``: room for one float and one index per candidate (shape (2, n)); nothing is
+    allocated."""
     hits = 0
     for c in range(count):
         j = candidates[c]
@@ -193,17 +198,37 @@ def crossings(
         else:
             scratch[0, points] = o3 / ((o3 - o4) if o3 != o4 else 1.0)
             points += 1
-    ts = np.sort(scratch[0, :points])
+    _sort_floats(scratch, points)
     places = 0
     for k in range(points):
-        if math.isfinite(ts[k]) and (k == 0 or ts[k] - ts[k - 1] > SAME_POINT):
+        if math.isfinite(scratch[0, k]) and (
+            k == 0 or scratch[0, k] - scratch[0, k - 1] > SAME_POINT
+        ):
             places += 1
     if runs == 0:
         return places
-    return _with_runs(ax, ay, bx, by, x1, y1, x2, y2, scratch, hits, ts)
+    return _with_runs(ax, ay, bx, by, x1, y1, x2, y2, scratch, hits, points)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _before(a: float, b: float) -> bool:
+    """``a`` sorts strictly before ``b`` as numpy sorts floats (nan last)."""
+    return a < b or (b != b and a == a)
+
+
+@njit(cache=True, _nrt=False)
+def _sort_floats(scratch: np.ndarray, n: int) -> None:
+    """``np.sort`` of ``scratch[0, :n]``, in place (an insertion sort: n is a handful)."""
+    for k in range(1, n):
+        value = scratch[0, k]
+        at = k
+        while at > 0 and _before(value, scratch[0, at - 1]):
+            scratch[0, at] = scratch[0, at - 1]
+            at -= 1
+        scratch[0, at] = value
+
+
+@njit(cache=True, _nrt=False)
 def _with_runs(
     ax: float,
     ay: float,
@@ -215,12 +240,13 @@ def _with_runs(
     y2: np.ndarray,
     scratch: np.ndarray,
     hits: int,
-    points: np.ndarray,
+    points: int,
 ) -> int:
-    """``_with_runs``: the distinct places of a query that runs along some barriers."""
+    """``_with_runs``: the distinct places of a query that runs along some barriers.
+    ``scratch[0, :points]``: the sorted meeting points; ``scratch[1, :hits]``: the barriers
+    met. In place: the spans' lows go to ``scratch[0, points:]``, their highs over the barriers
+    already read (``scratch[1, :]``), then merged where they lie."""
     length2 = (bx - ax) ** 2 + (by - ay) ** 2
-    lows = np.empty(hits)
-    highs = np.empty(hits)
     n = 0
     for h in range(hits):
         j = int(scratch[1, h])
@@ -228,30 +254,40 @@ def _with_runs(
         if s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0:
             e1 = ((x1[j] - ax) * (bx - ax) + (y1[j] - ay) * (by - ay)) / length2
             e2 = ((x2[j] - ax) * (bx - ax) + (y2[j] - ay) * (by - ay)) / length2
-            lows[n] = max(min(e1, e2), 0.0)
-            highs[n] = min(max(e1, e2), 1.0)
+            scratch[0, points + n] = max(min(e1, e2), 0.0)
+            scratch[1, n] = min(max(e1, e2), 1.0)  # n <= h: that barrier was read
             n += 1
-    # sort the spans by (low, high), as Python sorts tuples
-    order = np.argsort(highs[:n], kind="mergesort")
-    order = order[np.argsort(lows[:n][order], kind="mergesort")]
-    merged_low = np.empty(n)
-    merged_high = np.empty(n)
+    # sort the spans by (low, high), as Python sorts tuples (stable; ties are equal spans)
+    for k in range(1, n):
+        low = scratch[0, points + k]
+        high = scratch[1, k]
+        at = k
+        while at > 0 and (
+            low < scratch[0, points + at - 1]
+            or (low == scratch[0, points + at - 1] and high < scratch[1, at - 1])
+        ):
+            scratch[0, points + at] = scratch[0, points + at - 1]
+            scratch[1, at] = scratch[1, at - 1]
+            at -= 1
+        scratch[0, points + at] = low
+        scratch[1, at] = high
     m = 0
     for k in range(n):
-        low = lows[order[k]]
-        high = highs[order[k]]
-        if m > 0 and low <= merged_high[m - 1] + SAME_POINT:
-            merged_high[m - 1] = max(merged_high[m - 1], high)
+        low = scratch[0, points + k]
+        high = scratch[1, k]
+        if m > 0 and low <= scratch[1, m - 1] + SAME_POINT:
+            scratch[1, m - 1] = max(scratch[1, m - 1], high)
         else:
-            merged_low[m] = low
-            merged_high[m] = high
+            scratch[0, points + m] = low
+            scratch[1, m] = high
             m += 1
     places = m
     last = -np.inf
-    for v in points:
+    for p in range(points):
+        v = scratch[0, p]
         inside = False
         for k in range(m):
-            if merged_low[k] - SAME_POINT <= v <= merged_high[k] + SAME_POINT:
+            if scratch[0, points + k] - SAME_POINT <= v <= scratch[1, k] + SAME_POINT:
                 inside = True
                 break
         if not inside and v - last > SAME_POINT:
@@ -260,7 +296,7 @@ def _with_runs(
     return places
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sees(
     ax: float,
     ay: float,
@@ -282,7 +318,7 @@ def sees(
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def contacts(
     ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
 ) -> tuple[bool, float, bool]:
@@ -305,7 +341,7 @@ def contacts(
     return touch, where, collinear
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _leg_is_clear(
     sx: float,
     sy: float,
@@ -333,7 +369,7 @@ def _leg_is_clear(
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def trace_move(
     x: float,
     y: float,
@@ -415,7 +451,7 @@ def trace_move(
     return x, y
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def in_polygon(px: float, py: float, xs: np.ndarray, ys: np.ndarray) -> bool:
     """``point_in_polygon`` for one point: even-odd, the boundary inside."""
     n = xs.shape[0]
@@ -431,7 +467,7 @@ def in_polygon(px: float, py: float, xs: np.ndarray, ys: np.ndarray) -> bool:
     return odd
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def region_of(px: float, py: float, starts: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> int:
     """Index of the last polygon (``starts``: CSR offsets into ``xs``, ``ys``) holding the
     point, -1 where none (``region_at``)."""
@@ -443,7 +479,7 @@ def region_of(px: float, py: float, starts: np.ndarray, xs: np.ndarray, ys: np.n
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lit_by(
     px: float,
     py: float,
@@ -469,12 +505,12 @@ def lit_by(
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cell_index(value: float, cell: float, count: int) -> int:
     return min(count - 1, max(0, math.floor(value / cell)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gather(
     ax: float,
     ay: float,

@@ -20,6 +20,9 @@ functions (:mod:`vigile.games.skirmish.kernel.tables`), the initiative from a ta
 faces. What it does know is how a pool is rolled against a target (SK-D1, SK-D3, SK-D4, as
 :mod:`vigile.dice.pool` rolls it), tested face for face against that module.
 
+Compiled without reference counting (``_nrt=False``, as the geometry): the kernel allocates
+nothing; its state lives in arrays allocated once by the caller.
+
 A run stops early, to be played again, when the stream runs out (:data:`EXHAUSTED`) or when it
 meets a case of the hearing table not yet asked of the rule (:data:`MISSED`).
 """
@@ -100,7 +103,7 @@ S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_QUEUED, S_HEAT = range(8)
 C_POS, C_STATUS, C_MISSES = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw(uniforms: np.ndarray, ctx: np.ndarray) -> float:
     """The next uniform of the stream; 0.0 and :data:`EXHAUSTED` past its end."""
     pos = ctx[C_POS]
@@ -111,13 +114,13 @@ def draw(uniforms: np.ndarray, ctx: np.ndarray) -> float:
     return float(uniforms[pos])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def face(sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> int:
     """A die face from the next uniform: ``floor(u * sides) + 1`` (UniformFaces)."""
     return int(draw(uniforms, ctx) * sides) + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_pool(code: int, dice: int, sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> bool:
     """A check of roll code ``code`` (:mod:`vigile.games.skirmish.kernel.tables`): no roll for
     NEVER or AUTO; else every die of the pool rolled against the target, each die's chain of
@@ -141,7 +144,7 @@ def roll_pool(code: int, dice: int, sides: int, uniforms: np.ndarray, ctx: np.nd
     return success
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fumbles(dice: int, sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> bool:
     """Every die of the pool shows 1 (SK-D4: :func:`vigile.dice.pool.roll_plain`)."""
     every_one = True
@@ -151,7 +154,7 @@ def fumbles(dice: int, sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> boo
     return every_one
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _candidates(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float) -> int:
     """The walls a segment query A–B must try, into W[CANDIDATES]; how many."""
     ints = M[INTS]
@@ -173,7 +176,7 @@ def _candidates(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _walls_between(
     M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float, doors: int
 ) -> int:
@@ -197,7 +200,7 @@ def _walls_between(
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sees(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float, doors: int) -> bool:
     """A line of sight from A to B (SK-V6)."""
     if M[INTS][I_WALLS] == 0:
@@ -208,7 +211,7 @@ def _sees(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float, door
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lit(M: Arrays, W: Arrays, px: float, py: float, doors: int) -> bool:
     """In a light that reaches the point (SK-V5)."""
     lights_x = M[LIGHT_X]
@@ -223,7 +226,7 @@ def _lit(M: Arrays, W: Arrays, px: float, py: float, doors: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hear_code(
     M: Arrays,
     check: int,
@@ -254,7 +257,7 @@ def _hear_code(
     return int(code)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _detect(W: Arrays, g: int, i: int, x: float, y: float) -> None:
     """Guard g sees intruder i (at x, y): the alarm of the turn follows."""
     scalars = W[SCALARS]
@@ -279,7 +282,7 @@ def _detect(W: Arrays, g: int, i: int, x: float, y: float) -> None:
     scalars[S_QUEUED] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _look(
     M: Arrays,
     W: Arrays,
@@ -325,7 +328,7 @@ def _look(
         _detect(W, g, i, x, y)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _noise(
     M: Arrays,
     W: Arrays,
@@ -386,7 +389,7 @@ def _noise(
             )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _found(M: Arrays, W: Arrays, i: int, g: int) -> None:
     """An intruder who strikes or kills a guard knows where he is [R]."""
     observed = M[INTS][I_OBSERVED]
@@ -394,7 +397,7 @@ def _found(M: Arrays, W: Arrays, i: int, g: int) -> None:
         W[AWARE][i, g] = observed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ground(M: Arrays, x: float, y: float) -> int:
     """The sound of a body falling at (x, y): the last surface that holds it, or the default."""
     region = region_of(x, y, M[SURF_START], M[SURF_X], M[SURF_Y])
@@ -402,12 +405,12 @@ def _ground(M: Arrays, x: float, y: float) -> int:
     return int(sounds[region] if region >= 0 else sounds[sounds.shape[0] - 1])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _in_cover(M: Arrays, x: float, y: float) -> bool:
     return region_of(x, y, M[COVER_START], M[COVER_X], M[COVER_Y]) >= 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Each group draws one direction and its living members move (SK-G1)."""
     ints = M[INTS]
@@ -468,7 +471,7 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
             )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ops(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """The intruders' side of turn t, as the schedule recorded it."""
     ops = M[OPS]
@@ -550,7 +553,7 @@ def _ops(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) ->
                 _detect(W, victim, maker, mx, my)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _conversations(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Each living intruder that knows nothing of a talking guard tests to overhear it (SK-N7)."""
     ints = M[INTS]
@@ -573,7 +576,7 @@ def _conversations(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.n
                 W[AWARE][i, g] = max(W[AWARE][i, g], ints[I_HEARD])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sight(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Every living guard on every intruder it does not watch; then discovery (SK-G3, SK-G4)."""
     ints = M[INTS]
@@ -644,7 +647,7 @@ def _sight(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
                 W[AWARE][i, g] = observed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _alarms(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """The detections of the turn, in order (SK-G5): initiative within reach, else the cry."""
     ints = M[INTS]
@@ -732,19 +735,22 @@ def _alarms(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray)
             )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """One run, from its first turn to its end, into W's state and scalars."""
     ints = M[INTS]
     n_g, n_i, n_t = ints[I_GUARDS], ints[I_INTRUDERS], ints[I_TURNS]
-    W[GX][:] = M[START_X]
-    W[GY][:] = M[START_Y]
+    for g in range(W[GX].shape[0]):
+        W[GX][g] = M[START_X][g]
+        W[GY][g] = M[START_Y][g]
+        W[ALERT][g] = M[GUARD_ALERT][g]
     W[ALIVE][:] = True
-    W[ALERT][:] = M[GUARD_ALERT]
     W[WATCHES][:, :] = False
     W[RESOLVED][:, :] = False
     W[AWARE][:, :] = 0
-    W[KNOWS][:, :] = M[KNOWN]
+    for i in range(W[KNOWS].shape[0]):
+        for g in range(W[KNOWS].shape[1]):
+            W[KNOWS][i, g] = M[KNOWN][i, g]
     W[PAIRS][:, :] = False
     scalars = W[SCALARS]
     scalars[:] = 0
@@ -774,7 +780,7 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
         scalars[S_END] = n_t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_runs(
     M: Arrays,
     W: Arrays,
@@ -808,10 +814,12 @@ def play_runs(
         outcome[r] = scalars[S_OUTCOME]
         end[r] = scalars[S_END]
         first_seen[r] = scalars[S_FIRST]
-        pairs[r, :, :] = W[PAIRS]
-        alive[r, :] = W[ALIVE]
-        alert[r, :] = W[ALERT]
-        aware[r, :, :] = W[AWARE]
+        for g in range(W[ALIVE].shape[0]):
+            alive[r, g] = W[ALIVE][g]
+            alert[r, g] = W[ALERT][g]
+            for i in range(W[AWARE].shape[0]):
+                pairs[r, g, i] = W[PAIRS][g, i]
+                aware[r, i, g] = W[AWARE][i, g]
         for h in range(scalars[S_HEAT]):
             bx = min(bins_x - 1, max(0, int(W[HEAT_X][h] * heat_scale[0])))
             by = min(bins_y - 1, max(0, int(W[HEAT_Y][h] * heat_scale[1])))
