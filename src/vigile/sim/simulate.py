@@ -4,12 +4,20 @@ Runs are played in blocks of :data:`BLOCK` runs; block ``k`` draws from its own 
 ``SeedSequence(seed, spawn_key=(k,))``, so the numbers depend only on the seed and the number of
 runs — not on how many blocks are held in memory at once, nor on how many workers play them.
 Memory is bounded by the block size, whatever the number of runs.
+
+From :data:`KERNEL_RUNS` runs, a game whose batched model offers a compiled one (its
+``compiled()``, the skirmish raid's numba kernel of issue 14) plays every block with it: the first
+call after install compiles it (about a minute, then cached on disk), so shorter simulations
+stay on the batch, which answers at once. Without numba, a one-line notice and the batch. The
+choice depends only on the number of runs, so the same seed gives the same numbers whatever
+the workers.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import sys
 from collections.abc import Callable, Generator, Iterator
 from contextlib import closing
 from dataclasses import dataclass
@@ -32,6 +40,12 @@ MAX_ENGINE_ROUNDS = 500_000
 scenario with no batched model (the d20 games, day encounters): a fraction of a millisecond each,
 so a few minutes at most, with a progress bar."""
 Z95 = 1.959963984540054
+KERNEL_RUNS = 20_000
+"""From this many runs, the compiled kernel plays (when the game has one and numba is installed)."""
+NO_NUMBA = (
+    "vigile: numba is not installed, so the numpy batch plays (slower); "
+    "pip install 'vigile[kernel]' for the compiled kernel\n"
+)
 
 
 @dataclass(frozen=True)
@@ -164,23 +178,46 @@ def _first_detection(result: Any, guards: list[str]) -> tuple[Any, ...]:
     return (found[0][0], *found) if found else ()
 
 
-def _model(scenario: Scenario) -> Batched | Scenario:
+def _model(scenario: Scenario, compiled: bool = False) -> Batched | Scenario:
     """What plays a block: the game's batched model (its plug-in's ``batch``) when it has one
-    for this scenario, else the scenario itself, played game by game in the engine."""
+    for this scenario — its compiled one when ``compiled`` and it offers one — else the scenario
+    itself, played game by game in the engine."""
     plugin = registry.get(scenario.ruleset)
     model: Batched | None = plugin.load(plugin.batch)(scenario) if plugin.batch else None
-    return model if model is not None else scenario
+    if model is None:
+        return scenario
+    offer: Callable[[], Batched | None] | None = getattr(model, "compiled", None)
+    if compiled and offer is not None:
+        return offer() or model
+    return model
+
+
+def _kernel_ready(model: Batched | Scenario, runs: int) -> bool:
+    """Whether the blocks are played by the model's compiled counterpart: ``runs`` reaches
+    :data:`KERNEL_RUNS`, the model offers one (its ``compiled()``), and numba is installed —
+    without it, a one-line notice on stderr."""
+    if runs < KERNEL_RUNS or not hasattr(model, "compiled"):
+        return False
+    from vigile.sim.kernel import available
+
+    if not available():
+        sys.stderr.write(NO_NUMBA)
+        return False
+    return True
 
 
 @functools.lru_cache(maxsize=4)
-def _worker_model(scenario_json: str) -> Batched | Scenario:
+def _worker_model(scenario_json: str, compiled: bool = False) -> Batched | Scenario:
     """The model a worker plays, prepared once per process for each scenario it is sent."""
-    return _model(Scenario.model_validate_json(scenario_json))
+    return _model(Scenario.model_validate_json(scenario_json), compiled)
 
 
-def _worker_block(scenario_json: str, seed: int, index: int, size: int) -> Tally:
-    """One task: block ``index`` of the scenario sent as JSON (so it runs on any machine)."""
-    return play_block(_worker_model(scenario_json), seed, index, size)
+def _worker_block(
+    scenario_json: str, seed: int, index: int, size: int, compiled: bool = False
+) -> Tally:
+    """One task: block ``index`` of the scenario sent as JSON (so it runs on any machine),
+    played by the compiled model when ``compiled``."""
+    return play_block(_worker_model(scenario_json, compiled), seed, index, size)
 
 
 def check_counts(runs: int, workers: int) -> None:
@@ -222,6 +259,9 @@ def simulate(
     del source  # kept for callers that still pass it
     check_counts(runs, workers)
     model = _model(scenario)
+    compiled = _kernel_ready(model, runs)
+    if compiled and workers == 1 and scheduler is None:
+        model = _model(scenario, compiled=True)
     if isinstance(model, Scenario):
         check_engine_work(scenario, runs)
     guards = [a.name for a in scenario.actors if a.side.value == "defenders"]
@@ -229,7 +269,9 @@ def simulate(
     turns = scenario.turns if isinstance(model, Scenario) else model.turns
     total = Tally.empty(turns, len(guards))
     try:
-        with closing(_tallies(model, scenario, runs, seed, workers, scheduler)) as tallies:
+        with closing(
+            _tallies(model, scenario, runs, seed, workers, scheduler, compiled)
+        ) as tallies:
             for tally in tallies:
                 total = total + tally
                 if progress:
@@ -249,10 +291,11 @@ def _tallies(
     seed: int,
     workers: int,
     scheduler: str | None,
+    compiled: bool = False,
 ) -> Generator[Tally, None, None]:
     """Each block's tally: played here one after the other, or by worker processes or a Dask
     scheduler as they finish (in any order: the sum is the same). Closing it early (Ctrl-C)
-    stops the workers at once."""
+    stops the workers at once. ``compiled``: the workers play the compiled model."""
     if workers == 1 and scheduler is None:
         for index, size in blocks(runs):
             yield play_block(model, seed, index, size)
@@ -262,7 +305,8 @@ def _tallies(
     sent = scenario.model_dump_json(exclude_unset=True)
     with executor(local_workers(workers, math.ceil(runs / BLOCK)), scheduler) as pool:
         futures = [
-            pool.submit(_worker_block, sent, seed, index, size) for index, size in blocks(runs)
+            pool.submit(_worker_block, sent, seed, index, size, compiled)
+            for index, size in blocks(runs)
         ]
         for _, tally in completed(pool, futures):
             yield tally

@@ -22,9 +22,21 @@ of every call cost more than the geometry itself (an atomic increment and decrem
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+
+
+def compiled(function: Function) -> Function:
+    """How every function of the kernels is compiled: numba's ``njit``, cached on disk, without
+    reference counting (see the module's docstring)."""
+    options: dict[str, Any] = {"cache": True, "_nrt": False}  # _nrt: not in numba's stubs
+    return cast(Function, njit(function, **options))
+
 
 SAME_POINT = 1e-9
 """Two meetings closer than this along a query are one point (``_SAME_POINT`` of the original)."""
@@ -32,7 +44,7 @@ T27 = 134217729.0
 """Veltkamp's constant 2**27 + 1, the split of :func:`py_hypot`."""
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def py_hypot(a: float, b: float) -> float:
     """CPython 3.11's ``math.hypot(a, b)`` (``vector_norm``), bit for bit."""
     a = abs(a)
@@ -87,7 +99,7 @@ def py_hypot(a: float, b: float) -> float:
     return (h + x / (2.0 * h)) / scale
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def py_floordiv(x: float, y: float) -> float:
     """CPython's float ``x // y`` (``float_floor_div``), bit for bit."""
     mod = np.fmod(x, y)
@@ -102,7 +114,7 @@ def py_floordiv(x: float, y: float) -> float:
     return math.copysign(0.0, x / y)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _sign(value: float) -> float:
     if value > 0.0:
         return 1.0
@@ -111,12 +123,12 @@ def _sign(value: float) -> float:
     return value  # 0.0, -0.0 or nan, as np.sign
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _orient(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> float:
     return (bx - ax) * (py - ay) - (by - ay) * (px - ax)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _signs(
     ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
 ) -> tuple[float, float, float, float, float, float]:
@@ -133,7 +145,7 @@ def _signs(
     return s1, s2, _sign(o3), _sign(o4), o3, o4
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _projections(
     ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
 ) -> tuple[float, float, float, bool]:
@@ -149,7 +161,7 @@ def _projections(
     return min(tp, tq), max(tp, tq), ux * ux + uy * uy, swap
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def meets_open(
     ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
 ) -> bool:
@@ -161,7 +173,7 @@ def meets_open(
     return (s3 * s4 < 0) and (s1 * s2 <= 0)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def crossings(
     ax: float,
     ay: float,
@@ -210,13 +222,13 @@ def crossings(
     return _with_runs(ax, ay, bx, by, x1, y1, x2, y2, scratch, hits, points)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _before(a: float, b: float) -> bool:
     """``a`` sorts strictly before ``b`` as numpy sorts floats (nan last)."""
     return a < b or (b != b and a == a)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _sort_floats(scratch: np.ndarray, n: int) -> None:
     """``np.sort`` of ``scratch[0, :n]``, in place (an insertion sort: n is a handful)."""
     for k in range(1, n):
@@ -228,7 +240,7 @@ def _sort_floats(scratch: np.ndarray, n: int) -> None:
         scratch[0, at] = value
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _with_runs(
     ax: float,
     ay: float,
@@ -296,7 +308,7 @@ def _with_runs(
     return places
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def sees(
     ax: float,
     ay: float,
@@ -318,7 +330,7 @@ def sees(
     return True
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def contacts(
     ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
 ) -> tuple[bool, float, bool]:
@@ -341,7 +353,7 @@ def contacts(
     return touch, where, collinear
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _leg_is_clear(
     sx: float,
     sy: float,
@@ -369,7 +381,7 @@ def _leg_is_clear(
     return True
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def trace_move(
     x: float,
     y: float,
@@ -451,7 +463,7 @@ def trace_move(
     return x, y
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def in_polygon(px: float, py: float, xs: np.ndarray, ys: np.ndarray) -> bool:
     """``point_in_polygon`` for one point: even-odd, the boundary inside."""
     n = xs.shape[0]
@@ -467,7 +479,7 @@ def in_polygon(px: float, py: float, xs: np.ndarray, ys: np.ndarray) -> bool:
     return odd
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def region_of(px: float, py: float, starts: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> int:
     """Index of the last polygon (``starts``: CSR offsets into ``xs``, ``ys``) holding the
     point, -1 where none (``region_at``)."""
@@ -479,7 +491,7 @@ def region_of(px: float, py: float, starts: np.ndarray, xs: np.ndarray, ys: np.n
     return found
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def lit_by(
     px: float,
     py: float,
@@ -505,12 +517,12 @@ def lit_by(
     return False
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _cell_index(value: float, cell: float, count: int) -> int:
     return min(count - 1, max(0, math.floor(value / cell)))
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def gather(
     ax: float,
     ay: float,

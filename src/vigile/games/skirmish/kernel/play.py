@@ -33,9 +33,9 @@ import math
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from vigile.sim.kernel.geometry import (
+    compiled,
     crossings,
     gather,
     py_floordiv,
@@ -103,7 +103,7 @@ S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_QUEUED, S_HEAT = range(8)
 C_POS, C_STATUS, C_MISSES = 0, 1, 2
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def draw(uniforms: np.ndarray, ctx: np.ndarray) -> float:
     """The next uniform of the stream; 0.0 and :data:`EXHAUSTED` past its end."""
     pos = ctx[C_POS]
@@ -114,13 +114,13 @@ def draw(uniforms: np.ndarray, ctx: np.ndarray) -> float:
     return float(uniforms[pos])
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def face(sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> int:
     """A die face from the next uniform: ``floor(u * sides) + 1`` (UniformFaces)."""
     return int(draw(uniforms, ctx) * sides) + 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def roll_pool(code: int, dice: int, sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> bool:
     """A check of roll code ``code`` (:mod:`vigile.games.skirmish.kernel.tables`): no roll for
     NEVER or AUTO; else every die of the pool rolled against the target, each die's chain of
@@ -144,7 +144,7 @@ def roll_pool(code: int, dice: int, sides: int, uniforms: np.ndarray, ctx: np.nd
     return success
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def fumbles(dice: int, sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> bool:
     """Every die of the pool shows 1 (SK-D4: :func:`vigile.dice.pool.roll_plain`)."""
     every_one = True
@@ -154,7 +154,7 @@ def fumbles(dice: int, sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> boo
     return every_one
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _candidates(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float) -> int:
     """The walls a segment query A–B must try, into W[CANDIDATES]; how many."""
     ints = M[INTS]
@@ -176,7 +176,7 @@ def _candidates(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float
     )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _walls_between(
     M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float, doors: int
 ) -> int:
@@ -200,7 +200,7 @@ def _walls_between(
     )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _sees(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float, doors: int) -> bool:
     """A line of sight from A to B (SK-V6)."""
     if M[INTS][I_WALLS] == 0:
@@ -211,7 +211,7 @@ def _sees(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float, door
     )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _lit(M: Arrays, W: Arrays, px: float, py: float, doors: int) -> bool:
     """In a light that reaches the point (SK-V5)."""
     lights_x = M[LIGHT_X]
@@ -226,7 +226,7 @@ def _lit(M: Arrays, W: Arrays, px: float, py: float, doors: int) -> bool:
     return False
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _hear_code(
     M: Arrays,
     check: int,
@@ -257,7 +257,7 @@ def _hear_code(
     return int(code)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _detect(W: Arrays, g: int, i: int, x: float, y: float) -> None:
     """Guard g sees intruder i (at x, y): the alarm of the turn follows."""
     scalars = W[SCALARS]
@@ -282,7 +282,7 @@ def _detect(W: Arrays, g: int, i: int, x: float, y: float) -> None:
     scalars[S_QUEUED] += 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _look(
     M: Arrays,
     W: Arrays,
@@ -328,7 +328,7 @@ def _look(
         _detect(W, g, i, x, y)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _noise(
     M: Arrays,
     W: Arrays,
@@ -389,7 +389,7 @@ def _noise(
             )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _found(M: Arrays, W: Arrays, i: int, g: int) -> None:
     """An intruder who strikes or kills a guard knows where he is [R]."""
     observed = M[INTS][I_OBSERVED]
@@ -397,7 +397,7 @@ def _found(M: Arrays, W: Arrays, i: int, g: int) -> None:
         W[AWARE][i, g] = observed
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _ground(M: Arrays, x: float, y: float) -> int:
     """The sound of a body falling at (x, y): the last surface that holds it, or the default."""
     region = region_of(x, y, M[SURF_START], M[SURF_X], M[SURF_Y])
@@ -405,12 +405,12 @@ def _ground(M: Arrays, x: float, y: float) -> int:
     return int(sounds[region] if region >= 0 else sounds[sounds.shape[0] - 1])
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _in_cover(M: Arrays, x: float, y: float) -> bool:
     return region_of(x, y, M[COVER_START], M[COVER_X], M[COVER_Y]) >= 0
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Each group draws one direction and its living members move (SK-G1)."""
     ints = M[INTS]
@@ -471,7 +471,7 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
             )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _ops(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """The intruders' side of turn t, as the schedule recorded it."""
     ops = M[OPS]
@@ -553,7 +553,7 @@ def _ops(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) ->
                 _detect(W, victim, maker, mx, my)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _conversations(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Each living intruder that knows nothing of a talking guard tests to overhear it (SK-N7)."""
     ints = M[INTS]
@@ -576,7 +576,7 @@ def _conversations(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.n
                 W[AWARE][i, g] = max(W[AWARE][i, g], ints[I_HEARD])
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _sight(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Every living guard on every intruder it does not watch; then discovery (SK-G3, SK-G4)."""
     ints = M[INTS]
@@ -647,7 +647,7 @@ def _sight(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
                 W[AWARE][i, g] = observed
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _alarms(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """The detections of the turn, in order (SK-G5): initiative within reach, else the cry."""
     ints = M[INTS]
@@ -735,7 +735,7 @@ def _alarms(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray)
             )
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """One run, from its first turn to its end, into W's state and scalars."""
     ints = M[INTS]
@@ -780,7 +780,7 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
         scalars[S_END] = n_t
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def play_runs(
     M: Arrays,
     W: Arrays,
