@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -30,6 +31,8 @@ CLOSED = KindRule(blocks_sight=True, counts_for_noise=True, blocks_movement=True
 """A barrier that blocks everything: the default for every kind when a ruleset gives no
 rule of its own."""
 OPEN_KIND = "open"
+CACHE_LIMIT = 100_000
+"""The most answers a board remembers of each kind (memory stays bounded on any game)."""
 """The kind an open door or window counts as."""
 
 Point = tuple[float, float]
@@ -67,6 +70,13 @@ class Board:
         self.light_r = np.array(
             [light.radius_or(light_radius) for light in scenario.lights], dtype=np.float64
         )
+        self._cover: dict[Point, bool] = {}
+        """:meth:`in_cover` by point: cover never changes."""
+        self._seen: dict[tuple[Point, Point], bool] = {}
+        """:meth:`sees` by points, for the doors as they stand (cleared when a door opens or
+        closes): a turn asks the same questions guard after guard."""
+        self._lit: dict[Point, bool] = {}
+        """:meth:`lit` by point, the same way."""
 
     def _current(self) -> Barriers:
         return self.barriers_for(frozenset(self.open_doors))
@@ -85,6 +95,13 @@ class Board:
         else:
             self.open_doors.discard(index)
         self.barriers = self._current()
+        self._seen.clear()
+        self._lit.clear()
+
+    def _remember(self, cache: dict[Any, bool], key: Any, value: bool) -> bool:
+        if len(cache) < CACHE_LIMIT:
+            cache[key] = value
+        return value
 
     def barriers_between(self, a: Point, b: Point) -> int:
         """Partitions, closed doors and walls between two points (SK-N5)."""
@@ -111,11 +128,19 @@ class Board:
         """A line of sight between two points (SK-V6)."""
         if not len(self.barriers):
             return True
-        return bool(line_of_sight(self.barriers, a[0], a[1], b[0], b[1]))
+        found = self._seen.get((a, b))
+        if found is None:
+            found = bool(line_of_sight(self.barriers, a[0], a[1], b[0], b[1]))
+            self._remember(self._seen, (a, b), found)
+        return found
 
     def lit(self, p: Point) -> bool:
         """Within the radius of a light that reaches it, no wall between (SK-V5)."""
-        return bool(self.lit_points(p[0], p[1]))
+        found = self._lit.get(p)
+        if found is None:
+            found = bool(self.lit_points(p[0], p[1]))
+            self._remember(self._lit, p, found)
+        return found
 
     def lit_points(self, px: ArrayLike, py: ArrayLike) -> BoolArray:
         """:meth:`lit` for many points at once (the risk map's grid)."""
@@ -127,7 +152,11 @@ class Board:
 
     def in_cover(self, p: Point) -> bool:
         """Inside a cover area (SK-V3: a bush, a wall corner, under a floor)."""
-        return bool(self.cover_points(p[0], p[1]))
+        found = self._cover.get(p)
+        if found is None:
+            found = bool(self.cover_points(p[0], p[1]))
+            self._remember(self._cover, p, found)
+        return found
 
     def cover_points(self, px: ArrayLike, py: ArrayLike) -> BoolArray:
         """:meth:`in_cover` for many points at once."""
