@@ -311,7 +311,11 @@ def test_every_house_rule_key_at_edge_values(game: str, tmp_path: Path) -> None:
             text = (f"[{section}]\n" if section else "") + f"{name} = {value}\n"
             (tmp_path / "house.toml").write_text(text, encoding="utf-8")
             for check in CHECKS[game]:
-                run_cli([*check, "--house-rules", "house.toml", "--seed", "1"], tmp_path)
+                code, err = run_cli(
+                    [*check, "--house-rules", "house.toml", "--seed", "1"], tmp_path
+                )
+                if code == 2 and "house.toml" in err:
+                    break  # the file itself is refused: every other check refuses it the same way
 
 
 # --------------------------------------------------------------------------- arguments

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -132,14 +132,27 @@ def __getattr__(name: str) -> typer.Typer:
     raise AttributeError(f"module 'vigile.cli' has no attribute {name!r}")
 
 
-def _app_for(argv: list[str]) -> typer.Typer:
-    built = globals().get("app")
-    if isinstance(built, typer.Typer) and globals().get("_games_version") == registry.version():
-        return built
+_COMMANDS: dict[tuple[str, int], Any] = {}
+"""The click command of each app built, by (which, the registry's version): turning a Typer app
+into click commands costs more than most checks, so it is done once (a click command keeps no
+state between invocations)."""
+
+
+def _command_for(argv: list[str]) -> Any:
+    """The click command to run ``argv``: ``vigile check GAME …`` only builds that game's
+    checks (a check at the table starts fast), anything else the whole command."""
     if len(argv) > 2 and argv[0] == "check" and argv[2] != "--help" and _has_checks(argv[1]):
-        return _one_ruleset(argv[1])
-    app: typer.Typer = __getattr__("app")
-    return app
+        key = (f"check {argv[1]}", registry.version())
+        if key not in _COMMANDS:
+            _COMMANDS[key] = typer.main.get_command(_one_ruleset(argv[1]))
+        return _COMMANDS[key]
+    key = ("all", registry.version())
+    if key not in _COMMANDS:
+        built = globals().get("app")
+        if not (isinstance(built, typer.Typer) and globals().get("_games_version") == key[1]):
+            built = __getattr__("app")
+        _COMMANDS[key] = typer.main.get_command(built)
+    return _COMMANDS[key]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -148,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     from vigile.io.safe import printable
 
     args = argv if argv is not None else sys.argv[1:]
-    command = typer.main.get_command(_app_for(args))
+    command = _command_for(args)
     try:
         code = command.main(
             args=args,
