@@ -519,7 +519,7 @@ def test_racing_with_expect_seq_one_wins(store: Store, url: str) -> None:
         "postgresql+psycopg://nobody:s3cret@127.0.0.1:1/x?no_such_option=1",
         "nonsense://",
         "nonsense://user:s3cret@host/db",
-        "not a url at all",
+        "{tmp}/a-file/x.db",  # a plain path is a SQLite file: here under a file, not a folder
         "sqlite:///{tmp}/a-file/sub/x.db",
     ],
 )
