@@ -16,6 +16,7 @@ varied field gets one curve per value, never an average.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
@@ -576,5 +577,9 @@ def sweep_figure(
             ax.grid(alpha=0.3)
             if others and row_index == 0:
                 ax.legend(fontsize=7)
-    figure.suptitle(title + "\n" + tr("sim.plot.probability", lang), fontsize=10)
+    # Wrapped to the figure's width (about 11 characters an inch at 10 pt): a long scenario
+    # name is never cut off at the edges.
+    width = max(20, int(figure.get_figwidth() * 11))
+    wrapped = "\n".join(textwrap.wrap(title, width))
+    figure.suptitle(wrapped + "\n" + tr("sim.plot.probability", lang), fontsize=10)
     return figure
