@@ -97,8 +97,31 @@ GX, GY, ALIVE, ALERT, WATCHES, RESOLVED, AWARE, KNOWS, QUEUE, PAIRS, SCALARS = r
 CANDIDATES, STAMP, SCRATCH, DONE_GROUP, HEAT_X, HEAT_Y, CACHE_WALLS, CACHE_LINE, MOVERS = range(
     11, 20
 )
+TURN_LINE, GUARD_VIEW = 20, 21
+"""``TURN_LINE[i, g]``: a moving guard's line of sight to intruder i this turn (-1: not yet
+known); ``GUARD_VIEW[0 / 1, g]``: guard g stands in cover / in light this turn (-1: not yet
+known). Both hold for the sight phase of one turn, where nothing moves."""
 # SCALARS
 S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_QUEUED, S_HEAT = range(8)
+# the hot helpers' tuples (:func:`_queries`)
+Q_X1, Q_Y1, Q_X2, Q_Y2, Q_LINE_START, Q_LINE_WALLS, Q_STAMP, Q_CANDIDATES, Q_SCRATCH = range(9)
+L_BRUTE, L_WALLS, L_COLUMNS, L_ROWS, L_CELL = range(5)
+D_WATCHES, D_PAIRS, D_RESOLVED, D_QUEUE, D_SCALARS, D_HEAT_X, D_HEAT_Y = range(7)
+(
+    V_GX,
+    V_GY,
+    V_ALERT,
+    V_ALIVE,
+    V_PATROLLING,
+    V_POOL,
+    V_DICE,
+    V_SIGHT,
+    V_BANDS,
+    V_HEAR,
+    V_CACHE_LINE,
+    V_CACHE_WALLS,
+) = range(12)
+P_AUTO, P_STEP, P_SIDES, P_GUARDS, P_ALERT_ON_NOISE = range(5)
 # ctx
 C_POS, C_STATUS, C_MISSES = 0, 1, 2
 
@@ -155,72 +178,74 @@ def fumbles(dice: int, sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> boo
 
 
 @compiled
-def _candidates(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float) -> int:
-    """The walls a segment query A–B must try, into W[CANDIDATES]; how many."""
-    ints = M[INTS]
-    out = W[CANDIDATES]
-    if ints[I_BRUTE]:
-        return int(ints[I_WALLS])
+def _candidates(G: Arrays, L: Arrays, ax: float, ay: float, bx: float, by: float) -> int:
+    """The walls a segment query A–B must try, into ``G[Q_CANDIDATES]``; how many.
+    ``G``: the query's arrays (:func:`_queries`); ``L``: the line grid's scalars."""
+    if L[L_BRUTE]:
+        return int(L[L_WALLS])
     return gather(
         ax,
         ay,
         bx,
         by,
-        M[FLOATS][F_LINE_CELL],
-        ints[I_LINE_COLUMNS],
-        ints[I_LINE_ROWS],
-        M[LINE_START],
-        M[LINE_WALLS],
-        W[STAMP],
-        out,
+        L[L_CELL],
+        L[L_COLUMNS],
+        L[L_ROWS],
+        G[Q_LINE_START],
+        G[Q_LINE_WALLS],
+        G[Q_STAMP],
+        G[Q_CANDIDATES],
     )
 
 
 @compiled
 def _walls_between(
-    M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float, doors: int
+    G: Arrays, L: Arrays, mask: np.ndarray, ax: float, ay: float, bx: float, by: float
 ) -> int:
-    """Walls, doors and partitions that count for noise between A and B (SK-N5)."""
-    if M[INTS][I_WALLS] == 0:
+    """Walls, doors and partitions that count for noise between A and B (SK-N5); ``mask``:
+    the noise mask of the doors as they stand."""
+    if L[L_WALLS] == 0:
         return 0
-    count = _candidates(M, W, ax, ay, bx, by)
+    count = _candidates(G, L, ax, ay, bx, by)
     return crossings(
         ax,
         ay,
         bx,
         by,
-        M[X1],
-        M[Y1],
-        M[X2],
-        M[Y2],
-        M[NOISE_MASK][doors],
-        W[CANDIDATES],
+        G[Q_X1],
+        G[Q_Y1],
+        G[Q_X2],
+        G[Q_Y2],
+        mask,
+        G[Q_CANDIDATES],
         count,
-        W[SCRATCH],
+        G[Q_SCRATCH],
     )
 
 
 @compiled
-def _sees(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float, doors: int) -> bool:
-    """A line of sight from A to B (SK-V6)."""
-    if M[INTS][I_WALLS] == 0:
+def _sees(
+    G: Arrays, L: Arrays, mask: np.ndarray, ax: float, ay: float, bx: float, by: float
+) -> bool:
+    """A line of sight from A to B (SK-V6); ``mask``: the sight mask of the doors."""
+    if L[L_WALLS] == 0:
         return True
-    count = _candidates(M, W, ax, ay, bx, by)
-    return sees(
-        ax, ay, bx, by, M[X1], M[Y1], M[X2], M[Y2], M[SIGHT_MASK][doors], W[CANDIDATES], count
-    )
+    count = _candidates(G, L, ax, ay, bx, by)
+    return sees(ax, ay, bx, by, G[Q_X1], G[Q_Y1], G[Q_X2], G[Q_Y2], mask, G[Q_CANDIDATES], count)
 
 
 @compiled
-def _lit(M: Arrays, W: Arrays, px: float, py: float, doors: int) -> bool:
+def _lit(M: Arrays, G: Arrays, L: Arrays, mask: np.ndarray, px: float, py: float) -> bool:
     """In a light that reaches the point (SK-V5)."""
     lights_x = M[LIGHT_X]
+    lights_y = M[LIGHT_Y]
+    radii = M[LIGHT_R]
     for k in range(lights_x.shape[0]):
         dx = px - lights_x[k]
-        dy = py - M[LIGHT_Y][k]
-        radius = M[LIGHT_R][k]
+        dy = py - lights_y[k]
+        radius = radii[k]
         if dx * dx + dy * dy <= radius * radius and _sees(
-            M, W, lights_x[k], M[LIGHT_Y][k], px, py, doors
+            G, L, mask, lights_x[k], lights_y[k], px, py
         ):
             return True
     return False
@@ -228,7 +253,7 @@ def _lit(M: Arrays, W: Arrays, px: float, py: float, doors: int) -> bool:
 
 @compiled
 def _hear_code(
-    M: Arrays,
+    hear: np.ndarray,
     check: int,
     sound: int,
     steps: int,
@@ -237,7 +262,6 @@ def _hear_code(
     pool: int,
     ctx: np.ndarray,
 ) -> int:
-    hear = M[HEAR]
     if steps >= hear.shape[2] or walls >= hear.shape[3]:
         ctx[C_STATUS] |= LIMIT
         return NEVER
@@ -258,56 +282,64 @@ def _hear_code(
 
 
 @compiled
-def _detect(W: Arrays, g: int, i: int, x: float, y: float) -> None:
-    """Guard g sees intruder i (at x, y): the alarm of the turn follows."""
-    scalars = W[SCALARS]
-    W[WATCHES][g, i] = True
+def _detect(D: Arrays, g: int, i: int, x: float, y: float) -> None:
+    """Guard g sees intruder i (at x, y): the alarm of the turn follows. ``D``: the
+    detection arrays (:func:`_queries`)."""
+    scalars = D[D_SCALARS]
+    D[D_WATCHES][g, i] = True
     if not scalars[S_EVER]:
         scalars[S_EVER] = 1
         scalars[S_FIRST] = scalars[S_TURN]
-    if not W[PAIRS][g, i]:
-        W[PAIRS][g, i] = True
+    pairs = D[D_PAIRS]
+    if not pairs[g, i]:
+        pairs[g, i] = True
         h = scalars[S_HEAT]
-        W[HEAT_X][h] = x
-        W[HEAT_Y][h] = y
+        D[D_HEAT_X][h] = x
+        D[D_HEAT_Y][h] = y
         scalars[S_HEAT] = h + 1
-    if W[RESOLVED][g, i]:
+    if D[D_RESOLVED][g, i]:
         return
-    queue = W[QUEUE]
-    for k in range(scalars[S_QUEUED]):
+    queue = D[D_QUEUE]
+    queued = scalars[S_QUEUED]
+    for k in range(queued):
         if queue[k, 0] == g and queue[k, 1] == i:
             return
-    queue[scalars[S_QUEUED], 0] = g
-    queue[scalars[S_QUEUED], 1] = i
-    scalars[S_QUEUED] += 1
+    queue[queued, 0] = g
+    queue[queued, 1] = i
+    scalars[S_QUEUED] = queued + 1
 
 
 @compiled
 def _look(
-    M: Arrays,
-    W: Arrays,
+    G: Arrays,
+    L: Arrays,
+    D: Arrays,
+    V: Arrays,
+    P: Arrays,
     g: int,
     i: int,
+    outfit: int,
     x: float,
     y: float,
     attitude: int,
     lit: int,
-    doors: int,
+    mask: np.ndarray,
+    cache: np.ndarray,
     key: int,
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> None:
-    """Guard g tests sight on intruder i at (x, y) (SK-V1..SK-V9). ``key``: where a posted
-    guard's line of sight to that point is cached, -1 for none."""
-    gx, gy = W[GX][g], W[GY][g]
+    """Guard g tests sight on intruder i (``outfit``: its outfit) at (x, y) (SK-V1..SK-V9).
+    ``V``: the guards' arrays, ``P``: the rule's scalars (:func:`_queries`); ``mask``: the
+    sight mask of the doors. ``cache[key, g]``: where the guard's line of sight to that point
+    is cached, ``key`` -1 for none."""
+    gx, gy = V[V_GX][g], V[V_GY][g]
     gap = py_hypot(gx - x, gy - y)
-    floats = M[FLOATS]
-    near = 1 if gap < floats[F_AUTO] else 0
-    band = 1 if gap < M[BANDS][attitude] else 0
-    alert = 1 if W[ALERT][g] else 0
-    outfit = M[INTRUDER_OUTFIT][i]
-    pool = M[GUARD_POOL][g]
-    sight = M[SIGHT]
+    near = 1 if gap < P[P_AUTO] else 0
+    band = 1 if gap < V[V_BANDS][attitude] else 0
+    alert = 1 if V[V_ALERT][g] else 0
+    pool = V[V_POOL][g]
+    sight = V[V_SIGHT]
     blind = sight[attitude, near, band, lit, 0, alert, outfit, pool]
     seeing = sight[attitude, near, band, lit, 1, alert, outfit, pool]
     if blind == NEVER and seeing == NEVER:
@@ -316,27 +348,32 @@ def _look(
     if blind != seeing:
         line = -1
         if key >= 0:
-            line = W[CACHE_LINE][key, g]
+            line = cache[key, g]
         if line < 0:
-            line = 1 if _sees(M, W, gx, gy, x, y, doors) else 0
+            line = 1 if _sees(G, L, mask, gx, gy, x, y) else 0
             if key >= 0:
-                W[CACHE_LINE][key, g] = line
+                cache[key, g] = line
         code = seeing if line else blind
     if code == NEVER:
         return
-    if roll_pool(code, M[POOLS][pool], M[INTS][I_SIDES], uniforms, ctx):
-        _detect(W, g, i, x, y)
+    if roll_pool(code, V[V_DICE][pool], P[P_SIDES], uniforms, ctx):
+        _detect(D, g, i, x, y)
 
 
 @compiled
 def _noise(
-    M: Arrays,
-    W: Arrays,
+    G: Arrays,
+    L: Arrays,
+    D: Arrays,
+    V: Arrays,
+    P: Arrays,
     sound: int,
     ax: float,
     ay: float,
     maker: int,
-    doors: int,
+    outfit: int,
+    noise_mask: np.ndarray,
+    sight_mask: np.ndarray,
     mx: float,
     my: float,
     attitude: int,
@@ -350,43 +387,107 @@ def _noise(
     """Every living defender not watching the maker checks the noise at (ax, ay) (SK-N1..SK-N7);
     one who hears turns round: a sight test on the maker at (mx, my) (SK-N10). ``key``: where
     a posted listener's count of walls to this source is cached, -1 for none."""
-    ints = M[INTS]
-    floats = M[FLOATS]
-    alive = W[ALIVE]
-    for g in range(ints[I_GUARDS]):
-        if g == besides or not alive[g] or W[WATCHES][g, maker]:
+    alive = V[V_ALIVE]
+    watches = D[D_WATCHES]
+    gxs = V[V_GX]
+    gys = V[V_GY]
+    patrolling = V[V_PATROLLING]
+    cache = V[V_CACHE_WALLS]
+    alerts = V[V_ALERT]
+    pools = V[V_POOL]
+    dice = V[V_DICE]
+    hear = V[V_HEAR]
+    step = P[P_STEP]
+    sides = P[P_SIDES]
+    for g in range(P[P_GUARDS]):
+        if g == besides or not alive[g] or watches[g, maker]:
             continue
-        gx, gy = W[GX][g], W[GY][g]
+        gx, gy = gxs[g], gys[g]
         gap = py_hypot(gx - ax, gy - ay)
-        steps = int(py_floordiv(gap, floats[F_STEP]))
-        posted = not M[PATROLLING][g]
+        steps = int(py_floordiv(gap, step))
+        posted = not patrolling[g]
         walls = -1
         if key >= 0 and posted:
-            walls = W[CACHE_WALLS][key, g]
+            walls = cache[key, g]
         if walls < 0:
-            walls = _walls_between(M, W, gx, gy, ax, ay, doors)
+            walls = _walls_between(G, L, noise_mask, gx, gy, ax, ay)
             if key >= 0 and posted:
-                W[CACHE_WALLS][key, g] = walls
-        alert = 1 if W[ALERT][g] else 0
-        pool = M[GUARD_POOL][g]
-        code = _hear_code(M, NOISE, sound, steps, walls, alert, pool, ctx)
-        if roll_pool(code, M[POOLS][pool], ints[I_SIDES], uniforms, ctx):
-            if ints[I_ALERT_ON_NOISE]:
-                W[ALERT][g] = True
+                cache[key, g] = walls
+        alert = 1 if alerts[g] else 0
+        pool = pools[g]
+        code = _hear_code(hear, NOISE, sound, steps, walls, alert, pool, ctx)
+        if roll_pool(code, dice[pool], sides, uniforms, ctx):
+            if P[P_ALERT_ON_NOISE]:
+                alerts[g] = True
             _look(
-                M,
-                W,
+                G,
+                L,
+                D,
+                V,
+                P,
                 g,
                 maker,
+                outfit,
                 mx,
                 my,
                 attitude,
                 lit,
-                doors,
+                sight_mask,
+                V[V_CACHE_LINE],
                 look_key if posted else -1,
                 uniforms,
                 ctx,
             )
+
+
+@compiled
+def _queries(M: Arrays, W: Arrays) -> tuple[Any, Any, Any, Any, Any]:
+    """The few arrays and scalars the hot helpers read, out of the model and the state: ``G``
+    (segment queries), ``L`` (the line grid's scalars), ``D`` (detections), ``V`` (the
+    guards and their tables), ``P`` (the rule's scalars)."""
+    ints = M[INTS]
+    floats = M[FLOATS]
+    G = (
+        M[X1],
+        M[Y1],
+        M[X2],
+        M[Y2],
+        M[LINE_START],
+        M[LINE_WALLS],
+        W[STAMP],
+        W[CANDIDATES],
+        W[SCRATCH],
+    )
+    L = (
+        ints[I_BRUTE],
+        ints[I_WALLS],
+        ints[I_LINE_COLUMNS],
+        ints[I_LINE_ROWS],
+        floats[F_LINE_CELL],
+    )
+    D = (W[WATCHES], W[PAIRS], W[RESOLVED], W[QUEUE], W[SCALARS], W[HEAT_X], W[HEAT_Y])
+    V = (
+        W[GX],
+        W[GY],
+        W[ALERT],
+        W[ALIVE],
+        M[PATROLLING],
+        M[GUARD_POOL],
+        M[POOLS],
+        M[SIGHT],
+        M[BANDS],
+        M[HEAR],
+        W[CACHE_LINE],
+        W[CACHE_WALLS],
+    )
+    P = (
+        floats[F_AUTO],
+        floats[F_STEP],
+        ints[I_SIDES],
+        ints[I_GUARDS],
+        ints[I_ALERT_ON_NOISE],
+    )
+    return G, L, D, V, P
 
 
 @compiled
@@ -472,11 +573,26 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
 
 
 @compiled
-def _ops(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+def _ops(
+    M: Arrays,
+    W: Arrays,
+    G: Arrays,
+    L: Arrays,
+    D: Arrays,
+    V: Arrays,
+    P: Arrays,
+    t: int,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
+) -> None:
     """The intruders' side of turn t, as the schedule recorded it."""
     ops = M[OPS]
-    ints = M[INTS]
+    sides = P[P_SIDES]
     alive = W[ALIVE]
+    patrolling = M[PATROLLING]
+    outfits = M[INTRUDER_OUTFIT]
+    noise_masks = M[NOISE_MASK]
+    sight_masks = M[SIGHT_MASK]
     for k in range(M[TURN_OPS][t], M[TURN_OPS][t + 1]):
         kind = int(ops[k, 0])
         maker = int(ops[k, 1])
@@ -487,32 +603,22 @@ def _ops(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) ->
         mx, my = ops[k, 8], ops[k, 9]
         attitude = int(ops[k, 10])
         lit = int(ops[k, 11])
+        outfit = outfits[maker]
+        noise_mask = noise_masks[doors]
+        sight_mask = sight_masks[doors]
         if kind == FUMBLE_OP:
             if victim >= 0 and not alive[victim]:
                 continue
-            if fumbles(int(ops[k, 7]), ints[I_SIDES], uniforms, ctx):
+            if fumbles(int(ops[k, 7]), sides, uniforms, ctx):
                 _noise(
-                    M,
-                    W,
-                    sound,
-                    ax,
-                    ay,
-                    maker,
-                    doors,
-                    mx,
-                    my,
-                    attitude,
-                    lit,
-                    -1,
-                    k,
-                    k,
-                    uniforms,
-                    ctx,
-                )
+                    G, L, D, V, P, sound, ax, ay, maker, outfit, noise_mask, sight_mask,
+                    mx, my, attitude, lit, -1, k, k, uniforms, ctx,
+                )  # fmt: skip
         elif kind == NOISE_OP:
             _noise(
-                M, W, sound, ax, ay, maker, doors, mx, my, attitude, lit, -1, k, k, uniforms, ctx
-            )
+                G, L, D, V, P, sound, ax, ay, maker, outfit, noise_mask, sight_mask,
+                mx, my, attitude, lit, -1, k, k, uniforms, ctx,
+            )  # fmt: skip
         elif kind == KILL_OP:
             if not alive[victim]:
                 continue
@@ -521,110 +627,163 @@ def _ops(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) ->
             vx, vy = W[GX][victim], W[GY][victim]
             if sound < 0:
                 sound = _ground(M, vx, vy)
-            key = k if not M[PATROLLING][victim] else -1
+            key = k if not patrolling[victim] else -1
             _noise(
-                M, W, sound, vx, vy, maker, doors, mx, my, attitude, lit, -1, key, k, uniforms, ctx
-            )
+                G, L, D, V, P, sound, vx, vy, maker, outfit, noise_mask, sight_mask,
+                mx, my, attitude, lit, -1, key, k, uniforms, ctx,
+            )  # fmt: skip
         else:  # a strike
             if not alive[victim]:
                 continue
             _found(M, W, maker, victim)
             vx, vy = W[GX][victim], W[GY][victim]
-            key = k if not M[PATROLLING][victim] else -1
+            key = k if not patrolling[victim] else -1
             _noise(
-                M,
-                W,
-                sound,
-                vx,
-                vy,
-                maker,
-                doors,
-                mx,
-                my,
-                attitude,
-                lit,
-                victim,
-                key,
-                k,
-                uniforms,
-                ctx,
-            )
+                G, L, D, V, P, sound, vx, vy, maker, outfit, noise_mask, sight_mask,
+                mx, my, attitude, lit, victim, key, k, uniforms, ctx,
+            )  # fmt: skip
             if alive[victim]:
-                _detect(W, victim, maker, mx, my)
+                _detect(D, victim, maker, mx, my)
 
 
 @compiled
-def _conversations(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+def _conversations(
+    M: Arrays,
+    W: Arrays,
+    G: Arrays,
+    L: Arrays,
+    V: Arrays,
+    P: Arrays,
+    t: int,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
+) -> None:
     """Each living intruder that knows nothing of a talking guard tests to overhear it (SK-N7)."""
     ints = M[INTS]
     talks = M[TALKS]
-    doors = M[TURN_DOORS][t, 1]
+    mask = M[NOISE_MASK][M[TURN_DOORS][t, 1]]
     positions = M[POSITIONS]
-    for g in range(ints[I_GUARDS]):
-        if not W[ALIVE][g] or talks[g] < 0:
+    overhears = M[OVERHEARS]
+    aware = W[AWARE]
+    knows = W[KNOWS]
+    alive = W[ALIVE]
+    gxs = W[GX]
+    gys = W[GY]
+    intruder_pool = M[INTRUDER_POOL]
+    intruder_alert = M[INTRUDER_ALERT]
+    dice = M[POOLS]
+    hear = M[HEAR]
+    step = P[P_STEP]
+    sides = P[P_SIDES]
+    heard = ints[I_HEARD]
+    for g in range(P[P_GUARDS]):
+        if not alive[g] or talks[g] < 0:
             continue
         for i in range(ints[I_INTRUDERS]):
-            if not M[OVERHEARS][W[AWARE][i, g], 1 if W[KNOWS][i, g] else 0]:
+            if not overhears[aware[i, g], 1 if knows[i, g] else 0]:
                 continue
             ix, iy = positions[t, i, 0], positions[t, i, 1]
-            gap = py_hypot(ix - W[GX][g], iy - W[GY][g])
-            steps = int(py_floordiv(gap, M[FLOATS][F_STEP]))
-            walls = _walls_between(M, W, ix, iy, W[GX][g], W[GY][g], doors)
-            pool = M[INTRUDER_POOL][i]
-            code = _hear_code(M, OVERHEAR, talks[g], steps, walls, M[INTRUDER_ALERT][i], pool, ctx)
-            if roll_pool(code, M[POOLS][pool], ints[I_SIDES], uniforms, ctx):
-                W[AWARE][i, g] = max(W[AWARE][i, g], ints[I_HEARD])
+            gap = py_hypot(ix - gxs[g], iy - gys[g])
+            steps = int(py_floordiv(gap, step))
+            walls = _walls_between(G, L, mask, ix, iy, gxs[g], gys[g])
+            pool = intruder_pool[i]
+            code = _hear_code(hear, OVERHEAR, talks[g], steps, walls, intruder_alert[i], pool, ctx)
+            if roll_pool(code, dice[pool], sides, uniforms, ctx):
+                aware[i, g] = max(aware[i, g], heard)
 
 
 @compiled
-def _sight(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+def _sight(
+    M: Arrays,
+    W: Arrays,
+    G: Arrays,
+    L: Arrays,
+    D: Arrays,
+    V: Arrays,
+    P: Arrays,
+    t: int,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
+) -> None:
     """Every living guard on every intruder it does not watch; then discovery (SK-G3, SK-G4)."""
     ints = M[INTS]
     n_g, n_i = ints[I_GUARDS], ints[I_INTRUDERS]
     doors = M[TURN_DOORS][t, 1]
+    mask = M[SIGHT_MASK][doors]
     positions = M[POSITIONS]
+    attitudes = M[ATTITUDES]
+    lits = M[LIT]
+    outfits = M[INTRUDER_OUTFIT]
+    patrolling = M[PATROLLING]
+    alive = W[ALIVE]
+    watches = W[WATCHES]
     n_ops = M[OPS].shape[0]
+    posted_lines = W[CACHE_LINE]
+    turn_lines = W[TURN_LINE]
+    turn_lines[:, :] = -1
+    view = W[GUARD_VIEW]
+    view[:, :] = -1
     for g in range(n_g):
-        if not W[ALIVE][g]:
+        if not alive[g]:
             continue
+        posted = not patrolling[g]
+        lines = posted_lines if posted else turn_lines
         for i in range(n_i):
-            if W[WATCHES][g, i]:
+            if watches[g, i]:
                 continue
-            key = n_ops + t * n_i + i if not M[PATROLLING][g] else -1
+            key = n_ops + t * n_i + i if posted else i
             _look(
-                M,
-                W,
+                G,
+                L,
+                D,
+                V,
+                P,
                 g,
                 i,
+                outfits[i],
                 positions[t, i, 0],
                 positions[t, i, 1],
-                M[ATTITUDES][t, i],
-                M[LIT][t, i],
-                doors,
+                attitudes[t, i],
+                lits[t, i],
+                mask,
+                lines,
                 key,
                 uniforms,
                 ctx,
             )
     observed = ints[I_OBSERVED]
-    floats = M[FLOATS]
+    auto = P[P_AUTO]
     sight = M[SIGHT]
+    bands = M[BANDS]
+    knows = W[KNOWS]
+    aware = W[AWARE]
+    gxs = W[GX]
+    gys = W[GY]
+    guard_attitude = M[GUARD_ATTITUDE]
+    guard_outfit = M[GUARD_OUTFIT]
+    intruder_alert = M[INTRUDER_ALERT]
+    intruder_pool = M[INTRUDER_POOL]
+    dice = M[POOLS]
+    sides = P[P_SIDES]
     for i in range(n_i):
         ix, iy = positions[t, i, 0], positions[t, i, 1]
+        alert = intruder_alert[i]
+        pool = intruder_pool[i]
         for g in range(n_g):
-            if not W[ALIVE][g] or W[KNOWS][i, g] or W[AWARE][i, g] == observed:
+            if not alive[g] or knows[i, g] or aware[i, g] == observed:
                 continue
-            gx, gy = W[GX][g], W[GY][g]
-            moved = 1 if M[PATROLLING][g] else 0
-            shown = M[GUARD_ATTITUDE][g]
-            attitude = shown[moved, 0]
-            if shown[moved, 0] != shown[moved, 1] and _in_cover(M, gx, gy):
-                attitude = shown[moved, 1]
+            gx, gy = gxs[g], gys[g]
+            moved = 1 if patrolling[g] else 0
+            attitude = guard_attitude[g, moved, 0]
+            if guard_attitude[g, moved, 0] != guard_attitude[g, moved, 1]:
+                if view[0, g] < 0:
+                    view[0, g] = 1 if _in_cover(M, gx, gy) else 0
+                if view[0, g]:
+                    attitude = guard_attitude[g, moved, 1]
             gap = py_hypot(ix - gx, iy - gy)
-            near = 1 if gap < floats[F_AUTO] else 0
-            band = 1 if gap < M[BANDS][attitude] else 0
-            alert = M[INTRUDER_ALERT][i]
-            outfit = M[GUARD_OUTFIT][g]
-            pool = M[INTRUDER_POOL][i]
+            near = 1 if gap < auto else 0
+            band = 1 if gap < bands[attitude] else 0
+            outfit = guard_outfit[g]
             lit_keys = (
                 sight[attitude, near, band, 0, 0, alert, outfit, pool]
                 != sight[attitude, near, band, 1, 0, alert, outfit, pool]
@@ -632,23 +791,45 @@ def _sight(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
                 != sight[attitude, near, band, 1, 1, alert, outfit, pool]
             )
             lit = 0
-            if lit_keys and _lit(M, W, gx, gy, doors):
-                lit = 1
+            if lit_keys:
+                if view[1, g] < 0:
+                    view[1, g] = 1 if _lit(M, G, L, mask, gx, gy) else 0
+                lit = view[1, g]
             blind = sight[attitude, near, band, lit, 0, alert, outfit, pool]
             seeing = sight[attitude, near, band, lit, 1, alert, outfit, pool]
             if blind == NEVER and seeing == NEVER:
                 continue
             code = seeing
             if blind != seeing:
-                code = seeing if _sees(M, W, ix, iy, gx, gy, doors) else blind
+                # the line from the guard to the intruder, the same both ways (exactly: the
+                # predicates order each segment's ends), as the guard's look may have found it
+                posted = not patrolling[g]
+                lines = posted_lines if posted else turn_lines
+                key = n_ops + t * n_i + i if posted else i
+                line = lines[key, g]
+                if line < 0:
+                    line = 1 if _sees(G, L, mask, gx, gy, ix, iy) else 0
+                    lines[key, g] = line
+                code = seeing if line else blind
             if code == NEVER:
                 continue
-            if roll_pool(code, M[POOLS][pool], ints[I_SIDES], uniforms, ctx):
-                W[AWARE][i, g] = observed
+            if roll_pool(code, dice[pool], sides, uniforms, ctx):
+                aware[i, g] = observed
 
 
 @compiled
-def _alarms(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+def _alarms(
+    M: Arrays,
+    W: Arrays,
+    G: Arrays,
+    L: Arrays,
+    D: Arrays,
+    V: Arrays,
+    P: Arrays,
+    t: int,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
+) -> None:
     """The detections of the turn, in order (SK-G5): initiative within reach, else the cry."""
     ints = M[INTS]
     floats = M[FLOATS]
@@ -657,6 +838,8 @@ def _alarms(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray)
     alive = W[ALIVE]
     positions = M[POSITIONS]
     doors = M[TURN_DOORS][t, 1]
+    noise_mask = M[NOISE_MASK][doors]
+    sight_mask = M[SIGHT_MASK][doors]
     sides = ints[I_SIDES]
     n_ops = M[OPS].shape[0]
     n_g = ints[I_GUARDS]
@@ -692,47 +875,20 @@ def _alarms(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray)
         gx, gy = W[GX][g], W[GY][g]
         attitude = M[ATTITUDES][t, i]
         lit = M[LIT][t, i]
+        outfit = M[INTRUDER_OUTFIT][i]
         key = n_ops + doors * n_g + g if not M[PATROLLING][g] else -1
         look_key = n_ops + t * ints[I_INTRUDERS] + i
         _noise(
-            M,
-            W,
-            ints[I_MELEE_SOUND],
-            gx,
-            gy,
-            i,
-            doors,
-            ix,
-            iy,
-            attitude,
-            lit,
-            g,
-            key,
-            look_key,
-            uniforms,
-            ctx,
-        )
+            G, L, D, V, P, ints[I_MELEE_SOUND], gx, gy, i, outfit, noise_mask, sight_mask,
+            ix, iy, attitude, lit, g, key, look_key, uniforms, ctx,
+        )  # fmt: skip
         if alive[g]:
             alive[g] = False
             _found(M, W, i, g)
             _noise(
-                M,
-                W,
-                _ground(M, gx, gy),
-                gx,
-                gy,
-                i,
-                doors,
-                ix,
-                iy,
-                attitude,
-                lit,
-                -1,
-                key,
-                look_key,
-                uniforms,
-                ctx,
-            )
+                G, L, D, V, P, _ground(M, gx, gy), gx, gy, i, outfit, noise_mask, sight_mask,
+                ix, iy, attitude, lit, -1, key, look_key, uniforms, ctx,
+            )  # fmt: skip
 
 
 @compiled
@@ -756,15 +912,16 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
     scalars[:] = 0
     scalars[S_OUTCOME] = RUNNING
     endings = M[ENDINGS]
+    G, L, D, V, P = _queries(M, W)
     for t in range(n_t):
         scalars[S_TURN] = t + 1
         scalars[S_QUEUED] = 0
         _patrols(M, W, M[TURN_DOORS][t, 0], uniforms, ctx)
-        _ops(M, W, t, uniforms, ctx)
-        _conversations(M, W, t, uniforms, ctx)
-        _sight(M, W, t, uniforms, ctx)
+        _ops(M, W, G, L, D, V, P, t, uniforms, ctx)
+        _conversations(M, W, G, L, V, P, t, uniforms, ctx)
+        _sight(M, W, G, L, D, V, P, t, uniforms, ctx)
         if n_g and n_i:
-            _alarms(M, W, t, uniforms, ctx)
+            _alarms(M, W, G, L, D, V, P, t, uniforms, ctx)
         if scalars[S_OUTCOME] == RUNNING and M[OBJECTIVE][t]:
             if scalars[S_ALARM]:
                 scalars[S_OUTCOME] = endings[E_AFTER_ALARM]

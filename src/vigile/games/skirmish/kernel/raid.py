@@ -135,6 +135,8 @@ def state_tuple(model: KernelModel) -> tuple[Array, ...]:
         model.caches["walls"],
         model.caches["line"],
         np.zeros(m + 4, np.int64),
+        np.full((n_i, n_g), -1, np.int64),
+        np.full((2, n_g), -1, np.int64),
     )
 
 
