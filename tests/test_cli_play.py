@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from vigile.cli import main
-from vigile.cli.play import Names, build_action, words_of
+from vigile.cli.play import Names, PlayError, build_action, words_of
 from vigile.engine.live import NeedDice, parse_action
 from vigile.io.i18n import Lang
 from vigile.io.views import event_lines
@@ -428,3 +428,28 @@ def test_the_given_dice_do_not_replay_the_log_for_each_die(
                 dice.append(1 + len(dice) % 6)
     assert len(dice) >= 17 and len(starts) == 1  # one replay: the first
     assert seen_by_gm(encounter) == seen_by_gm(Encounter(store, encounter.id))
+
+
+@pytest.mark.parametrize(
+    ("line", "usage"),
+    [
+        ("end now", "end"),
+        ("wait", "wait"),
+        ("hide Kage Tsuki", "hide"),
+        ("move Kage 60", "move"),
+        ("open Kage", "open"),
+        ("grapple Kage 60", "grapple"),
+        ("strike Kage", "strike"),
+        ("do Kage", "do"),
+        ("wait Kage dice=4,x", "dice"),
+    ],
+)
+def test_a_line_that_is_not_an_action_gets_its_usage(
+    line: str, usage: str, raid_names: Names
+) -> None:
+    """A malformed command line is refused with the command's usage (and nothing is played)."""
+    verb, *args = words_of(line)
+    with pytest.raises(PlayError) as refused:
+        build_action(verb, args, raid_names, Lang.EN)
+    assert refused.value.key == "console.usage_line"
+    assert usage in refused.value.text(Lang.EN)
