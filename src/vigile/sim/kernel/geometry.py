@@ -114,6 +114,39 @@ def py_floordiv(x: float, y: float) -> float:
     return math.copysign(0.0, x / y)
 
 
+FAST_MARGIN = 1e-12
+"""How far (relative) a plain ``sqrt(a * a + b * b)`` must be from a bound for the bound's side
+to be taken from it: it is within a few ulps (1e-16) of :func:`py_hypot`."""
+
+
+@compiled
+def hypot_below(a: float, b: float, limit: float, strict: bool) -> bool:
+    """``py_hypot(a, b) < limit`` (``<=`` when not ``strict``), exactly; from the plain root
+    when it is clearly on one side, from :func:`py_hypot` near the bound."""
+    if 1e-100 < limit < 1e150:
+        plain = math.sqrt(a * a + b * b)
+        if plain < limit * (1.0 - FAST_MARGIN):
+            return True
+        if plain > limit * (1.0 + FAST_MARGIN):
+            return False
+    gap = py_hypot(a, b)
+    return gap < limit if strict else gap <= limit
+
+
+@compiled
+def hypot_steps(a: float, b: float, step: float) -> int:
+    """``int(py_floordiv(py_hypot(a, b), step))``, exactly; from the plain root when its
+    quotient is clearly between two whole numbers, else from the exact pair."""
+    if 1e-100 < step < 1e150:
+        quotient = math.sqrt(a * a + b * b) / step
+        if quotient < 1e6:
+            whole = math.floor(quotient)
+            part = quotient - whole
+            if 1e-6 < part < 1.0 - 1e-6:
+                return int(whole)
+    return int(py_floordiv(py_hypot(a, b), step))
+
+
 @compiled
 def _sign(value: float) -> float:
     if value > 0.0:

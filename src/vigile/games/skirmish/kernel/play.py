@@ -38,8 +38,8 @@ from vigile.sim.kernel.geometry import (
     compiled,
     crossings,
     gather,
-    py_floordiv,
-    py_hypot,
+    hypot_below,
+    hypot_steps,
     region_of,
     sees,
     trace_move,
@@ -334,9 +334,8 @@ def _look(
     sight mask of the doors. ``cache[key, g]``: where the guard's line of sight to that point
     is cached, ``key`` -1 for none."""
     gx, gy = V[V_GX][g], V[V_GY][g]
-    gap = py_hypot(gx - x, gy - y)
-    near = 1 if gap < P[P_AUTO] else 0
-    band = 1 if gap < V[V_BANDS][attitude] else 0
+    near = 1 if hypot_below(gx - x, gy - y, P[P_AUTO], True) else 0
+    band = 1 if hypot_below(gx - x, gy - y, V[V_BANDS][attitude], True) else 0
     alert = 1 if V[V_ALERT][g] else 0
     pool = V[V_POOL][g]
     sight = V[V_SIGHT]
@@ -403,8 +402,7 @@ def _noise(
         if g == besides or not alive[g] or watches[g, maker]:
             continue
         gx, gy = gxs[g], gys[g]
-        gap = py_hypot(gx - ax, gy - ay)
-        steps = int(py_floordiv(gap, step))
+        steps = hypot_steps(gx - ax, gy - ay, step)
         posted = not patrolling[g]
         walls = -1
         if key >= 0 and posted:
@@ -683,8 +681,7 @@ def _conversations(
             if not overhears[aware[i, g], 1 if knows[i, g] else 0]:
                 continue
             ix, iy = positions[t, i, 0], positions[t, i, 1]
-            gap = py_hypot(ix - gxs[g], iy - gys[g])
-            steps = int(py_floordiv(gap, step))
+            steps = hypot_steps(ix - gxs[g], iy - gys[g], step)
             walls = _walls_between(G, L, mask, ix, iy, gxs[g], gys[g])
             pool = intruder_pool[i]
             code = _hear_code(hear, OVERHEAR, talks[g], steps, walls, intruder_alert[i], pool, ctx)
@@ -780,9 +777,8 @@ def _sight(
                     view[0, g] = 1 if _in_cover(M, gx, gy) else 0
                 if view[0, g]:
                     attitude = guard_attitude[g, moved, 1]
-            gap = py_hypot(ix - gx, iy - gy)
-            near = 1 if gap < auto else 0
-            band = 1 if gap < bands[attitude] else 0
+            near = 1 if hypot_below(ix - gx, iy - gy, auto, True) else 0
+            band = 1 if hypot_below(ix - gx, iy - gy, bands[attitude], True) else 0
             outfit = guard_outfit[g]
             lit_keys = (
                 sight[attitude, near, band, 0, 0, alert, outfit, pool]
@@ -851,9 +847,8 @@ def _alarms(
             continue
         W[RESOLVED][g, i] = True
         ix, iy = positions[t, i, 0], positions[t, i, 1]
-        gap = py_hypot(W[GX][g] - ix, W[GY][g] - iy)
         cries = True
-        if gap <= floats[F_REACH]:
+        if hypot_below(W[GX][g] - ix, W[GY][g] - iy, floats[F_REACH], False):
             guard_face = face(sides, uniforms, ctx)
             intruder_face = face(sides, uniforms, ctx)
             cries = M[INITIATIVE][guard_face - 1, intruder_face - 1]
