@@ -197,9 +197,16 @@ class Encounter:
         except InputError as error:
             raise ReplayError(f"record {seq} no longer replays: {error}", where="log") from None
 
-    def state(self) -> Replayed:
-        """The game as of the last record (replayed from the log, incrementally when it can)."""
+    def state(self, *, at_least: int | None = None) -> Replayed:
+        """The game as of the last record (replayed from the log, incrementally when it can).
+
+        ``at_least``: a caller who only needs record ``at_least`` takes the cached game without
+        asking the database when the cache holds it (a write in this process has just put it
+        there); records other processes wrote are found by the callers who ask without it."""
         with self._lock:
+            cached = self._replayed
+            if at_least is not None and cached is not None and cached.seq >= at_least:
+                return cached
             last = self.store.last_seq(self.id)
             replayed = self._replayed
             if replayed is None:
@@ -210,12 +217,18 @@ class Encounter:
             return replayed
 
     @contextmanager
-    def reading(self) -> Iterator[Replayed]:
-        """The state as of the last record, held still while the caller reads it: no action of
-        another thread is half-played on it meanwhile (a missing die stops an action half-way,
-        its events already logged in the cached game, before the cache is dropped)."""
+    def reading(self, *, at_least: int | None = None) -> Iterator[Replayed]:
+        """The state as of the last record (see :meth:`state`), held still while the caller
+        reads it: no action of another thread is half-played on it meanwhile (a missing die
+        stops an action half-way, its events already logged in the cached game, before the
+        cache is dropped)."""
         with self._lock:
-            yield self.state()
+            yield self.state(at_least=at_least)
+
+    def cached_seq(self) -> int | None:
+        """The last record of the game this process holds, if it holds one."""
+        replayed = self._replayed
+        return None if replayed is None else replayed.seq
 
     @property
     def game(self) -> Game:

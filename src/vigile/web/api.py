@@ -127,6 +127,11 @@ class ActionRequest(BaseModel):
     expect_seq: int | None = Field(
         None, ge=1, le=MAX_SEQ, description="The record number this action must get (else 409)."
     )
+    view: bool = Field(
+        True,
+        description="Answer with the GM's whole view after the action too (false: only the "
+        "action's own record and events, for a client that follows the stream).",
+    )
 
 
 class UndoRequest(BaseModel):
@@ -346,12 +351,14 @@ def post_action(
     encounter = ctx.encounter(encounter_id)
     played = encounter.act(body.action, dice=body.dice, expect_seq=body.expect_seq)
     ctx.hub.notify(encounter.id)
-    return {
+    answer = {
         "seq": played.record.seq,
         "faces": played.record.payload.get("faces", []),
         "events": events_for("gm", None, played.events, lang),
-        "view": view(encounter, "gm", None, lang),
     }
+    if body.view:
+        answer["view"] = view(encounter, "gm", None, lang)
+    return answer
 
 
 @router.post("/encounters/{encounter_id}/undo", tags=["play"])

@@ -25,6 +25,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final
 
 from starlette.concurrency import run_in_threadpool
@@ -114,12 +115,22 @@ class Subscriber:
                 shown = character_view(self.encounter, replayed, self.character, self.lang)
             return replayed.seq, shown
 
-    def catch_up(self, store: Store, sent: int) -> tuple[list[bytes], int]:
-        """The frames of the records after ``sent``, and the last record they cover."""
-        if store.last_seq(self.encounter.id) == sent:
+    def catch_up(self, store: Store, sent: int, *, polled: bool = True) -> tuple[list[bytes], int]:
+        """The frames of the records after ``sent``, and the last record they cover.
+
+        Woken by a write of this process (``polled`` false), the game it cached is enough: no
+        question to the database, whatever the number of streams; the poll (``polled``) asks the
+        database, for the records other processes wrote."""
+        at_least: int | None = None
+        if not polled:
+            cached = self.encounter.cached_seq()
+            if cached is None or cached <= sent:
+                return [], sent
+            at_least = sent + 1
+        elif store.last_seq(self.encounter.id) == sent:
             return [], sent
         frames: list[bytes] = []
-        with self.encounter.reading() as replayed:
+        with self.encounter.reading(at_least=at_least) as replayed:
             if replayed.seq < sent:  # the client knows of records this log lacks
                 seq, shown = self.whole_view()
                 return [frame("view", seq, shown)], seq
@@ -154,15 +165,20 @@ async def stream(
         else:
             sent = after
         quiet_since = time.monotonic()
+        polled = True
         while not hub.closed:
-            frames, sent = await run_in_threadpool(subscriber.catch_up, store, sent)
+            frames, sent = await run_in_threadpool(
+                partial(subscriber.catch_up, store, sent, polled=polled)
+            )
             for data in frames:
                 yield data
             if frames:
                 quiet_since = time.monotonic()
                 continue  # perhaps more to catch up
+            polled = True
             with suppress(TimeoutError):
                 await asyncio.wait_for(wake.wait(), timeout=poll_s)
+                polled = False  # woken by a write of this process
             wake.clear()
             if time.monotonic() - quiet_since >= keepalive_s:
                 yield b": keep-alive\n\n"
