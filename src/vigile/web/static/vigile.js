@@ -25,7 +25,7 @@
         } else {
           htmx.ajax("GET", box.getAttribute("data-refresh"), {target: box, swap: "none", values: values});
         }
-      }, 50);
+      }, 0);
     }
     box.vigileRefresh = refresh;
     if (!stream || !window.EventSource) return;
