@@ -9,18 +9,16 @@ validate`` prints them; ``risk_map`` and ``safest_route``; ``simulate``; ``run_s
 from __future__ import annotations
 
 import base64
-import inspect
 import itertools
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
 
-from vigile import registry
 from vigile.errors import InputError, LimitError
 from vigile.scene.loader import ScenarioIssue, check_text
 from vigile.scene.model import Scenario
@@ -365,25 +363,8 @@ def _route_grid(riskmap: Any) -> Any:
 
 
 def game_risk_map(scenario: Scenario, attitude: str, resolution: float | None) -> Any:
-    """The game's risk map, by the function its plug-in names (``riskmap``,
-    :attr:`vigile.registry.GamePlugin.riskmap`), the attitude in the game's words; the
-    skirmish game's :func:`risk_map` where the plug-in names none; an :class:`InputError`
-    ("no risk map for this game") for a game that has none."""
-    plugin = registry.get(scenario.ruleset)
-    named = getattr(plugin, "riskmap", None)
-    if named:
-        function: Callable[..., Any] = plugin.load(named) if isinstance(named, str) else named
-        accepted = inspect.signature(function).parameters
-        options = {"resolution": resolution} if "resolution" in accepted else {}
-        return function(scenario, attitude, **options)
-    if scenario.ruleset == "skirmish":  # before the plug-ins named their risk maps
-        from vigile.games.skirmish.riskmap import risk_map
-        from vigile.rulesets.skirmish.sight import Attitude
-
-        if attitude not in ATTITUDES:
-            raise InputError(f"{attitude!r}: one of {', '.join(ATTITUDES)}", where="attitude")
-        return risk_map(scenario, Attitude(attitude), resolution=resolution)
-    raise InputError(f"no risk map for this game ({scenario.ruleset})", where="riskmap")
+    """The game's risk map (:func:`vigile.web.mapsvg.game_risk_map`)."""
+    return mapsvg.game_risk_map(scenario, attitude, resolution)
 
 
 def attitudes_of(scenario: Scenario) -> tuple[str, ...]:
@@ -474,7 +455,7 @@ def overlay(
         }
     best: dict[str, Any] | None = None
     error: str | None = None
-    if route and (scenario.ruleset == "skirmish" or hasattr(found, "per_turn")):
+    if route and hasattr(found, "per_turn"):
         from vigile.games.skirmish.route import safest_route
 
         try:

@@ -16,6 +16,7 @@ the board.
 from __future__ import annotations
 
 import base64
+import inspect
 import math
 import struct
 import zlib
@@ -26,8 +27,10 @@ from typing import Any, Final
 
 import numpy as np
 
+from vigile import registry
 from vigile.engine.board import Board
 from vigile.engine.game import Game
+from vigile.errors import InputError
 from vigile.scene.geometry import Barriers, lit_by
 from vigile.scene.model import Scenario
 
@@ -333,17 +336,25 @@ def overlay_resolution(width: float, height: float) -> float:
     return 200.0
 
 
-def risk_overlay(scenario: Scenario, attitude: str) -> dict[str, Any]:
-    """The risk map (the chance of being seen in one turn, issue 5) as an image under the map,
-    for an intruder of ``attitude``; an :class:`~vigile.errors.InputError` for a game that has
-    none (the risk map says which)."""
-    from vigile.games.skirmish.riskmap import risk_map
-    from vigile.rulesets.skirmish.sight import Attitude
+def game_risk_map(scenario: Scenario, attitude: str, resolution: float | None) -> Any:
+    """The game's risk map, by the function its plug-in names
+    (:attr:`vigile.registry.GamePlugin.riskmap`), the attitude in the game's words; an
+    :class:`~vigile.errors.InputError` for a game that has none."""
+    plugin = registry.get(scenario.ruleset)
+    if plugin.riskmap is None:
+        raise InputError(f"no risk map for this game ({scenario.ruleset})", where="riskmap")
+    function = plugin.load(plugin.riskmap)
+    accepted = inspect.signature(function).parameters
+    options = {"resolution": resolution} if "resolution" in accepted else {}
+    return function(scenario, attitude, **options)
 
+
+def risk_overlay(scenario: Scenario, attitude: str) -> dict[str, Any]:
+    """The game's risk map (issue 5, and issue 13 for the d20 games) as an image under the map,
+    for an intruder of ``attitude``; an :class:`~vigile.errors.InputError` for a game that has
+    none, or an attitude it does not know."""
     size = scenario.map
-    found = risk_map(
-        scenario, Attitude(attitude), resolution=overlay_resolution(size.width, size.height)
-    )
+    found = game_risk_map(scenario, attitude, overlay_resolution(size.width, size.height))
     risk = np.clip(found.risk, 0.0, 1.0)
     rgba = np.zeros((*risk.shape, 4), dtype=np.uint8)
     rgba[..., 0] = 200
