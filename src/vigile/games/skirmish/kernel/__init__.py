@@ -6,3 +6,30 @@ compiled turn (numba); :mod:`~vigile.games.skirmish.kernel.raid` plays blocks of
 stream of uniforms. Nothing outside ``vigile simulate`` imports this package, so ``vigile
 check`` and ``vigile run`` never load numba.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vigile.scene.model import Scenario
+    from vigile.sim.tally import Batched
+
+
+def compiled(scenario: Scenario) -> Batched | None:
+    """The compiled model of a skirmish scenario (the plug-in's ``kernel``): a night raid's
+    :class:`~vigile.games.skirmish.kernel.raid.KernelRaid`, a day encounter's
+    :class:`~vigile.games.skirmish.kernel.day.KernelDay`; None when the scenario is beyond the
+    kernel's tables."""
+    from vigile.errors import InputError
+
+    try:
+        if scenario.encounter is None:
+            from vigile.games.skirmish.kernel.raid import KernelRaid
+
+            return KernelRaid.of(scenario)
+        from vigile.games.skirmish.kernel.day import KernelDay
+
+        return KernelDay.of(scenario)
+    except InputError:
+        return None
