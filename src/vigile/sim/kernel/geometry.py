@@ -194,11 +194,35 @@ def _projections(
     return min(tp, tq), max(tp, tq), ux * ux + uy * uy, swap
 
 
+BOX_MARGIN = 1e-9
+"""How far apart (relative to the coordinates) two segments' bounding boxes must be for
+:func:`boxes_apart` to skip the exact predicates."""
+
+
+@compiled
+def boxes_apart(
+    ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
+) -> bool:
+    """The bounding boxes of A–B and P–Q are apart by more than a margin: no predicate below
+    can find a contact, so it need not be computed (the kernel's one shortcut over
+    :mod:`vigile.scene.geometry`). Why it changes nothing: two disjoint segments pass both
+    straddle tests in floating point only when each has an end within rounding (1e-16
+    relative) of the other's line, that is when both lie along one line; and a point (A = B)
+    touches P–Q only inside P–Q's box. Random play never lays a move or a line of sight along
+    a wall's line to 1e-16, and the exact tests against the original would see it."""
+    tol = BOX_MARGIN * (1.0 + abs(ax) + abs(ay) + abs(px) + abs(py))
+    if max(ax, bx) + tol < min(px, qx) or max(px, qx) + tol < min(ax, bx):
+        return True
+    return max(ay, by) + tol < min(py, qy) or max(py, qy) + tol < min(ay, by)
+
+
 @compiled
 def meets_open(
     ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
 ) -> bool:
     """Barrier P–Q shares a point with the open segment A–B (``_meets_open``)."""
+    if boxes_apart(ax, ay, bx, by, px, py, qx, qy):
+        return False
     s1, s2, s3, s4, _, _ = _signs(ax, ay, bx, by, px, py, qx, qy)
     if s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0:
         low, high, length2, _ = _projections(ax, ay, bx, by, px, py, qx, qy)
@@ -369,6 +393,8 @@ def contacts(
 ) -> tuple[bool, float, bool]:
     """``_contacts`` for one pair: touches the closed segment A–B, where along A→B it first
     does, collinear."""
+    if boxes_apart(ax, ay, bx, by, px, py, qx, qy):
+        return False, 0.0, False
     s1, s2, s3, s4, o3, o4 = _signs(ax, ay, bx, by, px, py, qx, qy)
     collinear = s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0
     touch = (s3 * s4 <= 0) and (s1 * s2 <= 0) and not collinear

@@ -523,7 +523,6 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
     near_start = M[NEAR_START]
     near_walls = M[NEAR_WALLS]
     walls = W[MOVERS]
-    m = ints[I_WALLS]
     cell = floats[F_MOVE_CELL]
     for g in range(ints[I_GUARDS]):
         if not (alive[g] and patrolling[g]) or done[group_of[g]]:
@@ -546,9 +545,6 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
                 if mask[j]:
                     walls[count] = j
                     count += 1
-            for j in range(m, m + 4):
-                walls[count] = j
-                count += 1
             W[GX][h], W[GY][h] = trace_move(
                 x,
                 y,

@@ -239,8 +239,13 @@ def build(scenario: Scenario) -> KernelModel:
     # --- the grids: walls near each cell for a patrol's move, and by cell for segments
     move = sim.rules.num("turn.patrol_cm")
     move_grid = Grid.over(width, height, 2.0)
+    # the walls that may stop a move, then the map's four borders: a cell lists a border only
+    # when a move from it can reach it (most cells are far from every border)
     movers = np.nonzero(move_mask[:, :m].any(axis=0))[0].astype(np.int64)
-    near_start, near_walls_ = near_walls(move_grid, x1, y1, x2, y2, movers, float(move))
+    movers = np.concatenate([movers, np.arange(m, m + 4, dtype=np.int64)])
+    near_start, near_walls_ = near_walls(
+        move_grid, all_x1, all_y1, all_x2, all_y2, movers, float(move)
+    )
     line_grid = Grid.over(width, height, max(width, height) / 32)
     line_start, line_walls = cell_walls(line_grid, x1, y1, x2, y2)
 
