@@ -13,4 +13,5 @@ PLUGIN = GamePlugin(
     cli="vigile.cli.dnd35:app",
     scenario_issues="vigile.games.checks:dnd35_issues",
     riskmap="vigile.games.dnd35.riskmap:risk_map",
+    kernel="vigile.games.dnd35.kernel:compiled",
 )

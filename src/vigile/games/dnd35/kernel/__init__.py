@@ -1,0 +1,234 @@
+"""The D&D 3.5 plug-in's compiled simulation model (issue 14): :func:`compiled` gives a
+:class:`KernelRound` (a :class:`vigile.sim.tally.Batched`) for a scenario the kernel plays, None
+for one it does not yet (:func:`~.tables.unsupported`: simulate then plays the engine).
+
+``play(runs, rng)`` plays ``runs`` runs, each to its own end, from the uniforms
+``rng.random()`` gives, in order, and tallies them; the stream is drawn in chunks, and a run
+that reaches the end of a chunk is played again from its first uniform once it is refilled (the
+same uniforms, the same run): a block's numbers depend only on its generator.
+:meth:`KernelRound.trace` plays given uniforms and returns every run's end (the exact test
+against the turn engine, ``tests/test_kernel_d20_equivalence.py``). numba is imported only
+when a model is built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from vigile.engine.result import Ending
+from vigile.scene.model import Scenario
+from vigile.sim.tally import CODE, HEAT_BINS, Tally
+
+if TYPE_CHECKING:
+    from vigile.games.dnd35.kernel.tables import D20Model
+
+CHUNK = 1 << 16
+"""Uniforms drawn from the generator at a time."""
+
+Array = np.ndarray[Any, Any]
+
+MODEL = [
+    "x1",
+    "y1",
+    "x2",
+    "y2",
+    "normal_x",
+    "normal_y",
+    "has_normal",
+    "sight_mask",
+    "door_mask",
+    "stone_mask",
+    "movers",
+    "mover_count",
+    "walk_x",
+    "walk_y",
+    "walk_moved",
+    "walk_shifted",
+    "walk_speed",
+    "walk_soft",
+    "walk_liquid",
+    "walk_inside",
+    "walk_door_ops",
+    "walk_op_start",
+    "guard_start_x",
+    "guard_start_y",
+    "guard_move",
+    "guard_alert",
+    "guard_asleep",
+    "guard_distracted",
+    "guard_senses",
+    "reaches",
+    "signs",
+    "spot",
+    "listen_part",
+    "listen_bonus",
+    "listen_fixed",
+    "touch",
+    "connect",
+    "has_ac",
+    "hit",
+    "miss_dice",
+    "spares",
+    "lost",
+    "named",
+    "neighbours",
+    "breathing",
+    "plan",
+]
+"""The model's arrays in the order of the kernel's indices (``X1`` … ``PLAN``)."""
+
+
+def model_tuple(model: D20Model) -> tuple[Array, ...]:
+    """The model as the kernel reads it (:mod:`vigile.games.dnd35.kernel.play`)."""
+    endings = np.array(
+        [
+            CODE[Ending.OBJECTIVE_UNSEEN],
+            CODE[Ending.OBJECTIVE_DETECTED],
+            CODE[Ending.ALARM],
+            CODE[Ending.TURN_LIMIT],
+            CODE[Ending.CAUGHT],
+        ],
+        np.int64,
+    )
+    return (model.floats, model.ints, *(model.arrays[n] for n in MODEL), endings)
+
+
+def state_tuple(model: D20Model) -> tuple[Array, ...]:
+    """A run's working arrays (reset by the kernel at each run)."""
+    n_g = max(1, len(model.defenders))
+    n_i = max(1, len(model.intruders))
+    m = int(model.ints[3])
+    return (
+        np.zeros(n_g),
+        np.zeros(n_g),
+        np.zeros(n_g, np.int64),
+        np.zeros(n_g),
+        np.zeros((n_g, n_i), np.int64),
+        np.zeros((n_g, n_i), np.int64),
+        np.zeros((n_g, n_i, 2), np.int64),
+        np.zeros((n_g, n_i)),
+        np.zeros((n_g, n_i), np.int64),
+        np.zeros(n_i, np.int64),
+        np.zeros((n_g, n_i), np.bool_),
+        np.zeros(16, np.int64),
+        np.zeros(n_g * n_i + 1),
+        np.zeros(n_g * n_i + 1),
+        np.arange(m + 4, dtype=np.int64),
+        np.zeros((2, m + 4)),
+        np.zeros(n_g, np.int64),
+        np.zeros((n_g, 6), np.int64),
+        np.zeros(n_i),
+        np.zeros(n_i),
+    )
+
+
+@dataclass
+class Runs:
+    """How each run ended, run by run (:meth:`KernelRound.trace`)."""
+
+    outcome: Array
+    """The tally's code of each run's ending (:data:`vigile.sim.tally.CODE`)."""
+    end: Array
+    """The turn it ended."""
+    first: Array
+    """The turn of its first detection, 0 for none."""
+    pairs: Array
+    """(run, defender, intruder): the defender located or saw the intruder in the run."""
+    alive: Array
+    """(run, intruder): still free at the end."""
+    alert: Array
+    """(run, defender): on alert at the end."""
+    aware: Array
+    """(run, defender, intruder): what the defender knew of the intruder at the end (the rank
+    on the awareness ladder)."""
+    used: Array
+    """Uniforms each run drew."""
+    heat: Array
+
+
+class KernelRound:
+    """The D&D 3.5 plug-in's compiled model of a scenario (:class:`vigile.sim.tally.Batched`)."""
+
+    def __init__(self, model: D20Model) -> None:
+        from vigile.games.dnd35.kernel import play
+
+        self.model = model
+        self._m = model_tuple(model)
+        self._play: Any = play.play_runs
+
+    @property
+    def turns(self) -> int:
+        return self.model.turns
+
+    def _outputs(self, runs: int) -> tuple[Array, ...]:
+        n_g = max(1, len(self.model.defenders))
+        n_i = max(1, len(self.model.intruders))
+        return (
+            np.zeros(runs, np.int64),
+            np.zeros(runs, np.int64),
+            np.zeros(runs, np.int64),
+            np.zeros((runs, n_g, n_i), np.bool_),
+            np.zeros((runs, n_i), np.int64),
+            np.zeros((runs, n_g), np.int64),
+            np.zeros((runs, n_g, n_i), np.int64),
+            np.zeros((HEAT_BINS, HEAT_BINS), np.int64),
+        )
+
+    def _heat_scale(self) -> Array:
+        floats = self.model.floats
+        return np.array([HEAT_BINS / floats[0], HEAT_BINS / floats[1]])
+
+    def play(self, runs: int, rng: np.random.Generator) -> Tally:
+        """Play ``runs`` runs from ``rng``'s uniforms and tally them."""
+        outputs = self._outputs(runs)
+        outcome, _, first, pairs, _, _, _, heat = outputs
+        state = state_tuple(self.model)
+        ctx = np.zeros(2, np.int64)
+        uniforms = rng.random(CHUNK)
+        done = 0
+        scale = self._heat_scale()
+        while done < runs:
+            done = self._play(self._m, state, uniforms, ctx, done, runs, *outputs, scale)
+            if ctx[1]:
+                uniforms = np.concatenate([uniforms[ctx[0] :], rng.random(CHUNK)])
+                ctx[:] = 0
+        guards = len(self.model.defenders)
+        tally = Tally.empty(self.turns, guards)
+        tally.runs = runs
+        tally.outcomes = np.bincount(outcome, minlength=len(tally.outcomes)).astype(np.int64)
+        tally.first_detection = np.bincount(first, minlength=self.turns + 1).astype(np.int64)[
+            : self.turns + 1
+        ]
+        tally.guard_detections = pairs.any(axis=2).sum(axis=0).astype(np.int64)[:guards]
+        tally.heat = heat
+        return tally
+
+    def trace(self, uniforms: Array, runs: int) -> Runs:
+        """Play ``runs`` runs one after the other from the given uniforms (they must be
+        enough); every run's end, and the uniforms each drew."""
+        outputs = self._outputs(runs)
+        state = state_tuple(self.model)
+        ctx = np.zeros(2, np.int64)
+        used = np.zeros(runs, np.int64)
+        uniforms = np.asarray(uniforms, np.float64)
+        scale = self._heat_scale()
+        for r in range(runs):
+            before = int(ctx[0])
+            if self._play(self._m, state, uniforms, ctx, r, r + 1, *outputs, scale) <= r:
+                raise ValueError(f"run {r} needs more than the {len(uniforms)} uniforms given")
+            used[r] = int(ctx[0]) - before
+        outcome, end, first, pairs, alive, alert, aware, heat = outputs
+        return Runs(outcome, end, first, pairs, alive, alert, aware, used, heat)
+
+
+def compiled(scenario: Scenario) -> KernelRound | None:
+    """The compiled model of ``scenario``, or None when the kernel does not play it yet (the
+    engine does: :func:`~vigile.games.dnd35.kernel.tables.unsupported` says why)."""
+    from vigile.games.dnd35.kernel.tables import build, unsupported
+
+    if unsupported(scenario) is not None:
+        return None
+    return KernelRound(build(scenario))

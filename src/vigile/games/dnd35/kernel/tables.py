@@ -1,0 +1,564 @@
+"""What the compiled D&D 3.5 kernel reads: a scenario as flat arrays, and every check as a table
+built by the rule functions of :mod:`vigile.rulesets.dnd35` (nothing here is compiled, and
+nothing here imports numba).
+
+A check that rolls one die is a table of what each face gives (the rule called with that face,
+:class:`~vigile.dice.source.GivenFaces`): Spot (DD-3, DD-4) by face, the attack roll
+(DD-21) by face, the grope's touch attack and its miss chance (DD-6) by face, the miss chance of
+a blow (DD-8, DD-12, DD-14, DD-15) by face. Listen (DD-5) has two dice, the intruder's Move
+Silently and each listener's Listen: its table holds each listener's part of the DC and its
+bonus, as the rule's verdict gives them, and the kernel rolls them as
+:func:`vigile.rulesets.dnd35.listen.listen_all_check` does (one Move Silently d20 for all, a
+Listen d20 each, the listener winning ties; :func:`vigile.sim.kernel.d20.d20_meets`). What a
+sense reaches (:func:`vigile.rulesets.senses.reach`), what shows an invisible creature's square
+(:func:`vigile.rulesets.dnd35.traits.sign_shown`) and what a lost pinpoint leaves
+(:func:`~vigile.rulesets.dnd35.traits.pinpoint_lost`) are tables too.
+
+A case is chosen so that the rule gives the same verdict for every distance it stands for: Spot
+and Listen read a distance only through its whole steps (``distance_steps``: ``-1 per 10 ft``,
+``+1 per 10 ft``), so the kernel counts the steps and the table holds one distance of each; the
+signs read a distance only against the ranges they name (``spot.range_ft``, ``tracks.range_ft``,
+``objects.sight_ft``), so the kernel counts the ranges a distance is beyond, and the table holds
+the far end of each band.
+
+The intruders' walk does not depend on chance while they live (a plan is walked straight, doors
+opened and closed as it says): :func:`schedule` plays it once with the engine's own
+:class:`~vigile.games.dnd35.round.Dnd35Game` and hands the kernel where each intruder stands
+after each round's walk, how it moved, and the doors it opened or closed.
+
+:func:`unsupported` says what the kernel does not play yet; ``compiled`` then returns None and
+the engine plays the scenario.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.awareness.vocabulary import Attitude, TimeOfDay
+from vigile.dice.source import GivenFaces
+from vigile.engine.board import Board, distance
+from vigile.engine.d20 import CLOSE_FT, NO_STATS
+from vigile.errors import VigileError
+from vigile.rulesets import dnd35
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.dnd35 import search, traits
+from vigile.rulesets.dnd35.search import NEIGHBOURS
+from vigile.rulesets.senses import Condition, Sense, reach
+from vigile.scene.actors import GuardState, Side
+from vigile.scene.geometry import EPSILON, point_in_polygon
+from vigile.scene.model import Scenario, WallKind
+from vigile.scene.plans import CloseDoor, OpenDoor
+
+Array = np.ndarray[Any, Any]
+
+STATES = tuple(AwarenessState)
+"""The ladder's ranks: the kernel's awareness codes (0 unaware … 4 observed)."""
+MOST_DOORS = 6
+"""Most named doors: the kernel keeps the barriers of every way they can stand."""
+MOST_CASES = 200_000
+"""Most Listen cases the tables hold; a scenario beyond is played by the engine."""
+SPOT_KINDS = (dnd35.SpotTarget.NON_BREATHING, dnd35.SpotTarget.MOVING, dnd35.SpotTarget.STILL)
+LISTEN_SPEEDS = (dnd35.ListenSpeed.HALF, dnd35.ListenSpeed.FULL, dnd35.ListenSpeed.RUN)
+SPEED_HALF, SPEED_FULL, SPEED_RUN = range(3)
+FACES_D20, FACES_D100 = 20, 100
+PLANS = (search.Search.STAY, search.Search.SQUARE, search.Search.BEARING)
+"""The kernel's codes of what a defender does (0 stay, 1 square, 2 bearing), by what it knows
+of the place (0 nothing, 1 a square, 2 a bearing)."""
+
+
+def unsupported(scenario: Scenario) -> str | None:
+    """Why the kernel does not play ``scenario`` yet (None: it does). It plays invisible
+    intruders (not ethereal) who walk, run, wait, and open and close doors; defenders posted or
+    patrolling, asleep or distracted, with sight, darkvision, hearing, scent and blindsight, who
+    Spot, Listen, smell, see the signs, grope, close in and strike. Not yet: a visible intruder
+    (Hide against Spot, darkness), see-invisible, flour, the intruders' blows and words (strike,
+    kill, attack-square, speak), casting or ending invisibility."""
+    if scenario.ruleset != "dnd35":
+        return "not a D&D 3.5 scenario"
+    rules = scenario.rules()
+    if not rules.flag("companion.grope_touch_attack"):
+        return "groping without a touch attack"
+    doors = [w for w in scenario.walls if w.name]
+    if len(doors) > MOST_DOORS:
+        return f"more than {MOST_DOORS} named doors"
+    for actor in scenario.actors:
+        stats = actor.bonuses
+        if actor.side is Side.ATTACKERS:
+            if not actor.invisible:
+                return f"{actor.name} is visible (Hide against Spot)"
+            if actor.ethereal:
+                return f"{actor.name} is ethereal"
+            for leg in scenario.plans.get(actor.name, ()):
+                for action in leg.actions:
+                    if not isinstance(action, OpenDoor | CloseDoor):
+                        return f"{actor.name} plans a {type(action).__name__}"
+        else:
+            if Sense.SEE_INVISIBLE in actor.senses:
+                return f"{actor.name} sees invisible creatures (Hide against Spot)"
+            if stats is not None and stats.flour:
+                return f"{actor.name} throws flour"
+    return None
+
+
+@dataclass
+class D20Model:
+    """A D&D 3.5 scenario prepared for the kernel (:mod:`vigile.games.dnd35.kernel.play`)."""
+
+    scenario: Scenario
+    defenders: list[str]
+    intruders: list[str]
+    arrays: dict[str, Array]
+    floats: Array
+    ints: Array
+
+    @property
+    def turns(self) -> int:
+        return self.scenario.turns
+
+
+def _conditions(actor: Any, invisible: bool, liquid: bool) -> list[Condition]:
+    """The engine's ``_conditions`` of an intruder (:class:`vigile.engine.d20.D20Game`)."""
+    return [
+        c
+        for c, on in (
+            (Condition.INVISIBLE, invisible),
+            (Condition.ETHEREAL, actor.ethereal),
+            (Condition.INCORPOREAL, actor.incorporeal),
+            (Condition.NOT_BREATHING, not actor.breathing),
+            (Condition.IN_LIQUID, liquid),
+        )
+        if on
+    ]
+
+
+def _rank(state: AwarenessState | None) -> int:
+    return 0 if state is None else STATES.index(state)
+
+
+def _inside(scenario: Scenario, at: tuple[float, float]) -> bool:
+    """A point is within the objective (:func:`vigile.engine.objective.reached_by`'s test)."""
+    objective = scenario.objective
+    if objective is None:
+        return False
+    if objective.area is not None:
+        return bool(point_in_polygon(at[0], at[1], np.array(objective.area, dtype=np.float64)))
+    assert objective.at is not None and objective.radius is not None
+    return distance(at, objective.at) <= objective.radius
+
+
+def schedule(scenario: Scenario, rules: RuleData) -> dict[str, Array]:
+    """Each intruder's walk, round by round, played by the engine's own plan-walking (the walk
+    does not depend on chance: :func:`unsupported` refuses every action that would)."""
+    from vigile.games.dnd35.round import Dnd35Game
+
+    game = Dnd35Game(scenario, rules, None, None)
+    intruders = [w for w in game.walkers if w.side is Side.ATTACKERS]
+    n_t, n_i = max(1, scenario.turns), max(1, len(intruders))
+    door_of = {w.name: k for k, w in enumerate(w for w in scenario.walls if w.name)}
+    ops: list[tuple[int, int]] = []
+    op_start = np.zeros(n_t * n_i + 1, np.int64)
+    out: dict[str, Array] = {
+        "x": np.zeros((n_t, n_i)),
+        "y": np.zeros((n_t, n_i)),
+        "moved": np.zeros((n_t, n_i), np.int64),
+        "shifted": np.zeros((n_t, n_i), np.int64),
+        "speed": np.zeros((n_t, n_i), np.int64),
+        "soft": np.zeros((n_t, n_i), np.int64),
+        "liquid": np.zeros((n_t, n_i), np.int64),
+        "inside": np.zeros((n_t, n_i), np.int64),
+    }
+    recorded: list[tuple[int, int]] = []
+
+    def door(actor: Any, name: str, is_open: bool) -> None:
+        recorded.append((door_of[name], int(is_open)))
+        game.board.set_door(name, is_open)
+
+    setattr(game, "_door", door)  # noqa: B010 (the engine's hook, recorded)
+    for t in range(scenario.turns):
+        game.turn = t + 1
+        game.speeds, game.running, game.walked = {}, set(), {}
+        for walker in game.walkers:
+            walker.moved = False
+        for i, walker in enumerate(intruders):
+            before = walker.at
+            recorded.clear()
+            game._walk(walker)
+            ops.extend(recorded)
+            op_start[t * n_i + i + 1] = len(ops)
+            out["x"][t, i], out["y"][t, i] = walker.x, walker.y
+            out["moved"][t, i] = int(walker.moved)
+            out["shifted"][t, i] = int(walker.at != before)
+            speed = game._speed(walker)
+            out["speed"][t, i] = (
+                SPEED_RUN
+                if walker.name in game.running
+                else SPEED_FULL
+                if speed is Attitude.FAST
+                else SPEED_HALF
+            )
+            ground = game.board.surface(walker.at)
+            out["soft"][t, i] = int(ground == "soft-ground")
+            out["liquid"][t, i] = int(ground == "water")
+        for i, walker in enumerate(intruders):
+            out["inside"][t, i] = int(_inside(scenario, walker.at))
+    out["door_ops"] = np.array(ops, np.int64).reshape(-1, 2)
+    out["op_start"] = op_start
+    return out
+
+
+def build(scenario: Scenario) -> D20Model:
+    """Everything the kernel reads for ``scenario`` (one that :func:`unsupported` accepts)."""
+    rules = scenario.rules()
+    defenders = [a for a in scenario.actors if a.side is Side.DEFENDERS]
+    intruders = [a for a in scenario.actors if a.side is Side.ATTACKERS]
+    n_g, n_i = max(1, len(defenders)), max(1, len(intruders))
+    board = Board(scenario, 0.0)
+    width, height = float(scenario.map.width), float(scenario.map.height)
+
+    # --- walls: the closed barriers, then the map's border (the patrol's conventions)
+    closed = board.barriers_for(frozenset())
+    m = len(closed)
+    x1, y1, x2, y2 = (np.array(a, np.float64) for a in (closed.x1, closed.y1, closed.x2, closed.y2))
+    all_x1 = np.concatenate([x1, [0.0, width, width, 0.0]])
+    all_y1 = np.concatenate([y1, [0.0, 0.0, height, height]])
+    all_x2 = np.concatenate([x2, [width, width, 0.0, 0.0]])
+    all_y2 = np.concatenate([y2, [0.0, height, height, 0.0]])
+    wx, wy = all_x2 - all_x1, all_y2 - all_y1
+    length = np.hypot(wx, wy)
+    has_normal = length > 0
+    normal_x = np.where(has_normal, -wy / np.where(has_normal, length, 1.0), 0.0)
+    normal_y = np.where(has_normal, wx / np.where(has_normal, length, 1.0), 0.0)
+
+    # --- the barriers in every way the named doors can stand (bit k: the k-th named door open)
+    named = [k for k, w in enumerate(scenario.walls) if w.name]
+    always_open = {k for k, w in enumerate(scenario.walls) if w.open and not w.name}
+    n_states = 1 << len(named)
+    sight_mask = np.zeros((n_states, m + 4), np.bool_)
+    door_mask = np.zeros((n_states, m + 4), np.bool_)
+    stone_mask = np.zeros((n_states, m + 4), np.bool_)
+    movers = np.zeros((n_states, m + 4), np.int64)
+    mover_count = np.zeros(n_states, np.int64)
+    for s in range(n_states):
+        opened = always_open | {w for b, w in enumerate(named) if s >> b & 1}
+        barriers = board.barriers_for(frozenset(opened))
+        if m:
+            sight_mask[s, :m] = barriers.blocks_sight
+            doorish = np.zeros(m, np.bool_)
+            for kind in (WallKind.DOOR, WallKind.WINDOW, WallKind.PARTITION):
+                doorish |= barriers.of_kind(kind.value)
+            door_mask[s, :m] = doorish & barriers.counts_for_noise
+            stone_mask[s, :m] = barriers.of_kind(WallKind.WALL.value) & barriers.counts_for_noise
+        blocking = [j for j in range(m) if barriers.blocks_movement[j]] + list(range(m, m + 4))
+        movers[s, : len(blocking)] = blocking
+        mover_count[s] = len(blocking)
+    start_doors = sum(1 << b for b, w in enumerate(named) if scenario.walls[w].open)
+
+    walk = schedule(scenario, rules)
+
+    # --- the defenders
+    def move_of(actor: Any) -> float:
+        return float(actor.move) if actor.move is not None else float(rules.num("turn.move_ft"))
+
+    senses = np.zeros((n_g, 5), np.int64)
+    """sighted, hearing, scent, blindsight, patrolling."""
+    for g, actor in enumerate(defenders):
+        have = actor.senses
+        senses[g] = (
+            int(Sense.SIGHT in have or Sense.DARKVISION in have),
+            int(Sense.HEARING in have),
+            int(Sense.SCENT in have),
+            int(Sense.BLINDSIGHT in have),
+            int(actor.state is GuardState.PATROLLING),
+        )
+    guard = {
+        "start_x": np.array([a.position[0] for a in defenders] or [0.0], np.float64),
+        "start_y": np.array([a.position[1] for a in defenders] or [0.0], np.float64),
+        "move": np.array([move_of(a) for a in defenders] or [0.0], np.float64),
+        "alert": np.array([int(a.alert) for a in defenders] or [0], np.int64),
+        "asleep": np.array([int(a.asleep) for a in defenders] or [0], np.int64),
+        "distracted": np.array([int(a.distracted) for a in defenders] or [0], np.int64),
+        "senses": senses,
+    }
+
+    # --- what each sense reaches, by intruder, out of a liquid or in one
+    reaches = np.zeros((n_i, 2, 4), np.int64)
+    """blindsight's state, scent's state, sight not blocked, hearing not blocked."""
+    for i, actor in enumerate(intruders):
+        for liquid in (0, 1):
+            held = _conditions(actor, bool(actor.invisible), bool(liquid))
+            reaches[i, liquid] = (
+                _rank(reach(Sense.BLINDSIGHT, held).state),
+                _rank(reach(Sense.SCENT, held).state),
+                int(not reach(Sense.SIGHT, held).blocked),
+                int(not reach(Sense.HEARING, held).blocked),
+            )
+
+    # --- the signs that show an invisible intruder's square [DD-10, DD-11, DD-12, DD-16]
+    radii = sorted(
+        {
+            float(rules.num("spot.range_ft")),
+            float(rules.num("tracks.range_ft")),
+            float(rules.num("objects.sight_ft")),
+        }
+    )
+    bands = len(radii) + 1
+    pins = ["", "DD-6"]
+    """The rules that give a square for the moment only (0: none; 1: groping)."""
+
+    def pin_of(rule: str) -> int:
+        if rule not in pins:
+            pins.append(rule)
+        return pins.index(rule)
+
+    night = scenario.time is TimeOfDay.NIGHT
+    signs = np.zeros((n_i, 2, 2, 2, bands, 2), np.int64)
+    """[intruder, moved, soft ground, liquid, band] → (state, pin)."""
+    for i, actor in enumerate(intruders):
+        light = stats_of_actor(actor).light
+        for moved, soft, liquid, band in np.ndindex(2, 2, 2, bands):
+            far = radii[band] if band < len(radii) else radii[-1] + 1.0
+            shown = traits.sign_shown(
+                rules,
+                distance_ft=far,
+                night=night,
+                conditions=_conditions(actor, bool(actor.invisible), bool(liquid)),
+                visible_object=False,
+                light_ft=light,
+                moved=bool(moved),
+                soft_ground=bool(soft),
+            )
+            if shown is not None:
+                signs[i, moved, soft, liquid, band] = (_rank(shown[0]), pin_of(shown[1].rule))
+
+    # --- Spot [DD-3, DD-4]: the state each face gives, by kind of target, steps, distraction
+    spot_range = float(rules.num("spot.range_ft"))
+    spot_step = float(rules.num("spot.distance_step_ft"))
+    spot_steps = int(spot_range // spot_step) + 1
+    spot = np.zeros((n_g, len(SPOT_KINDS), spot_steps, 2, FACES_D20), np.int64)
+    for g, actor in enumerate(defenders):
+        bonus = stats_of_actor(actor).spot or 0
+        for kind, steps, dis in np.ndindex(len(SPOT_KINDS), spot_steps, 2):
+            for face in range(1, FACES_D20 + 1):
+                verdict = dnd35.spot_check(
+                    rules,
+                    spot_bonus=bonus,
+                    distance_ft=min(steps * spot_step, spot_range),
+                    target=SPOT_KINDS[kind],
+                    distracted=bool(dis),
+                    source=GivenFaces([face]),
+                )
+                found = dnd35.reached(verdict)
+                spot[g, kind, steps, dis, face - 1] = _rank(found[0] if found else None)
+
+    # --- Listen [DD-5]: each listener's part of the DC and its bonus, by case
+    listen_step = float(rules.num("listen.distance_step_ft"))
+    listen_steps = int(math.hypot(width, height) // listen_step) + 2
+    shape = (n_g, n_i, listen_steps, 2, 2, 2, 2, len(LISTEN_SPEEDS))
+    if int(np.prod(shape)) > MOST_CASES:
+        raise VigileError(f"{scenario.name!r} has too many Listen cases for the kernel")
+    listen_part = np.zeros(shape, np.int64)
+    listen_bonus = np.zeros(shape, np.int64)
+    listen_fixed = np.zeros(shape, np.int64)
+    for g, actor in enumerate(defenders):
+        heard_by = stats_of_actor(actor).listen or 0
+        for i, hider in enumerate(intruders):
+            stats = stats_of_actor(hider)
+            silent = stats.move_silently
+            for steps, door, wall, dis, sleep, speed in np.ndindex(*shape[2:]):
+                member = dnd35.listen_check(
+                    rules,
+                    listen_bonus=heard_by,
+                    move_silently=silent,
+                    dex=stats.dex if silent is None else None,
+                    armor_penalty=stats.armor_check_penalty if silent is None else 0,
+                    speed=LISTEN_SPEEDS[speed],
+                    speaking=False,
+                    distance_ft=steps * listen_step,
+                    door=bool(door),
+                    stone_wall=bool(wall),
+                    distracted=bool(dis),
+                    asleep=bool(sleep),
+                )
+                key = (g, i, steps, door, wall, dis, sleep, speed)
+                fixed = member.difficulty is not None
+                listen_fixed[key] = int(fixed)
+                listen_part[key] = (
+                    member.difficulty
+                    if member.difficulty is not None
+                    else sum(x.value for x in member.modifiers if x.kind != "die")
+                )
+                listen_bonus[key] = member.die_bonus
+
+    # --- groping [DD-6]: the touch attack's faces that hit, the miss chance's that connect
+    touch = np.zeros((n_g, n_i, FACES_D20), np.int64)
+    connect = np.zeros((n_g, n_i, FACES_D100), np.int64)
+    # --- the blow on a located intruder: the attack roll [DD-21], the miss chance [DD-8..15]
+    has_ac = np.zeros(n_i, np.int64)
+    hit = np.ones((n_g, n_i, FACES_D20), np.int64)
+    miss_dice = np.zeros((n_g, n_i, 2), np.int64)
+    spares = np.zeros((n_g, n_i, 2, FACES_D100), np.int64)
+    miss_chance = rules.num("attack.total_concealment")
+    for g, actor in enumerate(defenders):
+        mine = stats_of_actor(actor)
+        for i, hider in enumerate(intruders):
+            theirs = stats_of_actor(hider)
+            for face in range(1, FACES_D20 + 1):
+                grope = dnd35.grope_check(
+                    rules,
+                    touch_attack=mine.attack,
+                    touch_ac=theirs.touch_ac,
+                    occupied=True,
+                    source=GivenFaces([face, FACES_D100]),
+                )
+                assert grope.roll is not None
+                touch[g, i, face - 1] = int(len(grope.roll.dice) == 2)
+            for face in range(1, FACES_D100 + 1):
+                grope = dnd35.grope_check(
+                    rules,
+                    touch_attack=mine.attack,
+                    touch_ac=theirs.touch_ac,
+                    occupied=True,
+                    source=GivenFaces([FACES_D20, face]),
+                )
+                connect[g, i, face - 1] = int(bool(grope.success))
+            if theirs.ac is not None:
+                has_ac[i] = 1
+                for face in range(1, FACES_D20 + 1):
+                    roll = dnd35.attack_roll_check(
+                        rules,
+                        attack=mine.attack,
+                        ac=theirs.ac,
+                        dex=theirs.dex,
+                        invisible_attacker=bool(actor.invisible),
+                        sees_invisible=Sense.SEE_INVISIBLE in hider.senses,
+                        invisible_target=bool(hider.invisible),
+                        sneak_attack=mine.sneak_attack,
+                        favored_enemy=mine.favored_enemy,
+                        source=GivenFaces([face]),
+                    )
+                    hit[g, i, face - 1] = int(bool(roll.success))
+            for liquid in (0, 1):
+                inputs: dict[str, Any] = {
+                    "miss_chance": miss_chance,
+                    "blind_fight": mine.blind_fight,
+                    "blindsight": Sense.BLINDSIGHT in actor.senses,
+                    "in_liquid": bool(liquid),
+                    "incorporeal": hider.incorporeal,
+                }
+                verdict = dnd35.attack_check(rules, **inputs)
+                dice = 0 if verdict.automatic else (2 if verdict.figures.blind_fight else 1)
+                miss_dice[g, i, liquid] = dice
+                for face in range(1, FACES_D100 + 1):
+                    if dice:
+                        rolled = dnd35.attack_check(
+                            rules, **inputs, source=GivenFaces([face] * dice)
+                        )
+                        spares[g, i, liquid, face - 1] = int(bool(rolled.success))
+
+    # --- what a defender does with what it knows of the place [DD-3, DD-5, DD-6 R]
+    plan = np.array(
+        [PLANS.index(search.search(square=kind == 1, bearing=kind == 2)[0]) for kind in range(3)],
+        np.int64,
+    )
+    found = dnd35.reached(
+        dnd35.grope_check(
+            rules, touch_attack=0, touch_ac=0, source=GivenFaces([FACES_D20, FACES_D100])
+        )
+    )
+    assert found is not None and found[1] in pins
+    grope_state = _rank(found[0])
+
+    lost = np.array([0] + [_rank(traits.pinpoint_lost(rule)[0]) for rule in pins[1:]], np.int64)
+
+    # --- the objective
+    objective = scenario.objective
+    names = (
+        set(objective.who)
+        if objective is not None and objective.who
+        else {a.name for a in intruders}
+    )
+    named_i = np.array([int(a.name in names) for a in intruders] or [0], np.int64)
+
+    floats = np.array(
+        [
+            width,
+            height,
+            EPSILON,
+            CLOSE_FT,
+            float(rules.num("turn.sense_range_ft")),
+            spot_range,
+            spot_step,
+            listen_step,
+            float(search.step_ft(rules)),
+            *radii,
+        ],
+        np.float64,
+    )
+    ints = np.array(
+        [
+            len(defenders),
+            len(intruders),
+            scenario.turns,
+            m,
+            int(rules.num("turn.patrol_bounces")),
+            len(radii),
+            start_doors,
+            int(rules.num("listen.pinpoint_margin")),
+            int(objective is not None),
+            int(objective is None or objective.require == "any"),
+            grope_state,
+            pins.index("DD-6"),
+        ],
+        np.int64,
+    )
+    arrays: dict[str, Array] = {
+        "x1": all_x1,
+        "y1": all_y1,
+        "x2": all_x2,
+        "y2": all_y2,
+        "normal_x": normal_x,
+        "normal_y": normal_y,
+        "has_normal": has_normal,
+        "sight_mask": sight_mask,
+        "door_mask": door_mask,
+        "stone_mask": stone_mask,
+        "movers": movers,
+        "mover_count": mover_count,
+        **{f"walk_{k}": v for k, v in walk.items()},
+        **{f"guard_{k}": v for k, v in guard.items()},
+        "reaches": reaches,
+        "signs": signs,
+        "spot": spot,
+        "listen_part": listen_part,
+        "listen_bonus": listen_bonus,
+        "listen_fixed": listen_fixed,
+        "touch": touch,
+        "connect": connect,
+        "has_ac": has_ac,
+        "hit": hit,
+        "miss_dice": miss_dice,
+        "spares": spares,
+        "lost": lost,
+        "named": named_i,
+        "neighbours": np.array(NEIGHBOURS, np.int64),
+        "plan": plan,
+        "breathing": np.array([int(a.breathing) for a in intruders] or [1], np.int64),
+    }
+    return D20Model(
+        scenario,
+        [a.name for a in defenders],
+        [a.name for a in intruders],
+        arrays,
+        floats,
+        ints,
+    )
+
+
+def stats_of_actor(actor: Any) -> Any:
+    """An actor's d20 numbers (:func:`vigile.engine.d20.stats_of`, for an actor)."""
+    return actor.bonuses or NO_STATS
