@@ -35,7 +35,7 @@ from vigile.sim.simulate import LOCATED_OR_SEEN
 from vigile.sim.tally import CODE
 
 BUNDLED = ["dnd35-invisible-intruder", "dnd35-flour", "dnd35-rogue-sneak-attack"]
-PLAYED = ["dnd35-invisible-intruder"]
+PLAYED = ["dnd35-invisible-intruder", "dnd35-flour"]
 """The bundled D&D 3.5 scenarios the kernel plays (the others: ``compiled`` gives None)."""
 STATES = list(AwarenessState)
 
@@ -139,8 +139,8 @@ point = st.tuples(coordinate, coordinate)
 def scenarios(draw: st.DrawFn) -> str:
     """A small D&D 3.5 scenario the kernel covers: a 60 x 60 ft board, a few walls (one a door
     an intruder may open, one a window), mud and water, defenders posted or patrolling with a
-    mix of senses, asleep or distracted, one or two invisible intruders walking, running and
-    waiting, some with an AC."""
+    mix of senses, asleep or distracted, some with flour, one or two invisible intruders (or
+    turning invisible at once) walking, running and waiting, some with an AC."""
     walls = [
         {
             "kind": draw(st.sampled_from(["wall", "partition", "door", "window"])),
@@ -175,6 +175,7 @@ def scenarios(draw: st.DrawFn) -> str:
                 "listen": draw(st.integers(-2, 15)),
                 "attack": draw(st.integers(0, 8)),
                 "blind_fight": draw(st.booleans()),
+                "flour": draw(st.sampled_from([0, 0, 1, 3])),
             },
         }
         if draw(st.integers(0, 4)) == 0:
@@ -204,7 +205,7 @@ def scenarios(draw: st.DrawFn) -> str:
                 "name": name,
                 "side": "attackers",
                 "position": list(draw(point)),
-                "invisible": True,
+                "invisible": (invisible := draw(st.booleans())),
                 "incorporeal": draw(st.integers(0, 5)) == 0,
                 "breathing": draw(st.integers(0, 5)) != 0,
                 "move": 30,
@@ -212,6 +213,8 @@ def scenarios(draw: st.DrawFn) -> str:
             }
         )
         legs: list[dict[str, object]] = []
+        if not invisible:
+            legs.append({"actions": [{"do": "cast-invisibility"}]})
         for _ in range(draw(st.integers(1, 4))):
             leg: dict[str, object] = {
                 "to": list(draw(point)),

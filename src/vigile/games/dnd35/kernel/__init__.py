@@ -77,6 +77,8 @@ MODEL = [
     "neighbours",
     "breathing",
     "plan",
+    "covers",
+    "guard_flour",
 ]
 """The model's arrays in the order of the kernel's indices (``X1`` … ``PLAN``)."""
 
@@ -122,6 +124,8 @@ def state_tuple(model: D20Model) -> tuple[Array, ...]:
         np.zeros((n_g, 6), np.int64),
         np.zeros(n_i),
         np.zeros(n_i),
+        np.zeros(n_g, np.int64),
+        np.zeros(n_i, np.int64),
     )
 
 

@@ -74,13 +74,15 @@ SIGHT_M, DOOR_M, STONE_M, MOVERS, MOVER_N = range(9, 14)
 WX, WY, WMOVED, WSHIFT, WSPEED, WSOFT, WLIQ, WINSIDE, DOOR_OPS, OP_START = range(14, 24)
 GSX, GSY, GMOVE, GALERT0, GASLEEP, GDISTR, GSENSES = range(24, 31)
 REACHES, SIGNS, SPOT, LPART, LBONUS, LFIXED, TOUCH, CONNECT = range(31, 39)
-HAS_AC, HIT, MISS_DICE, SPARES, LOST, NAMED, NEIGH, BREATHING, PLAN, ENDINGS = range(39, 49)
+HAS_AC, HIT, MISS_DICE, SPARES, LOST, NAMED, NEIGH, BREATHING, PLAN, COVERS = range(39, 49)
+GFLOUR, ENDINGS = 49, 50
 # FL
 F_W, F_H, F_EPS, F_CLOSE, F_SENSE, F_SPOT_RANGE, F_SPOT_STEP, F_LISTEN_STEP = range(8)
-F_SEARCH_STEP, F_RADII = 8, 9
+F_SEARCH_STEP, F_FLOUR_RANGE, F_FLOUR_BURST, F_RADII = range(8, 12)
 # IN
 I_G, I_I, I_T, I_M, I_BOUNCES, I_RADII, I_DOORS0, I_MARGIN, I_HAS_OBJ, I_ANY = range(10)
-I_GROPE_STATE, I_GROPE_PIN = 10, 11
+I_GROPE_STATE, I_GROPE_PIN, I_FLOUR_ROUNDS, I_VANISH_STATE, I_VANISH_PIN = range(10, 15)
+OP_DOOR, OP_VANISH = 0, 1
 # GSENSES
 SEE, HEAR, SCENT, BLIND, PATROL = range(5)
 # ENDINGS: the tally's codes
@@ -89,6 +91,7 @@ E_UNSEEN, E_DETECTED, E_ALARM, E_TURN_LIMIT, E_CAUGHT = range(5)
 # the run's state tuple
 GX, GY, GALERT, WALKED, AWARE, KKIND, KSQ, KBEAR, PIN, IALIVE = range(10)
 PAIRS, SC, HX, HY, CAND, SCR, LIST, LSTATE, IX, IY = range(10, 20)
+FLOUR_LEFT, FLOURED = 20, 21
 # SC
 S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_HEAT, S_DOORS, S_ALARM_BY = range(9)
 
@@ -230,6 +233,21 @@ def _patrols(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
 
 
 @compiled
+def _vanish(M: Arrays, W: Arrays, i: int) -> None:
+    """Intruder i casts invisibility: each defender that observed it keeps what
+    ``traits.vanished`` says, the square it vanished in (``D20Game._set_invisible``)."""
+    for g in range(M[IN][I_G]):
+        if W[AWARE][g, i] != OBSERVED:
+            continue
+        W[AWARE][g, i] = M[IN][I_VANISH_STATE]
+        W[KKIND][g, i] = KNOWN_SQUARE
+        W[KSQ][g, i, 0] = square_of(W[IX][i])
+        W[KSQ][g, i, 1] = square_of(W[IY][i])
+        if M[IN][I_VANISH_PIN]:
+            W[PIN][g, i] = M[IN][I_VANISH_PIN]
+
+
+@compiled
 def _walks(M: Arrays, W: Arrays, t: int) -> None:
     """Step 2: each living intruder where its plan takes it this round; the doors it opens or
     closes; the squares it leaves (``_unpin``: ``pinpoint_lost``)."""
@@ -248,11 +266,14 @@ def _walks(M: Arrays, W: Arrays, t: int) -> None:
                     if W[AWARE][g, i] == LOCATION:
                         W[AWARE][g, i] = M[LOST][cause]
         for k in range(M[OP_START][t * n_i + i], M[OP_START][t * n_i + i + 1]):
-            bit = 1 << ops[k, 0]
-            if ops[k, 1]:
-                W[SC][S_DOORS] |= bit
+            if ops[k, 0] == OP_DOOR:
+                bit = 1 << ops[k, 1]
+                if ops[k, 2]:
+                    W[SC][S_DOORS] |= bit
+                else:
+                    W[SC][S_DOORS] &= ~bit
             else:
-                W[SC][S_DOORS] &= ~bit
+                _vanish(M, W, i)
 
 
 @compiled
@@ -261,6 +282,7 @@ def _signs(M: Arrays, W: Arrays, t: int, i: int) -> None:
     (``Dnd35Game._signs``, ``sign_shown`` by band of distance)."""
     fl = M[FL]
     moved, soft, liquid = M[WMOVED][t, i], M[WSOFT][t, i], M[WLIQ][t, i]
+    floured = 1 if W[FLOURED][i] else 0
     for g in range(M[IN][I_G]):
         if W[AWARE][g, i] >= LOCATION:
             continue
@@ -273,9 +295,9 @@ def _signs(M: Arrays, W: Arrays, t: int, i: int) -> None:
         for r in range(M[IN][I_RADII]):
             if not hypot_below(dx, dy, fl[F_RADII + r], False):
                 band += 1
-        state = M[SIGNS][i, moved, soft, liquid, band, 0]
+        state = M[SIGNS][i, floured, moved, soft, liquid, band, 0]
         if state:
-            _learn(M, W, g, i, state, M[SIGNS][i, moved, soft, liquid, band, 1])
+            _learn(M, W, g, i, state, M[SIGNS][i, floured, moved, soft, liquid, band, 1])
 
 
 @compiled
@@ -414,7 +436,24 @@ def _grope(
 
 
 @compiled
-def _search(M: Arrays, W: Arrays, g: int, i: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+def _throw_flour(M: Arrays, W: Arrays, t: int, g: int, i: int, px: float, py: float) -> None:
+    """``Dnd35Game._throw_flour`` at (px, py): covered (``flour_covers``), the intruder shows
+    at once to the sighted (the signs again); missed, the square is forgotten."""
+    fl = M[FL]
+    W[FLOUR_LEFT][g] -= 1
+    far = 0 if hypot_below(W[GX][g] - px, W[GY][g] - py, fl[F_FLOUR_RANGE], False) else 1
+    wide = 0 if hypot_below(px - W[IX][i], py - W[IY][i], fl[F_FLOUR_BURST], False) else 1
+    if M[COVERS][far, wide]:
+        W[FLOURED][i] = M[IN][I_FLOUR_ROUNDS]
+        _signs(M, W, t, i)
+    else:
+        W[KKIND][g, i] = KNOWN_NONE
+
+
+@compiled
+def _search(
+    M: Arrays, W: Arrays, t: int, g: int, i: int, uniforms: np.ndarray, ctx: np.ndarray
+) -> None:
     """``Dnd35Game._search``: what ``search.search`` says for what g knows of i's place."""
     plan = M[PLAN][W[KKIND][g, i]]
     if plan == SEARCH_SQUARE:
@@ -424,7 +463,10 @@ def _search(M: Arrays, W: Arrays, g: int, i: int, uniforms: np.ndarray, ctx: np.
         x, y = W[GX][g], W[GY][g]
         if not _sees(M, W, x, y, px, py):
             return
-        if py_hypot(x - px, y - py) <= 5.0:
+        gap = py_hypot(x - px, y - py)
+        if W[FLOUR_LEFT][g] and gap <= M[FL][F_FLOUR_RANGE]:
+            _throw_flour(M, W, t, g, i, px, py)
+        elif gap <= 5.0:
             dx, dy = px - x, py - y
             if abs(dx) >= abs(dy):
                 bx, by = sx + (1 if dx >= 0 else -1), sy
@@ -473,7 +515,7 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
         return
     i = target
     if best < LOCATION:
-        _search(M, W, g, i, uniforms, ctx)
+        _search(M, W, t, g, i, uniforms, ctx)
         return
     if best == OBSERVED:
         px, py = W[IX][i], W[IY][i]
@@ -535,6 +577,7 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
         W[GX][g] = M[GSX][g]
         W[GY][g] = M[GSY][g]
         W[GALERT][g] = M[GALERT0][g]
+        W[FLOUR_LEFT][g] = M[GFLOUR][g]
         for i in range(n_i):
             W[AWARE][g, i] = UNAWARE
             W[KKIND][g, i] = KNOWN_NONE
@@ -542,6 +585,7 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
             W[PAIRS][g, i] = False
     for i in range(n_i):
         W[IALIVE][i] = 1
+        W[FLOURED][i] = 0
     for t in range(M[IN][I_T]):
         sc[S_TURN] = t + 1
         for g in range(n_g):
@@ -554,6 +598,9 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
         for g in range(n_g):
             if sc[S_OUTCOME] == 0:
                 _defend(M, W, t, g, uniforms, ctx)
+        for i in range(n_i):
+            if W[IALIVE][i] and W[FLOURED][i]:
+                W[FLOURED][i] = 0 if M[WLIQ][t, i] else W[FLOURED][i] - 1
         if sc[S_OUTCOME] == 0:
             _objective(M, W, t)
         if ctx[C_STATUS]:

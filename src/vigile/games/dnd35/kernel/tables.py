@@ -42,7 +42,7 @@ from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import Attitude, TimeOfDay
 from vigile.dice.source import GivenFaces
 from vigile.engine.board import Board, distance
-from vigile.engine.d20 import CLOSE_FT, NO_STATS
+from vigile.engine.d20 import CLOSE_FT, NO_STATS, is_invisible
 from vigile.errors import VigileError
 from vigile.rulesets import dnd35
 from vigile.rulesets.data import RuleData
@@ -52,7 +52,7 @@ from vigile.rulesets.senses import Condition, Sense, reach
 from vigile.scene.actors import GuardState, Side
 from vigile.scene.geometry import EPSILON, point_in_polygon
 from vigile.scene.model import Scenario, WallKind
-from vigile.scene.plans import CloseDoor, OpenDoor
+from vigile.scene.plans import CastInvisibility, CloseDoor, OpenDoor
 
 Array = np.ndarray[Any, Any]
 
@@ -66,6 +66,9 @@ SPOT_KINDS = (dnd35.SpotTarget.NON_BREATHING, dnd35.SpotTarget.MOVING, dnd35.Spo
 LISTEN_SPEEDS = (dnd35.ListenSpeed.HALF, dnd35.ListenSpeed.FULL, dnd35.ListenSpeed.RUN)
 SPEED_HALF, SPEED_FULL, SPEED_RUN = range(3)
 FACES_D20, FACES_D100 = 20, 100
+OP_DOOR, OP_VANISH = 0, 1
+"""What an intruder does on its walk that the kernel plays: a door opened or closed, invisibility
+cast (each defender that observed it keeps what ``traits.vanished`` says)."""
 PLANS = (search.Search.STAY, search.Search.SQUARE, search.Search.BEARING)
 """The kernel's codes of what a defender does (0 stay, 1 square, 2 bearing), by what it knows
 of the place (0 nothing, 1 a square, 2 a bearing)."""
@@ -73,11 +76,13 @@ of the place (0 nothing, 1 a square, 2 a bearing)."""
 
 def unsupported(scenario: Scenario) -> str | None:
     """Why the kernel does not play ``scenario`` yet (None: it does). It plays invisible
-    intruders (not ethereal) who walk, run, wait, and open and close doors; defenders posted or
-    patrolling, asleep or distracted, with sight, darkvision, hearing, scent and blindsight, who
-    Spot, Listen, smell, see the signs, grope, close in and strike. Not yet: a visible intruder
-    (Hide against Spot, darkness), see-invisible, flour, the intruders' blows and words (strike,
-    kill, attack-square, speak), casting or ending invisibility."""
+    intruders (not ethereal; one may turn invisible before it is first perceived: invisible
+    at every perception) who walk, run, wait, open and close doors and cast invisibility;
+    defenders posted or patrolling, asleep or distracted, with sight, darkvision, hearing, scent
+    and blindsight, who Spot, Listen, smell, see the signs, grope, throw flour, close in and
+    strike. Not yet: a visible intruder at a perception (Hide against Spot, darkness),
+    see-invisible, the intruders' blows and words (strike, kill, attack-square, speak), ending
+    invisibility."""
     if scenario.ruleset != "dnd35":
         return "not a D&D 3.5 scenario"
     rules = scenario.rules()
@@ -87,22 +92,25 @@ def unsupported(scenario: Scenario) -> str | None:
     if len(doors) > MOST_DOORS:
         return f"more than {MOST_DOORS} named doors"
     for actor in scenario.actors:
-        stats = actor.bonuses
         if actor.side is Side.ATTACKERS:
-            if not actor.invisible:
-                return f"{actor.name} is visible (Hide against Spot)"
             if actor.ethereal:
                 return f"{actor.name} is ethereal"
             for leg in scenario.plans.get(actor.name, ()):
                 for action in leg.actions:
-                    if not isinstance(action, OpenDoor | CloseDoor):
+                    if not isinstance(action, OpenDoor | CloseDoor | CastInvisibility):
                         return f"{actor.name} plans a {type(action).__name__}"
         else:
             if Sense.SEE_INVISIBLE in actor.senses:
                 return f"{actor.name} sees invisible creatures (Hide against Spot)"
-            if stats is not None and stats.flour:
-                return f"{actor.name} throws flour"
+    try:
+        schedule(scenario, rules)
+    except NotCovered as error:
+        return str(error)
     return None
+
+
+class NotCovered(VigileError):
+    """A scenario the kernel does not play yet (:func:`unsupported` says why)."""
 
 
 @dataclass
@@ -160,7 +168,7 @@ def schedule(scenario: Scenario, rules: RuleData) -> dict[str, Array]:
     intruders = [w for w in game.walkers if w.side is Side.ATTACKERS]
     n_t, n_i = max(1, scenario.turns), max(1, len(intruders))
     door_of = {w.name: k for k, w in enumerate(w for w in scenario.walls if w.name)}
-    ops: list[tuple[int, int]] = []
+    ops: list[tuple[int, int, int]] = []
     op_start = np.zeros(n_t * n_i + 1, np.int64)
     out: dict[str, Array] = {
         "x": np.zeros((n_t, n_i)),
@@ -172,13 +180,20 @@ def schedule(scenario: Scenario, rules: RuleData) -> dict[str, Array]:
         "liquid": np.zeros((n_t, n_i), np.int64),
         "inside": np.zeros((n_t, n_i), np.int64),
     }
-    recorded: list[tuple[int, int]] = []
+    recorded: list[tuple[int, int, int]] = []
 
     def door(actor: Any, name: str, is_open: bool) -> None:
-        recorded.append((door_of[name], int(is_open)))
+        recorded.append((OP_DOOR, door_of[name], int(is_open)))
         game.board.set_door(name, is_open)
 
-    setattr(game, "_door", door)  # noqa: B010 (the engine's hook, recorded)
+    def invisible(walker: Any, on: bool) -> None:
+        if not on:
+            raise NotCovered(f"{walker.name} ends its invisibility")
+        recorded.append((OP_VANISH, 0, 0))
+        walker.invisible = True
+
+    setattr(game, "_door", door)  # noqa: B010 (the engine's hooks, recorded)
+    setattr(game, "_set_invisible", invisible)  # noqa: B010
     for t in range(scenario.turns):
         game.turn = t + 1
         game.speeds, game.running, game.walked = {}, set(), {}
@@ -190,6 +205,8 @@ def schedule(scenario: Scenario, rules: RuleData) -> dict[str, Array]:
             game._walk(walker)
             ops.extend(recorded)
             op_start[t * n_i + i + 1] = len(ops)
+            if not is_invisible(walker):
+                raise NotCovered(f"{walker.name} is visible in round {t + 1} (Hide against Spot)")
             out["x"][t, i], out["y"][t, i] = walker.x, walker.y
             out["moved"][t, i] = int(walker.moved)
             out["shifted"][t, i] = int(walker.at != before)
@@ -206,7 +223,7 @@ def schedule(scenario: Scenario, rules: RuleData) -> dict[str, Array]:
             out["liquid"][t, i] = int(ground == "water")
         for i, walker in enumerate(intruders):
             out["inside"][t, i] = int(_inside(scenario, walker.at))
-    out["door_ops"] = np.array(ops, np.int64).reshape(-1, 2)
+    out["door_ops"] = np.array(ops, np.int64).reshape(-1, 3)
     out["op_start"] = op_start
     return out
 
@@ -283,6 +300,7 @@ def build(scenario: Scenario) -> D20Model:
         "asleep": np.array([int(a.asleep) for a in defenders] or [0], np.int64),
         "distracted": np.array([int(a.distracted) for a in defenders] or [0], np.int64),
         "senses": senses,
+        "flour": np.array([stats_of_actor(a).flour for a in defenders] or [0], np.int64),
     }
 
     # --- what each sense reaches, by intruder, out of a liquid or in one
@@ -290,7 +308,7 @@ def build(scenario: Scenario) -> D20Model:
     """blindsight's state, scent's state, sight not blocked, hearing not blocked."""
     for i, actor in enumerate(intruders):
         for liquid in (0, 1):
-            held = _conditions(actor, bool(actor.invisible), bool(liquid))
+            held = _conditions(actor, True, bool(liquid))
             reaches[i, liquid] = (
                 _rank(reach(Sense.BLINDSIGHT, held).state),
                 _rank(reach(Sense.SCENT, held).state),
@@ -316,24 +334,27 @@ def build(scenario: Scenario) -> D20Model:
         return pins.index(rule)
 
     night = scenario.time is TimeOfDay.NIGHT
-    signs = np.zeros((n_i, 2, 2, 2, bands, 2), np.int64)
-    """[intruder, moved, soft ground, liquid, band] → (state, pin)."""
+    signs = np.zeros((n_i, 2, 2, 2, 2, bands, 2), np.int64)
+    """[intruder, floured, moved, soft ground, liquid, band] → (state, pin)."""
     for i, actor in enumerate(intruders):
         light = stats_of_actor(actor).light
-        for moved, soft, liquid, band in np.ndindex(2, 2, 2, bands):
+        for floured, moved, soft, liquid, band in np.ndindex(2, 2, 2, 2, bands):
             far = radii[band] if band < len(radii) else radii[-1] + 1.0
             shown = traits.sign_shown(
                 rules,
                 distance_ft=far,
                 night=night,
-                conditions=_conditions(actor, bool(actor.invisible), bool(liquid)),
-                visible_object=False,
+                conditions=_conditions(actor, True, bool(liquid)),
+                visible_object=bool(floured),
                 light_ft=light,
                 moved=bool(moved),
                 soft_ground=bool(soft),
             )
             if shown is not None:
-                signs[i, moved, soft, liquid, band] = (_rank(shown[0]), pin_of(shown[1].rule))
+                signs[i, floured, moved, soft, liquid, band] = (
+                    _rank(shown[0]),
+                    pin_of(shown[1].rule),
+                )
 
     # --- Spot [DD-3, DD-4]: the state each face gives, by kind of target, steps, distraction
     spot_range = float(rules.num("spot.range_ft"))
@@ -436,7 +457,7 @@ def build(scenario: Scenario) -> D20Model:
                         dex=theirs.dex,
                         invisible_attacker=bool(actor.invisible),
                         sees_invisible=Sense.SEE_INVISIBLE in hider.senses,
-                        invisible_target=bool(hider.invisible),
+                        invisible_target=True,
                         sneak_attack=mine.sneak_attack,
                         favored_enemy=mine.favored_enemy,
                         source=GivenFaces([face]),
@@ -473,6 +494,20 @@ def build(scenario: Scenario) -> D20Model:
     assert found is not None and found[1] in pins
     grope_state = _rank(found[0])
 
+    # --- flour [DD-10 R]: does a handful cover the intruder, by throw and miss beyond the ranges
+    flour_range = float(rules.num("flour.range_ft"))
+    flour_burst = float(rules.num("flour.burst_ft"))
+    covers = np.zeros((2, 2), np.int64)
+    for far, wide in np.ndindex(2, 2):
+        covered, _ = traits.flour_covers(
+            rules,
+            throw_ft=flour_range + far,
+            miss_ft=flour_burst + wide,
+        )
+        covers[far, wide] = int(covered)
+    vanish_state, vanish_line = traits.vanished()
+    vanish_pin = pin_of(vanish_line.rule) if vanish_line.rule.startswith("DD-") else 0
+
     lost = np.array([0] + [_rank(traits.pinpoint_lost(rule)[0]) for rule in pins[1:]], np.int64)
 
     # --- the objective
@@ -495,6 +530,8 @@ def build(scenario: Scenario) -> D20Model:
             spot_step,
             listen_step,
             float(search.step_ft(rules)),
+            flour_range,
+            flour_burst,
             *radii,
         ],
         np.float64,
@@ -513,6 +550,9 @@ def build(scenario: Scenario) -> D20Model:
             int(objective is None or objective.require == "any"),
             grope_state,
             pins.index("DD-6"),
+            int(rules.num("flour.rounds")),
+            _rank(vanish_state),
+            vanish_pin,
         ],
         np.int64,
     )
@@ -547,6 +587,7 @@ def build(scenario: Scenario) -> D20Model:
         "named": named_i,
         "neighbours": np.array(NEIGHBOURS, np.int64),
         "plan": plan,
+        "covers": covers,
         "breathing": np.array([int(a.breathing) for a in intruders] or [1], np.int64),
     }
     return D20Model(
