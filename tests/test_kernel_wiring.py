@@ -95,3 +95,34 @@ def test_without_numba_a_notice_and_the_batch(
     assert capsys.readouterr().err == NO_NUMBA
     assert NO_NUMBA.count("\n") == 1
     assert same(result.tally, by_blocks(BatchedRaid(prepare(scenario)), RUNS, 4))
+
+
+def test_the_same_numbers_whatever_the_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel's blocks played by one thread or by three give the same tally (each block
+    from its own generator; the threads share the model, each call its own working arrays)."""
+    pytest.importorskip("numba")
+    scenario = load_scenario("night-raid")
+    monkeypatch.setattr(simulate_module, "KERNEL_RUNS", 1000)
+    runs = 3 * BLOCK + 7
+    monkeypatch.setattr(simulate_module, "kernel_threads", lambda: 1)
+    one = simulate(scenario, runs, seed=9)
+    monkeypatch.setattr(simulate_module, "kernel_threads", lambda: 3)
+    three = simulate(scenario, runs, seed=9)
+    assert same(one.tally, three.tally)
+
+
+def test_a_day_encounter_goes_to_the_kernel_from_the_engine_threshold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A scenario with no batched model (a day encounter) is the engine's game by game below
+    ENGINE_KERNEL_RUNS, its game's kernel from there: the kernel's tally is its blocks'."""
+    pytest.importorskip("numba")
+    from vigile.games.skirmish.kernel.day import KernelDay
+
+    scenario = load_scenario("sk-s5-street")
+    low = simulate(scenario, simulate_module.ENGINE_KERNEL_RUNS - 1, seed=3)
+    assert not low.batched
+    runs = simulate_module.ENGINE_KERNEL_RUNS
+    high = simulate(scenario, runs, seed=3)
+    assert high.batched
+    assert same(high.tally, by_blocks(KernelDay.of(scenario), runs, 3))

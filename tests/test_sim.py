@@ -196,11 +196,16 @@ def test_same_seed_same_numbers_whatever_the_workers() -> None:
 
 
 def test_engine_fallback_for_other_scenarios() -> None:
-    """Day encounters and d20 games are played by the engine, one game at a time."""
-    result = simulate(load_scenario("sk-s5-street"), 3000, seed=4)
+    """Day encounters and d20 games are played by the engine, one game at a time, below the
+    number of runs where their kernel takes over (``test_kernel_wiring.py``)."""
+    from vigile.sim.simulate import ENGINE_KERNEL_RUNS
+
+    runs = 900
+    assert runs < ENGINE_KERNEL_RUNS
+    result = simulate(load_scenario("sk-s5-street"), runs, seed=4)
     assert not result.batched
-    assert within(result.outcome("lost").p, 0.25, 3000)
-    assert within(result.outcome("caught").p, 3 / 4 / 36, 3000)
+    assert within(result.outcome("lost").p, 0.25, runs)
+    assert within(result.outcome("caught").p, 3 / 4 / 36, runs)
     d20 = simulate(load_scenario("dnd35-invisible-intruder"), 20, seed=1)
     assert d20.runs == sum(int(c) for c in d20.tally.outcomes)
 

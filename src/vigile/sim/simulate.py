@@ -5,18 +5,22 @@ Runs are played in blocks of :data:`BLOCK` runs; block ``k`` draws from its own 
 runs — not on how many blocks are held in memory at once, nor on how many workers play them.
 Memory is bounded by the block size, whatever the number of runs.
 
-From :data:`KERNEL_RUNS` runs, a game whose batched model offers a compiled one (its
-``compiled()``, the skirmish raid's numba kernel of issue 14) plays every block with it: the first
-call after install compiles it (about a minute, then cached on disk), so shorter simulations
-stay on the batch, which answers at once. Without numba, a one-line notice and the batch. The
-choice depends only on the number of runs, so the same seed gives the same numbers whatever
-the workers.
+From :data:`KERNEL_RUNS` runs, a game with a compiled model (its plug-in's ``kernel``: the numba
+kernels of issue 14) plays every block with it: the first call after install compiles it (tens
+of seconds, then cached on disk), so shorter simulations stay on the numpy batch, which answers
+at once. A scenario the engine would play game by game (no batched model: the d20 games, day
+encounters) goes to the kernel from :data:`ENGINE_KERNEL_RUNS` runs, where the engine would
+already take longer than loading it. Without numba, a one-line notice and the batch (or the
+engine). The kernel's blocks are played on every core of this machine, in threads (the kernel
+releases the GIL), unless ``workers`` or a scheduler say otherwise. The choice depends only on
+the number of runs, so the same seed gives the same numbers whatever the workers and threads.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import os
 import sys
 from collections.abc import Callable, Generator, Iterator
 from contextlib import closing
@@ -42,6 +46,10 @@ so a few minutes at most, with a progress bar."""
 Z95 = 1.959963984540054
 KERNEL_RUNS = 20_000
 """From this many runs, the compiled kernel plays (when the game has one and numba is installed)."""
+ENGINE_KERNEL_RUNS = 1_000
+"""From this many runs, the compiled kernel plays a scenario that has no batched model: the
+engine takes 1 to 12 ms a game, so a thousand games already take longer than loading the
+cached kernel."""
 NO_NUMBA = (
     "vigile: numba is not installed, so the numpy batch plays (slower); "
     "pip install 'vigile[kernel]' for the compiled kernel\n"
@@ -179,24 +187,30 @@ def _first_detection(result: Any, guards: list[str]) -> tuple[Any, ...]:
 
 
 def _model(scenario: Scenario, compiled: bool = False) -> Batched | Scenario:
-    """What plays a block: the game's batched model (its plug-in's ``batch``) when it has one
-    for this scenario — its compiled one when ``compiled`` and it offers one — else the scenario
-    itself, played game by game in the engine."""
+    """What plays a block: the game's compiled model (its plug-in's ``kernel``) when
+    ``compiled`` and it covers the scenario, else its batched model (``batch``) when it has one
+    for the scenario, else the scenario itself, played game by game in the engine."""
+    kernel = _kernel(scenario) if compiled else None
+    if kernel is not None:
+        return kernel
     plugin = registry.get(scenario.ruleset)
     model: Batched | None = plugin.load(plugin.batch)(scenario) if plugin.batch else None
-    if model is None:
-        return scenario
-    offer: Callable[[], Batched | None] | None = getattr(model, "compiled", None)
-    if compiled and offer is not None:
-        return offer() or model
-    return model
+    return scenario if model is None else model
 
 
-def _kernel_ready(model: Batched | Scenario, runs: int) -> bool:
-    """Whether the blocks are played by the model's compiled counterpart: ``runs`` reaches
-    :data:`KERNEL_RUNS`, the model offers one (its ``compiled()``), and numba is installed —
-    without it, a one-line notice on stderr."""
-    if runs < KERNEL_RUNS or not hasattr(model, "compiled"):
+def _kernel(scenario: Scenario) -> Batched | None:
+    """The game's compiled model of the scenario (its plug-in's ``kernel``), None where it has
+    none or the scenario is beyond it. Imports numba: the caller checked it is installed."""
+    plugin = registry.get(scenario.ruleset)
+    return None if plugin.kernel is None else plugin.load(plugin.kernel)(scenario)
+
+
+def _kernel_ready(scenario: Scenario, model: Batched | Scenario, runs: int) -> bool:
+    """Whether the blocks are played by the game's compiled model: the game has one, ``runs``
+    reaches :data:`KERNEL_RUNS` (:data:`ENGINE_KERNEL_RUNS` where the engine would play game
+    by game), and numba is installed — without it, a one-line notice on stderr."""
+    threshold = ENGINE_KERNEL_RUNS if isinstance(model, Scenario) else KERNEL_RUNS
+    if runs < threshold or registry.get(scenario.ruleset).kernel is None:
         return False
     from vigile.sim.kernel import available
 
@@ -204,6 +218,32 @@ def _kernel_ready(model: Batched | Scenario, runs: int) -> bool:
         sys.stderr.write(NO_NUMBA)
         return False
     return True
+
+
+def kernel_threads() -> int:
+    """The threads that play the compiled kernel's blocks: one per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _threaded(model: Batched | Scenario, seed: int, runs: int, threads: int) -> Iterator[Tally]:
+    """The blocks played by ``threads`` threads of this process, each tally as it finishes.
+    Only for a compiled model: its kernel releases the GIL, and each call of ``play`` has its
+    own working arrays. Leaving early (Ctrl-C) cancels the blocks not started."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="vigile-kernel") as pool:
+        futures = [
+            pool.submit(play_block, model, seed, index, size) for index, size in blocks(runs)
+        ]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
 
 
 @functools.lru_cache(maxsize=4)
@@ -259,9 +299,10 @@ def simulate(
     del source  # kept for callers that still pass it
     check_counts(runs, workers)
     model = _model(scenario)
-    compiled = _kernel_ready(model, runs)
-    if compiled and workers == 1 and scheduler is None:
-        model = _model(scenario, compiled=True)
+    kernel = _kernel(scenario) if _kernel_ready(scenario, model, runs) else None
+    compiled = kernel is not None
+    if kernel is not None:
+        model = kernel
     if isinstance(model, Scenario):
         check_engine_work(scenario, runs)
     guards = [a.name for a in scenario.actors if a.side.value == "defenders"]
@@ -297,8 +338,12 @@ def _tallies(
     scheduler as they finish (in any order: the sum is the same). Closing it early (Ctrl-C)
     stops the workers at once. ``compiled``: the workers play the compiled model."""
     if workers == 1 and scheduler is None:
-        for index, size in blocks(runs):
-            yield play_block(model, seed, index, size)
+        threads = kernel_threads() if compiled else 1
+        if threads == 1 or runs <= BLOCK:
+            for index, size in blocks(runs):
+                yield play_block(model, seed, index, size)
+            return
+        yield from _threaded(model, seed, runs, threads)
         return
     from vigile.sim.executors import completed, executor, local_workers
 

@@ -22,7 +22,7 @@ from vigile.rulesets.skirmish.patrol import patrol_move, scatter_die
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.geometry import Barriers, crossings, line_of_sight
 from vigile.scene.model import Scenario
-from vigile.sim.tally import CODE, HEAT_BINS, OUTCOMES, Batched, Ints, Tally
+from vigile.sim.tally import CODE, HEAT_BINS, OUTCOMES, Ints, Tally
 
 OBSERVED = 4
 DIRECTION = 2
@@ -437,20 +437,6 @@ class BatchedRaid:
 
     def play(self, runs: int, rng: np.random.Generator) -> Tally:
         return Block(self.model, runs, rng).play()
-
-    def compiled(self) -> Batched | None:
-        """The compiled kernel's model of the same raid (issue 14,
-        :class:`vigile.games.skirmish.kernel.raid.KernelRaid`), for long simulations; None
-        when the raid is too large for its tables. Imports numba: the caller checks first that
-        it is installed (:func:`vigile.sim.kernel.available`)."""
-        from vigile.errors import InputError
-        from vigile.games.skirmish.kernel.raid import KernelRaid
-        from vigile.games.skirmish.kernel.tables import build
-
-        try:
-            return KernelRaid(build(self.model.scenario))
-        except InputError:
-            return None
 
 
 def batched(scenario: Scenario) -> BatchedRaid | None:

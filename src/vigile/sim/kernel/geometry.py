@@ -34,7 +34,7 @@ Function = TypeVar("Function", bound=Callable[..., Any])
 def compiled(function: Function) -> Function:
     """How every function of the kernels is compiled: numba's ``njit``, cached on disk, without
     reference counting (see the module's docstring)."""
-    options: dict[str, Any] = {"cache": True, "_nrt": False}  # _nrt: not in numba's stubs
+    options: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}  # _nrt: not in stubs
     return cast(Function, njit(function, **options))
 
 
