@@ -55,7 +55,7 @@ def _point_numba_at_cache() -> None:
         return
     import numba
 
-    numba.config.CACHE_DIR = str(cache_dir())
+    numba.config.CACHE_DIR = str(cache_dir())  # type: ignore[attr-defined]
 
 
 _point_numba_at_cache()
