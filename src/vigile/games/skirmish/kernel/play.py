@@ -66,6 +66,12 @@ LIGHT_X, LIGHT_Y, LIGHT_R, START_X, START_Y, PATROLLING, GROUP_OF = range(29, 36
 GUARD_POOL, GUARD_ALERT, GUARD_OUTFIT, GUARD_ATTITUDE = range(36, 40)
 INTRUDER_POOL, INTRUDER_ALERT, INTRUDER_OUTFIT, KNOWN = range(40, 44)
 POOLS, BANDS, SIGHT, CRY, INITIATIVE, OVERHEARS, HEAR, FLOATS, INTS, ENDINGS = range(44, 54)
+POSTED_LOOK, POSTED_FIND = 54, 55
+"""``POSTED_LOOK[t, i, g, alert]``: the roll code of posted guard g's sight test on intruder i
+in turn t, on alert or not; ``POSTED_FIND[t, i, g]``: intruder i's test to discover posted guard
+g. Neither moves in the sight phase, nor do their doors, lights and cover: the codes are known
+before the first run (:func:`posted_codes`), and each run reads them instead of working them out
+again. ``UNKNOWN`` where not yet filled."""
 # FLOATS
 F_WIDTH, F_HEIGHT, F_MOVE, F_EPSILON, F_STEP, F_AUTO, F_REACH, F_MOVE_CELL, F_LINE_CELL = range(9)
 # INTS
@@ -333,16 +339,41 @@ def _look(
     ``V``: the guards' arrays, ``P``: the rule's scalars (:func:`_queries`); ``mask``: the
     sight mask of the doors. ``cache[key, g]``: where the guard's line of sight to that point
     is cached, ``key`` -1 for none."""
+    alert = 1 if V[V_ALERT][g] else 0
+    code = _look_code(G, L, V, P, g, outfit, x, y, attitude, lit, alert, mask, cache, key)
+    if code == NEVER:
+        return
+    if roll_pool(code, V[V_DICE][V[V_POOL][g]], P[P_SIDES], uniforms, ctx):
+        _detect(D, g, i, x, y)
+
+
+@compiled
+def _look_code(
+    G: Arrays,
+    L: Arrays,
+    V: Arrays,
+    P: Arrays,
+    g: int,
+    outfit: int,
+    x: float,
+    y: float,
+    attitude: int,
+    lit: int,
+    alert: int,
+    mask: np.ndarray,
+    cache: np.ndarray,
+    key: int,
+) -> int:
+    """The roll code of guard g's sight test on an intruder at (x, y) (:func:`_look`)."""
     gx, gy = V[V_GX][g], V[V_GY][g]
     near = 1 if hypot_below(gx - x, gy - y, P[P_AUTO], True) else 0
     band = 1 if hypot_below(gx - x, gy - y, V[V_BANDS][attitude], True) else 0
-    alert = 1 if V[V_ALERT][g] else 0
     pool = V[V_POOL][g]
     sight = V[V_SIGHT]
     blind = sight[attitude, near, band, lit, 0, alert, outfit, pool]
     seeing = sight[attitude, near, band, lit, 1, alert, outfit, pool]
     if blind == NEVER and seeing == NEVER:
-        return
+        return NEVER
     code = seeing
     if blind != seeing:
         line = -1
@@ -353,10 +384,7 @@ def _look(
             if key >= 0:
                 cache[key, g] = line
         code = seeing if line else blind
-    if code == NEVER:
-        return
-    if roll_pool(code, V[V_DICE][pool], P[P_SIDES], uniforms, ctx):
-        _detect(D, g, i, x, y)
+    return int(code)
 
 
 @compiled
@@ -698,115 +726,149 @@ def _sight(
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> None:
-    """Every living guard on every intruder it does not watch; then discovery (SK-G3, SK-G4)."""
+    """Every living guard on every intruder it does not watch; then discovery (SK-G3, SK-G4).
+    A posted guard's codes are read from :data:`POSTED_LOOK` and :data:`POSTED_FIND`."""
     ints = M[INTS]
     n_g, n_i = ints[I_GUARDS], ints[I_INTRUDERS]
-    doors = M[TURN_DOORS][t, 1]
-    mask = M[SIGHT_MASK][doors]
+    mask = M[SIGHT_MASK][M[TURN_DOORS][t, 1]]
     positions = M[POSITIONS]
-    attitudes = M[ATTITUDES]
-    lits = M[LIT]
     outfits = M[INTRUDER_OUTFIT]
     patrolling = M[PATROLLING]
+    posted_look = M[POSTED_LOOK]
+    posted_find = M[POSTED_FIND]
     alive = W[ALIVE]
+    alerts = W[ALERT]
     watches = W[WATCHES]
-    n_ops = M[OPS].shape[0]
-    posted_lines = W[CACHE_LINE]
     turn_lines = W[TURN_LINE]
     turn_lines[:, :] = -1
     view = W[GUARD_VIEW]
     view[:, :] = -1
+    pools = M[GUARD_POOL]
+    dice = M[POOLS]
+    sides = P[P_SIDES]
     for g in range(n_g):
         if not alive[g]:
             continue
-        posted = not patrolling[g]
-        lines = posted_lines if posted else turn_lines
         for i in range(n_i):
             if watches[g, i]:
                 continue
-            key = n_ops + t * n_i + i if posted else i
-            _look(
-                G,
-                L,
-                D,
-                V,
-                P,
-                g,
-                i,
-                outfits[i],
-                positions[t, i, 0],
-                positions[t, i, 1],
-                attitudes[t, i],
-                lits[t, i],
-                mask,
-                lines,
-                key,
-                uniforms,
-                ctx,
-            )
+            x, y = positions[t, i, 0], positions[t, i, 1]
+            if patrolling[g]:
+                _look(
+                    G, L, D, V, P, g, i, outfits[i], x, y, M[ATTITUDES][t, i], M[LIT][t, i],
+                    mask, turn_lines, i, uniforms, ctx,
+                )  # fmt: skip
+                continue
+            code = posted_look[t, i, g, 1 if alerts[g] else 0]
+            if code != NEVER and roll_pool(code, dice[pools[g]], sides, uniforms, ctx):
+                _detect(D, g, i, x, y)
     observed = ints[I_OBSERVED]
-    auto = P[P_AUTO]
-    sight = M[SIGHT]
-    bands = M[BANDS]
     knows = W[KNOWS]
     aware = W[AWARE]
-    gxs = W[GX]
-    gys = W[GY]
-    guard_attitude = M[GUARD_ATTITUDE]
-    guard_outfit = M[GUARD_OUTFIT]
-    intruder_alert = M[INTRUDER_ALERT]
     intruder_pool = M[INTRUDER_POOL]
-    dice = M[POOLS]
-    sides = P[P_SIDES]
     for i in range(n_i):
-        ix, iy = positions[t, i, 0], positions[t, i, 1]
-        alert = intruder_alert[i]
         pool = intruder_pool[i]
         for g in range(n_g):
             if not alive[g] or knows[i, g] or aware[i, g] == observed:
                 continue
-            gx, gy = gxs[g], gys[g]
-            moved = 1 if patrolling[g] else 0
-            attitude = guard_attitude[g, moved, 0]
-            if guard_attitude[g, moved, 0] != guard_attitude[g, moved, 1]:
-                if view[0, g] < 0:
-                    view[0, g] = 1 if _in_cover(M, gx, gy) else 0
-                if view[0, g]:
-                    attitude = guard_attitude[g, moved, 1]
-            near = 1 if hypot_below(ix - gx, iy - gy, auto, True) else 0
-            band = 1 if hypot_below(ix - gx, iy - gy, bands[attitude], True) else 0
-            outfit = guard_outfit[g]
-            lit_keys = (
-                sight[attitude, near, band, 0, 0, alert, outfit, pool]
-                != sight[attitude, near, band, 1, 0, alert, outfit, pool]
-                or sight[attitude, near, band, 0, 1, alert, outfit, pool]
-                != sight[attitude, near, band, 1, 1, alert, outfit, pool]
-            )
-            lit = 0
-            if lit_keys:
-                if view[1, g] < 0:
-                    view[1, g] = 1 if _lit(M, G, L, mask, gx, gy) else 0
-                lit = view[1, g]
-            blind = sight[attitude, near, band, lit, 0, alert, outfit, pool]
-            seeing = sight[attitude, near, band, lit, 1, alert, outfit, pool]
-            if blind == NEVER and seeing == NEVER:
-                continue
-            code = seeing
-            if blind != seeing:
-                # the line from the guard to the intruder, the same both ways (exactly: the
-                # predicates order each segment's ends), as the guard's look may have found it
-                posted = not patrolling[g]
-                lines = posted_lines if posted else turn_lines
-                key = n_ops + t * n_i + i if posted else i
-                line = lines[key, g]
-                if line < 0:
-                    line = 1 if _sees(G, L, mask, gx, gy, ix, iy) else 0
-                    lines[key, g] = line
-                code = seeing if line else blind
+            if patrolling[g]:
+                code = _find_code(M, W, G, L, P, t, i, g, mask, turn_lines, i)
+            else:
+                code = posted_find[t, i, g]
             if code == NEVER:
                 continue
             if roll_pool(code, dice[pool], sides, uniforms, ctx):
                 aware[i, g] = observed
+
+
+@compiled
+def _find_code(
+    M: Arrays,
+    W: Arrays,
+    G: Arrays,
+    L: Arrays,
+    P: Arrays,
+    t: int,
+    i: int,
+    g: int,
+    mask: np.ndarray,
+    lines: np.ndarray,
+    key: int,
+) -> int:
+    """The roll code of intruder i's test to discover guard g in turn t (SK-G4): the guard's
+    attitude (in cover or not, moving or not), the light where it stands, the line between
+    them (``lines[key, g]``, the same both ways: the predicates order each segment's ends, and
+    as the guard's own look may have found it)."""
+    ix, iy = M[POSITIONS][t, i, 0], M[POSITIONS][t, i, 1]
+    gx, gy = W[GX][g], W[GY][g]
+    view = W[GUARD_VIEW]
+    sight = M[SIGHT]
+    guard_attitude = M[GUARD_ATTITUDE]
+    moved = 1 if M[PATROLLING][g] else 0
+    attitude = guard_attitude[g, moved, 0]
+    if guard_attitude[g, moved, 0] != guard_attitude[g, moved, 1]:
+        if view[0, g] < 0:
+            view[0, g] = 1 if _in_cover(M, gx, gy) else 0
+        if view[0, g]:
+            attitude = guard_attitude[g, moved, 1]
+    near = 1 if hypot_below(ix - gx, iy - gy, P[P_AUTO], True) else 0
+    band = 1 if hypot_below(ix - gx, iy - gy, M[BANDS][attitude], True) else 0
+    outfit = M[GUARD_OUTFIT][g]
+    alert = M[INTRUDER_ALERT][i]
+    pool = M[INTRUDER_POOL][i]
+    lit_keys = (
+        sight[attitude, near, band, 0, 0, alert, outfit, pool]
+        != sight[attitude, near, band, 1, 0, alert, outfit, pool]
+        or sight[attitude, near, band, 0, 1, alert, outfit, pool]
+        != sight[attitude, near, band, 1, 1, alert, outfit, pool]
+    )
+    lit = 0
+    if lit_keys:
+        if view[1, g] < 0:
+            view[1, g] = 1 if _lit(M, G, L, mask, gx, gy) else 0
+        lit = view[1, g]
+    blind = sight[attitude, near, band, lit, 0, alert, outfit, pool]
+    seeing = sight[attitude, near, band, lit, 1, alert, outfit, pool]
+    if blind == NEVER and seeing == NEVER:
+        return NEVER
+    code = seeing
+    if blind != seeing:
+        line = lines[key, g]
+        if line < 0:
+            line = 1 if _sees(G, L, mask, gx, gy, ix, iy) else 0
+            lines[key, g] = line
+        code = seeing if line else blind
+    return int(code)
+
+
+@compiled
+def posted_codes(M: Arrays, W: Arrays) -> None:
+    """Fill :data:`POSTED_LOOK` and :data:`POSTED_FIND`: every posted guard's codes, each turn,
+    as :func:`_sight` would work them out (the same functions, from the guards' places)."""
+    ints = M[INTS]
+    n_g, n_i = ints[I_GUARDS], ints[I_INTRUDERS]
+    n_ops = M[OPS].shape[0]
+    G, L, _, V, P = _queries(M, W)
+    for g in range(W[GX].shape[0]):
+        W[GX][g] = M[START_X][g]
+        W[GY][g] = M[START_Y][g]
+    for t in range(ints[I_TURNS]):
+        mask = M[SIGHT_MASK][M[TURN_DOORS][t, 1]]
+        W[GUARD_VIEW][:, :] = -1
+        for g in range(n_g):
+            if M[PATROLLING][g]:
+                continue
+            for i in range(n_i):
+                key = n_ops + t * n_i + i
+                x, y = M[POSITIONS][t, i, 0], M[POSITIONS][t, i, 1]
+                for alert in range(2):
+                    M[POSTED_LOOK][t, i, g, alert] = _look_code(
+                        G, L, V, P, g, M[INTRUDER_OUTFIT][i], x, y, M[ATTITUDES][t, i],
+                        M[LIT][t, i], alert, mask, W[CACHE_LINE], key,
+                    )  # fmt: skip
+                M[POSTED_FIND][t, i, g] = _find_code(
+                    M, W, G, L, P, t, i, g, mask, W[CACHE_LINE], key
+                )
 
 
 @compiled

@@ -27,6 +27,8 @@ from vigile.sim.tally import CODE, HEAT_BINS, Tally
 
 _play_runs: Any = kernel.play_runs
 """The compiled entry point (numba's dispatcher, untyped)."""
+_posted_codes: Any = kernel.posted_codes
+"""The posted guards' codes, filled once per model (:data:`~.play.POSTED_LOOK`)."""
 CHUNK = 1 << 18
 """Uniforms drawn from the generator at a time (2 MiB)."""
 
@@ -98,7 +100,16 @@ def model_tuple(model: KernelModel) -> tuple[Array, ...]:
         "initiative",
         "overhears",
     ]
-    return (*(a[n] for n in names), model.hear, model.floats, model.ints, endings)
+    ints = model.ints
+    shape = (
+        max(1, int(ints[kernel.I_TURNS])),
+        max(1, int(ints[kernel.I_INTRUDERS])),
+        max(1, int(ints[kernel.I_GUARDS])),
+    )
+    posted_look = np.full((*shape, 2), kernel.UNKNOWN, np.int64)
+    posted_find = np.full(shape, kernel.UNKNOWN, np.int64)
+    arrays = (*(a[n] for n in names), model.hear, model.floats, model.ints, endings)
+    return (*arrays, posted_look, posted_find)
 
 
 def state_tuple(model: KernelModel) -> tuple[Array, ...]:
@@ -168,6 +179,7 @@ class KernelRaid:
     def __init__(self, model: KernelModel) -> None:
         self.model = model
         self._m = model_tuple(model)
+        _posted_codes(self._m, state_tuple(model))
 
     @classmethod
     def of(cls, scenario: Scenario) -> KernelRaid:
