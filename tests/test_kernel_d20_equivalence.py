@@ -35,7 +35,7 @@ from vigile.sim.simulate import LOCATED_OR_SEEN
 from vigile.sim.tally import CODE
 
 BUNDLED = ["dnd35-invisible-intruder", "dnd35-flour", "dnd35-rogue-sneak-attack"]
-PLAYED = ["dnd35-invisible-intruder", "dnd35-flour"]
+PLAYED = BUNDLED
 """The bundled D&D 3.5 scenarios the kernel plays (the others: ``compiled`` gives None)."""
 STATES = list(AwarenessState)
 
@@ -139,8 +139,9 @@ point = st.tuples(coordinate, coordinate)
 def scenarios(draw: st.DrawFn) -> str:
     """A small D&D 3.5 scenario the kernel covers: a 60 x 60 ft board, a few walls (one a door
     an intruder may open, one a window), mud and water, defenders posted or patrolling with a
-    mix of senses, asleep or distracted, some with flour, one or two invisible intruders (or
-    turning invisible at once) walking, running and waiting, some with an AC."""
+    mix of senses (seeing invisible creatures too), asleep or distracted, some with flour, an AC,
+    invisible; one or two invisible intruders (or turning invisible at once) walking, running
+    and waiting, striking defenders and attacking squares, some with an AC."""
     walls = [
         {
             "kind": draw(st.sampled_from(["wall", "partition", "door", "window"])),
@@ -161,6 +162,7 @@ def scenarios(draw: st.DrawFn) -> str:
                     ["blindsight", "hearing"],
                     ["darkvision", "hearing", "scent"],
                     ["hearing"],
+                    ["sight", "hearing", "see-invisible"],
                 ]
             )
         )
@@ -178,6 +180,11 @@ def scenarios(draw: st.DrawFn) -> str:
                 "flour": draw(st.sampled_from([0, 0, 1, 3])),
             },
         }
+        if draw(st.booleans()):
+            defender["bonuses"]["ac"] = draw(st.integers(10, 20))  # type: ignore[index]
+            defender["bonuses"]["dex"] = draw(st.integers(0, 4))  # type: ignore[index]
+        if draw(st.integers(0, 4)) == 0:
+            defender["invisible"] = True
         if draw(st.integers(0, 4)) == 0:
             defender["asleep"] = True
         elif draw(st.integers(0, 3)) == 0:
@@ -191,6 +198,10 @@ def scenarios(draw: st.DrawFn) -> str:
     for k in range(draw(st.integers(1, 2))):
         name = f"N{k}"
         bonuses: dict[str, object] = {
+            "hide": draw(st.integers(-2, 15)),
+            "attack": draw(st.integers(0, 8)),
+            "sneak_attack": draw(st.integers(0, 3)),
+            "reach": draw(st.sampled_from([5, 5, 10])),
             "dex": draw(st.integers(0, 4)),
             "touch_ac": draw(st.integers(8, 18)),
         }
@@ -224,10 +235,17 @@ def scenarios(draw: st.DrawFn) -> str:
                 leg["run"] = True
             if draw(st.integers(0, 3)) == 0:
                 leg["wait"] = draw(st.integers(1, 2))
-            if draw(st.integers(0, 3)) == 0:
-                leg["actions"] = [
+            action = draw(st.sampled_from(["none", "none", "door", "strike", "square"]))
+            target = draw(st.sampled_from([d["name"] for d in defenders]))
+            ranged = draw(st.booleans())
+            leg["actions"] = {
+                "none": [],
+                "door": [
                     {"do": draw(st.sampled_from(["open-door", "close-door"])), "door": "gate"}
-                ]
+                ],
+                "strike": [{"do": "strike", "target": target, "ranged": ranged}],
+                "square": [{"do": "attack-square", "at": list(draw(point)), "ranged": ranged}],
+            }[action]
             legs.append(leg)
         plans[name] = legs
     scenario: dict[str, object] = {

@@ -79,6 +79,21 @@ MODEL = [
     "plan",
     "covers",
     "guard_flour",
+    "hider",
+    "spotter",
+    "strike_hit",
+    "square_hit",
+    "struck",
+    "square_dice",
+    "square_spares",
+    "hidden",
+    "guard_ac",
+    "water",
+    "surf_start",
+    "surf_x",
+    "surf_y",
+    "walk_noisy",
+    "walk_fought",
 ]
 """The model's arrays in the order of the kernel's indices (``X1`` … ``PLAN``)."""
 
@@ -126,6 +141,7 @@ def state_tuple(model: D20Model) -> tuple[Array, ...]:
         np.zeros(n_i),
         np.zeros(n_g, np.int64),
         np.zeros(n_i, np.int64),
+        np.zeros(n_g, np.int64),
     )
 
 

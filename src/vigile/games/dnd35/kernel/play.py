@@ -57,6 +57,7 @@ from vigile.sim.kernel.geometry import (
     hypot_below,
     hypot_steps,
     py_hypot,
+    region_of,
     sees,
     trace_move,
 )
@@ -75,23 +76,25 @@ WX, WY, WMOVED, WSHIFT, WSPEED, WSOFT, WLIQ, WINSIDE, DOOR_OPS, OP_START = range
 GSX, GSY, GMOVE, GALERT0, GASLEEP, GDISTR, GSENSES = range(24, 31)
 REACHES, SIGNS, SPOT, LPART, LBONUS, LFIXED, TOUCH, CONNECT = range(31, 39)
 HAS_AC, HIT, MISS_DICE, SPARES, LOST, NAMED, NEIGH, BREATHING, PLAN, COVERS = range(39, 49)
-GFLOUR, ENDINGS = 49, 50
+GFLOUR, HIDER, SPOTTER, STRIKE_HIT, SQUARE_HIT, STRUCK, SQ_DICE, SQ_SPARES = range(49, 57)
+HIDDEN, GAC, WATER, SURF_START, SURF_X, SURF_Y, WNOISY, WFOUGHT, ENDINGS = range(57, 66)
 # FL
 F_W, F_H, F_EPS, F_CLOSE, F_SENSE, F_SPOT_RANGE, F_SPOT_STEP, F_LISTEN_STEP = range(8)
-F_SEARCH_STEP, F_FLOUR_RANGE, F_FLOUR_BURST, F_RADII = range(8, 12)
+F_SEARCH_STEP, F_FLOUR_RANGE, F_FLOUR_BURST, F_HIDE_STEP, F_RADII = range(8, 13)
 # IN
 I_G, I_I, I_T, I_M, I_BOUNCES, I_RADII, I_DOORS0, I_MARGIN, I_HAS_OBJ, I_ANY = range(10)
 I_GROPE_STATE, I_GROPE_PIN, I_FLOUR_ROUNDS, I_VANISH_STATE, I_VANISH_PIN = range(10, 15)
-OP_DOOR, OP_VANISH = 0, 1
+I_HIDE_STATE, I_TIE_RULE, I_SEEN_STRUCK, I_STRUCK_PIN, I_DEFAULT_WATER = range(15, 20)
+OP_DOOR, OP_VANISH, OP_STRIKE, OP_SQUARE = range(4)
 # GSENSES
-SEE, HEAR, SCENT, BLIND, PATROL = range(5)
+SEE, HEAR, SCENT, BLIND, PATROL, SEEINV, BLIND_ATTACK = range(7)
 # ENDINGS: the tally's codes
 E_UNSEEN, E_DETECTED, E_ALARM, E_TURN_LIMIT, E_CAUGHT = range(5)
 
 # the run's state tuple
 GX, GY, GALERT, WALKED, AWARE, KKIND, KSQ, KBEAR, PIN, IALIVE = range(10)
 PAIRS, SC, HX, HY, CAND, SCR, LIST, LSTATE, IX, IY = range(10, 20)
-FLOUR_LEFT, FLOURED = 20, 21
+FLOUR_LEFT, FLOURED, HIDERS = 20, 21, 22
 # SC
 S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_HEAT, S_DOORS, S_ALARM_BY = range(9)
 
@@ -248,7 +251,66 @@ def _vanish(M: Arrays, W: Arrays, i: int) -> None:
 
 
 @compiled
-def _walks(M: Arrays, W: Arrays, t: int) -> None:
+def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
+    """What defender g learns of intruder i's blow (``Dnd35Game._struck``): seeing invisible
+    creatures, it sees it; else the square, or only the direction (DD-7)."""
+    if M[GSENSES][g, SEEINV]:
+        _learn(M, W, g, i, M[IN][I_SEEN_STRUCK], 0)
+        return
+    near = 1 if adjacent(W[GX][g], W[GY][g], W[IX][i], W[IY][i]) else 0
+    _learn(M, W, g, i, M[STRUCK][i, near, ranged], M[IN][I_STRUCK_PIN])
+
+
+@compiled
+def _in_water(M: Arrays, x: float, y: float) -> bool:
+    """The ground at (x, y) is water (``Board.surface``: the last region holding it)."""
+    r = region_of(x, y, M[SURF_START], M[SURF_X], M[SURF_Y])
+    return bool(M[WATER][r]) if r >= 0 else bool(M[IN][I_DEFAULT_WATER])
+
+
+@compiled
+def _attack_square(
+    M: Arrays,
+    W: Arrays,
+    i: int,
+    sx: int,
+    sy: int,
+    ranged: int,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
+) -> None:
+    """``Dnd35Game._attack_square``: a defender it can see on the square is struck; else the
+    named square's attack roll (or the wrong square's d20) and miss chance (DD-9)."""
+    n_g = M[IN][I_G]
+    there = -1
+    for g in range(n_g):
+        if square_of(W[GX][g]) == sx and square_of(W[GY][g]) == sy:
+            there = g
+            break
+    if there >= 0 and not M[HIDDEN][i, there]:
+        if M[GAC][there]:
+            face(20, uniforms, ctx)
+        _struck(M, W, there, i, ranged)
+        return
+    hit = there >= 0
+    case = there if there >= 0 else n_g
+    liquid = 0
+    if there >= 0:
+        liquid = 1 if _in_water(M, W[GX][there], W[GY][there]) else 0
+        if M[GAC][there]:
+            hit = bool(M[SQUARE_HIT][i, there, face(20, uniforms, ctx) - 1])
+    else:
+        face(20, uniforms, ctx)
+    spared = False
+    for _ in range(M[SQ_DICE][i, case, liquid]):
+        if M[SQ_SPARES][i, case, liquid, face(100, uniforms, ctx) - 1]:
+            spared = True
+    if hit and spared and there >= 0:
+        _struck(M, W, there, i, ranged)
+
+
+@compiled
+def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Step 2: each living intruder where its plan takes it this round; the doors it opens or
     closes; the squares it leaves (``_unpin``: ``pinpoint_lost``)."""
     n_i = M[IN][I_I]
@@ -266,14 +328,22 @@ def _walks(M: Arrays, W: Arrays, t: int) -> None:
                     if W[AWARE][g, i] == LOCATION:
                         W[AWARE][g, i] = M[LOST][cause]
         for k in range(M[OP_START][t * n_i + i], M[OP_START][t * n_i + i + 1]):
-            if ops[k, 0] == OP_DOOR:
+            kind = ops[k, 0]
+            if kind == OP_DOOR:
                 bit = 1 << ops[k, 1]
                 if ops[k, 2]:
                     W[SC][S_DOORS] |= bit
                 else:
                     W[SC][S_DOORS] &= ~bit
-            else:
+            elif kind == OP_VANISH:
                 _vanish(M, W, i)
+            elif kind == OP_STRIKE:
+                g = ops[k, 1]
+                if M[GAC][g]:
+                    face(20, uniforms, ctx)
+                _struck(M, W, g, i, ops[k, 2])
+            else:
+                _attack_square(M, W, i, ops[k, 1], ops[k, 2], ops[k, 3], uniforms, ctx)
 
 
 @compiled
@@ -287,6 +357,8 @@ def _signs(M: Arrays, W: Arrays, t: int, i: int) -> None:
         if W[AWARE][g, i] >= LOCATION:
             continue
         if not (_awake(M, W, g) and M[GSENSES][g, SEE]):
+            continue
+        if M[GSENSES][g, SEEINV]:
             continue
         if not _sees(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i]):
             continue
@@ -332,7 +404,45 @@ def _senses(
             _learn(M, W, g, i, state, 0)
     if W[AWARE][g, i] >= LOCATION:
         return False
-    return bool(M[GSENSES][g, HEAR] and reaches[i, liquid, 3] and M[WMOVED][t, i])
+    noisy = M[WNOISY][t, i]
+    heard = reaches[i, liquid, 4] if noisy else reaches[i, liquid, 3]
+    return bool(M[GSENSES][g, HEAR] and heard and (noisy or M[WMOVED][t, i]))
+
+
+@compiled
+def _hide(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+    """``Dnd35Game._hide_against_spot``: one Hide d20 against each seeing observer's Spot d20,
+    ties as ``hide_check`` settles them (the higher modifier, then both roll again) [DD-20]."""
+    speed = M[WSPEED][t, i]
+    if M[WFOUGHT][t, i]:
+        speed = 2
+    hider = M[HIDER][i, speed]
+    result = face(20, uniforms, ctx) + hider
+    tie_rule = M[IN][I_TIE_RULE]
+    for g in range(M[IN][I_G]):
+        if W[HIDERS][g] != 2:
+            continue
+        dx, dy = W[GX][g] - W[IX][i], W[GY][g] - W[IY][i]
+        steps = min(hypot_steps(dx, dy, M[FL][F_HIDE_STEP]), M[SPOTTER].shape[1] - 1)
+        total = M[SPOTTER][g, steps]
+        spot = face(20, uniforms, ctx) + total
+        if spot != result:
+            spots = spot > result
+        elif not tie_rule:
+            spots = False
+        elif total != hider:
+            spots = total > hider
+        else:
+            again_hider = 0
+            again_observer = 0
+            while again_hider == again_observer:
+                again_hider = face(20, uniforms, ctx)
+                again_observer = face(20, uniforms, ctx)
+                if ctx[C_STATUS]:
+                    return
+            spots = again_observer > again_hider
+        if spots:
+            _learn(M, W, g, i, M[IN][I_HIDE_STATE], 0)
 
 
 @compiled
@@ -341,17 +451,35 @@ def _perceive(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: n
     (``Dnd35Game._perceive``; the listeners' cases are taken before any of them learns)."""
     _signs(M, W, t, i)
     fl = M[FL]
+    n_g = M[IN][I_G]
+    role = W[HIDERS]
+    hiders = 0
+    for g in range(n_g):
+        role[g] = 0
+        if W[AWARE][g, i] == OBSERVED:
+            continue
+        role[g] = 1
+        if (
+            M[GSENSES][g, SEEINV]
+            and M[REACHES][i, M[WLIQ][t, i], 5]
+            and _awake(M, W, g)
+            and _sees(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i])
+        ):
+            role[g] = 2
+            hiders += 1
+    if hiders:
+        _hide(M, W, t, i, uniforms, ctx)
     listeners = W[LIST]
     n = 0
-    for g in range(M[IN][I_G]):
-        if W[AWARE][g, i] == OBSERVED:
+    for g in range(n_g):
+        if role[g] != 1:
             continue
         if _senses(M, W, t, i, g, uniforms, ctx):
             listeners[n] = g
             n += 1
     if n == 0:
         return
-    speed = M[WSPEED][t, i]
+    speed = 3 if M[WNOISY][t, i] else M[WSPEED][t, i]
     cases = W[LSTATE]
     for k in range(n):
         g = listeners[k]
@@ -527,7 +655,7 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
         return
     if M[HAS_AC][i] and not M[HIT][g, i, face(20, uniforms, ctx) - 1]:
         return
-    if best == LOCATION or M[GSENSES][g, BLIND]:
+    if best == LOCATION or M[GSENSES][g, BLIND_ATTACK]:
         liquid = M[WLIQ][t, i]
         dice = M[MISS_DICE][g, i, liquid]
         if dice:
@@ -591,7 +719,7 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
         for g in range(n_g):
             W[WALKED][g] = 0.0
         _patrols(M, W, uniforms, ctx)
-        _walks(M, W, t)
+        _walks(M, W, t, uniforms, ctx)
         for i in range(n_i):
             if W[IALIVE][i]:
                 _perceive(M, W, t, i, uniforms, ctx)

@@ -42,7 +42,7 @@ from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import Attitude, TimeOfDay
 from vigile.dice.source import GivenFaces
 from vigile.engine.board import Board, distance
-from vigile.engine.d20 import CLOSE_FT, NO_STATS, is_invisible
+from vigile.engine.d20 import CLOSE_FT, NO_STATS, is_invisible, square_of
 from vigile.errors import VigileError
 from vigile.rulesets import dnd35
 from vigile.rulesets.data import RuleData
@@ -52,7 +52,7 @@ from vigile.rulesets.senses import Condition, Sense, reach
 from vigile.scene.actors import GuardState, Side
 from vigile.scene.geometry import EPSILON, point_in_polygon
 from vigile.scene.model import Scenario, WallKind
-from vigile.scene.plans import CastInvisibility, CloseDoor, OpenDoor
+from vigile.scene.plans import AttackSquare, CastInvisibility, CloseDoor, OpenDoor, Strike
 
 Array = np.ndarray[Any, Any]
 
@@ -63,12 +63,17 @@ MOST_DOORS = 6
 MOST_CASES = 200_000
 """Most Listen cases the tables hold; a scenario beyond is played by the engine."""
 SPOT_KINDS = (dnd35.SpotTarget.NON_BREATHING, dnd35.SpotTarget.MOVING, dnd35.SpotTarget.STILL)
-LISTEN_SPEEDS = (dnd35.ListenSpeed.HALF, dnd35.ListenSpeed.FULL, dnd35.ListenSpeed.RUN)
+LISTEN_SPEEDS = (dnd35.ListenSpeed.HALF, dnd35.ListenSpeed.FULL, dnd35.ListenSpeed.RUN, None)
+"""The Listen table's speeds; the last: the intruder fought or spoke this round (DC 0)."""
 SPEED_HALF, SPEED_FULL, SPEED_RUN = range(3)
+HIDE_SPEEDS = (dnd35.HideSpeed.HALF, dnd35.HideSpeed.FULL, dnd35.HideSpeed.RUN)
 FACES_D20, FACES_D100 = 20, 100
-OP_DOOR, OP_VANISH = 0, 1
+OP_DOOR, OP_VANISH, OP_STRIKE, OP_SQUARE = range(4)
 """What an intruder does on its walk that the kernel plays: a door opened or closed, invisibility
-cast (each defender that observed it keeps what ``traits.vanished`` says)."""
+cast (each defender that observed it keeps what ``traits.vanished`` says), a blow at a defender
+(its attack roll, then what the victim learns: DD-7, DD-21), an attack on a named square
+(DD-9)."""
+ACTIONS = (OpenDoor, CloseDoor, CastInvisibility, Strike, AttackSquare)
 PLANS = (search.Search.STAY, search.Search.SQUARE, search.Search.BEARING)
 """The kernel's codes of what a defender does (0 stay, 1 square, 2 bearing), by what it knows
 of the place (0 nothing, 1 a square, 2 a bearing)."""
@@ -89,19 +94,33 @@ def unsupported(scenario: Scenario) -> str | None:
     if not rules.flag("companion.grope_touch_attack"):
         return "groping without a touch attack"
     doors = [w for w in scenario.walls if w.name]
+    defenders = {a.name for a in scenario.actors if a.side is Side.DEFENDERS}
     if len(doors) > MOST_DOORS:
         return f"more than {MOST_DOORS} named doors"
+    night = scenario.time is TimeOfDay.NIGHT
+    lights = bool(scenario.lights) or any(
+        a.bonuses is not None and a.bonuses.light > 0 for a in scenario.actors
+    )
+    darkness = (
+        night
+        and rules.flag("companion.darkness")
+        and (lights or rules.flag("light.dark_without_lights"))
+    )
     for actor in scenario.actors:
         if actor.side is Side.ATTACKERS:
             if actor.ethereal:
                 return f"{actor.name} is ethereal"
             for leg in scenario.plans.get(actor.name, ()):
                 for action in leg.actions:
-                    if not isinstance(action, OpenDoor | CloseDoor | CastInvisibility):
+                    if not isinstance(action, ACTIONS):
                         return f"{actor.name} plans a {type(action).__name__}"
-        else:
-            if Sense.SEE_INVISIBLE in actor.senses:
-                return f"{actor.name} sees invisible creatures (Hide against Spot)"
+                    target = getattr(action, "target", None)
+                    if target is not None and target not in defenders:
+                        return f"{actor.name} strikes {target}, not a defender"
+        elif Sense.SEE_INVISIBLE in actor.senses and darkness:
+            return f"{actor.name} sees invisible creatures, and places may be dark"
+        elif actor.ethereal:
+            return f"{actor.name} is ethereal"
     try:
         schedule(scenario, rules)
     except NotCovered as error:
@@ -168,7 +187,7 @@ def schedule(scenario: Scenario, rules: RuleData) -> dict[str, Array]:
     intruders = [w for w in game.walkers if w.side is Side.ATTACKERS]
     n_t, n_i = max(1, scenario.turns), max(1, len(intruders))
     door_of = {w.name: k for k, w in enumerate(w for w in scenario.walls if w.name)}
-    ops: list[tuple[int, int, int]] = []
+    ops: list[tuple[int, int, int, int]] = []
     op_start = np.zeros(n_t * n_i + 1, np.int64)
     out: dict[str, Array] = {
         "x": np.zeros((n_t, n_i)),
@@ -179,24 +198,40 @@ def schedule(scenario: Scenario, rules: RuleData) -> dict[str, Array]:
         "soft": np.zeros((n_t, n_i), np.int64),
         "liquid": np.zeros((n_t, n_i), np.int64),
         "inside": np.zeros((n_t, n_i), np.int64),
+        "noisy": np.zeros((n_t, n_i), np.int64),
+        "fought": np.zeros((n_t, n_i), np.int64),
     }
-    recorded: list[tuple[int, int, int]] = []
+    recorded: list[tuple[int, int, int, int]] = []
 
-    def door(actor: Any, name: str, is_open: bool) -> None:
-        recorded.append((OP_DOOR, door_of[name], int(is_open)))
-        game.board.set_door(name, is_open)
+    defender_of = {
+        a.name: g for g, a in enumerate(a for a in scenario.actors if a.side is Side.DEFENDERS)
+    }
 
-    def invisible(walker: Any, on: bool) -> None:
-        if not on:
-            raise NotCovered(f"{walker.name} ends its invisibility")
-        recorded.append((OP_VANISH, 0, 0))
-        walker.invisible = True
+    def act(walker: Any, action: object) -> None:
+        if isinstance(action, OpenDoor | CloseDoor):
+            is_open = isinstance(action, OpenDoor)
+            recorded.append((OP_DOOR, door_of[action.door], int(is_open), 0))
+            game.board.set_door(action.door, is_open)
+        elif isinstance(action, CastInvisibility):
+            recorded.append((OP_VANISH, 0, 0, 0))
+            walker.invisible = True
+        elif isinstance(action, Strike):
+            recorded.append((OP_STRIKE, defender_of[action.target], int(action.ranged), 0))
+            game.noisy.add(walker.name)
+            game.fought.add(walker.name)
+        elif isinstance(action, AttackSquare):
+            sx, sy = square_of(action.at)
+            recorded.append((OP_SQUARE, sx, sy, int(action.ranged)))
+            game.noisy.add(walker.name)
+            game.fought.add(walker.name)
+        else:
+            raise NotCovered(f"{walker.name} plans a {type(action).__name__}")
 
-    setattr(game, "_door", door)  # noqa: B010 (the engine's hooks, recorded)
-    setattr(game, "_set_invisible", invisible)  # noqa: B010
+    setattr(game, "_act", act)  # noqa: B010 (the engine's hook, recorded)
     for t in range(scenario.turns):
         game.turn = t + 1
         game.speeds, game.running, game.walked = {}, set(), {}
+        game.noisy, game.fought = set(), set()
         for walker in game.walkers:
             walker.moved = False
         for i, walker in enumerate(intruders):
@@ -218,12 +253,14 @@ def schedule(scenario: Scenario, rules: RuleData) -> dict[str, Array]:
                 if speed is Attitude.FAST
                 else SPEED_HALF
             )
+            out["noisy"][t, i] = int(walker.name in game.noisy)
+            out["fought"][t, i] = int(walker.name in game.fought)
             ground = game.board.surface(walker.at)
             out["soft"][t, i] = int(ground == "soft-ground")
             out["liquid"][t, i] = int(ground == "water")
         for i, walker in enumerate(intruders):
             out["inside"][t, i] = int(_inside(scenario, walker.at))
-    out["door_ops"] = np.array(ops, np.int64).reshape(-1, 3)
+    out["door_ops"] = np.array(ops, np.int64).reshape(-1, 4)
     out["op_start"] = op_start
     return out
 
@@ -281,8 +318,9 @@ def build(scenario: Scenario) -> D20Model:
     def move_of(actor: Any) -> float:
         return float(actor.move) if actor.move is not None else float(rules.num("turn.move_ft"))
 
-    senses = np.zeros((n_g, 5), np.int64)
-    """sighted, hearing, scent, blindsight, patrolling."""
+    senses = np.zeros((n_g, 7), np.int64)
+    """sighted, hearing, scent, blindsight, patrolling, sees invisible, strikes with blindsight
+    (``D20Game._attack``: blindsight where it cannot see the intruder)."""
     for g, actor in enumerate(defenders):
         have = actor.senses
         senses[g] = (
@@ -291,6 +329,8 @@ def build(scenario: Scenario) -> D20Model:
             int(Sense.SCENT in have),
             int(Sense.BLINDSIGHT in have),
             int(actor.state is GuardState.PATROLLING),
+            int(Sense.SEE_INVISIBLE in have),
+            int(Sense.BLINDSIGHT in have and Sense.SEE_INVISIBLE not in have),
         )
     guard = {
         "start_x": np.array([a.position[0] for a in defenders] or [0.0], np.float64),
@@ -304,8 +344,9 @@ def build(scenario: Scenario) -> D20Model:
     }
 
     # --- what each sense reaches, by intruder, out of a liquid or in one
-    reaches = np.zeros((n_i, 2, 4), np.int64)
-    """blindsight's state, scent's state, sight not blocked, hearing not blocked."""
+    reaches = np.zeros((n_i, 2, 6), np.int64)
+    """blindsight's state, scent's state, sight not blocked, hearing not blocked, hearing not
+    blocked when it makes noise (DD-17), divination not blocked (DD-19)."""
     for i, actor in enumerate(intruders):
         for liquid in (0, 1):
             held = _conditions(actor, True, bool(liquid))
@@ -314,6 +355,8 @@ def build(scenario: Scenario) -> D20Model:
                 _rank(reach(Sense.SCENT, held).state),
                 int(not reach(Sense.SIGHT, held).blocked),
                 int(not reach(Sense.HEARING, held).blocked),
+                int(not reach(Sense.HEARING, [*held, Condition.MAKING_NOISE]).blocked),
+                int(not reach(Sense.DIVINATION, held).blocked),
             )
 
     # --- the signs that show an invisible intruder's square [DD-10, DD-11, DD-12, DD-16]
@@ -398,7 +441,7 @@ def build(scenario: Scenario) -> D20Model:
                     dex=stats.dex if silent is None else None,
                     armor_penalty=stats.armor_check_penalty if silent is None else 0,
                     speed=LISTEN_SPEEDS[speed],
-                    speaking=False,
+                    speaking=LISTEN_SPEEDS[speed] is None,
                     distance_ft=steps * listen_step,
                     door=bool(door),
                     stone_wall=bool(wall),
@@ -457,7 +500,7 @@ def build(scenario: Scenario) -> D20Model:
                         dex=theirs.dex,
                         invisible_attacker=bool(actor.invisible),
                         sees_invisible=Sense.SEE_INVISIBLE in hider.senses,
-                        invisible_target=True,
+                        invisible_target=Sense.SEE_INVISIBLE not in actor.senses,
                         sneak_attack=mine.sneak_attack,
                         favored_enemy=mine.favored_enemy,
                         source=GivenFaces([face]),
@@ -467,7 +510,8 @@ def build(scenario: Scenario) -> D20Model:
                 inputs: dict[str, Any] = {
                     "miss_chance": miss_chance,
                     "blind_fight": mine.blind_fight,
-                    "blindsight": Sense.BLINDSIGHT in actor.senses,
+                    "blindsight": Sense.BLINDSIGHT in actor.senses
+                    and Sense.SEE_INVISIBLE not in actor.senses,
                     "in_liquid": bool(liquid),
                     "incorporeal": hider.incorporeal,
                 }
@@ -508,6 +552,137 @@ def build(scenario: Scenario) -> D20Model:
     vanish_state, vanish_line = traits.vanished()
     vanish_pin = pin_of(vanish_line.rule) if vanish_line.rule.startswith("DD-") else 0
 
+    # --- Hide against Spot [DD-20]: the hider's part by speed, each observer's by steps
+    hide_step = float(rules.num("hide.distance_step_ft"))
+    hide_steps = int(math.hypot(width, height) // hide_step) + 2
+    hider_part = np.zeros((n_i, len(HIDE_SPEEDS)), np.int64)
+    spotter = np.zeros((n_g, hide_steps), np.int64)
+    hide_state = 0
+    for i, actor in enumerate(intruders):
+        stats = stats_of_actor(actor)
+        bonus = dnd35.skill_bonus(
+            stats.hide, dex=stats.dex, armor_penalty=stats.armor_check_penalty
+        )
+        for k, speed in enumerate(HIDE_SPEEDS):
+            verdict = dnd35.hide_check(
+                rules, hide_bonus=bonus, spot_bonuses=[0], speed=speed, invisible=True
+            )
+            hider_part[i, k] = sum(m.value for m in verdict.modifiers if m.kind != "die")
+        for g, observer in enumerate(defenders):
+            for steps in range(hide_steps):
+                verdict = dnd35.hide_check(
+                    rules,
+                    hide_bonus=bonus,
+                    spot_bonuses=[stats_of_actor(observer).spot or 0],
+                    distance_ft=steps * hide_step,
+                    invisible=True,
+                )
+                spotter[g, steps] = verdict.members[0].die_bonus
+        seen = dnd35.reached(
+            dnd35.hide_check(
+                rules,
+                hide_bonus=-20,
+                spot_bonuses=[20],
+                invisible=True,
+                source=GivenFaces([1, 20]),
+            ).members[0]
+        )
+        assert seen is not None
+        hide_state = _rank(seen[0])
+
+    # --- the intruders' blows [DD-7, DD-9, DD-21]
+    strike_hit = np.ones((n_i, n_g, FACES_D20), np.int64)
+    """The attack roll of intruder i on defender g, by face (all hit: no ``ac``)."""
+    square_hit = np.ones((n_i, n_g, FACES_D20), np.int64)
+    """The attack roll of an attack on the named square where defender g stands, by face."""
+    struck = np.zeros((n_i, 2, 2), np.int64)
+    """What a defender that can't see intruder i learns of its blow: [adjacent, ranged]."""
+    square_dice = np.zeros((n_i, n_g + 1, 2), np.int64)
+    """The miss chance's dice of an attack on a square: [intruder, defender there (n_g: the
+    wrong square), in a liquid]."""
+    square_spares = np.zeros((n_i, n_g + 1, 2, FACES_D100), np.int64)
+    hidden = np.zeros((n_i, n_g), np.int64)
+    """Defender g is hidden from intruder i (``hidden_from``: invisible, unseen)."""
+    seen_struck = _rank(reach(Sense.SEE_INVISIBLE, [Condition.INVISIBLE]).state)
+    for i, actor in enumerate(intruders):
+        mine = stats_of_actor(actor)
+        for adjacent, ranged in np.ndindex(2, 2):
+            struck[i, adjacent, ranged] = _rank(
+                traits.struck_by_invisible(
+                    rules,
+                    reach_ft=traits.attacker_reach(
+                        reach_ft=mine.reach,
+                        adjacent=bool(adjacent),
+                        distance_ft=mine.reach if adjacent else 2 * search.SQUARE_FT,
+                    ),
+                    ranged=bool(ranged),
+                )[0]
+            )
+        for c in range(n_g + 1):
+            there = defenders[c] if c < len(defenders) else None
+            theirs = stats_of_actor(there) if there is not None else None
+            if there is not None and theirs is not None:
+                hidden[i, c] = int(
+                    (there.invisible or there.ethereal) and Sense.SEE_INVISIBLE not in actor.senses
+                )
+                if theirs.ac is not None:
+                    for face in range(1, FACES_D20 + 1):
+                        common: dict[str, Any] = {
+                            "attack": mine.attack,
+                            "ac": theirs.ac,
+                            "dex": theirs.dex,
+                            "invisible_attacker": True,
+                            "sees_invisible": Sense.SEE_INVISIBLE in there.senses,
+                            "sneak_attack": mine.sneak_attack,
+                            "favored_enemy": mine.favored_enemy,
+                        }
+                        strike_hit[i, c, face - 1] = int(
+                            bool(
+                                dnd35.attack_roll_check(
+                                    rules,
+                                    **common,
+                                    invisible_target=bool(there.invisible)
+                                    and Sense.SEE_INVISIBLE not in actor.senses,
+                                    source=GivenFaces([face]),
+                                ).success
+                            )
+                        )
+                        square_hit[i, c, face - 1] = int(
+                            bool(
+                                dnd35.attack_roll_check(
+                                    rules,
+                                    **common,
+                                    invisible_target=True,
+                                    source=GivenFaces([face]),
+                                ).success
+                            )
+                        )
+            for liquid in (0, 1):
+                inputs = {
+                    "miss_chance": miss_chance,
+                    "blind_fight": mine.blind_fight,
+                    "in_liquid": bool(liquid) and there is not None,
+                    "square": dnd35.Square.CORRECT if there is not None else dnd35.Square.WRONG,
+                    "incorporeal": there is not None and there.incorporeal,
+                }
+                verdict = dnd35.attack_check(rules, **inputs)
+                dice = 0 if verdict.automatic else (2 if verdict.figures.blind_fight else 1)
+                square_dice[i, c, liquid] = dice
+                for face in range(1, FACES_D100 + 1):
+                    if dice:
+                        rolled = dnd35.attack_check(
+                            rules, **inputs, source=GivenFaces([face] * dice)
+                        )
+                        square_spares[i, c, liquid, face - 1] = int(bool(rolled.success))
+    guard_ac = np.array([int(stats_of_actor(a).ac is not None) for a in defenders] or [0], np.int64)
+    water = np.array([int(r.kind.value == "water") for r in scenario.surfaces] or [0], np.int64)
+    surfaces = [tuple((float(x), float(y)) for x, y in r.points) for r in scenario.surfaces]
+    surf_start = np.zeros(len(surfaces) + 1, np.int64)
+    surf_start[1:] = np.cumsum([len(p) for p in surfaces])
+    surf_x = np.array([x for p in surfaces for x, _ in p] or [0.0], np.float64)
+    surf_y = np.array([y for p in surfaces for _, y in p] or [0.0], np.float64)
+
+    struck_pin = pin_of("DD-7")
     lost = np.array([0] + [_rank(traits.pinpoint_lost(rule)[0]) for rule in pins[1:]], np.int64)
 
     # --- the objective
@@ -532,6 +707,7 @@ def build(scenario: Scenario) -> D20Model:
             float(search.step_ft(rules)),
             flour_range,
             flour_burst,
+            hide_step,
             *radii,
         ],
         np.float64,
@@ -553,6 +729,11 @@ def build(scenario: Scenario) -> D20Model:
             int(rules.num("flour.rounds")),
             _rank(vanish_state),
             vanish_pin,
+            hide_state,
+            int(rules.flag("companion.opposed_tie_rule")),
+            seen_struck,
+            struck_pin,
+            int(scenario.default_surface == "water"),
         ],
         np.int64,
     )
@@ -588,6 +769,19 @@ def build(scenario: Scenario) -> D20Model:
         "neighbours": np.array(NEIGHBOURS, np.int64),
         "plan": plan,
         "covers": covers,
+        "hider": hider_part,
+        "spotter": spotter,
+        "strike_hit": strike_hit,
+        "square_hit": square_hit,
+        "struck": struck,
+        "square_dice": square_dice,
+        "square_spares": square_spares,
+        "hidden": hidden,
+        "guard_ac": guard_ac,
+        "water": water,
+        "surf_start": surf_start,
+        "surf_x": surf_x,
+        "surf_y": surf_y,
         "breathing": np.array([int(a.breathing) for a in intruders] or [1], np.int64),
     }
     return D20Model(
