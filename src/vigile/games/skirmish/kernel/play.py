@@ -103,10 +103,12 @@ GX, GY, ALIVE, ALERT, WATCHES, RESOLVED, AWARE, KNOWS, QUEUE, PAIRS, SCALARS = r
 CANDIDATES, STAMP, SCRATCH, DONE_GROUP, HEAT_X, HEAT_Y, CACHE_WALLS, CACHE_LINE, MOVERS = range(
     11, 20
 )
-TURN_LINE, GUARD_VIEW = 20, 21
+TURN_LINE, GUARD_VIEW, CACHE_STEPS = 20, 21, 22
 """``TURN_LINE[i, g]``: a moving guard's line of sight to intruder i this turn (-1: not yet
 known); ``GUARD_VIEW[0 / 1, g]``: guard g stands in cover / in light this turn (-1: not yet
-known). Both hold for the sight phase of one turn, where nothing moves."""
+known). Both hold for the sight phase of one turn, where nothing moves. ``CACHE_STEPS`` beside
+``CACHE_WALLS``: a posted listener's distance to a source, in the hearing table's steps (the
+exact quotient is slow where the distance is a whole number of steps, as on a grid)."""
 # SCALARS
 S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_QUEUED, S_HEAT = range(8)
 # the hot helpers' tuples (:func:`_queries`)
@@ -126,7 +128,8 @@ D_WATCHES, D_PAIRS, D_RESOLVED, D_QUEUE, D_SCALARS, D_HEAT_X, D_HEAT_Y = range(7
     V_HEAR,
     V_CACHE_LINE,
     V_CACHE_WALLS,
-) = range(12)
+    V_CACHE_STEPS,
+) = range(13)
 P_AUTO, P_STEP, P_SIDES, P_GUARDS, P_ALERT_ON_NOISE = range(5)
 # ctx
 C_POS, C_STATUS, C_MISSES = 0, 1, 2
@@ -420,6 +423,7 @@ def _noise(
     gys = V[V_GY]
     patrolling = V[V_PATROLLING]
     cache = V[V_CACHE_WALLS]
+    cached_steps = V[V_CACHE_STEPS]
     alerts = V[V_ALERT]
     pools = V[V_POOL]
     dice = V[V_DICE]
@@ -430,15 +434,18 @@ def _noise(
         if g == besides or not alive[g] or watches[g, maker]:
             continue
         gx, gy = gxs[g], gys[g]
-        steps = hypot_steps(gx - ax, gy - ay, step)
         posted = not patrolling[g]
         walls = -1
+        steps = -1
         if key >= 0 and posted:
             walls = cache[key, g]
+            steps = cached_steps[key, g]
         if walls < 0:
             walls = _walls_between(G, L, noise_mask, gx, gy, ax, ay)
+            steps = hypot_steps(gx - ax, gy - ay, step)
             if key >= 0 and posted:
                 cache[key, g] = walls
+                cached_steps[key, g] = steps
         alert = 1 if alerts[g] else 0
         pool = pools[g]
         code = _hear_code(hear, NOISE, sound, steps, walls, alert, pool, ctx)
@@ -505,6 +512,7 @@ def _queries(M: Arrays, W: Arrays) -> tuple[Any, Any, Any, Any, Any]:
         M[HEAR],
         W[CACHE_LINE],
         W[CACHE_WALLS],
+        W[CACHE_STEPS],
     )
     P = (
         floats[F_AUTO],

@@ -125,6 +125,7 @@ def state_tuple(model: KernelModel) -> tuple[Array, ...]:
     if "walls" not in model.caches:
         model.caches["walls"] = np.full((n_ops + n_states * n_g, n_g), -1, np.int64)
         model.caches["line"] = np.full((n_ops + n_t * n_i, n_g), -1, np.int64)
+        model.caches["steps"] = np.full((n_ops + n_states * n_g, n_g), -1, np.int64)
     return (
         np.zeros(n_g),
         np.zeros(n_g),
@@ -148,6 +149,7 @@ def state_tuple(model: KernelModel) -> tuple[Array, ...]:
         np.zeros(m + 4, np.int64),
         np.full((n_i, n_g), -1, np.int64),
         np.full((2, n_g), -1, np.int64),
+        model.caches["steps"],
     )
 
 
