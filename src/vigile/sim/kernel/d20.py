@@ -1,7 +1,18 @@
-"""What the compiled d20 kernels share (issue 14): the 5-ft grid, bearings, and how a d20 is
-read off the stream, compiled as :mod:`vigile.engine.d20` and :mod:`vigile.rulesets.dnd35.search`
-compute them, bit for bit (the exact tests, ``tests/test_kernel_d20_equivalence.py``, hold them
-together).
+"""What the compiled d20 kernels share (issue 14): the round of :mod:`vigile.engine.d20` that
+names no game, compiled, and the arrays it reads.
+
+The compiled half: the 5-ft grid, bearings, a float's ``%`` as the engine computes them, bit for
+bit; lines of sight and barriers as the doors stand; what a defender learns
+(``D20Game._learn``: its knowledge of the place, the alarm, the detections the tally counts);
+the patrols; a defender closing in; the objective. Each game's kernel
+(:mod:`vigile.games.dnd35.kernel.play`, :mod:`vigile.games.starfinder.kernel.play`) plays its
+perception and its blows around them, on a model tuple that begins with the arrays of
+:data:`PREFIX` (built by :func:`prefix`) and a run's state that begins with :func:`state`'s.
+The exact tests (``tests/test_kernel_d20_equivalence.py``) hold them to the engine.
+
+The Python half (:func:`schedule`, :func:`prefix`): the walls and the barriers in every way the
+named doors can stand, the defenders, and the intruders' walk round by round, played once by
+the game's own engine class (their walk does not depend on chance while they live).
 
 Nothing here is a rule of a game: a square is ``floor(x / 5)`` (the engine's grid), a bearing
 is ``degrees(atan2(dy, dx)) % 360`` as the engine remembers one, and a float's ``%`` is
@@ -12,10 +23,114 @@ neighbours' table from :data:`vigile.rulesets.dnd35.search.NEIGHBOURS`, handed i
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from vigile.sim.kernel.geometry import compiled
+from vigile.sim.kernel.geometry import (
+    compiled,
+    crossings,
+    py_hypot,
+    sees,
+    trace_move,
+)
+
+Arrays = tuple[Any, ...]
+"""A tuple of arrays: the model (``M``) or a run's state (``W``)."""
+Array = np.ndarray[Any, Any]
+TWO_PI = 2.0 * math.pi
+UNAWARE, PRESENCE, DIRECTION, LOCATION, OBSERVED = range(5)
+"""The awareness ladder's ranks (:class:`vigile.awareness.ladder.AwarenessState`)."""
+KNOWN_NONE, KNOWN_SQUARE, KNOWN_BEARING = range(3)
+"""What a defender knows of an intruder's place: nothing, a square, a bearing."""
+
+# the model tuple's first arrays (:data:`PREFIX`)
+FL, IN, X1, Y1, X2, Y2, NX, NY, HASN = range(9)
+SIGHT_M, DOOR_M, STONE_M, MOVERS, MOVER_N = range(9, 14)
+WX, WY, WMOVED, WSHIFT, WSPEED, WSOFT, WLIQ, WINSIDE, DOOR_OPS, OP_START = range(14, 24)
+GSX, GSY, GMOVE, GALERT0, GASLEEP, GDISTR, GSENSES, NAMED, ENDINGS = range(24, 33)
+WNOISY, WFOUGHT = 33, 34
+GAME = 35
+"""The first index of a game's own arrays."""
+PREFIX = [
+    "x1",
+    "y1",
+    "x2",
+    "y2",
+    "normal_x",
+    "normal_y",
+    "has_normal",
+    "sight_mask",
+    "door_mask",
+    "stone_mask",
+    "movers",
+    "mover_count",
+    "walk_x",
+    "walk_y",
+    "walk_moved",
+    "walk_shifted",
+    "walk_speed",
+    "walk_soft",
+    "walk_liquid",
+    "walk_inside",
+    "walk_door_ops",
+    "walk_op_start",
+    "guard_start_x",
+    "guard_start_y",
+    "guard_move",
+    "guard_alert",
+    "guard_asleep",
+    "guard_distracted",
+    "guard_senses",
+    "named",
+    "endings",
+    "walk_noisy",
+    "walk_fought",
+]
+"""The names of the model's arrays ``X1`` … ``WFOUGHT`` (after ``FL`` and ``IN``)."""
+# FL: the floats every game has first
+F_W, F_H, F_EPS, F_CLOSE = range(4)
+# IN: the ints every game has at these places
+I_G, I_I, I_T, I_M, I_BOUNCES = range(5)
+I_DOORS0, I_HAS_OBJ, I_ANY = 6, 8, 9
+# GSENSES
+SEE, HEAR, SCENT, BLIND, PATROL, SEEINV, BLIND_ATTACK, BLINDSENSE, DARKVISION = range(9)
+# ENDINGS: the tally's codes
+E_UNSEEN, E_DETECTED, E_ALARM, E_TURN_LIMIT, E_CAUGHT = range(5)
+# the run's state tuple (:func:`state`)
+GX, GY, GALERT, WALKED, AWARE, KKIND, KSQ, KBEAR, PIN, IALIVE = range(10)
+PAIRS, SC, HX, HY, CAND, SCR, LIST, LSTATE, IX, IY = range(10, 20)
+STATE = 20
+"""The first index of a game's own state arrays."""
+# SC
+S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_HEAT, S_DOORS, S_ALARM_BY = range(9)
+OP_DOOR, OP_VANISH, OP_STRIKE, OP_SQUARE, OP_SNIPE = range(5)
+"""What an intruder does on its walk (:func:`schedule`'s ops: kind and three numbers)."""
+SPEED_HALF, SPEED_FULL, SPEED_RUN = range(3)
+C_POS, C_STATUS = 0, 1
+"""The context array: where the stream stands, why a run stopped."""
+EXHAUSTED = 1
+"""A run reached the end of the stream: it is played again once it is refilled."""
+
+
+@compiled
+def draw(uniforms: np.ndarray, ctx: np.ndarray) -> float:
+    """The next uniform of the stream; 0.0 and :data:`EXHAUSTED` past its end (the skirmish
+    kernel's ``draw``, copied: a kernel of ``sim`` does not import a game's)."""
+    pos = ctx[C_POS]
+    if pos >= uniforms.shape[0]:
+        ctx[C_STATUS] |= EXHAUSTED
+        return 0.0
+    ctx[C_POS] = pos + 1
+    return float(uniforms[pos])
+
+
+@compiled
+def face(sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> int:
+    """A die face from the next uniform: ``floor(u * sides) + 1`` (``UniformFaces``)."""
+    return int(draw(uniforms, ctx) * sides) + 1
+
 
 SQUARE = 5.0
 """A square's side (:data:`vigile.engine.d20.SQUARE_FT`)."""
@@ -83,3 +198,516 @@ def d20_meets(face: int, bonus: int, dc: int) -> bool:
     """A d20 roll plus ``bonus`` meets ``dc`` (ties to the roller, as DD-5 and SF-4 say; the
     tables say which checks roll this way)."""
     return face + bonus >= dc
+
+
+@compiled
+def line_of_sight(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float) -> bool:
+    """A line of sight, the doors as they stand (``Board.sees``)."""
+    return sees(
+        ax,
+        ay,
+        bx,
+        by,
+        M[X1],
+        M[Y1],
+        M[X2],
+        M[Y2],
+        M[SIGHT_M][W[SC][S_DOORS]],
+        W[CAND],
+        M[IN][I_M],
+    )
+
+
+@compiled
+def between(M: Arrays, W: Arrays, masks: np.ndarray, g: int, i: int) -> bool:
+    """A barrier of ``masks`` (``M[DOOR_M]``: a closed door, window or partition; ``M[STONE_M]``:
+    a stone wall) between defender g and intruder i (``D20Game._between``)."""
+    mask = masks[W[SC][S_DOORS]]
+    return (
+        crossings(
+            W[GX][g],
+            W[GY][g],
+            W[IX][i],
+            W[IY][i],
+            M[X1],
+            M[Y1],
+            M[X2],
+            M[Y2],
+            mask,
+            W[CAND],
+            M[IN][I_M],
+            W[SCR],
+        )
+        > 0
+    )
+
+
+@compiled
+def awake(M: Arrays, W: Arrays, g: int) -> bool:
+    """Not asleep, or woken by the alarm (``awake``)."""
+    return not (M[GASLEEP][g] and not W[GALERT][g])
+
+
+@compiled
+def distracted(M: Arrays, W: Arrays, g: int) -> int:
+    """Distracted until the alarm (``distracted``)."""
+    return 1 if M[GDISTR][g] and not W[GALERT][g] else 0
+
+
+@compiled
+def learn(M: Arrays, W: Arrays, g: int, i: int, state: int, pin: int) -> None:
+    """``D20Game._learn``: what defender g now knows of where intruder i is (``_remember``),
+    the square pinned for the moment (``pin``), the state raised; a first location raises the
+    alarm. A new location or sight of a pair is a detection (the tally's)."""
+    if state == UNAWARE:
+        return
+    aware = W[AWARE]
+    if state >= LOCATION:
+        W[KKIND][g, i] = KNOWN_SQUARE
+        W[KSQ][g, i, 0] = square_of(W[IX][i])
+        W[KSQ][g, i, 1] = square_of(W[IY][i])
+    elif state == DIRECTION and aware[g, i] < LOCATION:
+        W[KKIND][g, i] = KNOWN_BEARING
+        W[KBEAR][g, i] = bearing(W[GX][g], W[GY][g], W[IX][i], W[IY][i])
+    if state == LOCATION and pin > 0:
+        if aware[g, i] != OBSERVED:
+            W[PIN][g, i] = pin
+    elif state >= LOCATION:
+        W[PIN][g, i] = 0
+    if state <= aware[g, i]:
+        return
+    aware[g, i] = state
+    if state < LOCATION:
+        return
+    sc = W[SC]
+    sc[S_EVER] = 1
+    if sc[S_FIRST] == 0:
+        sc[S_FIRST] = sc[S_TURN]
+    if not W[PAIRS][g, i]:
+        W[PAIRS][g, i] = True
+        h = sc[S_HEAT]
+        W[HX][h] = W[IX][i]
+        W[HY][h] = W[IY][i]
+        sc[S_HEAT] = h + 1
+    if sc[S_ALARM] == 0:
+        sc[S_ALARM] = sc[S_TURN]
+        sc[S_ALARM_BY] = g
+        for h in range(M[IN][I_G]):
+            W[GALERT][h] = 1
+
+
+@compiled
+def patrols(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+    """Step 1 (``D20Game._patrols``)."""
+    fl = M[FL]
+    doors = W[SC][S_DOORS]
+    for g in range(M[IN][I_G]):
+        if not M[GSENSES][g, PATROL]:
+            continue
+        pursues = False
+        for i in range(M[IN][I_I]):
+            if W[IALIVE][i] and W[AWARE][g, i] != UNAWARE:
+                pursues = True
+        if pursues:
+            continue
+        angle = TWO_PI * draw(uniforms, ctx)
+        length = M[GMOVE][g] / 2
+        x, y = W[GX][g], W[GY][g]
+        nx, ny = trace_move(
+            x,
+            y,
+            length * math.cos(angle),
+            length * math.sin(angle),
+            M[X1],
+            M[Y1],
+            M[X2],
+            M[Y2],
+            M[NX],
+            M[NY],
+            M[HASN],
+            M[MOVERS][doors],
+            M[MOVER_N][doors],
+            fl[F_W],
+            fl[F_H],
+            M[IN][I_BOUNCES],
+            fl[F_EPS],
+        )
+        W[WALKED][g] = py_hypot(x - nx, y - ny)
+        W[GX][g], W[GY][g] = nx, ny
+
+
+@compiled
+def close_in(M: Arrays, W: Arrays, g: int, px: float, py: float) -> None:
+    """``D20Game._close_in``."""
+    x, y = W[GX][g], W[GY][g]
+    gap = py_hypot(x - px, y - py)
+    budget = M[GMOVE][g] - W[WALKED][g]
+    close = M[FL][F_CLOSE]
+    if gap <= close or budget <= 0:
+        return
+    step = min(budget, gap - close)
+    tx = x + (px - x) * step / gap
+    ty = y + (py - y) * step / gap
+    if not line_of_sight(M, W, x, y, tx, ty):
+        return
+    W[GX][g], W[GY][g] = tx, ty
+    W[WALKED][g] += step
+
+
+@compiled
+def on_map(M: Arrays, x: float, y: float) -> bool:
+    return bool(0 <= x <= M[FL][F_W] and 0 <= y <= M[FL][F_H])
+
+
+@compiled
+def objective(M: Arrays, W: Arrays, t: int) -> None:
+    """Step 6 (``Game._objective``, ``reached_by``)."""
+    if not M[IN][I_HAS_OBJ]:
+        return
+    some = False
+    every = True
+    for i in range(M[IN][I_I]):
+        if M[NAMED][i]:
+            inside = bool(W[IALIVE][i]) and bool(M[WINSIDE][t, i])
+            some = some or inside
+            every = every and inside
+    if some if M[IN][I_ANY] else every:
+        sc = W[SC]
+        code = M[ENDINGS][E_DETECTED] if sc[S_EVER] else M[ENDINGS][E_UNSEEN]
+        sc[S_OUTCOME] = code + 1
+        sc[S_END] = sc[S_TURN]
+
+
+@compiled
+def start_run(M: Arrays, W: Arrays) -> None:
+    """A run's state at its start (``D20Game.__init__``): the defenders where the scenario
+    puts them, knowing nothing; every intruder free; the doors as they stand."""
+    sc = W[SC]
+    for k in range(sc.shape[0]):
+        sc[k] = 0
+    sc[S_DOORS] = M[IN][I_DOORS0]
+    for g in range(M[IN][I_G]):
+        W[GX][g] = M[GSX][g]
+        W[GY][g] = M[GSY][g]
+        W[GALERT][g] = M[GALERT0][g]
+        for i in range(M[IN][I_I]):
+            W[AWARE][g, i] = UNAWARE
+            W[KKIND][g, i] = KNOWN_NONE
+            W[PIN][g, i] = 0
+            W[PAIRS][g, i] = False
+    for i in range(M[IN][I_I]):
+        W[IALIVE][i] = 1
+
+
+@compiled
+def door(W: Arrays, bit: int, is_open: int) -> None:
+    """A named door opened or closed (``Game._door``): bit ``bit`` of the doors' state."""
+    if is_open:
+        W[SC][S_DOORS] |= 1 << bit
+    else:
+        W[SC][S_DOORS] &= ~(1 << bit)
+
+
+@compiled
+def caught(M: Arrays, W: Arrays, i: int) -> None:
+    """Intruder i is caught (``D20Game._attack``); the last one ends the game (``detected``)."""
+    W[IALIVE][i] = 0
+    for j in range(M[IN][I_I]):
+        if W[IALIVE][j]:
+            return
+    W[SC][S_OUTCOME] = M[ENDINGS][E_CAUGHT] + 1
+    W[SC][S_END] = W[SC][S_TURN]
+
+
+@compiled
+def end_run(M: Arrays, W: Arrays) -> None:
+    """At the round limit (``D20Game._unfinished``): the alarm, on its round, else the limit."""
+    sc = W[SC]
+    if sc[S_OUTCOME] == 0:
+        if sc[S_ALARM]:
+            sc[S_OUTCOME] = M[ENDINGS][E_ALARM] + 1
+            sc[S_END] = sc[S_ALARM]
+        else:
+            sc[S_OUTCOME] = M[ENDINGS][E_TURN_LIMIT] + 1
+            sc[S_END] = sc[S_TURN]
+
+
+@compiled
+def record_run(
+    M: Arrays,
+    W: Arrays,
+    r: int,
+    outcome: np.ndarray,
+    end: np.ndarray,
+    first_seen: np.ndarray,
+    pairs: np.ndarray,
+    alive: np.ndarray,
+    alert: np.ndarray,
+    aware: np.ndarray,
+    heat: np.ndarray,
+    heat_scale: np.ndarray,
+) -> None:
+    """Run r's end into the outputs (``KernelRound.trace``, ``play``)."""
+    sc = W[SC]
+    outcome[r] = sc[S_OUTCOME] - 1
+    end[r] = sc[S_END]
+    first_seen[r] = sc[S_FIRST]
+    for i in range(M[IN][I_I]):
+        alive[r, i] = W[IALIVE][i]
+    for g in range(M[IN][I_G]):
+        alert[r, g] = W[GALERT][g]
+        for i in range(M[IN][I_I]):
+            pairs[r, g, i] = W[PAIRS][g, i]
+            aware[r, g, i] = W[AWARE][g, i]
+    bins_x, bins_y = heat.shape[0], heat.shape[1]
+    for h in range(sc[S_HEAT]):
+        bx = min(bins_x - 1, max(0, int(W[HX][h] * heat_scale[0])))
+        by = min(bins_y - 1, max(0, int(W[HY][h] * heat_scale[1])))
+        heat[bx, by] += 1
+
+
+# -------------------------------------------------------------------- the Python half
+
+
+class NotCovered(Exception):
+    """A scenario a d20 kernel does not play yet (the message says why)."""
+
+
+Act = Callable[[Any, Any, object, Callable[[int, int, int, int], None]], None]
+"""A game's recorder of one plan action: (game, walker, action, record)."""
+
+
+def schedule(scenario: Any, game: Any, act: Act, surfaces: bool = True) -> dict[str, Array]:
+    """Each intruder's walk, round by round, played by ``game`` (a fresh engine game of the
+    scenario: its own plan-walking) with ``act`` recording each action as ops (and raising
+    :class:`NotCovered` for one it does not play): where it stands after the walk, whether it
+    moved, changed place, at what speed, on what ground, inside the objective, whether it
+    fought or spoke. Intruders who are not invisible at the end of a walk are refused
+    unless ``visible`` ops are allowed by the caller (it checks ``walk_visible``)."""
+    from vigile.awareness.vocabulary import Attitude
+    from vigile.engine.d20 import is_invisible
+    from vigile.scene.actors import Side
+
+    intruders = [w for w in game.walkers if w.side is Side.ATTACKERS]
+    n_t, n_i = max(1, scenario.turns), max(1, len(intruders))
+    ops: list[tuple[int, int, int, int]] = []
+    op_start = np.zeros(n_t * n_i + 1, np.int64)
+    names = ["x", "y", "moved", "shifted", "speed", "soft", "liquid", "inside", "noisy"]
+    names += ["fought", "visible", "lost_cover", "cover"]
+    out: dict[str, Array] = {
+        k: np.zeros((n_t, n_i), np.float64 if k in ("x", "y") else np.int64) for k in names
+    }
+    recorded: list[tuple[int, int, int, int]] = []
+
+    def record(kind: int, a: int, b: int, c: int) -> None:
+        recorded.append((kind, a, b, c))
+
+    setattr(game, "_act", lambda walker, action: act(game, walker, action, record))  # noqa: B010
+    for t in range(scenario.turns):
+        game.turn = t + 1
+        game.speeds, game.running, game.walked = {}, set(), {}
+        game.noisy, game.fought = set(), set()
+        if hasattr(game, "lost_cover"):
+            game.lost_cover = set()
+        for walker in game.walkers:
+            walker.moved = False
+        for i, walker in enumerate(intruders):
+            before = walker.at
+            recorded.clear()
+            game._walk(walker)
+            ops.extend(recorded)
+            op_start[t * n_i + i + 1] = len(ops)
+            out["visible"][t, i] = int(not is_invisible(walker))
+            out["x"][t, i], out["y"][t, i] = walker.x, walker.y
+            out["moved"][t, i] = int(walker.moved)
+            out["shifted"][t, i] = int(walker.at != before)
+            speed = game._speed(walker)
+            out["speed"][t, i] = (
+                SPEED_RUN
+                if walker.name in game.running
+                else SPEED_FULL
+                if speed is Attitude.FAST
+                else SPEED_HALF
+            )
+            out["noisy"][t, i] = int(walker.name in game.noisy)
+            out["fought"][t, i] = int(walker.name in game.fought)
+            out["lost_cover"][t, i] = int(walker.name in getattr(game, "lost_cover", ()))
+            out["cover"][t, i] = int(game.board.in_cover(walker.at))
+            ground = game.board.surface(walker.at)
+            out["soft"][t, i] = int(ground == "soft-ground")
+            out["liquid"][t, i] = int(ground == "water")
+            out["inside"][t, i] = int(_inside(scenario, walker.at))
+    out["door_ops"] = np.array(ops, np.int64).reshape(-1, 4)
+    out["op_start"] = op_start
+    return out
+
+
+def _inside(scenario: Any, at: tuple[float, float]) -> bool:
+    """A point is within the objective (:func:`vigile.engine.objective.reached_by`'s test)."""
+    from vigile.engine.board import distance
+    from vigile.scene.geometry import point_in_polygon
+
+    objective = scenario.objective
+    if objective is None:
+        return False
+    if objective.area is not None:
+        return bool(point_in_polygon(at[0], at[1], np.array(objective.area, dtype=np.float64)))
+    assert objective.at is not None and objective.radius is not None
+    return bool(distance(at, objective.at) <= objective.radius)
+
+
+def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
+    """The arrays of :data:`PREFIX` (``walk``: :func:`schedule`'s) and the first floats and
+    ints (``FL``, ``IN`` up to ``I_ANY``, the game's own in between left at 0)."""
+    from vigile.engine.board import Board
+    from vigile.engine.d20 import CLOSE_FT
+    from vigile.engine.result import Ending
+    from vigile.rulesets.senses import Sense
+    from vigile.scene.actors import GuardState, Side
+    from vigile.scene.geometry import EPSILON
+    from vigile.scene.model import WallKind
+    from vigile.sim.tally import CODE
+
+    endings = np.array(
+        [
+            CODE[Ending.OBJECTIVE_UNSEEN],
+            CODE[Ending.OBJECTIVE_DETECTED],
+            CODE[Ending.ALARM],
+            CODE[Ending.TURN_LIMIT],
+            CODE[Ending.CAUGHT],
+        ],
+        np.int64,
+    )
+    defenders = [a for a in scenario.actors if a.side is Side.DEFENDERS]
+    intruders = [a for a in scenario.actors if a.side is Side.ATTACKERS]
+    n_g = max(1, len(defenders))
+    board = Board(scenario, 0.0)
+    width, height = float(scenario.map.width), float(scenario.map.height)
+
+    # walls: the closed barriers, then the map's border (the patrol's conventions)
+    closed = board.barriers_for(frozenset())
+    m = len(closed)
+    x1, y1, x2, y2 = (np.array(a, np.float64) for a in (closed.x1, closed.y1, closed.x2, closed.y2))
+    all_x1 = np.concatenate([x1, [0.0, width, width, 0.0]])
+    all_y1 = np.concatenate([y1, [0.0, 0.0, height, height]])
+    all_x2 = np.concatenate([x2, [width, width, 0.0, 0.0]])
+    all_y2 = np.concatenate([y2, [0.0, height, height, 0.0]])
+    wx, wy = all_x2 - all_x1, all_y2 - all_y1
+    length = np.hypot(wx, wy)
+    has_normal = length > 0
+    normal_x = np.where(has_normal, -wy / np.where(has_normal, length, 1.0), 0.0)
+    normal_y = np.where(has_normal, wx / np.where(has_normal, length, 1.0), 0.0)
+
+    # the barriers in every way the named doors can stand (bit k: the k-th named door open)
+    named_doors = [k for k, w in enumerate(scenario.walls) if w.name]
+    always_open = {k for k, w in enumerate(scenario.walls) if w.open and not w.name}
+    n_states = 1 << len(named_doors)
+    sight_mask = np.zeros((n_states, m + 4), np.bool_)
+    door_mask = np.zeros((n_states, m + 4), np.bool_)
+    stone_mask = np.zeros((n_states, m + 4), np.bool_)
+    movers = np.zeros((n_states, m + 4), np.int64)
+    mover_count = np.zeros(n_states, np.int64)
+    for s in range(n_states):
+        opened = always_open | {w for b, w in enumerate(named_doors) if s >> b & 1}
+        barriers = board.barriers_for(frozenset(opened))
+        if m:
+            sight_mask[s, :m] = barriers.blocks_sight
+            doorish = np.zeros(m, np.bool_)
+            for kind in (WallKind.DOOR, WallKind.WINDOW, WallKind.PARTITION):
+                doorish |= barriers.of_kind(kind.value)
+            door_mask[s, :m] = doorish & barriers.counts_for_noise
+            stone_mask[s, :m] = barriers.of_kind(WallKind.WALL.value) & barriers.counts_for_noise
+        blocking = [j for j in range(m) if barriers.blocks_movement[j]] + list(range(m, m + 4))
+        movers[s, : len(blocking)] = blocking
+        mover_count[s] = len(blocking)
+    start_doors = sum(1 << b for b, w in enumerate(named_doors) if scenario.walls[w].open)
+
+    def move_of(actor: Any) -> float:
+        return float(actor.move) if actor.move is not None else float(rules.num("turn.move_ft"))
+
+    senses = np.zeros((n_g, 9), np.int64)
+    for g, actor in enumerate(defenders):
+        have = actor.senses
+        senses[g] = (
+            int(Sense.SIGHT in have or Sense.DARKVISION in have),
+            int(Sense.HEARING in have),
+            int(Sense.SCENT in have),
+            int(Sense.BLINDSIGHT in have),
+            int(actor.state is GuardState.PATROLLING),
+            int(Sense.SEE_INVISIBLE in have),
+            int(Sense.BLINDSIGHT in have and Sense.SEE_INVISIBLE not in have),
+            int(Sense.BLINDSENSE in have),
+            int(Sense.DARKVISION in have),
+        )
+    objective = scenario.objective
+    names = (
+        set(objective.who)
+        if objective is not None and objective.who
+        else {a.name for a in intruders}
+    )
+    arrays: dict[str, Any] = {
+        "x1": all_x1,
+        "y1": all_y1,
+        "x2": all_x2,
+        "y2": all_y2,
+        "normal_x": normal_x,
+        "normal_y": normal_y,
+        "has_normal": has_normal,
+        "sight_mask": sight_mask,
+        "door_mask": door_mask,
+        "stone_mask": stone_mask,
+        "movers": movers,
+        "mover_count": mover_count,
+        **{f"walk_{k}": v for k, v in walk.items()},
+        "guard_start_x": np.array([a.position[0] for a in defenders] or [0.0], np.float64),
+        "guard_start_y": np.array([a.position[1] for a in defenders] or [0.0], np.float64),
+        "guard_move": np.array([move_of(a) for a in defenders] or [0.0], np.float64),
+        "guard_alert": np.array([int(a.alert) for a in defenders] or [0], np.int64),
+        "guard_asleep": np.array([int(a.asleep) for a in defenders] or [0], np.int64),
+        "guard_distracted": np.array([int(a.distracted) for a in defenders] or [0], np.int64),
+        "guard_senses": senses,
+        "named": np.array([int(a.name in names) for a in intruders] or [0], np.int64),
+        "endings": endings,
+        "floats": [width, height, EPSILON, CLOSE_FT],
+        "ints": [
+            len(defenders),
+            len(intruders),
+            scenario.turns,
+            m,
+            int(rules.num("turn.patrol_bounces")),
+            0,
+            start_doors,
+            0,
+            int(objective is not None),
+            int(objective is None or objective.require == "any"),
+        ],
+    }
+    return arrays
+
+
+def state(n_g: int, n_i: int, m: int, extra: tuple[Array, ...] = ()) -> tuple[Array, ...]:
+    """A run's working arrays (reset by the kernel at each run), the game's ``extra`` after."""
+    n_g, n_i = max(1, n_g), max(1, n_i)
+    return (
+        np.zeros(n_g),
+        np.zeros(n_g),
+        np.zeros(n_g, np.int64),
+        np.zeros(n_g),
+        np.zeros((n_g, n_i), np.int64),
+        np.zeros((n_g, n_i), np.int64),
+        np.zeros((n_g, n_i, 2), np.int64),
+        np.zeros((n_g, n_i)),
+        np.zeros((n_g, n_i), np.int64),
+        np.zeros(n_i, np.int64),
+        np.zeros((n_g, n_i), np.bool_),
+        np.zeros(16, np.int64),
+        np.zeros(n_g * n_i + 1),
+        np.zeros(n_g * n_i + 1),
+        np.arange(m + 4, dtype=np.int64),
+        np.zeros((2, m + 4)),
+        np.zeros(n_g, np.int64),
+        np.zeros((n_g, 6), np.int64),
+        np.zeros(n_i),
+        np.zeros(n_i),
+        *extra,
+    )

@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from vigile.engine.result import Ending
 from vigile.scene.model import Scenario
-from vigile.sim.tally import CODE, HEAT_BINS, Tally
+from vigile.sim.tally import HEAT_BINS, Tally
 
 if TYPE_CHECKING:
     from vigile.games.dnd35.kernel.tables import D20Model
@@ -30,119 +29,25 @@ CHUNK = 1 << 16
 
 Array = np.ndarray[Any, Any]
 
-MODEL = [
-    "x1",
-    "y1",
-    "x2",
-    "y2",
-    "normal_x",
-    "normal_y",
-    "has_normal",
-    "sight_mask",
-    "door_mask",
-    "stone_mask",
-    "movers",
-    "mover_count",
-    "walk_x",
-    "walk_y",
-    "walk_moved",
-    "walk_shifted",
-    "walk_speed",
-    "walk_soft",
-    "walk_liquid",
-    "walk_inside",
-    "walk_door_ops",
-    "walk_op_start",
-    "guard_start_x",
-    "guard_start_y",
-    "guard_move",
-    "guard_alert",
-    "guard_asleep",
-    "guard_distracted",
-    "guard_senses",
-    "reaches",
-    "signs",
-    "spot",
-    "listen_part",
-    "listen_bonus",
-    "listen_fixed",
-    "touch",
-    "connect",
-    "has_ac",
-    "hit",
-    "miss_dice",
-    "spares",
-    "lost",
-    "named",
-    "neighbours",
-    "breathing",
-    "plan",
-    "covers",
-    "guard_flour",
-    "hider",
-    "spotter",
-    "strike_hit",
-    "square_hit",
-    "struck",
-    "square_dice",
-    "square_spares",
-    "hidden",
-    "guard_ac",
-    "water",
-    "surf_start",
-    "surf_x",
-    "surf_y",
-    "walk_noisy",
-    "walk_fought",
-]
-"""The model's arrays in the order of the kernel's indices (``X1`` … ``PLAN``)."""
-
 
 def model_tuple(model: D20Model) -> tuple[Array, ...]:
-    """The model as the kernel reads it (:mod:`vigile.games.dnd35.kernel.play`)."""
-    endings = np.array(
-        [
-            CODE[Ending.OBJECTIVE_UNSEEN],
-            CODE[Ending.OBJECTIVE_DETECTED],
-            CODE[Ending.ALARM],
-            CODE[Ending.TURN_LIMIT],
-            CODE[Ending.CAUGHT],
-        ],
-        np.int64,
-    )
-    return (model.floats, model.ints, *(model.arrays[n] for n in MODEL), endings)
+    """The model as the kernel reads it: the shared arrays
+    (:data:`vigile.sim.kernel.d20.PREFIX`), then the game's (:data:`~.play.MODEL`)."""
+    from vigile.games.dnd35.kernel.play import MODEL
+    from vigile.sim.kernel.d20 import PREFIX
+
+    a = model.arrays
+    return (model.floats, model.ints, *(a[n] for n in PREFIX), *(a[n] for n in MODEL))
 
 
 def state_tuple(model: D20Model) -> tuple[Array, ...]:
     """A run's working arrays (reset by the kernel at each run)."""
+    from vigile.sim.kernel.d20 import state
+
     n_g = max(1, len(model.defenders))
     n_i = max(1, len(model.intruders))
-    m = int(model.ints[3])
-    return (
-        np.zeros(n_g),
-        np.zeros(n_g),
-        np.zeros(n_g, np.int64),
-        np.zeros(n_g),
-        np.zeros((n_g, n_i), np.int64),
-        np.zeros((n_g, n_i), np.int64),
-        np.zeros((n_g, n_i, 2), np.int64),
-        np.zeros((n_g, n_i)),
-        np.zeros((n_g, n_i), np.int64),
-        np.zeros(n_i, np.int64),
-        np.zeros((n_g, n_i), np.bool_),
-        np.zeros(16, np.int64),
-        np.zeros(n_g * n_i + 1),
-        np.zeros(n_g * n_i + 1),
-        np.arange(m + 4, dtype=np.int64),
-        np.zeros((2, m + 4)),
-        np.zeros(n_g, np.int64),
-        np.zeros((n_g, 6), np.int64),
-        np.zeros(n_i),
-        np.zeros(n_i),
-        np.zeros(n_g, np.int64),
-        np.zeros(n_i, np.int64),
-        np.zeros(n_g, np.int64),
-    )
+    extra = (np.zeros(n_g, np.int64), np.zeros(n_i, np.int64), np.zeros(n_g, np.int64))
+    return state(n_g, n_i, int(model.ints[3]), extra)
 
 
 @dataclass

@@ -37,202 +37,176 @@ state lives in arrays allocated once by the caller. A run that runs out of unifo
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
-from vigile.games.skirmish.kernel.play import C_POS, C_STATUS, EXHAUSTED, draw, face
 from vigile.sim.kernel.d20 import (
+    AWARE,
+    BLIND,
+    BLIND_ATTACK,
+    C_POS,
+    C_STATUS,
     DEG_TO_RAD,
+    DIRECTION,
+    DOOR_M,
+    DOOR_OPS,
+    FL,
+    GAME,
+    GMOVE,
+    GSENSES,
+    GX,
+    GY,
+    HEAR,
+    I_G,
+    I_I,
+    I_T,
+    IALIVE,
+    IN,
+    IX,
+    IY,
+    KBEAR,
+    KKIND,
+    KNOWN_BEARING,
+    KNOWN_NONE,
+    KNOWN_SQUARE,
+    KSQ,
+    LIST,
+    LOCATION,
+    LSTATE,
+    OBSERVED,
+    OP_DOOR,
+    OP_START,
+    OP_STRIKE,
+    OP_VANISH,
+    PIN,
+    S_OUTCOME,
+    S_TURN,
+    SC,
+    SCENT,
+    SEE,
+    SEEINV,
+    STATE,
+    STONE_M,
+    UNAWARE,
+    WALKED,
+    WFOUGHT,
+    WLIQ,
+    WMOVED,
+    WNOISY,
+    WSHIFT,
+    WSOFT,
+    WSPEED,
+    WX,
+    WY,
+    Arrays,
     adjacent,
-    bearing,
+    awake,
+    between,
+    caught,
     centre,
+    close_in,
     d20_meets,
+    distracted,
+    door,
+    end_run,
+    face,
+    learn,
+    line_of_sight,
+    objective,
+    on_map,
+    patrols,
+    record_run,
     sector,
     square_of,
+    start_run,
 )
 from vigile.sim.kernel.geometry import (
     compiled,
-    crossings,
     hypot_below,
     hypot_steps,
     py_hypot,
     region_of,
-    sees,
-    trace_move,
 )
 
-Arrays = tuple[Any, ...]
-TWO_PI = 2.0 * math.pi
-UNAWARE, PRESENCE, DIRECTION, LOCATION, OBSERVED = range(5)
-"""The awareness ladder's ranks (:class:`vigile.awareness.ladder.AwarenessState`)."""
 SEARCH_STAY, SEARCH_SQUARE, SEARCH_BEARING = range(3)
-KNOWN_NONE, KNOWN_SQUARE, KNOWN_BEARING = range(3)
-
-# the model tuple (:func:`vigile.games.dnd35.kernel.model_tuple`)
-FL, IN, X1, Y1, X2, Y2, NX, NY, HASN = range(9)
-SIGHT_M, DOOR_M, STONE_M, MOVERS, MOVER_N = range(9, 14)
-WX, WY, WMOVED, WSHIFT, WSPEED, WSOFT, WLIQ, WINSIDE, DOOR_OPS, OP_START = range(14, 24)
-GSX, GSY, GMOVE, GALERT0, GASLEEP, GDISTR, GSENSES = range(24, 31)
-REACHES, SIGNS, SPOT, LPART, LBONUS, LFIXED, TOUCH, CONNECT = range(31, 39)
-HAS_AC, HIT, MISS_DICE, SPARES, LOST, NAMED, NEIGH, BREATHING, PLAN, COVERS = range(39, 49)
-GFLOUR, HIDER, SPOTTER, STRIKE_HIT, SQUARE_HIT, STRUCK, SQ_DICE, SQ_SPARES = range(49, 57)
-HIDDEN, GAC, WATER, SURF_START, SURF_X, SURF_Y, WNOISY, WFOUGHT, ENDINGS = range(57, 66)
+(
+    REACHES,
+    SIGNS,
+    SPOT,
+    LPART,
+    LBONUS,
+    LFIXED,
+    TOUCH,
+    CONNECT,
+    HAS_AC,
+    HIT,
+    MISS_DICE,
+    SPARES,
+    LOST,
+    NEIGH,
+    BREATHING,
+    PLAN,
+    COVERS,
+    GFLOUR,
+    HIDER,
+    SPOTTER,
+    STRIKE_HIT,
+    SQUARE_HIT,
+    STRUCK,
+    SQ_DICE,
+    SQ_SPARES,
+    HIDDEN,
+    GAC,
+    WATER,
+    SURF_START,
+    SURF_X,
+    SURF_Y,
+) = range(GAME, GAME + 31)
+"""The D&D 3.5 arrays after the shared ones (:data:`vigile.sim.kernel.d20.PREFIX`)."""
+MODEL = [
+    "reaches",
+    "signs",
+    "spot",
+    "listen_part",
+    "listen_bonus",
+    "listen_fixed",
+    "touch",
+    "connect",
+    "has_ac",
+    "hit",
+    "miss_dice",
+    "spares",
+    "lost",
+    "neighbours",
+    "breathing",
+    "plan",
+    "covers",
+    "flour",
+    "hider",
+    "spotter",
+    "strike_hit",
+    "square_hit",
+    "struck",
+    "square_dice",
+    "square_spares",
+    "hidden",
+    "guard_ac",
+    "water",
+    "surf_start",
+    "surf_x",
+    "surf_y",
+]
+"""Their names in the tables (:mod:`~.tables`), in that order."""
 # FL
-F_W, F_H, F_EPS, F_CLOSE, F_SENSE, F_SPOT_RANGE, F_SPOT_STEP, F_LISTEN_STEP = range(8)
+F_SENSE, F_SPOT_RANGE, F_SPOT_STEP, F_LISTEN_STEP = range(4, 8)
 F_SEARCH_STEP, F_FLOUR_RANGE, F_FLOUR_BURST, F_HIDE_STEP, F_RADII = range(8, 13)
 # IN
-I_G, I_I, I_T, I_M, I_BOUNCES, I_RADII, I_DOORS0, I_MARGIN, I_HAS_OBJ, I_ANY = range(10)
+I_RADII, I_MARGIN = 5, 7
 I_GROPE_STATE, I_GROPE_PIN, I_FLOUR_ROUNDS, I_VANISH_STATE, I_VANISH_PIN = range(10, 15)
 I_HIDE_STATE, I_TIE_RULE, I_SEEN_STRUCK, I_STRUCK_PIN, I_DEFAULT_WATER = range(15, 20)
-OP_DOOR, OP_VANISH, OP_STRIKE, OP_SQUARE = range(4)
-# GSENSES
-SEE, HEAR, SCENT, BLIND, PATROL, SEEINV, BLIND_ATTACK = range(7)
-# ENDINGS: the tally's codes
-E_UNSEEN, E_DETECTED, E_ALARM, E_TURN_LIMIT, E_CAUGHT = range(5)
-
-# the run's state tuple
-GX, GY, GALERT, WALKED, AWARE, KKIND, KSQ, KBEAR, PIN, IALIVE = range(10)
-PAIRS, SC, HX, HY, CAND, SCR, LIST, LSTATE, IX, IY = range(10, 20)
-FLOUR_LEFT, FLOURED, HIDERS = 20, 21, 22
-# SC
-S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_HEAT, S_DOORS, S_ALARM_BY = range(9)
-
-
-@compiled
-def _sees(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float) -> bool:
-    """A line of sight, the doors as they stand (``Board.sees``)."""
-    return sees(
-        ax,
-        ay,
-        bx,
-        by,
-        M[X1],
-        M[Y1],
-        M[X2],
-        M[Y2],
-        M[SIGHT_M][W[SC][S_DOORS]],
-        W[CAND],
-        M[IN][I_M],
-    )
-
-
-@compiled
-def _between(M: Arrays, W: Arrays, masks: np.ndarray, g: int, i: int) -> bool:
-    """A barrier of ``masks`` (``M[DOOR_M]``: a closed door, window or partition; ``M[STONE_M]``:
-    a stone wall) between defender g and intruder i (``D20Game._between``)."""
-    mask = masks[W[SC][S_DOORS]]
-    return (
-        crossings(
-            W[GX][g],
-            W[GY][g],
-            W[IX][i],
-            W[IY][i],
-            M[X1],
-            M[Y1],
-            M[X2],
-            M[Y2],
-            mask,
-            W[CAND],
-            M[IN][I_M],
-            W[SCR],
-        )
-        > 0
-    )
-
-
-@compiled
-def _awake(M: Arrays, W: Arrays, g: int) -> bool:
-    """Not asleep, or woken by the alarm (``awake``)."""
-    return not (M[GASLEEP][g] and not W[GALERT][g])
-
-
-@compiled
-def _distracted(M: Arrays, W: Arrays, g: int) -> int:
-    """Distracted until the alarm (``distracted``)."""
-    return 1 if M[GDISTR][g] and not W[GALERT][g] else 0
-
-
-@compiled
-def _learn(M: Arrays, W: Arrays, g: int, i: int, state: int, pin: int) -> None:
-    """``D20Game._learn``: what defender g now knows of where intruder i is (``_remember``),
-    the square pinned for the moment (``pin``), the state raised; a first location raises the
-    alarm. A new location or sight of a pair is a detection (the tally's)."""
-    if state == UNAWARE:
-        return
-    aware = W[AWARE]
-    if state >= LOCATION:
-        W[KKIND][g, i] = KNOWN_SQUARE
-        W[KSQ][g, i, 0] = square_of(W[IX][i])
-        W[KSQ][g, i, 1] = square_of(W[IY][i])
-    elif state == DIRECTION and aware[g, i] < LOCATION:
-        W[KKIND][g, i] = KNOWN_BEARING
-        W[KBEAR][g, i] = bearing(W[GX][g], W[GY][g], W[IX][i], W[IY][i])
-    if state == LOCATION and pin > 0:
-        if aware[g, i] != OBSERVED:
-            W[PIN][g, i] = pin
-    elif state >= LOCATION:
-        W[PIN][g, i] = 0
-    if state <= aware[g, i]:
-        return
-    aware[g, i] = state
-    if state < LOCATION:
-        return
-    sc = W[SC]
-    sc[S_EVER] = 1
-    if sc[S_FIRST] == 0:
-        sc[S_FIRST] = sc[S_TURN]
-    if not W[PAIRS][g, i]:
-        W[PAIRS][g, i] = True
-        h = sc[S_HEAT]
-        W[HX][h] = W[IX][i]
-        W[HY][h] = W[IY][i]
-        sc[S_HEAT] = h + 1
-    if sc[S_ALARM] == 0:
-        sc[S_ALARM] = sc[S_TURN]
-        sc[S_ALARM_BY] = g
-        for h in range(M[IN][I_G]):
-            W[GALERT][h] = 1
-
-
-@compiled
-def _patrols(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """Step 1 (``D20Game._patrols``)."""
-    fl = M[FL]
-    doors = W[SC][S_DOORS]
-    for g in range(M[IN][I_G]):
-        if not M[GSENSES][g, PATROL]:
-            continue
-        pursues = False
-        for i in range(M[IN][I_I]):
-            if W[IALIVE][i] and W[AWARE][g, i] != UNAWARE:
-                pursues = True
-        if pursues:
-            continue
-        angle = TWO_PI * draw(uniforms, ctx)
-        length = M[GMOVE][g] / 2
-        x, y = W[GX][g], W[GY][g]
-        nx, ny = trace_move(
-            x,
-            y,
-            length * math.cos(angle),
-            length * math.sin(angle),
-            M[X1],
-            M[Y1],
-            M[X2],
-            M[Y2],
-            M[NX],
-            M[NY],
-            M[HASN],
-            M[MOVERS][doors],
-            M[MOVER_N][doors],
-            fl[F_W],
-            fl[F_H],
-            M[IN][I_BOUNCES],
-            fl[F_EPS],
-        )
-        W[WALKED][g] = py_hypot(x - nx, y - ny)
-        W[GX][g], W[GY][g] = nx, ny
+OP_SQUARE = 3
+# the run's state: after the shared arrays
+FLOUR_LEFT, FLOURED, HIDERS = STATE, STATE + 1, STATE + 2
 
 
 @compiled
@@ -255,10 +229,10 @@ def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
     """What defender g learns of intruder i's blow (``Dnd35Game._struck``): seeing invisible
     creatures, it sees it; else the square, or only the direction (DD-7)."""
     if M[GSENSES][g, SEEINV]:
-        _learn(M, W, g, i, M[IN][I_SEEN_STRUCK], 0)
+        learn(M, W, g, i, M[IN][I_SEEN_STRUCK], 0)
         return
     near = 1 if adjacent(W[GX][g], W[GY][g], W[IX][i], W[IY][i]) else 0
-    _learn(M, W, g, i, M[STRUCK][i, near, ranged], M[IN][I_STRUCK_PIN])
+    learn(M, W, g, i, M[STRUCK][i, near, ranged], M[IN][I_STRUCK_PIN])
 
 
 @compiled
@@ -330,11 +304,7 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
         for k in range(M[OP_START][t * n_i + i], M[OP_START][t * n_i + i + 1]):
             kind = ops[k, 0]
             if kind == OP_DOOR:
-                bit = 1 << ops[k, 1]
-                if ops[k, 2]:
-                    W[SC][S_DOORS] |= bit
-                else:
-                    W[SC][S_DOORS] &= ~bit
+                door(W, ops[k, 1], ops[k, 2])
             elif kind == OP_VANISH:
                 _vanish(M, W, i)
             elif kind == OP_STRIKE:
@@ -356,11 +326,11 @@ def _signs(M: Arrays, W: Arrays, t: int, i: int) -> None:
     for g in range(M[IN][I_G]):
         if W[AWARE][g, i] >= LOCATION:
             continue
-        if not (_awake(M, W, g) and M[GSENSES][g, SEE]):
+        if not (awake(M, W, g) and M[GSENSES][g, SEE]):
             continue
         if M[GSENSES][g, SEEINV]:
             continue
-        if not _sees(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i]):
+        if not line_of_sight(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i]):
             continue
         dx, dy = W[GX][g] - W[IX][i], W[GY][g] - W[IY][i]
         band = 0
@@ -369,7 +339,7 @@ def _signs(M: Arrays, W: Arrays, t: int, i: int) -> None:
                 band += 1
         state = M[SIGNS][i, floured, moved, soft, liquid, band, 0]
         if state:
-            _learn(M, W, g, i, state, M[SIGNS][i, floured, moved, soft, liquid, band, 1])
+            learn(M, W, g, i, state, M[SIGNS][i, floured, moved, soft, liquid, band, 1])
 
 
 @compiled
@@ -381,17 +351,17 @@ def _senses(
     liquid = M[WLIQ][t, i]
     reaches = M[REACHES]
     dx, dy = W[GX][g] - W[IX][i], W[GY][g] - W[IY][i]
-    line = _sees(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i])
+    line = line_of_sight(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i])
     if line and hypot_below(dx, dy, fl[F_SENSE], False):
         if M[GSENSES][g, BLIND] and reaches[i, liquid, 0] > 0:
-            _learn(M, W, g, i, reaches[i, liquid, 0], 0)
+            learn(M, W, g, i, reaches[i, liquid, 0], 0)
         if M[GSENSES][g, SCENT] and reaches[i, liquid, 1] > 0:
-            _learn(M, W, g, i, reaches[i, liquid, 1], 0)
+            learn(M, W, g, i, reaches[i, liquid, 1], 0)
     if W[AWARE][g, i] >= LOCATION:
         return False
     if (
         line
-        and _awake(M, W, g)
+        and awake(M, W, g)
         and M[GSENSES][g, SEE]
         and hypot_below(dx, dy, fl[F_SPOT_RANGE], False)
         and reaches[i, liquid, 2]
@@ -399,9 +369,9 @@ def _senses(
         kind = 0 if not M[BREATHING][i] else (1 if M[WMOVED][t, i] else 2)
         steps = hypot_steps(dx, dy, fl[F_SPOT_STEP])
         value = face(20, uniforms, ctx)
-        state = M[SPOT][g, kind, steps, _distracted(M, W, g), value - 1]
+        state = M[SPOT][g, kind, steps, distracted(M, W, g), value - 1]
         if state:
-            _learn(M, W, g, i, state, 0)
+            learn(M, W, g, i, state, 0)
     if W[AWARE][g, i] >= LOCATION:
         return False
     noisy = M[WNOISY][t, i]
@@ -442,7 +412,7 @@ def _hide(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.nd
                     return
             spots = again_observer > again_hider
         if spots:
-            _learn(M, W, g, i, M[IN][I_HIDE_STATE], 0)
+            learn(M, W, g, i, M[IN][I_HIDE_STATE], 0)
 
 
 @compiled
@@ -462,8 +432,8 @@ def _perceive(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: n
         if (
             M[GSENSES][g, SEEINV]
             and M[REACHES][i, M[WLIQ][t, i], 5]
-            and _awake(M, W, g)
-            and _sees(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i])
+            and awake(M, W, g)
+            and line_of_sight(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i])
         ):
             role[g] = 2
             hiders += 1
@@ -485,10 +455,10 @@ def _perceive(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: n
         g = listeners[k]
         dx, dy = W[GX][g] - W[IX][i], W[GY][g] - W[IY][i]
         cases[k, 0] = min(hypot_steps(dx, dy, fl[F_LISTEN_STEP]), M[LPART].shape[2] - 1)
-        cases[k, 1] = 1 if _between(M, W, M[DOOR_M], g, i) else 0
-        cases[k, 2] = 1 if _between(M, W, M[STONE_M], g, i) else 0
-        cases[k, 3] = _distracted(M, W, g)
-        cases[k, 4] = 0 if _awake(M, W, g) else 1
+        cases[k, 1] = 1 if between(M, W, M[DOOR_M], g, i) else 0
+        cases[k, 2] = 1 if between(M, W, M[STONE_M], g, i) else 0
+        cases[k, 3] = distracted(M, W, g)
+        cases[k, 4] = 0 if awake(M, W, g) else 1
     g0 = listeners[0]
     fixed = M[LFIXED][g0, i, cases[0, 0], cases[0, 1], cases[0, 2], cases[0, 3], cases[0, 4], speed]
     shared = 0 if fixed else face(20, uniforms, ctx)
@@ -506,30 +476,7 @@ def _perceive(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: n
             state = DIRECTION
         cases[k, 5] = state
     for k in range(n):
-        _learn(M, W, listeners[k], i, cases[k, 5], 0)
-
-
-@compiled
-def _close_in(M: Arrays, W: Arrays, g: int, px: float, py: float) -> None:
-    """``D20Game._close_in``."""
-    x, y = W[GX][g], W[GY][g]
-    gap = py_hypot(x - px, y - py)
-    budget = M[GMOVE][g] - W[WALKED][g]
-    close = M[FL][F_CLOSE]
-    if gap <= close or budget <= 0:
-        return
-    step = min(budget, gap - close)
-    tx = x + (px - x) * step / gap
-    ty = y + (py - y) * step / gap
-    if not _sees(M, W, x, y, tx, ty):
-        return
-    W[GX][g], W[GY][g] = tx, ty
-    W[WALKED][g] += step
-
-
-@compiled
-def _on_map(M: Arrays, x: float, y: float) -> bool:
-    return bool(0 <= x <= M[FL][F_W] and 0 <= y <= M[FL][F_H])
+        learn(M, W, listeners[k], i, cases[k, 5], 0)
 
 
 @compiled
@@ -556,7 +503,7 @@ def _grope(
         percent = face(100, uniforms, ctx)
         found = bool(M[CONNECT][g, i, percent - 1]) and occupied
     if found:
-        _learn(M, W, g, i, M[IN][I_GROPE_STATE], M[IN][I_GROPE_PIN])
+        learn(M, W, g, i, M[IN][I_GROPE_STATE], M[IN][I_GROPE_PIN])
         return True
     if W[KKIND][g, i] != KNOWN_BEARING:
         W[KKIND][g, i] = KNOWN_NONE
@@ -587,9 +534,9 @@ def _search(
     if plan == SEARCH_SQUARE:
         sx, sy = W[KSQ][g, i, 0], W[KSQ][g, i, 1]
         px, py = centre(sx), centre(sy)
-        _close_in(M, W, g, px, py)
+        close_in(M, W, g, px, py)
         x, y = W[GX][g], W[GY][g]
-        if not _sees(M, W, x, y, px, py):
+        if not line_of_sight(M, W, x, y, px, py):
             return
         gap = py_hypot(x - px, y - py)
         if W[FLOUR_LEFT][g] and gap <= M[FL][F_FLOUR_RANGE]:
@@ -611,7 +558,9 @@ def _search(
         ax = ay = bx = by = 0
         for j in (k, (k + 1) % 8):
             qx, qy = cx + neigh[j, 0], cy + neigh[j, 1]
-            if _on_map(M, centre(qx), centre(qy)) and _sees(M, W, x, y, centre(qx), centre(qy)):
+            if on_map(M, centre(qx), centre(qy)) and line_of_sight(
+                M, W, x, y, centre(qx), centre(qy)
+            ):
                 if found == 0:
                     ax, ay = qx, qy
                 else:
@@ -624,7 +573,7 @@ def _search(
             return
         angle = degrees * DEG_TO_RAD
         tx, ty = x + step * math.cos(angle), y + step * math.sin(angle)
-        if not _on_map(M, tx, ty) or not _sees(M, W, x, y, tx, ty):
+        if not on_map(M, tx, ty) or not line_of_sight(M, W, x, y, tx, ty):
             return
         W[GX][g], W[GY][g] = tx, ty
         W[WALKED][g] += step
@@ -649,9 +598,9 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
         px, py = W[IX][i], W[IY][i]
     else:
         px, py = centre(square_of(W[IX][i])), centre(square_of(W[IY][i]))
-    _close_in(M, W, g, px, py)
+    close_in(M, W, g, px, py)
     x, y = W[GX][g], W[GY][g]
-    if not (adjacent(x, y, W[IX][i], W[IY][i]) and _sees(M, W, x, y, W[IX][i], W[IY][i])):
+    if not (adjacent(x, y, W[IX][i], W[IY][i]) and line_of_sight(M, W, x, y, W[IX][i], W[IY][i])):
         return
     if M[HAS_AC][i] and not M[HIT][g, i, face(20, uniforms, ctx) - 1]:
         return
@@ -665,31 +614,7 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
                     spared = True
             if not spared:
                 return
-    W[IALIVE][i] = 0
-    for j in range(M[IN][I_I]):
-        if W[IALIVE][j]:
-            return
-    W[SC][S_OUTCOME] = M[ENDINGS][E_CAUGHT] + 1
-    W[SC][S_END] = W[SC][S_TURN]
-
-
-@compiled
-def _objective(M: Arrays, W: Arrays, t: int) -> None:
-    """Step 6 (``Game._objective``, ``reached_by``)."""
-    if not M[IN][I_HAS_OBJ]:
-        return
-    some = False
-    every = True
-    for i in range(M[IN][I_I]):
-        if M[NAMED][i]:
-            inside = bool(W[IALIVE][i]) and bool(M[WINSIDE][t, i])
-            some = some or inside
-            every = every and inside
-    if some if M[IN][I_ANY] else every:
-        sc = W[SC]
-        code = M[ENDINGS][E_DETECTED] if sc[S_EVER] else M[ENDINGS][E_UNSEEN]
-        sc[S_OUTCOME] = code + 1
-        sc[S_END] = sc[S_TURN]
+    caught(M, W, i)
 
 
 @compiled
@@ -698,27 +623,16 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
     detection."""
     n_g, n_i = M[IN][I_G], M[IN][I_I]
     sc = W[SC]
-    for k in range(sc.shape[0]):
-        sc[k] = 0
-    sc[S_DOORS] = M[IN][I_DOORS0]
+    start_run(M, W)
     for g in range(n_g):
-        W[GX][g] = M[GSX][g]
-        W[GY][g] = M[GSY][g]
-        W[GALERT][g] = M[GALERT0][g]
         W[FLOUR_LEFT][g] = M[GFLOUR][g]
-        for i in range(n_i):
-            W[AWARE][g, i] = UNAWARE
-            W[KKIND][g, i] = KNOWN_NONE
-            W[PIN][g, i] = 0
-            W[PAIRS][g, i] = False
     for i in range(n_i):
-        W[IALIVE][i] = 1
         W[FLOURED][i] = 0
     for t in range(M[IN][I_T]):
         sc[S_TURN] = t + 1
         for g in range(n_g):
             W[WALKED][g] = 0.0
-        _patrols(M, W, uniforms, ctx)
+        patrols(M, W, uniforms, ctx)
         _walks(M, W, t, uniforms, ctx)
         for i in range(n_i):
             if W[IALIVE][i]:
@@ -730,18 +644,12 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
             if W[IALIVE][i] and W[FLOURED][i]:
                 W[FLOURED][i] = 0 if M[WLIQ][t, i] else W[FLOURED][i] - 1
         if sc[S_OUTCOME] == 0:
-            _objective(M, W, t)
+            objective(M, W, t)
         if ctx[C_STATUS]:
             return
         if sc[S_OUTCOME]:
             break
-    if sc[S_OUTCOME] == 0:
-        if sc[S_ALARM]:
-            sc[S_OUTCOME] = M[ENDINGS][E_ALARM] + 1
-            sc[S_END] = sc[S_ALARM]
-        else:
-            sc[S_OUTCOME] = M[ENDINGS][E_TURN_LIMIT] + 1
-            sc[S_END] = sc[S_TURN]
+    end_run(M, W)
 
 
 @compiled
@@ -765,30 +673,14 @@ def play_runs(
     """Play runs ``first`` .. ``last - 1`` from the stream at ``ctx[C_POS]``; return the first
     run not played (``last`` when all were). A run that ran out of uniforms is not counted:
     ``ctx[C_POS]`` is put back to its first uniform and ``ctx[C_STATUS]`` says why."""
-    sc = W[SC]
-    bins_x, bins_y = heat.shape[0], heat.shape[1]
-    n_g, n_i = M[IN][I_G], M[IN][I_I]
     for r in range(first, last):
         start = ctx[C_POS]
         play_run(M, W, uniforms, ctx)
         if ctx[C_STATUS]:
             ctx[C_POS] = start
             return r
-        outcome[r] = sc[S_OUTCOME] - 1
-        end[r] = sc[S_END]
-        first_seen[r] = sc[S_FIRST]
-        for i in range(n_i):
-            alive[r, i] = W[IALIVE][i]
-        for g in range(n_g):
-            alert[r, g] = W[GALERT][g]
-            for i in range(n_i):
-                pairs[r, g, i] = W[PAIRS][g, i]
-                aware[r, g, i] = W[AWARE][g, i]
-        for h in range(sc[S_HEAT]):
-            bx = min(bins_x - 1, max(0, int(W[HX][h] * heat_scale[0])))
-            by = min(bins_y - 1, max(0, int(W[HY][h] * heat_scale[1])))
-            heat[bx, by] += 1
+        record_run(M, W, r, outcome, end, first_seen, pairs, alive, alert, aware, heat, heat_scale)
     return last
 
 
-__all__ = ["C_POS", "C_STATUS", "EXHAUSTED", "play_runs"]
+__all__ = ["MODEL", "play_runs"]

@@ -33,26 +33,27 @@ the engine plays the scenario.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.awareness.vocabulary import Attitude, TimeOfDay
+from vigile.awareness.vocabulary import TimeOfDay
 from vigile.dice.source import GivenFaces
-from vigile.engine.board import Board, distance
-from vigile.engine.d20 import CLOSE_FT, NO_STATS, is_invisible, square_of
+from vigile.engine.d20 import NO_STATS, square_of
 from vigile.errors import VigileError
 from vigile.rulesets import dnd35
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.dnd35 import search, traits
 from vigile.rulesets.dnd35.search import NEIGHBOURS
 from vigile.rulesets.senses import Condition, Sense, reach
-from vigile.scene.actors import GuardState, Side
-from vigile.scene.geometry import EPSILON, point_in_polygon
-from vigile.scene.model import Scenario, WallKind
+from vigile.scene.actors import Side
+from vigile.scene.model import Scenario
 from vigile.scene.plans import AttackSquare, CastInvisibility, CloseDoor, OpenDoor, Strike
+from vigile.sim.kernel import d20
+from vigile.sim.kernel.d20 import NotCovered
 
 Array = np.ndarray[Any, Any]
 
@@ -128,10 +129,6 @@ def unsupported(scenario: Scenario) -> str | None:
     return None
 
 
-class NotCovered(VigileError):
-    """A scenario the kernel does not play yet (:func:`unsupported` says why)."""
-
-
 @dataclass
 class D20Model:
     """A D&D 3.5 scenario prepared for the kernel (:mod:`vigile.games.dnd35.kernel.play`)."""
@@ -167,102 +164,43 @@ def _rank(state: AwarenessState | None) -> int:
     return 0 if state is None else STATES.index(state)
 
 
-def _inside(scenario: Scenario, at: tuple[float, float]) -> bool:
-    """A point is within the objective (:func:`vigile.engine.objective.reached_by`'s test)."""
-    objective = scenario.objective
-    if objective is None:
-        return False
-    if objective.area is not None:
-        return bool(point_in_polygon(at[0], at[1], np.array(objective.area, dtype=np.float64)))
-    assert objective.at is not None and objective.radius is not None
-    return distance(at, objective.at) <= objective.radius
+def _act(game: Any, walker: Any, action: object, record: Callable[..., None]) -> None:
+    """What the kernel plays of an intruder's action, recorded as an op (:func:`schedule`)."""
+    door_of = {w.name: k for k, w in enumerate(w for w in game.scenario.walls if w.name)}
+    defender_of = {
+        a.name: g for g, a in enumerate(a for a in game.scenario.actors if a.side is Side.DEFENDERS)
+    }
+    if isinstance(action, OpenDoor | CloseDoor):
+        is_open = isinstance(action, OpenDoor)
+        record(d20.OP_DOOR, door_of[action.door], int(is_open), 0)
+        game.board.set_door(action.door, is_open)
+    elif isinstance(action, CastInvisibility):
+        record(d20.OP_VANISH, 0, 0, 0)
+        walker.invisible = True
+    elif isinstance(action, Strike):
+        record(d20.OP_STRIKE, defender_of[action.target], int(action.ranged), 0)
+        game.noisy.add(walker.name)
+        game.fought.add(walker.name)
+    elif isinstance(action, AttackSquare):
+        sx, sy = square_of(action.at)
+        record(d20.OP_SQUARE, sx, sy, int(action.ranged))
+        game.noisy.add(walker.name)
+        game.fought.add(walker.name)
+    else:
+        raise NotCovered(f"{walker.name} plans a {type(action).__name__}")
 
 
 def schedule(scenario: Scenario, rules: RuleData) -> dict[str, Array]:
-    """Each intruder's walk, round by round, played by the engine's own plan-walking (the walk
-    does not depend on chance: :func:`unsupported` refuses every action that would)."""
+    """Each intruder's walk, round by round, played by the engine's own plan-walking
+    (:func:`vigile.sim.kernel.d20.schedule`); an intruder visible at a perception is refused
+    (Hide against Spot, darkness: not played yet)."""
     from vigile.games.dnd35.round import Dnd35Game
 
-    game = Dnd35Game(scenario, rules, None, None)
-    intruders = [w for w in game.walkers if w.side is Side.ATTACKERS]
-    n_t, n_i = max(1, scenario.turns), max(1, len(intruders))
-    door_of = {w.name: k for k, w in enumerate(w for w in scenario.walls if w.name)}
-    ops: list[tuple[int, int, int, int]] = []
-    op_start = np.zeros(n_t * n_i + 1, np.int64)
-    out: dict[str, Array] = {
-        "x": np.zeros((n_t, n_i)),
-        "y": np.zeros((n_t, n_i)),
-        "moved": np.zeros((n_t, n_i), np.int64),
-        "shifted": np.zeros((n_t, n_i), np.int64),
-        "speed": np.zeros((n_t, n_i), np.int64),
-        "soft": np.zeros((n_t, n_i), np.int64),
-        "liquid": np.zeros((n_t, n_i), np.int64),
-        "inside": np.zeros((n_t, n_i), np.int64),
-        "noisy": np.zeros((n_t, n_i), np.int64),
-        "fought": np.zeros((n_t, n_i), np.int64),
-    }
-    recorded: list[tuple[int, int, int, int]] = []
-
-    defender_of = {
-        a.name: g for g, a in enumerate(a for a in scenario.actors if a.side is Side.DEFENDERS)
-    }
-
-    def act(walker: Any, action: object) -> None:
-        if isinstance(action, OpenDoor | CloseDoor):
-            is_open = isinstance(action, OpenDoor)
-            recorded.append((OP_DOOR, door_of[action.door], int(is_open), 0))
-            game.board.set_door(action.door, is_open)
-        elif isinstance(action, CastInvisibility):
-            recorded.append((OP_VANISH, 0, 0, 0))
-            walker.invisible = True
-        elif isinstance(action, Strike):
-            recorded.append((OP_STRIKE, defender_of[action.target], int(action.ranged), 0))
-            game.noisy.add(walker.name)
-            game.fought.add(walker.name)
-        elif isinstance(action, AttackSquare):
-            sx, sy = square_of(action.at)
-            recorded.append((OP_SQUARE, sx, sy, int(action.ranged)))
-            game.noisy.add(walker.name)
-            game.fought.add(walker.name)
-        else:
-            raise NotCovered(f"{walker.name} plans a {type(action).__name__}")
-
-    setattr(game, "_act", act)  # noqa: B010 (the engine's hook, recorded)
-    for t in range(scenario.turns):
-        game.turn = t + 1
-        game.speeds, game.running, game.walked = {}, set(), {}
-        game.noisy, game.fought = set(), set()
-        for walker in game.walkers:
-            walker.moved = False
-        for i, walker in enumerate(intruders):
-            before = walker.at
-            recorded.clear()
-            game._walk(walker)
-            ops.extend(recorded)
-            op_start[t * n_i + i + 1] = len(ops)
-            if not is_invisible(walker):
-                raise NotCovered(f"{walker.name} is visible in round {t + 1} (Hide against Spot)")
-            out["x"][t, i], out["y"][t, i] = walker.x, walker.y
-            out["moved"][t, i] = int(walker.moved)
-            out["shifted"][t, i] = int(walker.at != before)
-            speed = game._speed(walker)
-            out["speed"][t, i] = (
-                SPEED_RUN
-                if walker.name in game.running
-                else SPEED_FULL
-                if speed is Attitude.FAST
-                else SPEED_HALF
-            )
-            out["noisy"][t, i] = int(walker.name in game.noisy)
-            out["fought"][t, i] = int(walker.name in game.fought)
-            ground = game.board.surface(walker.at)
-            out["soft"][t, i] = int(ground == "soft-ground")
-            out["liquid"][t, i] = int(ground == "water")
-        for i, walker in enumerate(intruders):
-            out["inside"][t, i] = int(_inside(scenario, walker.at))
-    out["door_ops"] = np.array(ops, np.int64).reshape(-1, 4)
-    out["op_start"] = op_start
-    return out
+    walk = d20.schedule(scenario, Dnd35Game(scenario, rules, None, None), _act)
+    for t, i in zip(*np.nonzero(walk["visible"]), strict=True):
+        name = [a.name for a in scenario.actors if a.side is Side.ATTACKERS][i]
+        raise NotCovered(f"{name} is visible in round {t + 1} (Hide against Spot)")
+    return walk
 
 
 def build(scenario: Scenario) -> D20Model:
@@ -271,77 +209,9 @@ def build(scenario: Scenario) -> D20Model:
     defenders = [a for a in scenario.actors if a.side is Side.DEFENDERS]
     intruders = [a for a in scenario.actors if a.side is Side.ATTACKERS]
     n_g, n_i = max(1, len(defenders)), max(1, len(intruders))
-    board = Board(scenario, 0.0)
-    width, height = float(scenario.map.width), float(scenario.map.height)
-
-    # --- walls: the closed barriers, then the map's border (the patrol's conventions)
-    closed = board.barriers_for(frozenset())
-    m = len(closed)
-    x1, y1, x2, y2 = (np.array(a, np.float64) for a in (closed.x1, closed.y1, closed.x2, closed.y2))
-    all_x1 = np.concatenate([x1, [0.0, width, width, 0.0]])
-    all_y1 = np.concatenate([y1, [0.0, 0.0, height, height]])
-    all_x2 = np.concatenate([x2, [width, width, 0.0, 0.0]])
-    all_y2 = np.concatenate([y2, [0.0, height, height, 0.0]])
-    wx, wy = all_x2 - all_x1, all_y2 - all_y1
-    length = np.hypot(wx, wy)
-    has_normal = length > 0
-    normal_x = np.where(has_normal, -wy / np.where(has_normal, length, 1.0), 0.0)
-    normal_y = np.where(has_normal, wx / np.where(has_normal, length, 1.0), 0.0)
-
-    # --- the barriers in every way the named doors can stand (bit k: the k-th named door open)
-    named = [k for k, w in enumerate(scenario.walls) if w.name]
-    always_open = {k for k, w in enumerate(scenario.walls) if w.open and not w.name}
-    n_states = 1 << len(named)
-    sight_mask = np.zeros((n_states, m + 4), np.bool_)
-    door_mask = np.zeros((n_states, m + 4), np.bool_)
-    stone_mask = np.zeros((n_states, m + 4), np.bool_)
-    movers = np.zeros((n_states, m + 4), np.int64)
-    mover_count = np.zeros(n_states, np.int64)
-    for s in range(n_states):
-        opened = always_open | {w for b, w in enumerate(named) if s >> b & 1}
-        barriers = board.barriers_for(frozenset(opened))
-        if m:
-            sight_mask[s, :m] = barriers.blocks_sight
-            doorish = np.zeros(m, np.bool_)
-            for kind in (WallKind.DOOR, WallKind.WINDOW, WallKind.PARTITION):
-                doorish |= barriers.of_kind(kind.value)
-            door_mask[s, :m] = doorish & barriers.counts_for_noise
-            stone_mask[s, :m] = barriers.of_kind(WallKind.WALL.value) & barriers.counts_for_noise
-        blocking = [j for j in range(m) if barriers.blocks_movement[j]] + list(range(m, m + 4))
-        movers[s, : len(blocking)] = blocking
-        mover_count[s] = len(blocking)
-    start_doors = sum(1 << b for b, w in enumerate(named) if scenario.walls[w].open)
-
     walk = schedule(scenario, rules)
-
-    # --- the defenders
-    def move_of(actor: Any) -> float:
-        return float(actor.move) if actor.move is not None else float(rules.num("turn.move_ft"))
-
-    senses = np.zeros((n_g, 7), np.int64)
-    """sighted, hearing, scent, blindsight, patrolling, sees invisible, strikes with blindsight
-    (``D20Game._attack``: blindsight where it cannot see the intruder)."""
-    for g, actor in enumerate(defenders):
-        have = actor.senses
-        senses[g] = (
-            int(Sense.SIGHT in have or Sense.DARKVISION in have),
-            int(Sense.HEARING in have),
-            int(Sense.SCENT in have),
-            int(Sense.BLINDSIGHT in have),
-            int(actor.state is GuardState.PATROLLING),
-            int(Sense.SEE_INVISIBLE in have),
-            int(Sense.BLINDSIGHT in have and Sense.SEE_INVISIBLE not in have),
-        )
-    guard = {
-        "start_x": np.array([a.position[0] for a in defenders] or [0.0], np.float64),
-        "start_y": np.array([a.position[1] for a in defenders] or [0.0], np.float64),
-        "move": np.array([move_of(a) for a in defenders] or [0.0], np.float64),
-        "alert": np.array([int(a.alert) for a in defenders] or [0], np.int64),
-        "asleep": np.array([int(a.asleep) for a in defenders] or [0], np.int64),
-        "distracted": np.array([int(a.distracted) for a in defenders] or [0], np.int64),
-        "senses": senses,
-        "flour": np.array([stats_of_actor(a).flour for a in defenders] or [0], np.int64),
-    }
+    shared = d20.prefix(scenario, rules, walk)
+    width, height = shared["floats"][0], shared["floats"][1]
 
     # --- what each sense reaches, by intruder, out of a liquid or in one
     reaches = np.zeros((n_i, 2, 6), np.int64)
@@ -685,21 +555,9 @@ def build(scenario: Scenario) -> D20Model:
     struck_pin = pin_of("DD-7")
     lost = np.array([0] + [_rank(traits.pinpoint_lost(rule)[0]) for rule in pins[1:]], np.int64)
 
-    # --- the objective
-    objective = scenario.objective
-    names = (
-        set(objective.who)
-        if objective is not None and objective.who
-        else {a.name for a in intruders}
-    )
-    named_i = np.array([int(a.name in names) for a in intruders] or [0], np.int64)
-
     floats = np.array(
         [
-            width,
-            height,
-            EPSILON,
-            CLOSE_FT,
+            *shared.pop("floats"),
             float(rules.num("turn.sense_range_ft")),
             spot_range,
             spot_step,
@@ -712,18 +570,12 @@ def build(scenario: Scenario) -> D20Model:
         ],
         np.float64,
     )
+    first = shared.pop("ints")
+    first[5] = len(radii)
+    first[7] = int(rules.num("listen.pinpoint_margin"))
     ints = np.array(
         [
-            len(defenders),
-            len(intruders),
-            scenario.turns,
-            m,
-            int(rules.num("turn.patrol_bounces")),
-            len(radii),
-            start_doors,
-            int(rules.num("listen.pinpoint_margin")),
-            int(objective is not None),
-            int(objective is None or objective.require == "any"),
+            *first,
             grope_state,
             pins.index("DD-6"),
             int(rules.num("flour.rounds")),
@@ -738,20 +590,7 @@ def build(scenario: Scenario) -> D20Model:
         np.int64,
     )
     arrays: dict[str, Array] = {
-        "x1": all_x1,
-        "y1": all_y1,
-        "x2": all_x2,
-        "y2": all_y2,
-        "normal_x": normal_x,
-        "normal_y": normal_y,
-        "has_normal": has_normal,
-        "sight_mask": sight_mask,
-        "door_mask": door_mask,
-        "stone_mask": stone_mask,
-        "movers": movers,
-        "mover_count": mover_count,
-        **{f"walk_{k}": v for k, v in walk.items()},
-        **{f"guard_{k}": v for k, v in guard.items()},
+        **shared,
         "reaches": reaches,
         "signs": signs,
         "spot": spot,
@@ -765,7 +604,6 @@ def build(scenario: Scenario) -> D20Model:
         "miss_dice": miss_dice,
         "spares": spares,
         "lost": lost,
-        "named": named_i,
         "neighbours": np.array(NEIGHBOURS, np.int64),
         "plan": plan,
         "covers": covers,
@@ -783,6 +621,7 @@ def build(scenario: Scenario) -> D20Model:
         "surf_x": surf_x,
         "surf_y": surf_y,
         "breathing": np.array([int(a.breathing) for a in intruders] or [1], np.int64),
+        "flour": np.array([stats_of_actor(a).flour for a in defenders] or [0], np.int64),
     }
     return D20Model(
         scenario,
