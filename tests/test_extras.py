@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,3 +91,31 @@ def test_the_demo_needs_neither_extra() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.splitlines()[-1] == "0 []"
+
+
+@pytest.mark.multiprocess
+def test_the_kernel_is_warm_on_every_dask_worker_before_the_first_block(
+    dask_scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compiled simulation on a scheduler first registers a worker plugin that prepares the
+    kernel on each worker (issue 14: the kernel's cache warm on workers too): after it, every
+    worker holds the prepared model, and the numbers are those of this process's threads."""
+    pytest.importorskip("numba")
+    from dask.distributed import Client
+
+    from vigile.sim import simulate as simulate_module
+
+    monkeypatch.setattr(simulate_module, "KERNEL_RUNS", 1000)
+    scenario = load_scenario("night-raid")
+    here = simulate(scenario, BLOCK + 50, seed=11)
+    there = simulate(scenario, BLOCK + 50, seed=11, scheduler=dask_scheduler)
+    assert (here.tally.outcomes == there.tally.outcomes).all()
+    assert (here.tally.heat == there.tally.heat).all()
+
+    def warmers(dask_worker: Any) -> list[str]:
+        return [name for name in dask_worker.plugins if name.startswith("vigile-kernel-")]
+
+    with Client(dask_scheduler, timeout=10) as client:
+        found = client.run(warmers)
+    assert len(found) == 2
+    assert all(names for names in found.values())

@@ -304,6 +304,24 @@ def _connect(client_class: type[Client], scheduler: str) -> Client:
         ) from None
 
 
+def warm_workers(pool: Executor, name: str, warm: Callable[[], object]) -> None:
+    """Run ``warm`` on each worker of a Dask pool before any task: on those there now, and on
+    every worker that joins later (a Dask worker plugin named ``name``: registering the same
+    name again replaces it). The compiled kernel warms this way — it loads (or, on a machine
+    that never ran it, compiles) its machine code before the first block, on every worker at
+    once, so no block waits for a compile. Local worker processes need nothing: they share
+    this machine's on-disk cache."""
+    if not isinstance(pool, DaskExecutor):
+        return
+    from distributed import WorkerPlugin
+
+    class Warm(WorkerPlugin):
+        def setup(self, worker: object) -> None:
+            warm()
+
+    pool.client.register_plugin(Warm(), name=name)
+
+
 class DaskExecutor(Executor):
     """A Dask client's executor that watches its scheduler: :meth:`check` ends the work when
     the scheduler has been unreachable, or without any worker, for :data:`LOST_TIMEOUT_S`."""

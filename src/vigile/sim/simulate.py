@@ -19,6 +19,7 @@ the number of runs, so the same seed gives the same numbers whatever the workers
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 import os
 import sys
@@ -252,6 +253,14 @@ def _worker_model(scenario_json: str, compiled: bool = False) -> Batched | Scena
     return _model(Scenario.model_validate_json(scenario_json), compiled)
 
 
+def _warm(scenario_json: str) -> None:
+    """Prepare a worker's compiled model of the scenario and play one run (its kernel loaded,
+    or compiled on a machine that never ran it): :func:`vigile.sim.executors.warm_workers`."""
+    model = _worker_model(scenario_json, True)
+    if not isinstance(model, Scenario):
+        model.play(1, np.random.default_rng(0))
+
+
 def _worker_block(
     scenario_json: str, seed: int, index: int, size: int, compiled: bool = False
 ) -> Tally:
@@ -345,10 +354,13 @@ def _tallies(
             return
         yield from _threaded(model, seed, runs, threads)
         return
-    from vigile.sim.executors import completed, executor, local_workers
+    from vigile.sim.executors import completed, executor, local_workers, warm_workers
 
     sent = scenario.model_dump_json(exclude_unset=True)
     with executor(local_workers(workers, math.ceil(runs / BLOCK)), scheduler) as pool:
+        if compiled:
+            digest = hashlib.sha256(sent.encode()).hexdigest()[:12]
+            warm_workers(pool, f"vigile-kernel-{digest}", functools.partial(_warm, sent))
         futures = [
             pool.submit(_worker_block, sent, seed, index, size, compiled)
             for index, size in blocks(runs)
