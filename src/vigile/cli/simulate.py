@@ -32,7 +32,13 @@ PlotOpt = Annotated[
 ForceOpt = Annotated[
     bool, typer.Option("--force", help="Replace an existing --plot or --out file.")
 ]
-WorkersOpt = Annotated[int, typer.Option("--workers", help="Worker processes.")]
+WorkersOpt = Annotated[
+    int,
+    typer.Option(
+        "--workers",
+        help="Worker processes (the compiled kernel already plays on every core, in threads).",
+    ),
+]
 
 
 @contextmanager

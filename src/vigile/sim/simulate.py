@@ -300,11 +300,14 @@ def simulate(
     scheduler: str | None = None,
     source: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
+    threads: int | None = None,
 ) -> SimResult:
     """Play ``runs`` runs of ``scenario``; with ``workers`` > 1 in local worker processes, or
     on the Dask scheduler at ``scheduler`` (:func:`vigile.sim.executors.executor`). The
     workers are sent the scenario itself; ``source`` (its file or bundled name) is no longer
-    needed and is ignored. The numbers are the same wherever the blocks are played."""
+    needed and is ignored. The numbers are the same wherever the blocks are played. ``threads``:
+    how many threads play the compiled kernel's blocks in this process (default: one per core,
+    :func:`kernel_threads`; a sweep's worker processes ask for one)."""
     del source  # kept for callers that still pass it
     check_counts(runs, workers)
     model = _model(scenario)
@@ -320,7 +323,7 @@ def simulate(
     total = Tally.empty(turns, len(guards))
     try:
         with closing(
-            _tallies(model, scenario, runs, seed, workers, scheduler, compiled)
+            _tallies(model, scenario, runs, seed, workers, scheduler, compiled, threads)
         ) as tallies:
             for tally in tallies:
                 total = total + tally
@@ -342,12 +345,13 @@ def _tallies(
     workers: int,
     scheduler: str | None,
     compiled: bool = False,
+    threads: int | None = None,
 ) -> Generator[Tally, None, None]:
     """Each block's tally: played here one after the other, or by worker processes or a Dask
     scheduler as they finish (in any order: the sum is the same). Closing it early (Ctrl-C)
     stops the workers at once. ``compiled``: the workers play the compiled model."""
     if workers == 1 and scheduler is None:
-        threads = kernel_threads() if compiled else 1
+        threads = (threads or kernel_threads()) if compiled else 1
         if threads == 1 or runs <= BLOCK:
             for index, size in blocks(runs):
                 yield play_block(model, seed, index, size)

@@ -147,7 +147,7 @@ def _simulate_variant(data: dict[str, Any], runs: int, seed: int) -> dict[str, f
     from vigile.scene.model import Scenario
     from vigile.sim.simulate import simulate
 
-    result = simulate(Scenario.model_validate(data), runs, seed=seed)
+    result = simulate(Scenario.model_validate(data), runs, seed=seed, threads=1)
     row = {name: result.outcome(name).p for name in OUTCOMES}
     row["detected"] = result.detected.p
     return row
