@@ -28,6 +28,11 @@ from vigile.errors import VigileError
 from vigile.games.dnd35.kernel import KernelRound, compiled
 from vigile.games.dnd35.kernel.tables import build, unsupported
 from vigile.games.dnd35.round import Dnd35Game
+from vigile.games.starfinder.kernel import KernelRound as SfKernelRound
+from vigile.games.starfinder.kernel import compiled as sf_compiled
+from vigile.games.starfinder.kernel.tables import build as sf_build
+from vigile.games.starfinder.kernel.tables import unsupported as sf_unsupported
+from vigile.games.starfinder.round import StarfinderGame
 from vigile.scene.actors import Side
 from vigile.scene.loader import load_scenario, parse_scenario
 from vigile.scene.model import Scenario
@@ -37,11 +42,15 @@ from vigile.sim.tally import CODE
 BUNDLED = ["dnd35-invisible-intruder", "dnd35-flour", "dnd35-rogue-sneak-attack"]
 PLAYED = BUNDLED
 """The bundled D&D 3.5 scenarios the kernel plays (the others: ``compiled`` gives None)."""
+SF_BUNDLED = ["starfinder-infiltration", "starfinder-sniper"]
+SF_PLAYED = ["starfinder-infiltration"]
+"""The bundled Starfinder scenarios the kernel plays (the sniper's shots are the engine's)."""
 STATES = list(AwarenessState)
 
 
 def engine_runs(scenario: Scenario, uniforms: np.ndarray, runs: int) -> list[tuple[object, ...]]:
     """The engine's runs, one after the other on the stream of ``uniforms``."""
+    play = StarfinderGame if scenario.ruleset == "starfinder" else Dnd35Game
     rules = scenario.rules()
     guards = [a.name for a in scenario.actors if a.side is Side.DEFENDERS]
     intruders = [a.name for a in scenario.actors if a.side is Side.ATTACKERS]
@@ -49,7 +58,7 @@ def engine_runs(scenario: Scenario, uniforms: np.ndarray, runs: int) -> list[tup
     start = 0
     for _ in range(runs):
         stream = UniformStream(uniforms[start:])
-        game = Dnd35Game(scenario, rules, stream, UniformFaces(stream))  # type: ignore[arg-type]
+        game = play(scenario, rules, stream, UniformFaces(stream))  # type: ignore[arg-type]
         result = game.play()
         start += stream.used
         seen = [
@@ -78,7 +87,12 @@ def engine_runs(scenario: Scenario, uniforms: np.ndarray, runs: int) -> list[tup
 def kernel_runs(scenario: Scenario, uniforms: np.ndarray, runs: int) -> list[tuple[object, ...]]:
     guards = [a.name for a in scenario.actors if a.side is Side.DEFENDERS]
     intruders = [a.name for a in scenario.actors if a.side is Side.ATTACKERS]
-    traced = KernelRound(build(scenario)).trace(uniforms, runs)
+    kernel = (
+        SfKernelRound(sf_build(scenario))
+        if scenario.ruleset == "starfinder"
+        else KernelRound(build(scenario))
+    )
+    traced = kernel.trace(uniforms, runs)
     n_g, n_i = len(guards), len(intruders)
     return [
         (
@@ -117,6 +131,18 @@ def test_the_kernel_plays_the_bundled_scenarios_it_covers(name: str) -> None:
     scenario = load_scenario(name)
     covered = compiled(scenario) is not None
     assert covered == (name in PLAYED), unsupported(scenario)
+
+
+@pytest.mark.parametrize("name", SF_PLAYED)
+def test_the_starfinder_kernel_plays_the_engines_game_on_the_bundled_scenarios(name: str) -> None:
+    assert_same_game(load_scenario(name), 300, seed=3)
+
+
+@pytest.mark.parametrize("name", SF_BUNDLED)
+def test_the_starfinder_kernel_plays_the_bundled_scenarios_it_covers(name: str) -> None:
+    scenario = load_scenario(name)
+    covered = sf_compiled(scenario) is not None
+    assert covered == (name in SF_PLAYED), sf_unsupported(scenario)
 
 
 def test_the_plugin_names_the_kernel() -> None:
@@ -278,4 +304,116 @@ def test_the_kernel_plays_the_engines_game_on_random_scenarios(text: str, seed: 
         assume(False)
         raise
     assume(unsupported(scenario) is None)
+    assert_same_game(scenario, 20, seed)
+
+
+@st.composite
+def starfinder_scenarios(draw: st.DrawFn) -> str:
+    """A small Starfinder scenario the kernel covers: walls (one a door an intruder may open),
+    crates for cover, lights or none, night or day, defenders posted or patrolling with sight,
+    darkvision, blindsense or blindsight, one or two invisible intruders walking, running and
+    waiting, some with an AC, some carrying a light."""
+    walls = [
+        {
+            "kind": draw(st.sampled_from(["wall", "partition", "door", "window"])),
+            "start": list(a),
+            "end": list(b),
+        }
+        for a, b in draw(st.lists(st.tuples(point, point), max_size=3))
+        if a != b
+    ]
+    walls.append({"kind": "door", "name": "gate", "start": [30, 40], "end": [30, 50]})
+    defenders = []
+    for k in range(draw(st.integers(1, 4))):
+        defender: dict[str, object] = {
+            "name": f"G{k}",
+            "side": "defenders",
+            "position": list(draw(point)),
+            "state": draw(st.sampled_from(["posted", "patrolling"])),
+            "senses": draw(
+                st.sampled_from(
+                    [
+                        ["sight", "hearing"],
+                        ["sight", "darkvision"],
+                        ["sight", "blindsense"],
+                        ["blindsight"],
+                    ]
+                )
+            ),
+            "bonuses": {
+                "perception": draw(st.integers(-2, 15)),
+                "light": draw(st.sampled_from([0, 0, 0, 20])),
+            },
+        }
+        if draw(st.integers(0, 5)) == 0:
+            defender["alert"] = True
+        if draw(st.booleans()):
+            defender["move"] = draw(st.sampled_from([10, 20, 30]))
+        defenders.append(defender)
+    intruders, plans = [], {}
+    for k in range(draw(st.integers(1, 2))):
+        name = f"N{k}"
+        bonuses: dict[str, object] = {
+            "stealth": draw(st.integers(-2, 20)),
+            "light": draw(st.sampled_from([0, 0, 0, 15])),
+        }
+        if draw(st.booleans()):
+            bonuses["ac"] = draw(st.integers(10, 20))
+        intruders.append(
+            {
+                "name": name,
+                "side": "attackers",
+                "position": list(draw(point)),
+                "invisible": True,
+                "move": 30,
+                "bonuses": bonuses,
+            }
+        )
+        legs: list[dict[str, object]] = []
+        for _ in range(draw(st.integers(1, 4))):
+            leg: dict[str, object] = {
+                "to": list(draw(point)),
+                "speed": draw(st.sampled_from(["half", "fast"])),
+            }
+            if draw(st.integers(0, 3)) == 0:
+                leg["run"] = True
+            if draw(st.integers(0, 3)) == 0:
+                leg["wait"] = draw(st.integers(1, 2))
+            if draw(st.integers(0, 3)) == 0:
+                leg["actions"] = [
+                    {"do": draw(st.sampled_from(["open-door", "close-door"])), "door": "gate"}
+                ]
+            legs.append(leg)
+        plans[name] = legs
+    scenario: dict[str, object] = {
+        "ruleset": "starfinder",
+        "name": "random starfinder scenario",
+        "units": "ft",
+        "time": draw(st.sampled_from(["night", "day"])),
+        "map": {"width": 60, "height": 60},
+        "turns": draw(st.integers(2, 8)),
+        "cover": [{"points": [[10, 10], [25, 10], [25, 25], [10, 25]]}],
+        "lights": [{"kind": "lantern", "at": list(draw(point)), "radius": 20}]
+        if draw(st.booleans())
+        else [],
+        "walls": walls,
+        "actors": intruders + defenders,
+        "plans": plans,
+    }
+    if draw(st.booleans()):
+        scenario["objective"] = {"at": list(draw(point)), "radius": 5}
+    return json.dumps(scenario)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(starfinder_scenarios(), st.integers(0, 2**32 - 1))
+def test_the_starfinder_kernel_plays_the_engines_game_on_random_scenarios(
+    text: str, seed: int
+) -> None:
+    try:
+        scenario = parse_scenario(text, fmt="json")
+    except VigileError:
+        assume(False)
+        raise
+    assume(sf_unsupported(scenario) is None)
     assert_same_game(scenario, 20, seed)

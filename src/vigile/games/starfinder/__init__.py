@@ -13,4 +13,5 @@ PLUGIN = GamePlugin(
     cli="vigile.cli.starfinder:app",
     scenario_issues="vigile.games.checks:starfinder_issues",
     riskmap="vigile.games.starfinder.riskmap:risk_map",
+    kernel="vigile.games.starfinder.kernel:compiled",
 )

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,7 @@ from vigile.sim.kernel.geometry import (
     sees,
     trace_move,
 )
+from vigile.sim.tally import HEAT_BINS, Tally
 
 Arrays = tuple[Any, ...]
 """A tuple of arrays: the model (``M``) or a run's state (``W``)."""
@@ -50,8 +52,8 @@ FL, IN, X1, Y1, X2, Y2, NX, NY, HASN = range(9)
 SIGHT_M, DOOR_M, STONE_M, MOVERS, MOVER_N = range(9, 14)
 WX, WY, WMOVED, WSHIFT, WSPEED, WSOFT, WLIQ, WINSIDE, DOOR_OPS, OP_START = range(14, 24)
 GSX, GSY, GMOVE, GALERT0, GASLEEP, GDISTR, GSENSES, NAMED, ENDINGS = range(24, 33)
-WNOISY, WFOUGHT = 33, 34
-GAME = 35
+WNOISY, WFOUGHT, WCOVER, WLOST = range(33, 37)
+GAME = 37
 """The first index of a game's own arrays."""
 PREFIX = [
     "x1",
@@ -87,6 +89,8 @@ PREFIX = [
     "endings",
     "walk_noisy",
     "walk_fought",
+    "walk_cover",
+    "walk_lost_cover",
 ]
 """The names of the model's arrays ``X1`` … ``WFOUGHT`` (after ``FL`` and ``IN``)."""
 # FL: the floats every game has first
@@ -467,6 +471,114 @@ def record_run(
 
 
 # -------------------------------------------------------------------- the Python half
+
+CHUNK = 1 << 16
+"""Uniforms drawn from the generator at a time."""
+
+
+@dataclass
+class Runs:
+    """How each run ended, run by run (:meth:`KernelRound.trace`)."""
+
+    outcome: Array
+    """The tally's code of each run's ending (:data:`vigile.sim.tally.CODE`)."""
+    end: Array
+    """The turn it ended."""
+    first: Array
+    """The turn of its first detection, 0 for none."""
+    pairs: Array
+    """(run, defender, intruder): the defender located or saw the intruder in the run."""
+    alive: Array
+    """(run, intruder): still free at the end."""
+    alert: Array
+    """(run, defender): on alert at the end."""
+    aware: Array
+    """(run, defender, intruder): what the defender knew of the intruder at the end (the rank
+    on the awareness ladder)."""
+    used: Array
+    """Uniforms each run drew."""
+    heat: Array
+
+
+class KernelRound:
+    """A d20 game's compiled model of a scenario (:class:`vigile.sim.tally.Batched`): ``play``
+    plays runs from a generator's uniforms, drawn in chunks (a run that reaches the end of a
+    chunk is played again from its first uniform once it is refilled: a block's numbers depend
+    only on its generator); :meth:`trace` plays given uniforms run by run (the exact tests).
+    ``model``: the game's tables (``defenders``, ``intruders``, ``floats``, ``turns``); ``m``
+    and ``state``: the kernel's model and a run's state; ``play``: the game's ``play_runs``."""
+
+    def __init__(
+        self, model: Any, m: tuple[Array, ...], state: tuple[Array, ...], play: Any
+    ) -> None:
+        self.model = model
+        self._m = m
+        self._state = state
+        self._play: Any = play
+
+    @property
+    def turns(self) -> int:
+        return int(self.model.turns)
+
+    def _outputs(self, runs: int) -> tuple[Array, ...]:
+        n_g = max(1, len(self.model.defenders))
+        n_i = max(1, len(self.model.intruders))
+        return (
+            np.zeros(runs, np.int64),
+            np.zeros(runs, np.int64),
+            np.zeros(runs, np.int64),
+            np.zeros((runs, n_g, n_i), np.bool_),
+            np.zeros((runs, n_i), np.int64),
+            np.zeros((runs, n_g), np.int64),
+            np.zeros((runs, n_g, n_i), np.int64),
+            np.zeros((HEAT_BINS, HEAT_BINS), np.int64),
+        )
+
+    def _heat_scale(self) -> Array:
+        floats = self.model.floats
+        return np.array([HEAT_BINS / floats[0], HEAT_BINS / floats[1]])
+
+    def play(self, runs: int, rng: np.random.Generator) -> Tally:
+        """Play ``runs`` runs from ``rng``'s uniforms and tally them."""
+        outputs = self._outputs(runs)
+        outcome, _, first, pairs, _, _, _, heat = outputs
+        state = self._state
+        ctx = np.zeros(2, np.int64)
+        uniforms = rng.random(CHUNK)
+        done = 0
+        scale = self._heat_scale()
+        while done < runs:
+            done = self._play(self._m, state, uniforms, ctx, done, runs, *outputs, scale)
+            if ctx[1]:
+                uniforms = np.concatenate([uniforms[ctx[0] :], rng.random(CHUNK)])
+                ctx[:] = 0
+        guards = len(self.model.defenders)
+        tally = Tally.empty(self.turns, guards)
+        tally.runs = runs
+        tally.outcomes = np.bincount(outcome, minlength=len(tally.outcomes)).astype(np.int64)
+        tally.first_detection = np.bincount(first, minlength=self.turns + 1).astype(np.int64)[
+            : self.turns + 1
+        ]
+        tally.guard_detections = pairs.any(axis=2).sum(axis=0).astype(np.int64)[:guards]
+        tally.heat = heat
+        return tally
+
+    def trace(self, uniforms: Array, runs: int) -> Runs:
+        """Play ``runs`` runs one after the other from the given uniforms (they must be
+        enough); every run's end, and the uniforms each drew."""
+        outputs = self._outputs(runs)
+        state = self._state
+        ctx = np.zeros(2, np.int64)
+        used = np.zeros(runs, np.int64)
+        uniforms = np.asarray(uniforms, np.float64)
+        scale = self._heat_scale()
+        for r in range(runs):
+            before = int(ctx[0])
+            if self._play(self._m, state, uniforms, ctx, r, r + 1, *outputs, scale) <= r:
+                raise ValueError(f"run {r} needs more than the {len(uniforms)} uniforms given")
+            used[r] = int(ctx[0]) - before
+        outcome, end, first, pairs, alive, alert, aware, heat = outputs
+        return Runs(outcome, end, first, pairs, alive, alert, aware, used, heat)
 
 
 class NotCovered(Exception):

@@ -1,0 +1,298 @@
+"""The Starfinder round, run by run, compiled (numba): the game of :mod:`vigile.engine.d20` and
+:mod:`vigile.games.starfinder.round`, for the scenarios :func:`~.tables.unsupported` accepts.
+
+A round, from the stream of uniforms in the engine's order: the patrols
+(:func:`vigile.sim.kernel.d20.patrols`); the intruders' walk; for each living intruder one
+Stealth d20 against the Perception d20 of each defender in a line of sight that does not yet
+know as much as it can of it (SF-4, SF-5; none rolled when no observer may roll, SF-2); then
+each defender acts: one that located or observes an intruder closes in and strikes it (the
+attack roll against an ``ac``, the miss chance's d100s, SF-8); one that knows less stays (SF-11
+[R]); the objective.
+
+The kernel holds no rule: the Stealth check's parts, where each observer stands after it,
+darkness, the blows, come from tables built by the rule functions (:mod:`~.tables`). What it
+knows is how the opposed roll is read (ties to the observer,
+:func:`vigile.sim.kernel.d20.d20_meets`) and that a blow lands when one miss-chance die spares
+it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vigile.sim.kernel.d20 import (
+    AWARE,
+    C_POS,
+    C_STATUS,
+    DOOR_OPS,
+    FL,
+    GAME,
+    GSENSES,
+    GX,
+    GY,
+    I_G,
+    I_I,
+    I_T,
+    IALIVE,
+    IN,
+    IX,
+    IY,
+    LOCATION,
+    LSTATE,
+    OBSERVED,
+    OP_DOOR,
+    OP_START,
+    S_OUTCOME,
+    S_TURN,
+    SC,
+    STATE,
+    UNAWARE,
+    WALKED,
+    WCOVER,
+    WLOST,
+    WMOVED,
+    WSPEED,
+    WX,
+    WY,
+    Arrays,
+    adjacent,
+    caught,
+    centre,
+    close_in,
+    d20_meets,
+    door,
+    end_run,
+    face,
+    learn,
+    line_of_sight,
+    objective,
+    patrols,
+    record_run,
+    square_of,
+    start_run,
+)
+from vigile.sim.kernel.geometry import compiled, hypot_below
+
+DARK, DARK_TO, CARRIED, CARRIED_R, LIGHT_X, LIGHT_Y, LIGHT_R = range(GAME, GAME + 7)
+HIDER, MEMBER, AFTER, REFUSED, HAS_AC, HIT, MISS_DICE, SPARES = range(GAME + 7, GAME + 15)
+MODEL = [
+    "dark",
+    "dark_to",
+    "carried",
+    "carried_r",
+    "light_x",
+    "light_y",
+    "light_r",
+    "hider",
+    "member",
+    "after",
+    "refused",
+    "has_ac",
+    "hit",
+    "miss_dice",
+    "spares",
+]
+"""The Starfinder arrays after the shared ones, by their names in the tables."""
+F_DARK_RANGE = 4
+I_BEST, I_LIGHTS, I_CARRIERS = 10, 11, 12
+SIGHT_M = 9
+"""The shared sight masks (:data:`vigile.sim.kernel.d20.SIGHT_M`)."""
+CROWD = STATE
+"""The run's state after the shared arrays: each defender's part in this round's Stealth roll
+(0: none, 1: rolls, 2: sees the hider without a roll)."""
+
+
+@compiled
+def _lit(M: Arrays, W: Arrays, x: float, y: float) -> bool:
+    """A light reaches (x, y) (``D20Game._lit``): one of the scenario's within its radius and
+    in sight, or one a living creature carries."""
+    for k in range(M[IN][I_LIGHTS]):
+        dx, dy = x - M[LIGHT_X][k], y - M[LIGHT_Y][k]
+        if dx * dx + dy * dy <= M[LIGHT_R][k] * M[LIGHT_R][k] and line_of_sight(
+            M, W, M[LIGHT_X][k], M[LIGHT_Y][k], x, y
+        ):
+            return True
+    for k in range(M[IN][I_CARRIERS]):
+        side, j = M[CARRIED][k, 0], M[CARRIED][k, 1]
+        if side == 0:
+            cx, cy, alive = W[GX][j], W[GY][j], True
+        else:
+            cx, cy, alive = W[IX][j], W[IY][j], bool(W[IALIVE][j])
+        if (
+            alive
+            and hypot_below(cx - x, cy - y, M[CARRIED_R][k], False)
+            and line_of_sight(M, W, cx, cy, x, y)
+        ):
+            return True
+    return False
+
+
+@compiled
+def _any_light(M: Arrays, W: Arrays) -> int:
+    """A light on the board: the scenario's, or one a living creature carries."""
+    if M[IN][I_LIGHTS]:
+        return 1
+    for k in range(M[IN][I_CARRIERS]):
+        side, j = M[CARRIED][k, 0], M[CARRIED][k, 1]
+        if side == 0 or W[IALIVE][j]:
+            return 1
+    return 0
+
+
+@compiled
+def _walks(M: Arrays, W: Arrays, t: int) -> None:
+    """Each living intruder where its plan takes it; the doors it opens or closes."""
+    n_i = M[IN][I_I]
+    ops = M[DOOR_OPS]
+    for i in range(n_i):
+        if not W[IALIVE][i]:
+            continue
+        W[IX][i] = M[WX][t, i]
+        W[IY][i] = M[WY][t, i]
+        for k in range(M[OP_START][t * n_i + i], M[OP_START][t * n_i + i + 1]):
+            if ops[k, 0] == OP_DOOR:
+                door(W, ops[k, 1], ops[k, 2])
+
+
+@compiled
+def _stealth(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+    """``StarfinderGame._stealth``: one Stealth d20 against each observer's Perception d20."""
+    n_g = M[IN][I_G]
+    crowd = W[CROWD]
+    x, y = W[IX][i], W[IY][i]
+    lit = 1 if _lit(M, W, x, y) else 0
+    any_light = _any_light(M, W)
+    darkness = M[DARK][lit, any_light]
+    immobile = 0 if M[WMOVED][t, i] else 1
+    fast = 1 if M[WSPEED][t, i] > 0 else 0
+    cover, lost = M[WCOVER][t, i], M[WLOST][t, i]
+    rolls = 0
+    found = 0
+    for g in range(n_g):
+        crowd[g] = 0
+        if W[AWARE][g, i] >= M[IN][I_BEST]:
+            continue
+        if not line_of_sight(M, W, W[GX][g], W[GY][g], x, y):
+            continue
+        found += 1
+        far = 0 if hypot_below(W[GX][g] - x, W[GY][g] - y, M[FL][F_DARK_RANGE], False) else 1
+        sees_dark = 1 if darkness and not M[DARK_TO][g, lit, any_light, far] else 0
+        W[LSTATE][g, 0] = sees_dark
+        if M[MEMBER][i, immobile, fast, cover, lost, darkness, g, sees_dark, 0]:
+            crowd[g] = 1
+            rolls += 1
+        else:
+            crowd[g] = 2
+    if found == 0:
+        return
+    result = 0
+    if rolls:
+        result = face(20, uniforms, ctx) + M[HIDER][i, immobile, fast, cover, lost, darkness]
+    for g in range(n_g):
+        if crowd[g] == 0:
+            continue
+        before = W[AWARE][g, i]
+        if crowd[g] == 2 or rolls == 0:
+            after = M[REFUSED][before]
+        else:
+            part = M[MEMBER][i, immobile, fast, cover, lost, darkness, g, W[LSTATE][g, 0]]
+            noticed = 1 if d20_meets(face(20, uniforms, ctx), part[2], result + part[1]) else 0
+            total = 1 if part[3] == LOCATION else 0
+            after = M[AFTER][noticed, total, before]
+        W[LSTATE][g, 1] = after
+    for g in range(n_g):
+        if crowd[g]:
+            learn(M, W, g, i, W[LSTATE][g, 1], 0)
+
+
+@compiled
+def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+    """``D20Game._defend`` in Starfinder: located, it closes in and strikes (SF-8); knowing
+    less, it stays (SF-11 [R])."""
+    target = -1
+    best = UNAWARE
+    for i in range(M[IN][I_I]):
+        if W[IALIVE][i] and W[AWARE][g, i] > best:
+            best = W[AWARE][g, i]
+            target = i
+    if target < 0 or best < LOCATION:
+        return
+    i = target
+    if best == OBSERVED:
+        px, py = W[IX][i], W[IY][i]
+    else:
+        px, py = centre(square_of(W[IX][i])), centre(square_of(W[IY][i]))
+    close_in(M, W, g, px, py)
+    x, y = W[GX][g], W[GY][g]
+    if not (adjacent(x, y, W[IX][i], W[IY][i]) and line_of_sight(M, W, x, y, W[IX][i], W[IY][i])):
+        return
+    if M[HAS_AC][i] and not M[HIT][g, i, face(20, uniforms, ctx) - 1]:
+        return
+    if best == LOCATION:
+        spared = False
+        for _ in range(M[MISS_DICE][g, i]):
+            if M[SPARES][g, i, face(100, uniforms, ctx) - 1]:
+                spared = True
+        if not spared:
+            return
+    caught(M, W, i)
+
+
+@compiled
+def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+    """One run to its end (``Game.play``)."""
+    n_g, n_i = M[IN][I_G], M[IN][I_I]
+    sc = W[SC]
+    start_run(M, W)
+    for t in range(M[IN][I_T]):
+        sc[S_TURN] = t + 1
+        for g in range(n_g):
+            W[WALKED][g] = 0.0
+        patrols(M, W, uniforms, ctx)
+        _walks(M, W, t)
+        for i in range(n_i):
+            if W[IALIVE][i]:
+                _stealth(M, W, t, i, uniforms, ctx)
+        for g in range(n_g):
+            if sc[S_OUTCOME] == 0:
+                _defend(M, W, t, g, uniforms, ctx)
+        if sc[S_OUTCOME] == 0:
+            objective(M, W, t)
+        if ctx[C_STATUS]:
+            return
+        if sc[S_OUTCOME]:
+            break
+    end_run(M, W)
+
+
+@compiled
+def play_runs(
+    M: Arrays,
+    W: Arrays,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
+    first: int,
+    last: int,
+    outcome: np.ndarray,
+    end: np.ndarray,
+    first_seen: np.ndarray,
+    pairs: np.ndarray,
+    alive: np.ndarray,
+    alert: np.ndarray,
+    aware: np.ndarray,
+    heat: np.ndarray,
+    heat_scale: np.ndarray,
+) -> int:
+    """Play runs ``first`` .. ``last - 1``; return the first run not played (a run that ran out
+    of uniforms is played again from its first uniform)."""
+    for r in range(first, last):
+        start = ctx[C_POS]
+        play_run(M, W, uniforms, ctx)
+        if ctx[C_STATUS]:
+            ctx[C_POS] = start
+            return r
+        record_run(M, W, r, outcome, end, first_seen, pairs, alive, alert, aware, heat, heat_scale)
+    return last
+
+
+__all__ = ["GSENSES", "MODEL", "play_runs"]

@@ -1,0 +1,286 @@
+"""What the compiled Starfinder kernel reads: the shared d20 arrays
+(:func:`vigile.sim.kernel.d20.prefix`) and Starfinder's checks as tables built by the rule
+functions of :mod:`vigile.rulesets.starfinder` (nothing here is compiled).
+
+One Stealth roll meets every observer's Perception (SF-4): ``hide_check`` called for one
+observer at a time, without dice, gives the hider's result's bonus (the sum of its modifiers),
+and for each observer whether it rolls at all (``observer_sees``: nothing left to hide from it,
+SF-2, SF-11), the part of its DC of its own (the negation of what does not hide the hider from
+it: blindsense, SF-11) and the state a success reaches (SF-5); the kernel rolls them as
+``hide_check`` does (the Stealth d20 when one observer rolls, then each one's d20, ties to the
+observer: :func:`vigile.sim.kernel.d20.d20_meets`). Where each observer then stands comes from
+``observer_outcome`` and ``refused_outcome`` by what it knew before. Whether a place is dark
+comes from :func:`vigile.rulesets.senses.dark_for`, by whether a light reaches it, whether any
+light is on the board, and (for an observer) whether it stands within its darkvision's range.
+The attack roll and the miss chance (SF-8, SF-9) are tables by face, as in the D&D 3.5 kernel.
+
+The kernel plays invisible intruders (not ethereal) that walk, run, wait, open and close
+doors; defenders with sight, darkvision, blindsense and blindsight, posted or patrolling, who
+perceive and strike. Not yet (:func:`unsupported`): a visible intruder at a perception (cover
+and darkness decide then: SF-2, SF-6), see invisibility, the intruders' blows, sniping (SF-9,
+SF-10), casting or ending invisibility.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vigile.awareness.ladder import AwarenessState
+from vigile.awareness.vocabulary import TimeOfDay
+from vigile.dice.source import GivenFaces
+from vigile.engine.d20 import NO_STATS
+from vigile.rulesets import starfinder
+from vigile.rulesets.senses import Sense, dark_for
+from vigile.scene.actors import Side
+from vigile.scene.model import Scenario
+from vigile.scene.plans import CloseDoor, OpenDoor
+from vigile.sim.kernel import d20
+from vigile.sim.kernel.d20 import NotCovered
+
+Array = np.ndarray[Any, Any]
+STATES = tuple(AwarenessState)
+FACES_D20, FACES_D100 = 20, 100
+MOST_DOORS = 6
+
+
+def _rank(state: AwarenessState) -> int:
+    return STATES.index(state)
+
+
+def _stats(actor: Any) -> Any:
+    return actor.bonuses or NO_STATS
+
+
+def _act(game: Any, walker: Any, action: object, record: Any) -> None:
+    """What the kernel plays of an intruder's action: a door, as an op."""
+    if isinstance(action, OpenDoor | CloseDoor):
+        door_of = {w.name: k for k, w in enumerate(w for w in game.scenario.walls if w.name)}
+        is_open = isinstance(action, OpenDoor)
+        record(d20.OP_DOOR, door_of[action.door], int(is_open), 0)
+        game.board.set_door(action.door, is_open)
+    else:
+        raise NotCovered(f"{walker.name} plans a {type(action).__name__}")
+
+
+def schedule(scenario: Scenario) -> dict[str, Array]:
+    """The intruders' walk played by :class:`~vigile.games.starfinder.round.StarfinderGame`
+    (its ``_moved`` says who lost cover on the way, SF-6); an intruder visible at a perception
+    is refused."""
+    from vigile.games.starfinder.round import StarfinderGame
+
+    game = StarfinderGame(scenario, scenario.rules(), None, None)
+    walk = d20.schedule(scenario, game, _act)
+    for t, i in zip(*np.nonzero(walk["visible"]), strict=True):
+        name = [a.name for a in scenario.actors if a.side is Side.ATTACKERS][i]
+        raise NotCovered(f"{name} is visible in round {t + 1} (cover and darkness decide)")
+    return walk
+
+
+def unsupported(scenario: Scenario) -> str | None:
+    """Why the kernel does not play ``scenario`` yet (None: it does); see the module."""
+    if scenario.ruleset != "starfinder":
+        return "not a Starfinder scenario"
+    if len([w for w in scenario.walls if w.name]) > MOST_DOORS:
+        return f"more than {MOST_DOORS} named doors"
+    for actor in scenario.actors:
+        if actor.ethereal:
+            return f"{actor.name} is ethereal"
+        if actor.side is Side.DEFENDERS and Sense.SEE_INVISIBLE in actor.senses:
+            return f"{actor.name} sees invisible creatures"
+    try:
+        schedule(scenario)
+    except NotCovered as error:
+        return str(error)
+    return None
+
+
+@dataclass
+class SfModel:
+    """A Starfinder scenario prepared for the kernel (its ``play`` module)."""
+
+    scenario: Scenario
+    defenders: list[str]
+    intruders: list[str]
+    arrays: dict[str, Array]
+    floats: Array
+    ints: Array
+
+    @property
+    def turns(self) -> int:
+        return self.scenario.turns
+
+
+def _counted(check: Any, face: int) -> tuple[int, Any]:
+    """How many dice ``check`` rolls when every face is ``face``, and its verdict."""
+
+    class Faces:
+        given = False
+        count = 0
+
+        def face(self, sides: int) -> int:
+            self.count += 1
+            return face
+
+    faces = Faces()
+    verdict = check(faces)
+    return faces.count, verdict
+
+
+def build(scenario: Scenario) -> SfModel:
+    """Everything the kernel reads for ``scenario`` (one that :func:`unsupported` accepts)."""
+    rules = scenario.rules()
+    defenders = [a for a in scenario.actors if a.side is Side.DEFENDERS]
+    intruders = [a for a in scenario.actors if a.side is Side.ATTACKERS]
+    n_g, n_i = max(1, len(defenders)), max(1, len(intruders))
+    walk = schedule(scenario)
+    shared = d20.prefix(scenario, rules, walk)
+    night = scenario.time is TimeOfDay.NIGHT
+
+    # --- darkness [SF-2 C]: of a place (by light on it, any light on the board), for an
+    # observer (and whether it stands within its darkvision's range)
+    dark_range = float(rules.num("light.darkvision_ft"))
+    dark = np.zeros((2, 2), np.int64)
+    dark_to = np.zeros((n_g, 2, 2, 2), np.int64)
+    for lit, any_light in np.ndindex(2, 2):
+        dark[lit, any_light] = int(
+            dark_for(rules, night=night, lit=bool(lit), any_light=bool(any_light))
+        )
+        for g, actor in enumerate(defenders):
+            for far in (0, 1):
+                dark_to[g, lit, any_light, far] = int(
+                    dark_for(
+                        rules,
+                        night=night,
+                        lit=bool(lit),
+                        any_light=bool(any_light),
+                        senses=actor.senses,
+                        distance=dark_range + far,
+                    )
+                )
+    carriers = [
+        (0 if a.side is Side.DEFENDERS else 1, k, float(_stats(a).light))
+        for side in (Side.DEFENDERS, Side.ATTACKERS)
+        for k, a in enumerate(x for x in scenario.actors if x.side is side)
+        if _stats(a).light > 0
+    ]
+    carried = np.array([c[:2] for c in carriers] or [(0, 0)], np.int64)
+    carried_r = np.array([c[2] for c in carriers] or [0.0], np.float64)
+    lights = scenario.lights
+    light_x = np.array([lt.at[0] for lt in lights] or [0.0], np.float64)
+    light_y = np.array([lt.at[1] for lt in lights] or [0.0], np.float64)
+    light_r = np.array([lt.radius_or(0.0) for lt in lights] or [0.0], np.float64)
+
+    # --- one Stealth roll against each observer [SF-4, SF-5, SF-7, SF-11]:
+    # [intruder, immobile, fast, cover, lost cover, darkness] → the hider's bonus; and by
+    # observer and its darkvision reaching: (rolls, its own part of the DC, its bonus, state)
+    hider = np.zeros((n_i, 2, 2, 2, 2, 2), np.int64)
+    member = np.zeros((n_i, 2, 2, 2, 2, 2, n_g, 2, 4), np.int64)
+    for i, actor in enumerate(intruders):
+        stealth = _stats(actor).stealth or 0
+        for immobile, fast, cover, lost, darkness in np.ndindex(2, 2, 2, 2, 2):
+            for g, observer in enumerate(defenders):
+                for sees_dark in (0, 1):
+                    verdict = starfinder.hide_check(
+                        rules,
+                        stealth=stealth,
+                        observers=[
+                            starfinder.Observer(
+                                _stats(observer).perception or 0,
+                                blindsense=Sense.BLINDSENSE in observer.senses,
+                                see_invisible=False,
+                                darkvision=bool(sees_dark),
+                            )
+                        ],
+                        speed=starfinder.Speed.MORE_THAN_HALF
+                        if fast and not immobile
+                        else starfinder.Speed.HALF,
+                        invisible=True,
+                        immobile=bool(immobile),
+                        cover=bool(cover),
+                        lost_shelter_this_turn=bool(lost),
+                        darkness=bool(darkness),
+                    )
+                    hider[i, immobile, fast, cover, lost, darkness] = sum(
+                        m.value for m in verdict.modifiers
+                    )
+                    one = verdict.members[0]
+                    member[i, immobile, fast, cover, lost, darkness, g, sees_dark] = (
+                        int(one.outcome != "starfinder.hide.observer_sees"),
+                        sum(m.value for m in one.modifiers),
+                        one.die_bonus,
+                        _rank(one.state or AwarenessState.OBSERVED),
+                    )
+    after = np.zeros((2, 2, len(STATES)), np.int64)
+    """observer_outcome: [noticed, total concealment, before] → after."""
+    refused = np.zeros(len(STATES), np.int64)
+    for noticed, total, before in np.ndindex(2, 2, len(STATES)):
+        after[noticed, total, before] = _rank(
+            starfinder.observer_outcome(
+                bool(noticed), total_concealment=bool(total), before=STATES[before]
+            ).after
+        )
+    for before in range(len(STATES)):
+        refused[before] = _rank(starfinder.refused_outcome(STATES[before]).after)
+
+    # --- the defenders' blows on a located intruder [SF-8, SF-9]
+    has_ac = np.zeros(n_i, np.int64)
+    hit = np.ones((n_g, n_i, FACES_D20), np.int64)
+    miss_dice = np.zeros((n_g, n_i), np.int64)
+    spares = np.zeros((n_g, n_i, FACES_D100), np.int64)
+    for g, actor in enumerate(defenders):
+        mine = _stats(actor)
+        for i, target in enumerate(intruders):
+            theirs = _stats(target)
+            if theirs.ac is not None:
+                has_ac[i] = 1
+                for face in range(1, FACES_D20 + 1):
+                    roll = starfinder.attack_roll_check(
+                        rules, attack=mine.attack, ac=theirs.ac, source=GivenFaces([face])
+                    )
+                    hit[g, i, face - 1] = int(bool(roll.success))
+
+            def miss(faces: Any, blind_fight: bool = mine.blind_fight) -> Any:
+                return starfinder.attack_check(
+                    rules,
+                    awareness=AwarenessState.LOCATION,
+                    blind_fight=blind_fight,
+                    source=faces,
+                )
+
+            try:
+                dice, _ = _counted(miss, FACES_D100)
+            except Exception as error:  # the engine refuses it too (a house rule)
+                raise NotCovered(str(error)) from error
+            miss_dice[g, i] = dice
+            for face in range(1, FACES_D100 + 1):
+                spares[g, i, face - 1] = int(bool(_counted(miss, face)[1].success))
+
+    floats = np.array([*shared.pop("floats"), dark_range], np.float64)
+    first = shared.pop("ints")
+    ints = np.array(
+        [*first, _rank(starfinder.noticed_state(True)), len(lights), len(carriers)], np.int64
+    )
+    arrays: dict[str, Array] = {
+        **shared,
+        "dark": dark,
+        "dark_to": dark_to,
+        "carried": carried,
+        "carried_r": carried_r,
+        "light_x": light_x,
+        "light_y": light_y,
+        "light_r": light_r,
+        "hider": hider,
+        "member": member,
+        "after": after,
+        "refused": refused,
+        "has_ac": has_ac,
+        "hit": hit,
+        "miss_dice": miss_dice,
+        "spares": spares,
+    }
+    return SfModel(
+        scenario, [a.name for a in defenders], [a.name for a in intruders], arrays, floats, ints
+    )
