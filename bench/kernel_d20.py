@@ -83,6 +83,10 @@ def main() -> None:
         cold = first_call(empty)
         warm = first_call(empty)
     print(f"  first call, empty numba cache: {cold:.1f} s; warm cache: {warm:.1f} s")
+    for name, (engine, kernel) in figures.items():
+        if kernel is not None and name != "dnd35-invisible-intruder":
+            print(f"{name.replace('-', '_')}_vs_engine={kernel / engine:.0f}x", end=" ")
+    print()
     engine, kernel = figures["dnd35-invisible-intruder"]
     assert kernel is not None
     print(

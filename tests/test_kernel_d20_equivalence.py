@@ -154,7 +154,7 @@ def test_the_plugin_names_the_kernel() -> None:
     tally = model.play(500, np.random.default_rng(1))
     assert tally.runs == 500 and int(tally.outcomes.sum()) == 500
     assert int(tally.first_detection.sum()) == 500
-    assert int(tally.heat.sum()) == int(tally.guard_detections.sum()) or tally.heat.sum() > 0
+    assert int(tally.heat.sum()) >= int(tally.guard_detections.sum()) > 0
 
 
 coordinate = st.integers(min_value=2, max_value=58)
