@@ -38,6 +38,15 @@ def compiled(function: Function) -> Function:
     return cast(Function, njit(function, **options))
 
 
+def inlined(function: Function) -> Function:
+    """:func:`compiled`, and inlined in numba's IR where it is called (``inline="always"``):
+    for a function called often with many arrays, whose passing (as hundreds of words pushed
+    on the stack) would cost more than its work. Not for the small predicates: LLVM inlines
+    those itself where it pays, and forcing it makes the callers' loops slower."""
+    options: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False, "inline": "always"}
+    return cast(Function, njit(function, **options))
+
+
 SAME_POINT = 1e-9
 """Two meetings closer than this along a query are one point (``_SAME_POINT`` of the original)."""
 T27 = 134217729.0
@@ -440,7 +449,7 @@ def _leg_is_clear(
     return True
 
 
-@compiled
+@inlined
 def trace_move(
     x: float,
     y: float,

@@ -40,6 +40,7 @@ from vigile.sim.kernel.geometry import (
     gather,
     hypot_below,
     hypot_steps,
+    inlined,
     region_of,
     sees,
     trace_move,
@@ -602,7 +603,7 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
             )
 
 
-@compiled
+@inlined
 def _ops(
     M: Arrays,
     W: Arrays,
@@ -615,7 +616,8 @@ def _ops(
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> None:
-    """The intruders' side of turn t, as the schedule recorded it."""
+    """The intruders' side of turn t, as the schedule recorded it. Inlined: a call would pass
+    the model's and the run's hundred arrays, every turn."""
     ops = M[OPS]
     sides = P[P_SIDES]
     alive = W[ALIVE]
@@ -978,7 +980,8 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
         scalars[S_TURN] = t + 1
         scalars[S_QUEUED] = 0
         _patrols(M, W, M[TURN_DOORS][t, 0], uniforms, ctx)
-        _ops(M, W, G, L, D, V, P, t, uniforms, ctx)
+        if M[TURN_OPS][t] < M[TURN_OPS][t + 1]:  # most turns have none
+            _ops(M, W, G, L, D, V, P, t, uniforms, ctx)
         _conversations(M, W, G, L, V, P, t, uniforms, ctx)
         _sight(M, W, G, L, D, V, P, t, uniforms, ctx)
         if n_g and n_i:
