@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -126,3 +127,27 @@ def test_a_day_encounter_goes_to_the_kernel_from_the_engine_threshold(
     high = simulate(scenario, runs, seed=3)
     assert high.batched
     assert same(high.tally, by_blocks(KernelDay.of(scenario), runs, 3))
+
+
+def test_the_kernel_cache_folder_changes_with_any_kernel_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """numba checks only the date of a function's own file; the folder vigile points its cache
+    at is named after every kernel source, so changing a helper in another file compiles
+    afresh instead of loading stale machine code."""
+    import vigile.sim.kernel as kernel_package
+
+    package = tmp_path / "src"
+    for folder in kernel_package.KERNEL_SOURCES:
+        (package / folder).mkdir(parents=True, exist_ok=True)
+    helper = package / kernel_package.KERNEL_SOURCES[0] / "helpers.py"
+    helper.write_text("A = 1\n")
+    fake_init = package / "vigile" / "sim" / "kernel" / "__init__.py"
+    fake_init.write_text("")
+    monkeypatch.setattr(kernel_package, "__file__", str(fake_init))
+    before = kernel_package.cache_dir()
+    assert kernel_package.cache_dir() == before
+    helper.write_text("A = 2\n")
+    after = kernel_package.cache_dir()
+    assert after != before
+    assert after.parent == before.parent
