@@ -4,12 +4,18 @@ With ``CI`` set (CI runs with ``CI=true``) hypothesis runs the ``ci`` profile: n
 property test on a loaded two-core machine fails only on a wrong answer, never on a slow example;
 its examples are derandomized, so a CI run is reproducible. Locally the default profile applies
 (``--hypothesis-profile=ci`` picks the other one by hand).
+
+A session starts ``warm_kernels.py`` in the background: on a fresh machine the numba kernels
+compile on the second core while the first tests run.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,3 +46,17 @@ def chromium() -> Iterator[Any]:
     from browser import launched_chromium
 
     yield from launched_chromium()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_kernels() -> Iterator[None]:
+    """Compile the simulation kernels in a background process (``warm_kernels.py``); stopped
+    at the end of the session if it is still at it."""
+    script = Path(__file__).with_name("warm_kernels.py")
+    warming = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    yield
+    if warming.poll() is None:
+        warming.kill()
+    warming.wait()
