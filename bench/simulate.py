@@ -10,10 +10,13 @@ On the bundled night raid, wall time and CPU time of each, the same scenario:
 - the numpy batch (:class:`vigile.games.skirmish.batch.BatchedRaid`), the reference;
 
 then the kernel on raids made from the night raid with 5, 11, 50 and 200 guards (the cost
-should grow with the guards, about linearly) and with 27 and 500 walls (and stay about flat:
-a segment query gathers its walls by map cell); with ``--million``, ``simulate(night raid,
-1,000,000 runs, seed=5, workers=2)`` in a fresh process: wall time, CPU time and the peak
-memory of the largest worker (``ru_maxrss`` of its children).
+should grow with the guards, about linearly) and with 27 and 500 walls: the same 27 walls cut
+in 500 pieces (the same board: the cost should stay about flat, a query gathering its walls by
+map cell), and 473 more short walls spread over the board (denser: each query meets more);
+with ``--million``, ``simulate(night raid, 1,000,000 runs, seed=5)`` in a fresh process, as
+``vigile simulate`` plays it (the kernel's blocks in one thread per core), then the same on two
+worker processes: wall time, CPU time and peak memory (the process's, and the largest worker's
+``ru_maxrss``).
 
 The ratios are of CPU-second rates: each model plays on one core, and the machine may be shared.
 Last line: ``sim_runs_per_s=… vs_engine=…x vs_mesa=…x vs_rng_floor=…x vs_numpy_batch=…x``
@@ -51,12 +54,12 @@ from vigile.scene.model import Scenario
 Point = tuple[float, ...]
 
 MILLION = """
-import resource, time
+import resource, sys, time
 from vigile.scene.loader import load_scenario
 from vigile.sim.simulate import simulate
 scenario = load_scenario("night-raid")
 start, cpu = time.perf_counter(), time.process_time()
-result = simulate(scenario, 1_000_000, seed=5, workers=2)
+result = simulate(scenario, 1_000_000, seed=5, workers=int(sys.argv[1]))
 wall, cpu = time.perf_counter() - start, time.process_time() - cpu
 children = resource.getrusage(resource.RUSAGE_CHILDREN)
 own = resource.getrusage(resource.RUSAGE_SELF)
@@ -193,6 +196,30 @@ def with_guards(scenario: Scenario, count: int) -> Scenario:
     return parse_scenario(json.dumps(data), fmt="json")
 
 
+def with_walls_cut(scenario: Scenario, count: int) -> Scenario:
+    """The night raid with its walls cut in pieces, ``count`` segments in all (the longest
+    cut first): the same board, more walls. A piece keeps its wall's kind; a named wall (a door
+    the plans open) stays whole."""
+    data = raid_data(scenario)
+    walls = [dict(w) for w in data["walls"]]
+    pieces = [1] * len(walls)
+    length = [0.0 if w.get("name") else math.dist(w["start"], w["end"]) for w in walls]
+    while sum(pieces) < count:
+        longest = max(range(len(walls)), key=lambda j: length[j] / pieces[j])
+        pieces[longest] += 1
+    cut = []
+    for wall, n in zip(walls, pieces, strict=True):
+        (x1, y1), (x2, y2) = wall["start"], wall["end"]
+        for k in range(n):
+            a, b = k / n, (k + 1) / n
+            piece = dict(wall)
+            piece["start"] = [x1 + a * (x2 - x1), y1 + a * (y2 - y1)]
+            piece["end"] = [x1 + b * (x2 - x1), y1 + b * (y2 - y1)]
+            cut.append(piece)
+    data["walls"] = cut
+    return parse_scenario(json.dumps(data), fmt="json")
+
+
 def with_walls(scenario: Scenario, count: int) -> Scenario:
     """The night raid with ``count`` walls: its own, and short wall segments (2 cm) spread
     over the map on a grid, leaving the intruders' ways and everyone's place clear."""
@@ -298,7 +325,9 @@ def main() -> None:
     )
     for label, variant in [
         *((f"{n} guards", with_guards(scenario, n)) for n in (5, 11, 50, 200)),
-        *((f"{n} walls", with_walls(scenario, n)) for n in (27, 500)),
+        ("27 walls", scenario),
+        ("500 walls, the 27 cut", with_walls_cut(scenario, 500)),
+        ("500 walls, 473 more", with_walls(scenario, 500)),
     ]:
         model = KernelRaid.of(variant)
         model.play(64, np.random.default_rng(0))
@@ -307,22 +336,26 @@ def main() -> None:
         guards = sum(1 for a in variant.actors if a.side.value == "defenders")
         per = 1e6 / timing.per_cpu_s / turns / guards
         print(
-            f"  {label:<12}{timing.per_cpu_s:10,.0f} runs/CPU-s {timing.per_wall_s:10,.0f} runs/s "
+            f"  {label:<22}{timing.per_cpu_s:10,.0f} runs/CPU-s {timing.per_wall_s:10,.0f} runs/s "
             f"wall; {turns:4.1f} turns a run, {per:6.2f} us per guard-turn "
             f"({len(variant.walls)} walls, {guards} guards)"
         )
 
     if "--million" in sys.argv:
-        done = subprocess.run(
-            [sys.executable, "-c", MILLION], capture_output=True, text=True, check=True
-        )
-        wall, cpu, worker_kib, main_kib, unseen = (float(v) for v in done.stdout.split()[-5:])
-        print(
-            f"one million runs, simulate(seed=5, workers=2), fresh process: {wall:.1f} s wall, "
-            f"{cpu:.1f} s CPU (main and workers), {1e6 / wall:,.0f} runs/s; peak memory "
-            f"{worker_kib / 1024:.0f} MiB the largest worker, {main_kib / 1024:.0f} MiB the main "
-            f"process; objective unseen {unseen:.4f}"
-        )
+        for workers, how in ((1, "threads, one per core"), (2, "2 worker processes")):
+            done = subprocess.run(
+                [sys.executable, "-c", MILLION, str(workers)],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            wall, cpu, worker_kib, main_kib, unseen = (float(v) for v in done.stdout.split()[-5:])
+            print(
+                f"one million runs, simulate(seed=5), {how}, fresh process: {wall:.1f} s wall, "
+                f"{cpu:.1f} s CPU, {1e6 / wall:,.0f} runs/s; peak memory {main_kib / 1024:.0f} "
+                f"MiB the process, {worker_kib / 1024:.0f} MiB the largest worker; objective "
+                f"unseen {unseen:.4f}"
+            )
 
     mesa_ratio = f"{k.per_cpu_s / mesa.per_cpu_s:.0f}" if mesa else "n/a"
     print(
