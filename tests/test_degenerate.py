@@ -266,11 +266,14 @@ def test_a_file_name_with_escapes_is_printed_escaped(tmp_path: Path) -> None:
     assert "\\x1b" in err.getvalue() and "\\u202e" in err.getvalue()
 
 
-def test_a_game_played_one_by_one_is_bounded_before_any_work() -> None:
-    """A d20 scenario has no batched model: the engine plays each run, so the work
-    (runs x turns x actors) is bounded up front (issue 15: a Starfinder simulate that did not
-    finish). 12 rounds x 4 actors: 10,000 runs are 480,000 actor-rounds, allowed; 20,000 are
-    not."""
+def test_a_game_played_one_by_one_is_bounded_before_any_work(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A d20 scenario has no batched model: without its compiled kernel (numba missing), the
+    engine plays each run, so the work (runs x turns x actors) is bounded up front (issue 15: a
+    Starfinder simulate that did not finish). 12 rounds x 4 actors: 10,000 runs are 480,000
+    actor-rounds, allowed; 20,000 are not."""
+    import vigile.sim.kernel
     from vigile.errors import LimitError
     from vigile.scene.loader import load_scenario
     from vigile.sim.simulate import check_engine_work
@@ -280,4 +283,6 @@ def test_a_game_played_one_by_one_is_bounded_before_any_work() -> None:
     check_engine_work(scenario, 10_000)
     with pytest.raises(LimitError, match="over the limit of 500,000"):
         check_engine_work(scenario, 20_000)
+    monkeypatch.setattr(vigile.sim.kernel, "available", lambda: False)
     assert main(["simulate", "starfinder-infiltration", "--runs", "20000"]) == 2
+    assert "over the limit of 500,000" in capsys.readouterr().err
