@@ -43,7 +43,7 @@ BUNDLED = ["dnd35-invisible-intruder", "dnd35-flour", "dnd35-rogue-sneak-attack"
 PLAYED = BUNDLED
 """The bundled D&D 3.5 scenarios the kernel plays (the others: ``compiled`` gives None)."""
 SF_BUNDLED = ["starfinder-infiltration", "starfinder-sniper"]
-SF_PLAYED = ["starfinder-infiltration"]
+SF_PLAYED = SF_BUNDLED
 """The bundled Starfinder scenarios the kernel plays (the sniper's shots are the engine's)."""
 STATES = list(AwarenessState)
 
@@ -311,8 +311,9 @@ def test_the_kernel_plays_the_engines_game_on_random_scenarios(text: str, seed: 
 def starfinder_scenarios(draw: st.DrawFn) -> str:
     """A small Starfinder scenario the kernel covers: walls (one a door an intruder may open),
     crates for cover, lights or none, night or day, defenders posted or patrolling with sight,
-    darkvision, blindsense or blindsight, one or two invisible intruders walking, running and
-    waiting, some with an AC, some carrying a light."""
+    darkvision, blindsense or blindsight, some with an AC; one or two intruders, visible or
+    invisible, walking, running and waiting, striking and sniping, some with an AC, some
+    carrying a light."""
     walls = [
         {
             "kind": draw(st.sampled_from(["wall", "partition", "door", "window"])),
@@ -345,6 +346,8 @@ def starfinder_scenarios(draw: st.DrawFn) -> str:
                 "light": draw(st.sampled_from([0, 0, 0, 20])),
             },
         }
+        if draw(st.booleans()):
+            defender["bonuses"]["ac"] = draw(st.integers(10, 20))  # type: ignore[index]
         if draw(st.integers(0, 5)) == 0:
             defender["alert"] = True
         if draw(st.booleans()):
@@ -355,6 +358,7 @@ def starfinder_scenarios(draw: st.DrawFn) -> str:
         name = f"N{k}"
         bonuses: dict[str, object] = {
             "stealth": draw(st.integers(-2, 20)),
+            "attack": draw(st.integers(0, 8)),
             "light": draw(st.sampled_from([0, 0, 0, 15])),
         }
         if draw(st.booleans()):
@@ -364,7 +368,7 @@ def starfinder_scenarios(draw: st.DrawFn) -> str:
                 "name": name,
                 "side": "attackers",
                 "position": list(draw(point)),
-                "invisible": True,
+                "invisible": draw(st.booleans()),
                 "move": 30,
                 "bonuses": bonuses,
             }
@@ -379,10 +383,16 @@ def starfinder_scenarios(draw: st.DrawFn) -> str:
                 leg["run"] = True
             if draw(st.integers(0, 3)) == 0:
                 leg["wait"] = draw(st.integers(1, 2))
-            if draw(st.integers(0, 3)) == 0:
-                leg["actions"] = [
+            action = draw(st.sampled_from(["none", "none", "door", "strike", "snipe"]))
+            target = draw(st.sampled_from([d["name"] for d in defenders]))
+            leg["actions"] = {
+                "none": [],
+                "door": [
                     {"do": draw(st.sampled_from(["open-door", "close-door"])), "door": "gate"}
-                ]
+                ],
+                "strike": [{"do": "strike", "target": target, "ranged": draw(st.booleans())}],
+                "snipe": [{"do": "snipe", "target": target}],
+            }[action]
             legs.append(leg)
         plans[name] = legs
     scenario: dict[str, object] = {

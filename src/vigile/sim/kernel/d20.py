@@ -52,8 +52,8 @@ FL, IN, X1, Y1, X2, Y2, NX, NY, HASN = range(9)
 SIGHT_M, DOOR_M, STONE_M, MOVERS, MOVER_N = range(9, 14)
 WX, WY, WMOVED, WSHIFT, WSPEED, WSOFT, WLIQ, WINSIDE, DOOR_OPS, OP_START = range(14, 24)
 GSX, GSY, GMOVE, GALERT0, GASLEEP, GDISTR, GSENSES, NAMED, ENDINGS = range(24, 33)
-WNOISY, WFOUGHT, WCOVER, WLOST = range(33, 37)
-GAME = 37
+WNOISY, WFOUGHT, WCOVER, WLOST, ISX, ISY = range(33, 39)
+GAME = 39
 """The first index of a game's own arrays."""
 PREFIX = [
     "x1",
@@ -91,6 +91,8 @@ PREFIX = [
     "walk_fought",
     "walk_cover",
     "walk_lost_cover",
+    "intruder_start_x",
+    "intruder_start_y",
 ]
 """The names of the model's arrays ``X1`` … ``WFOUGHT`` (after ``FL`` and ``IN``)."""
 # FL: the floats every game has first
@@ -401,6 +403,8 @@ def start_run(M: Arrays, W: Arrays) -> None:
             W[PAIRS][g, i] = False
     for i in range(M[IN][I_I]):
         W[IALIVE][i] = 1
+        W[IX][i] = M[ISX][i]
+        W[IY][i] = M[ISY][i]
 
 
 @compiled
@@ -779,6 +783,8 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
         "guard_distracted": np.array([int(a.distracted) for a in defenders] or [0], np.int64),
         "guard_senses": senses,
         "named": np.array([int(a.name in names) for a in intruders] or [0], np.int64),
+        "intruder_start_x": np.array([a.position[0] for a in intruders] or [0.0], np.float64),
+        "intruder_start_y": np.array([a.position[1] for a in intruders] or [0.0], np.float64),
         "endings": endings,
         "floats": [width, height, EPSILON, CLOSE_FT],
         "ints": [

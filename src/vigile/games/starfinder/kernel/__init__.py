@@ -33,7 +33,10 @@ class KernelRound(d20.KernelRound):
             *(a[n] for n in play.MODEL),
         )
         n_g, n_i = len(model.defenders), len(model.intruders)
-        extra = (np.zeros(max(1, n_g), np.int64),)
+        extra = (
+            np.zeros(max(1, n_g), np.int64),
+            np.zeros(max(1, n_i), np.int64),
+        )
         super().__init__(model, m, d20.state(n_g, n_i, int(model.ints[3]), extra), play.play_runs)
 
 

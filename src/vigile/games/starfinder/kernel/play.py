@@ -37,11 +37,15 @@ from vigile.sim.kernel.d20 import (
     IN,
     IX,
     IY,
+    KKIND,
+    KNOWN_SQUARE,
+    KSQ,
     LOCATION,
     LSTATE,
     OBSERVED,
     OP_DOOR,
     OP_START,
+    OP_STRIKE,
     S_OUTCOME,
     S_TURN,
     SC,
@@ -51,6 +55,7 @@ from vigile.sim.kernel.d20 import (
     WCOVER,
     WLOST,
     WMOVED,
+    WSHIFT,
     WSPEED,
     WX,
     WY,
@@ -75,6 +80,7 @@ from vigile.sim.kernel.geometry import compiled, hypot_below
 
 DARK, DARK_TO, CARRIED, CARRIED_R, LIGHT_X, LIGHT_Y, LIGHT_R = range(GAME, GAME + 7)
 HIDER, MEMBER, AFTER, REFUSED, HAS_AC, HIT, MISS_DICE, SPARES = range(GAME + 7, GAME + 15)
+GAC, STRUCK, BEST, INVISIBLE = range(GAME + 15, GAME + 19)
 MODEL = [
     "dark",
     "dark_to",
@@ -91,15 +97,20 @@ MODEL = [
     "hit",
     "miss_dice",
     "spares",
+    "guard_ac",
+    "struck",
+    "best",
+    "invisible",
 ]
 """The Starfinder arrays after the shared ones, by their names in the tables."""
-F_DARK_RANGE = 4
-I_BEST, I_LIGHTS, I_CARRIERS = 10, 11, 12
+F_DARK_RANGE, F_SNIPE_LEAST = 4, 5
+I_BEST, I_LIGHTS, I_CARRIERS, I_VANISH = 10, 11, 12, 13
 SIGHT_M = 9
 """The shared sight masks (:data:`vigile.sim.kernel.d20.SIGHT_M`)."""
-CROWD = STATE
+CROWD, SNIPED = STATE, STATE + 1
 """The run's state after the shared arrays: each defender's part in this round's Stealth roll
-(0: none, 1: rolls, 2: sees the hider without a roll)."""
+(0: none, 1: rolls, 2: sees the hider without a roll); intruders whose Stealth roll this round
+was their sniping's (SF-10)."""
 
 
 @compiled
@@ -140,8 +151,47 @@ def _any_light(M: Arrays, W: Arrays) -> int:
 
 
 @compiled
-def _walks(M: Arrays, W: Arrays, t: int) -> None:
-    """Each living intruder where its plan takes it; the doors it opens or closes."""
+def _dark_to(M: Arrays, W: Arrays, g: int, i: int, lit: int, any_light: int) -> bool:
+    """Intruder i is in darkness beyond defender g's darkvision (``D20Game._dark_for``)."""
+    x, y = W[IX][i], W[IY][i]
+    far = 0 if hypot_below(W[GX][g] - x, W[GY][g] - y, M[FL][F_DARK_RANGE], False) else 1
+    return bool(M[DARK_TO][g, lit, any_light, far])
+
+
+@compiled
+def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
+    """``StarfinderGame._struck``: a visible attacker is observed, unless it shot from cover
+    beyond the next square unobserved (a sniper); an unseen one that struck in melee from the
+    next square is located; otherwise only its presence (SF-11)."""
+    x, y = W[IX][i], W[IY][i]
+    lit = 1 if _lit(M, W, x, y) else 0
+    unseen = M[INVISIBLE][i] or _dark_to(M, W, g, i, lit, _any_light(M, W))
+    near = adjacent(W[GX][g], W[GY][g], x, y)
+    before = W[AWARE][g, i]
+    sheltered = before != OBSERVED and M[WCOVER][W[SC][S_TURN] - 1, i] and not near
+    if not unseen and not sheltered:
+        after = M[STRUCK][0, before]
+    elif near and not ranged:
+        after = M[STRUCK][1, before]
+    else:
+        after = M[STRUCK][2, before]
+    learn(M, W, g, i, after, 0)
+
+
+@compiled
+def _roll_to_hit(M: Arrays, i: int, g: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+    """The attack roll of intruder i on defender g (``StarfinderGame._attack_roll``, SF-9): its
+    d20 when g has an ``ac``. Hit or miss, the victim learns of the blow and nothing the kernel
+    keeps depends on it (no hit points), so the kernel draws the face and reads nothing."""
+    if M[GAC][g]:
+        face(20, uniforms, ctx)
+
+
+@compiled
+def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+    """Each living intruder where its plan takes it: a visible one that walks into the dark
+    leaves those that observed it only its square (``_into_the_dark``); then its doors, blows
+    and sniping shots."""
     n_i = M[IN][I_I]
     ops = M[DOOR_OPS]
     for i in range(n_i):
@@ -149,36 +199,62 @@ def _walks(M: Arrays, W: Arrays, t: int) -> None:
             continue
         W[IX][i] = M[WX][t, i]
         W[IY][i] = M[WY][t, i]
+        if M[WSHIFT][t, i] and not M[INVISIBLE][i]:
+            lit = 1 if _lit(M, W, W[IX][i], W[IY][i]) else 0
+            any_light = _any_light(M, W)
+            for g in range(M[IN][I_G]):
+                if W[AWARE][g, i] == OBSERVED and _dark_to(M, W, g, i, lit, any_light):
+                    W[AWARE][g, i] = M[IN][I_VANISH]
+                    W[KKIND][g, i] = KNOWN_SQUARE
+                    W[KSQ][g, i, 0] = square_of(W[IX][i])
+                    W[KSQ][g, i, 1] = square_of(W[IY][i])
         for k in range(M[OP_START][t * n_i + i], M[OP_START][t * n_i + i + 1]):
-            if ops[k, 0] == OP_DOOR:
+            kind = ops[k, 0]
+            if kind == OP_DOOR:
                 door(W, ops[k, 1], ops[k, 2])
+            elif kind == OP_STRIKE:
+                _roll_to_hit(M, i, ops[k, 1], uniforms, ctx)
+                _struck(M, W, ops[k, 1], i, ops[k, 2])
+            else:
+                g = ops[k, 1]
+                hidden = W[AWARE][g, i] != OBSERVED
+                _roll_to_hit(M, i, g, uniforms, ctx)
+                _struck(M, W, g, i, 1)
+                if hidden:
+                    W[SNIPED][i] = 1
+                    dx, dy = W[IX][i] - W[GX][g], W[IY][i] - W[GY][g]
+                    close = hypot_below(dx, dy, M[FL][F_SNIPE_LEAST], True)
+                    _stealth(M, W, t, i, 2 if close else 1, uniforms, ctx)
 
 
 @compiled
-def _stealth(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """``StarfinderGame._stealth``: one Stealth d20 against each observer's Perception d20."""
+def _stealth(
+    M: Arrays, W: Arrays, t: int, i: int, snipe: int, uniforms: np.ndarray, ctx: np.ndarray
+) -> None:
+    """``StarfinderGame._stealth``: one Stealth d20 against each observer's Perception d20
+    (``snipe``: 0 not sniping; 1 sniping at 10 ft or more, 2 nearer: SF-10)."""
     n_g = M[IN][I_G]
     crowd = W[CROWD]
     x, y = W[IX][i], W[IY][i]
     lit = 1 if _lit(M, W, x, y) else 0
     any_light = _any_light(M, W)
     darkness = M[DARK][lit, any_light]
-    immobile = 0 if M[WMOVED][t, i] else 1
+    immobile = 0 if M[WMOVED][t, i] or snipe else 1
     fast = 1 if M[WSPEED][t, i] > 0 else 0
     cover, lost = M[WCOVER][t, i], M[WLOST][t, i]
     rolls = 0
     found = 0
     for g in range(n_g):
         crowd[g] = 0
-        if W[AWARE][g, i] >= M[IN][I_BEST]:
+        unseen = M[INVISIBLE][i] or _dark_to(M, W, g, i, lit, any_light)
+        if W[AWARE][g, i] >= M[BEST][1 if unseen else 0]:
             continue
         if not line_of_sight(M, W, W[GX][g], W[GY][g], x, y):
             continue
         found += 1
-        far = 0 if hypot_below(W[GX][g] - x, W[GY][g] - y, M[FL][F_DARK_RANGE], False) else 1
-        sees_dark = 1 if darkness and not M[DARK_TO][g, lit, any_light, far] else 0
+        sees_dark = 1 if darkness and not _dark_to(M, W, g, i, lit, any_light) else 0
         W[LSTATE][g, 0] = sees_dark
-        if M[MEMBER][i, immobile, fast, cover, lost, darkness, g, sees_dark, 0]:
+        if M[MEMBER][i, immobile, fast, cover, lost, darkness, snipe, g, sees_dark, 0]:
             crowd[g] = 1
             rolls += 1
         else:
@@ -187,7 +263,7 @@ def _stealth(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np
         return
     result = 0
     if rolls:
-        result = face(20, uniforms, ctx) + M[HIDER][i, immobile, fast, cover, lost, darkness]
+        result = face(20, uniforms, ctx) + M[HIDER][i, immobile, fast, cover, lost, darkness, snipe]
     for g in range(n_g):
         if crowd[g] == 0:
             continue
@@ -195,7 +271,7 @@ def _stealth(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np
         if crowd[g] == 2 or rolls == 0:
             after = M[REFUSED][before]
         else:
-            part = M[MEMBER][i, immobile, fast, cover, lost, darkness, g, W[LSTATE][g, 0]]
+            part = M[MEMBER][i, immobile, fast, cover, lost, darkness, snipe, g, W[LSTATE][g, 0]]
             noticed = 1 if d20_meets(face(20, uniforms, ctx), part[2], result + part[1]) else 0
             total = 1 if part[3] == LOCATION else 0
             after = M[AFTER][noticed, total, before]
@@ -249,10 +325,12 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
         for g in range(n_g):
             W[WALKED][g] = 0.0
         patrols(M, W, uniforms, ctx)
-        _walks(M, W, t)
         for i in range(n_i):
-            if W[IALIVE][i]:
-                _stealth(M, W, t, i, uniforms, ctx)
+            W[SNIPED][i] = 0
+        _walks(M, W, t, uniforms, ctx)
+        for i in range(n_i):
+            if W[IALIVE][i] and not W[SNIPED][i]:
+                _stealth(M, W, t, i, 0, uniforms, ctx)
         for g in range(n_g):
             if sc[S_OUTCOME] == 0:
                 _defend(M, W, t, g, uniforms, ctx)

@@ -14,11 +14,14 @@ comes from :func:`vigile.rulesets.senses.dark_for`, by whether a light reaches i
 light is on the board, and (for an observer) whether it stands within its darkvision's range.
 The attack roll and the miss chance (SF-8, SF-9) are tables by face, as in the D&D 3.5 kernel.
 
-The kernel plays invisible intruders (not ethereal) that walk, run, wait, open and close
-doors; defenders with sight, darkvision, blindsense and blindsight, posted or patrolling, who
-perceive and strike. Not yet (:func:`unsupported`): a visible intruder at a perception (cover
-and darkness decide then: SF-2, SF-6), see invisibility, the intruders' blows, sniping (SF-9,
-SF-10), casting or ending invisibility.
+The kernel plays intruders, visible or invisible (not ethereal), that walk, run, wait, open
+and close doors, strike defenders and snipe at them (SF-9, SF-10, SF-11: the victim's attack
+roll is drawn, what it learns of the blow follows; a sniper hidden from its target rolls its
+Stealth again as part of the shot, and not again that round); cover, cover lost on the way
+(SF-6) and darkness decide the Stealth check; a visible intruder that walks into the dark
+leaves those that observed it only its square. Defenders have sight, darkvision, blindsense,
+blindsight, posted or patrolling, and perceive and strike. Not yet (:func:`unsupported`): see
+invisibility, casting or ending invisibility, Perception's optional sound distance (SF-4 [C]).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from vigile.rulesets import starfinder
 from vigile.rulesets.senses import Sense, dark_for
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
-from vigile.scene.plans import CloseDoor, OpenDoor
+from vigile.scene.plans import CloseDoor, OpenDoor, Snipe, Strike
 from vigile.sim.kernel import d20
 from vigile.sim.kernel.d20 import NotCovered
 
@@ -55,28 +58,38 @@ def _stats(actor: Any) -> Any:
 
 
 def _act(game: Any, walker: Any, action: object, record: Any) -> None:
-    """What the kernel plays of an intruder's action: a door, as an op."""
+    """What the kernel plays of an intruder's action, as an op: a door, a blow at a defender,
+    a sniping shot (SF-9, SF-10, SF-11)."""
+    defender_of = {
+        a.name: g for g, a in enumerate(a for a in game.scenario.actors if a.side is Side.DEFENDERS)
+    }
+    target = getattr(action, "target", None)
+    if target is not None and target not in defender_of:
+        raise NotCovered(f"{walker.name} strikes {target}, not a defender")
     if isinstance(action, OpenDoor | CloseDoor):
         door_of = {w.name: k for k, w in enumerate(w for w in game.scenario.walls if w.name)}
         is_open = isinstance(action, OpenDoor)
         record(d20.OP_DOOR, door_of[action.door], int(is_open), 0)
         game.board.set_door(action.door, is_open)
+    elif isinstance(action, Strike):
+        record(d20.OP_STRIKE, defender_of[action.target], int(action.ranged), 0)
+        game.noisy.add(walker.name)
+        game.fought.add(walker.name)
+    elif isinstance(action, Snipe):
+        record(d20.OP_SNIPE, defender_of[action.target], 0, 0)
+        game.noisy.add(walker.name)
+        game.fought.add(walker.name)
     else:
         raise NotCovered(f"{walker.name} plans a {type(action).__name__}")
 
 
 def schedule(scenario: Scenario) -> dict[str, Array]:
     """The intruders' walk played by :class:`~vigile.games.starfinder.round.StarfinderGame`
-    (its ``_moved`` says who lost cover on the way, SF-6); an intruder visible at a perception
-    is refused."""
+    (its ``_moved`` says who lost cover on the way, SF-6)."""
     from vigile.games.starfinder.round import StarfinderGame
 
     game = StarfinderGame(scenario, scenario.rules(), None, None)
-    walk = d20.schedule(scenario, game, _act)
-    for t, i in zip(*np.nonzero(walk["visible"]), strict=True):
-        name = [a.name for a in scenario.actors if a.side is Side.ATTACKERS][i]
-        raise NotCovered(f"{name} is visible in round {t + 1} (cover and darkness decide)")
-    return walk
+    return d20.schedule(scenario, game, _act)
 
 
 def unsupported(scenario: Scenario) -> str | None:
@@ -85,6 +98,8 @@ def unsupported(scenario: Scenario) -> str | None:
         return "not a Starfinder scenario"
     if len([w for w in scenario.walls if w.name]) > MOST_DOORS:
         return f"more than {MOST_DOORS} named doors"
+    if scenario.rules().flag("companion.sound_distance"):
+        return "the sound distance to Perception (SF-4 [C]) is on"
     for actor in scenario.actors:
         if actor.ethereal:
             return f"{actor.name} is ethereal"
@@ -176,11 +191,15 @@ def build(scenario: Scenario) -> SfModel:
     # --- one Stealth roll against each observer [SF-4, SF-5, SF-7, SF-11]:
     # [intruder, immobile, fast, cover, lost cover, darkness] → the hider's bonus; and by
     # observer and its darkvision reaching: (rolls, its own part of the DC, its bonus, state)
-    hider = np.zeros((n_i, 2, 2, 2, 2, 2), np.int64)
-    member = np.zeros((n_i, 2, 2, 2, 2, 2, n_g, 2, 4), np.int64)
+    least = float(rules.num("sniping.min_distance_ft"))
+    snipes = (None, least, max(0.0, least - 1.0))
+    hider = np.zeros((n_i, 2, 2, 2, 2, 2, 3), np.int64)
+    member = np.zeros((n_i, 2, 2, 2, 2, 2, 3, n_g, 2, 4), np.int64)
     for i, actor in enumerate(intruders):
         stealth = _stats(actor).stealth or 0
-        for immobile, fast, cover, lost, darkness in np.ndindex(2, 2, 2, 2, 2):
+        for immobile, fast, cover, lost, darkness, snipe in np.ndindex(2, 2, 2, 2, 2, 3):
+            if snipe and immobile:
+                continue
             for g, observer in enumerate(defenders):
                 for sees_dark in (0, 1):
                     verdict = starfinder.hide_check(
@@ -197,17 +216,20 @@ def build(scenario: Scenario) -> SfModel:
                         speed=starfinder.Speed.MORE_THAN_HALF
                         if fast and not immobile
                         else starfinder.Speed.HALF,
-                        invisible=True,
+                        invisible=bool(actor.invisible),
                         immobile=bool(immobile),
                         cover=bool(cover),
                         lost_shelter_this_turn=bool(lost),
+                        sniping=snipe > 0,
+                        distance_ft=snipes[snipe],
                         darkness=bool(darkness),
                     )
-                    hider[i, immobile, fast, cover, lost, darkness] = sum(
-                        m.value for m in verdict.modifiers
-                    )
+                    if verdict.modifiers:  # refused for this observer: no result at all
+                        hider[i, immobile, fast, cover, lost, darkness, snipe] = sum(
+                            m.value for m in verdict.modifiers
+                        )
                     one = verdict.members[0]
-                    member[i, immobile, fast, cover, lost, darkness, g, sees_dark] = (
+                    member[i, immobile, fast, cover, lost, darkness, snipe, g, sees_dark] = (
                         int(one.outcome != "starfinder.hide.observer_sees"),
                         sum(m.value for m in one.modifiers),
                         one.die_bonus,
@@ -258,10 +280,29 @@ def build(scenario: Scenario) -> SfModel:
             for face in range(1, FACES_D100 + 1):
                 spares[g, i, face - 1] = int(bool(_counted(miss, face)[1].success))
 
-    floats = np.array([*shared.pop("floats"), dark_range], np.float64)
+    # --- the intruders' blows [SF-9, SF-11]: the victim's attack roll is drawn (its result
+    # changes nothing the kernel keeps), then what the victim learns
+    guard_ac = np.array([int(_stats(a).ac is not None) for a in defenders] or [0], np.int64)
+    struck = np.zeros((3, len(STATES)), np.int64)
+    """What a struck defender learns: [seen, adjacent melee, otherwise] by what it knew."""
+    for before in range(len(STATES)):
+        struck[0, before] = _rank(starfinder.observer_outcome(True, total_concealment=False).after)
+        struck[1, before] = _rank(starfinder.adjacent_melee_attack(STATES[before]).after)
+        struck[2, before] = _rank(starfinder.ranged_attack_from_unseen(STATES[before]).after)
+    best = np.array([_rank(starfinder.noticed_state(bool(u))) for u in (0, 1)], np.int64)
+    invisible = np.array([int(a.invisible) for a in intruders] or [0], np.int64)
+
+    floats = np.array([*shared.pop("floats"), dark_range, least], np.float64)
     first = shared.pop("ints")
     ints = np.array(
-        [*first, _rank(starfinder.noticed_state(True)), len(lights), len(carriers)], np.int64
+        [
+            *first,
+            _rank(starfinder.noticed_state(True)),
+            len(lights),
+            len(carriers),
+            _rank(starfinder.vanished(AwarenessState.OBSERVED).after),
+        ],
+        np.int64,
     )
     arrays: dict[str, Array] = {
         **shared,
@@ -280,6 +321,10 @@ def build(scenario: Scenario) -> SfModel:
         "hit": hit,
         "miss_dice": miss_dice,
         "spares": spares,
+        "guard_ac": guard_ac,
+        "struck": struck,
+        "best": best,
+        "invisible": invisible,
     }
     return SfModel(
         scenario, [a.name for a in defenders], [a.name for a in intruders], arrays, floats, ints
