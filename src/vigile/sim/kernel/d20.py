@@ -509,11 +509,16 @@ class KernelRound:
     plays runs from a generator's uniforms, drawn in chunks (a run that reaches the end of a
     chunk is played again from its first uniform once it is refilled: a block's numbers depend
     only on its generator); :meth:`trace` plays given uniforms run by run (the exact tests).
-    ``model``: the game's tables (``defenders``, ``intruders``, ``floats``, ``turns``); ``m``
-    and ``state``: the kernel's model and a run's state; ``play``: the game's ``play_runs``."""
+    ``model``: the game's tables (``defenders``, ``intruders``, ``floats``, ``turns``); ``m``:
+    the kernel's model; ``state``: makes a run's working arrays, afresh for each call (so that
+    calls on several threads share nothing they write); ``play``: the game's ``play_runs``."""
 
     def __init__(
-        self, model: Any, m: tuple[Array, ...], state: tuple[Array, ...], play: Any
+        self,
+        model: Any,
+        m: tuple[Array, ...],
+        state: Callable[[], tuple[Array, ...]],
+        play: Any,
     ) -> None:
         self.model = model
         self._m = m
@@ -546,7 +551,7 @@ class KernelRound:
         """Play ``runs`` runs from ``rng``'s uniforms and tally them."""
         outputs = self._outputs(runs)
         outcome, _, first, pairs, _, _, _, heat = outputs
-        state = self._state
+        state = self._state()
         ctx = np.zeros(2, np.int64)
         uniforms = rng.random(CHUNK)
         done = 0
@@ -571,7 +576,7 @@ class KernelRound:
         """Play ``runs`` runs one after the other from the given uniforms (they must be
         enough); every run's end, and the uniforms each drew."""
         outputs = self._outputs(runs)
-        state = self._state
+        state = self._state()
         ctx = np.zeros(2, np.int64)
         used = np.zeros(runs, np.int64)
         uniforms = np.asarray(uniforms, np.float64)

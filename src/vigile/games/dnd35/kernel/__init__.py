@@ -53,7 +53,7 @@ class KernelRound(d20.KernelRound):
     def __init__(self, model: D20Model) -> None:
         from vigile.games.dnd35.kernel import play
 
-        super().__init__(model, model_tuple(model), state_tuple(model), play.play_runs)
+        super().__init__(model, model_tuple(model), lambda: state_tuple(model), play.play_runs)
 
 
 def compiled(scenario: Scenario) -> KernelRound | None:

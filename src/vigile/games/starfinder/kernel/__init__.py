@@ -33,11 +33,12 @@ class KernelRound(d20.KernelRound):
             *(a[n] for n in play.MODEL),
         )
         n_g, n_i = len(model.defenders), len(model.intruders)
-        extra = (
-            np.zeros(max(1, n_g), np.int64),
-            np.zeros(max(1, n_i), np.int64),
-        )
-        super().__init__(model, m, d20.state(n_g, n_i, int(model.ints[3]), extra), play.play_runs)
+
+        def state() -> tuple[Array, ...]:
+            extra = (np.zeros(max(1, n_g), np.int64), np.zeros(max(1, n_i), np.int64))
+            return d20.state(n_g, n_i, int(model.ints[3]), extra)
+
+        super().__init__(model, m, state, play.play_runs)
 
 
 def compiled(scenario: Scenario) -> KernelRound | None:
