@@ -602,9 +602,10 @@ def schedule(scenario: Any, game: Any, act: Act, surfaces: bool = True) -> dict[
     """Each intruder's walk, round by round, played by ``game`` (a fresh engine game of the
     scenario: its own plan-walking) with ``act`` recording each action as ops (and raising
     :class:`NotCovered` for one it does not play): where it stands after the walk, whether it
-    moved, changed place, at what speed, on what ground, inside the objective, whether it
-    fought or spoke. Intruders who are not invisible at the end of a walk are refused
-    unless ``visible`` ops are allowed by the caller (it checks ``walk_visible``)."""
+    moved, changed place, at what speed, on what ground, in cover, inside the objective,
+    whether it fought or spoke, lost cover on its way (Starfinder's ``lost_cover``), and
+    whether it was visible after its walk (``visible``: a game whose kernel plays only
+    invisible intruders refuses the scenario on it)."""
     from vigile.awareness.vocabulary import Attitude
     from vigile.engine.d20 import is_invisible
     from vigile.scene.actors import Side
