@@ -115,8 +115,9 @@ def _no_survivor(child: Child, workers: list[psutil.Process]) -> None:
     assert not child.session()
 
 
-SMALL_BLOCKS = "import vigile.sim.simulate as s; s.BLOCK = 128"
-"""A block of 128 runs (not 4096) so that some finish before the signal on a busy machine."""
+SMALL_BLOCKS = "import vigile.sim.simulate as s; s.BLOCK = 128; s.KERNEL_RUNS = 10**9"
+"""A block of 128 runs (not 4096) so that some finish before the signal on a busy machine; on
+the numpy batch, which answers at once (the compiled kernel may first compile, in each worker)."""
 
 
 @pytest.mark.multiprocess
