@@ -158,7 +158,8 @@ def test_ctrl_c_stops_simulate_json_with_the_partial_result(children: list[Child
 
 @pytest.mark.multiprocess
 def test_ctrl_c_stops_sweep_at_once_with_the_variants_done(children: list[Child]) -> None:
-    args = ["sweep", "sk-v7-terrace", "--vary", "turns=1..40:1", "--runs", "19000"]  # the numpy batch: no compile
+    # 19,000 runs a variant: the numpy batch (the kernel would first compile in each worker)
+    args = ["sweep", "sk-v7-terrace", "--vary", "turns=1..40:1", "--runs", "19000"]
     child = Child([*args, "--workers", "2"])
     children.append(child)
     workers = child.workers(2)
