@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from vigile.sim.kernel.dice import draw
 from vigile.sim.kernel.geometry import (
     compiled,
     crossings,
@@ -114,28 +115,6 @@ S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_HEAT, S_DOORS, S_ALARM_BY 
 OP_DOOR, OP_VANISH, OP_STRIKE, OP_SQUARE, OP_SNIPE = range(5)
 """What an intruder does on its walk (:func:`schedule`'s ops: kind and three numbers)."""
 SPEED_HALF, SPEED_FULL, SPEED_RUN = range(3)
-C_POS, C_STATUS = 0, 1
-"""The context array: where the stream stands, why a run stopped."""
-EXHAUSTED = 1
-"""A run reached the end of the stream: it is played again once it is refilled."""
-
-
-@compiled
-def draw(uniforms: np.ndarray, ctx: np.ndarray) -> float:
-    """The next uniform of the stream; 0.0 and :data:`EXHAUSTED` past its end (the skirmish
-    kernel's ``draw``, copied: a kernel of ``sim`` does not import a game's)."""
-    pos = ctx[C_POS]
-    if pos >= uniforms.shape[0]:
-        ctx[C_STATUS] |= EXHAUSTED
-        return 0.0
-    ctx[C_POS] = pos + 1
-    return float(uniforms[pos])
-
-
-@compiled
-def face(sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> int:
-    """A die face from the next uniform: ``floor(u * sides) + 1`` (``UniformFaces``)."""
-    return int(draw(uniforms, ctx) * sides) + 1
 
 
 SQUARE = 5.0

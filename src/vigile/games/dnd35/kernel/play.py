@@ -44,8 +44,6 @@ from vigile.sim.kernel.d20 import (
     AWARE,
     BLIND,
     BLIND_ATTACK,
-    C_POS,
-    C_STATUS,
     DEG_TO_RAD,
     DIRECTION,
     DOOR_M,
@@ -109,7 +107,6 @@ from vigile.sim.kernel.d20 import (
     distracted,
     door,
     end_run,
-    face,
     learn,
     line_of_sight,
     objective,
@@ -120,6 +117,7 @@ from vigile.sim.kernel.d20 import (
     square_of,
     start_run,
 )
+from vigile.sim.kernel.dice import C_POS, C_STATUS, face
 from vigile.sim.kernel.geometry import (
     compiled,
     hypot_below,

@@ -55,7 +55,7 @@ from vigile.dice.source import GivenFaces
 from vigile.engine.result import Ending
 from vigile.errors import InputError
 from vigile.games.skirmish.day import game_for
-from vigile.games.skirmish.kernel.play import face, roll_pool
+from vigile.games.skirmish.kernel.play import roll_pool
 from vigile.games.skirmish.kernel.tables import AUTO, NEVER, roll_code
 from vigile.games.skirmish.rollers import shadowing_roller
 from vigile.rulesets.skirmish.ambush import ambush_check
@@ -63,6 +63,7 @@ from vigile.rulesets.skirmish.shadow import Task, shadow_check
 from vigile.scene.actors import Side
 from vigile.scene.encounters import Ambush
 from vigile.scene.model import Scenario
+from vigile.sim.kernel.dice import face
 from vigile.sim.kernel.geometry import compiled
 from vigile.sim.tally import CODE, HEAT_BINS, Tally
 

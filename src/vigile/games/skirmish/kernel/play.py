@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from vigile.sim.kernel.dice import C_POS, C_STATUS, draw, face
 from vigile.sim.kernel.geometry import (
     compiled,
     crossings,
@@ -53,7 +54,6 @@ UNKNOWN, NEVER, AUTO = -1, 0, 1
 NOISE, OVERHEAR = 0, 1
 FUMBLE_OP, NOISE_OP, KILL_OP, STRIKE_OP = 0, 1, 2, 3
 RUNNING = -1
-EXHAUSTED = 1
 MISSED = 2
 LIMIT = 4
 MOST_MISSES = 256
@@ -133,24 +133,8 @@ D_WATCHES, D_PAIRS, D_RESOLVED, D_QUEUE, D_SCALARS, D_HEAT_X, D_HEAT_Y = range(7
 ) = range(13)
 P_AUTO, P_STEP, P_SIDES, P_GUARDS, P_ALERT_ON_NOISE = range(5)
 # ctx
-C_POS, C_STATUS, C_MISSES = 0, 1, 2
-
-
-@compiled
-def draw(uniforms: np.ndarray, ctx: np.ndarray) -> float:
-    """The next uniform of the stream; 0.0 and :data:`EXHAUSTED` past its end."""
-    pos = ctx[C_POS]
-    if pos >= uniforms.shape[0]:
-        ctx[C_STATUS] |= EXHAUSTED
-        return 0.0
-    ctx[C_POS] = pos + 1
-    return float(uniforms[pos])
-
-
-@compiled
-def face(sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> int:
-    """A die face from the next uniform: ``floor(u * sides) + 1`` (UniformFaces)."""
-    return int(draw(uniforms, ctx) * sides) + 1
+C_MISSES = 2
+"""Beside the stream's position and status (:mod:`vigile.sim.kernel.dice`): the misses."""
 
 
 @compiled

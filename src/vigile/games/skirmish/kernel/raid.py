@@ -23,6 +23,7 @@ from vigile.engine.result import Ending
 from vigile.games.skirmish.kernel import play as kernel
 from vigile.games.skirmish.kernel.tables import KernelModel, build
 from vigile.scene.model import Scenario
+from vigile.sim.kernel.dice import C_POS, C_STATUS, EXHAUSTED
 from vigile.sim.tally import CODE, HEAT_BINS, Tally
 
 _play_runs: Any = kernel.play_runs
@@ -215,9 +216,9 @@ class KernelRaid:
         for flat in ctx[kernel.C_MISSES + 1 : kernel.C_MISSES + 1 + ctx[kernel.C_MISSES]]:
             if self.model.hear.flat[int(flat)] == kernel.UNKNOWN:
                 self.model.fill(int(flat))
-        if ctx[kernel.C_STATUS] & kernel.LIMIT:
+        if ctx[C_STATUS] & kernel.LIMIT:
             raise RuntimeError("the kernel met a case beyond its tables")  # pragma: no cover
-        ctx[kernel.C_STATUS] = 0
+        ctx[C_STATUS] = 0
         ctx[kernel.C_MISSES] = 0
 
     def play(self, runs: int, rng: np.random.Generator) -> Tally:
@@ -231,9 +232,9 @@ class KernelRaid:
         scale = self._heat_scale()
         while done < runs:
             done = _play_runs(self._m, state, uniforms, ctx, done, runs, *outputs, scale)
-            if ctx[kernel.C_STATUS] & kernel.EXHAUSTED:
-                uniforms = np.concatenate([uniforms[ctx[kernel.C_POS] :], rng.random(CHUNK)])
-                ctx[kernel.C_POS] = 0
+            if ctx[C_STATUS] & EXHAUSTED:
+                uniforms = np.concatenate([uniforms[ctx[C_POS] :], rng.random(CHUNK)])
+                ctx[C_POS] = 0
             self._settle(ctx)
         del end
         tally = Tally.empty(self.turns, len(self.model.sim.names))
@@ -258,11 +259,11 @@ class KernelRaid:
         uniforms = np.asarray(uniforms, np.float64)
         scale = self._heat_scale()
         for r in range(runs):
-            before = int(ctx[kernel.C_POS])
+            before = int(ctx[C_POS])
             while _play_runs(self._m, state, uniforms, ctx, r, r + 1, *outputs, scale) <= r:
-                if ctx[kernel.C_STATUS] & kernel.EXHAUSTED:
+                if ctx[C_STATUS] & EXHAUSTED:
                     raise ValueError(f"run {r} needs more than the {len(uniforms)} uniforms given")
                 self._settle(ctx)
-            used[r] = int(ctx[kernel.C_POS]) - before
+            used[r] = int(ctx[C_POS]) - before
         outcome, end, first, pairs, alive, alert, aware, heat = outputs
         return Runs(outcome, end, first, pairs, alive, alert, aware, used, heat)

@@ -22,8 +22,6 @@ import numpy as np
 
 from vigile.sim.kernel.d20 import (
     AWARE,
-    C_POS,
-    C_STATUS,
     DOOR_OPS,
     FL,
     GAME,
@@ -67,7 +65,6 @@ from vigile.sim.kernel.d20 import (
     d20_meets,
     door,
     end_run,
-    face,
     learn,
     line_of_sight,
     objective,
@@ -76,6 +73,7 @@ from vigile.sim.kernel.d20 import (
     square_of,
     start_run,
 )
+from vigile.sim.kernel.dice import C_POS, C_STATUS, face
 from vigile.sim.kernel.geometry import compiled, hypot_below
 
 DARK, DARK_TO, CARRIED, CARRIED_R, LIGHT_X, LIGHT_Y, LIGHT_R = range(GAME, GAME + 7)
