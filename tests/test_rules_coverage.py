@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from vigile.games import coverage as library
 from vigile.games.coverage import NOTE_ONLY, coverage_rows
 from vigile.io.i18n import Lang, messages
 from vigile.scene.loader import load_scenario
+from vigile.sim.kernel import available as kernel_available
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ROOT / "src" / "vigile" / "io" / "locales"
@@ -101,7 +104,82 @@ def test_each_place_plays_the_rules_its_chances_come_from() -> None:
     assert {"SK-N1", "SK-V2", "SF-4", "DD-5"} <= played["engine"]
     assert {"SK-N4", "SK-V3", "SK-D4", "SK-G5"} <= played["simulator"]
     assert {"SK-N4", "SK-V3", "SK-V6"} <= played["riskmap"]
-    assert not {rule for rule in played["simulator"] | played["riskmap"] if rule[:3] != "SK-"}
+    assert not {rule for rule in played["riskmap"] if rule[:3] != "SK-"}
+    if kernel_available():  # the compiled kernels' tables: the d20 games, the day encounters
+        assert {"DD-3", "DD-5", "DD-20", "SF-4", "SF-5", "SK-S2", "SK-A3"} <= played["simulator"]
+    else:
+        assert not {rule for rule in played["simulator"] if rule[:3] != "SK-"}
+
+
+@pytest.mark.skipif(not kernel_available(), reason="numba is not installed: no kernel plays")
+def test_the_simulator_plays_the_rules_of_the_kernels_tables() -> None:
+    """A rule asked only by a compiled kernel's tables is the simulator's: no d20 game has a
+    batched model, and the skirmish batch plays no day encounter."""
+    batch, kernels = library.batch_rules(), library.kernel_rules()
+    assert {"DD-3", "DD-5", "DD-6", "DD-20", "DD-21"} <= kernels - batch
+    assert {"SF-4", "SF-5", "SF-8", "SF-11"} <= kernels - batch
+    assert {"SK-S2", "SK-A3"} <= kernels - batch  # the day kernel's shadowing and ambush rolls
+    assert {"SK-N1", "SK-V3", "SK-D3"} <= kernels  # the raid kernel's sight and cry tables
+
+
+@pytest.mark.skipif(not kernel_available(), reason="numba is not installed: no kernel plays")
+def test_the_kernels_tables_are_recorded_without_compiling() -> None:
+    """Building the tables compiles nothing: no numba function of vigile has a signature."""
+    script = (
+        "import sys\n"
+        "from numba.core.registry import CPUDispatcher\n"
+        "from vigile.games.coverage import kernel_rules\n"
+        "assert kernel_rules()\n"
+        "print(sum(len(f.signatures) for n, m in list(sys.modules.items())"
+        " if n.startswith('vigile.') for f in vars(m).values() if isinstance(f, CPUDispatcher)))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "0"
+
+
+def test_no_kernel_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vigile.sim.kernel
+
+    monkeypatch.setattr(vigile.sim.kernel, "available", lambda: False)
+    assert library.kernel_rules() == set()
+
+
+@pytest.mark.skipif(not kernel_available(), reason="numba is not installed: no kernel plays")
+def test_the_kernels_builders_and_the_names_they_call_the_rules_by() -> None:
+    from vigile import registry
+    from vigile.games.dnd35.kernel import tables as dnd35_tables
+    from vigile.games.skirmish import model
+    from vigile.games.skirmish.kernel import day
+    from vigile.games.skirmish.kernel import tables as raid_tables
+    from vigile.rulesets import dnd35
+    from vigile.rulesets.dnd35 import traits
+
+    assert library.kernel_builders(registry.get("skirmish").kernel or "") == [day, raid_tables]
+    assert library.kernel_builders(registry.get("dnd35").kernel or "") == [dnd35_tables]
+    assert {dnd35, traits} <= set(library.looked_up(dnd35_tables))
+    assert model in library.looked_up(raid_tables)  # prepare and Tables ask the rules
+    assert {"noise_check", "sight_check", "alarm_check"} <= set(library.rule_functions(raid_tables))
+    assert "roll_code" not in library.rule_functions(raid_tables)  # the kernel's own
+
+
+def test_recording_reads_the_rules_of_any_result_and_puts_them_back() -> None:
+    """A d20 rule function returns a state and its line, or a dataclass holding them: their
+    rule IDs are recorded as a verdict's are."""
+    from vigile.rulesets import senses
+    from vigile.rulesets.dnd35 import traits
+
+    before = traits.vanished, senses.reach
+    with library.recording((traits, senses)) as found:
+        assert traits.vanished is not before[0]
+        traits.vanished()
+        senses.reach(senses.Sense.SIGHT, [senses.Condition.INVISIBLE])
+    assert (traits.vanished, senses.reach) == before
+    assert found == library.result_rules(traits.vanished()) | library.result_rules(
+        senses.reach(senses.Sense.SIGHT, [senses.Condition.INVISIBLE])
+    )
+    assert "DD-1" in found  # invisibility (the vanishing, the sight it blocks)
+    assert library.result_rules((None, 3, "SK-N1")) == set()  # a bare string cites no rule
 
 
 def test_recording_puts_the_rule_functions_back() -> None:

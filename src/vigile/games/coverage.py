@@ -11,7 +11,9 @@ events. ``vigile check`` is the command line's own: :mod:`vigile.cli.coverage` p
 - **simulator**: every bundled scenario that has a batched model (its plug-in's ``batch``),
   prepared and played for one small block, with its rule functions recorded while it computes
   its tables (:class:`vigile.games.skirmish.model.Tables` and :func:`~.model.prepare` call them
-  by name; the recorder wraps those names for the duration);
+  by name; the recorder wraps those names for the duration); and, where numba is installed,
+  every bundled scenario a game's compiled kernel plays, its tables built and recorded the same
+  way (:func:`kernel_rules`: the tables only, nothing compiled nor played);
 - **risk map**: the night raid's risk map for each attitude, for sight and for each noise,
   recorded the same way.
 
@@ -21,6 +23,10 @@ one process take turns (nothing else in vigile replaces these names).
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
+import inspect
+import pkgutil
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -96,26 +102,56 @@ def engine_rules(seeds: Iterable[int] = ENGINE_SEEDS) -> set[str]:
     return found
 
 
+def result_rules(value: object) -> set[str]:
+    """The rule IDs a rule function's result cites: a verdict's (:func:`verdict_rules`), a
+    line's or a modifier's, and those of the items of a tuple or a list and of the fields of a
+    dataclass (a state and its :class:`~vigile.checks.verdict.Line`, as the d20 rules return
+    them). Anything else cites none."""
+    if isinstance(value, Verdict):
+        return verdict_rules(value)
+    if isinstance(value, Line | Modifier):
+        return {value.rule} if value.rule else set()
+    if isinstance(value, tuple | list):
+        return set().union(*(result_rules(item) for item in value))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = dataclasses.fields(value)
+        return set().union(*(result_rules(getattr(value, field.name)) for field in fields))
+    return set()
+
+
+def rule_functions(module: ModuleType) -> tuple[str, ...]:
+    """The names by which ``module`` holds a rule function (a function of
+    :mod:`vigile.rulesets`), as it calls them."""
+    return tuple(
+        name
+        for name, value in vars(module).items()
+        if inspect.isfunction(value) and value.__module__.startswith("vigile.rulesets.")
+    )
+
+
 @contextmanager
-def recording(modules: Iterable[ModuleType], names: Iterable[str]) -> Iterator[set[str]]:
-    """While it lasts, each function ``name`` of each module is wrapped: the rule IDs of every
-    verdict it returns go into the set it yields."""
+def recording(
+    modules: Iterable[ModuleType], names: Iterable[str] | None = None
+) -> Iterator[set[str]]:
+    """While it lasts, each function ``name`` of each module is wrapped (``names`` None: each of
+    the module's :func:`rule_functions`): the rule IDs of everything it returns
+    (:func:`result_rules`) go into the set it yields."""
     found: set[str] = set()
     saved: list[tuple[ModuleType, str, Any]] = []
 
-    def wrap(function: Callable[..., Verdict]) -> Callable[..., Verdict]:
-        def recorded(*args: Any, **kwargs: Any) -> Verdict:
-            verdict = function(*args, **kwargs)
-            found.update(verdict_rules(verdict))
-            return verdict
+    def wrap(function: Callable[..., object]) -> Callable[..., object]:
+        def recorded(*args: Any, **kwargs: Any) -> object:
+            result = function(*args, **kwargs)
+            found.update(result_rules(result))
+            return result
 
         return recorded
 
-    chosen = tuple(names)
+    chosen = None if names is None else tuple(names)
     with _RECORDING:
         try:
-            for module in modules:
-                for name in chosen:
+            for module in dict.fromkeys(modules):
+                for name in rule_functions(module) if chosen is None else chosen:
                     if hasattr(module, name):
                         original = getattr(module, name)
                         saved.append((module, name, original))
@@ -131,6 +167,12 @@ RULE_FUNCTIONS = ("noise_check", "sight_check", "move_check", "alarm_check")
 
 
 def simulator_rules(runs: int = SIM_RUNS) -> set[str]:
+    """The rules whose verdicts the simulator's chances come from: the batched models'
+    (:func:`batch_rules`) and the compiled kernels' (:func:`kernel_rules`)."""
+    return batch_rules(runs) | kernel_rules()
+
+
+def batch_rules(runs: int = SIM_RUNS) -> set[str]:
     """The rules whose verdicts the batched simulator's chances come from, for every bundled
     scenario that has a batched model."""
     from vigile.games.skirmish import batch, model
@@ -144,6 +186,71 @@ def simulator_rules(runs: int = SIM_RUNS) -> set[str]:
             batched = plugin.load(plugin.batch)(scenario)
             if batched is not None:
                 batched.play(runs, np.random.default_rng(1))
+    return set(found)
+
+
+def kernel_builders(kernel: str) -> list[ModuleType]:
+    """The modules that lay out a compiled kernel's tables: those of the kernel's package
+    (``module:function``, a plug-in's ``kernel``) that define a ``build(scenario)`` of their
+    own (a skirmish raid's and a day encounter's; a d20 game's ``tables``). Importing them
+    imports numba; it compiles nothing."""
+    package = importlib.import_module(kernel.partition(":")[0])
+    names = [package.__name__]
+    if hasattr(package, "__path__"):
+        names += [f"{package.__name__}.{m.name}" for m in pkgutil.iter_modules(package.__path__)]
+    modules = [importlib.import_module(name) for name in names]
+    return [
+        m
+        for m in modules
+        if inspect.isfunction(getattr(m, "build", None)) and m.build.__module__ == m.__name__
+    ]
+
+
+def looked_up(module: ModuleType) -> list[ModuleType]:
+    """``module`` and the modules through which it calls rule functions by name: the rulesets'
+    modules it holds (``dnd35.spot_check``) and the game modules whose functions and classes it
+    holds (:func:`vigile.games.skirmish.model.prepare` asks the rules by its own names)."""
+    found = [module]
+    for value in vars(module).values():
+        if isinstance(value, ModuleType):
+            if value.__name__.startswith("vigile.rulesets."):
+                found.append(value)
+            continue
+        home = getattr(value, "__module__", None)
+        held = inspect.isfunction(value) or inspect.isclass(value)
+        if held and isinstance(home, str) and home.startswith("vigile.games."):
+            found.append(importlib.import_module(home))
+    return list(dict.fromkeys(found))
+
+
+def kernel_rules() -> set[str]:
+    """The rules whose verdicts the compiled kernels' tables come from: for every bundled
+    scenario whose game has a kernel (its plug-in's ``kernel``), each of the kernel's
+    :func:`kernel_builders` that plays it (its ``unsupported`` says None, where it has one; its
+    ``build`` raises no :class:`~vigile.errors.VigileError`) builds its tables, recorded as the
+    batch's are, through the names :func:`looked_up` finds. Nothing is compiled nor played: a
+    skirmish raid's hearing table, filled case by case as the kernel meets them, is not asked
+    here (its cases are the noise rule's, which the batch plays on the same raids). Without
+    numba the simulator plays no kernel: none."""
+    from vigile.sim.kernel import available
+
+    if not available():
+        return set()
+    scenarios = [load_scenario(name) for name in bundled_names()]
+    builders: dict[str, list[ModuleType]] = {}
+    for scenario in scenarios:
+        plugin = registry.get(scenario.ruleset)
+        if plugin.kernel and scenario.ruleset not in builders:
+            builders[scenario.ruleset] = kernel_builders(plugin.kernel)
+    modules = [found for chosen in builders.values() for m in chosen for found in looked_up(m)]
+    with recording(modules) as found:
+        for scenario in scenarios:
+            for builder in builders.get(scenario.ruleset, []):
+                unsupported = getattr(builder, "unsupported", None)
+                if unsupported is not None and unsupported(scenario) is not None:
+                    continue
+                with suppress(VigileError):
+                    builder.build(scenario)
     return set(found)
 
 
