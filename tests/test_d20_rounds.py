@@ -86,8 +86,8 @@ def test_DD6_a_groped_square_is_lost_when_the_intruder_moves(tmp_path: Path) -> 
     legs = "    - {to: [27, 10], speed: fast}\n    - {to: [27, 0], speed: fast}\n"
     result = play(scene(tmp_path, turns=2, legs=legs), dice_values=[1, 10, 12, 15, 70, 1, 20, 1, 1])
     lost = [e for e in result.events if e.message == "dnd35.round.lost"]
-    assert [(e.turn, e.actor, e.target, e.params["rule"]) for e in lost] == [
-        (2, "Guard", "Ghost", "DD-6")
+    assert [(e.turn, e.actor, e.target, e.params["rule"], e.params["state"]) for e in lost] == [
+        (2, "Guard", "Ghost", "DD-6", "presence")
     ]
     guard = next(w for w in result.walkers if w.name == "Guard")
     assert guard.aware_of("Ghost") is AwarenessState.PRESENCE

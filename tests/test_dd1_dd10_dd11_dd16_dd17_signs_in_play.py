@@ -130,7 +130,7 @@ def test_DD10_a_baker_throws_flour_at_the_square_he_lost_and_then_knows_hers(
     assert learned(result) == [
         (1, "engine.d20.learns", "direction", "DD-5"),
         (1, "engine.d20.learns", "location", "DD-6"),
-        (2, "dnd35.round.lost", None, "DD-6"),
+        (2, "dnd35.round.lost", "presence", "DD-6"),
         (2, "engine.d20.learns", "location", "DD-10"),
     ]
     attack = [e for e in result.events if e.kind == "attack" and e.verdict is not None]
@@ -168,6 +168,7 @@ def test_DD11_footprints_on_soft_ground_show_her_square(tmp_path: Path) -> None:
     assert learned(result) == [(1, "engine.d20.learns", "location", "DD-11")]
     sign = next(e for e in result.events if e.message == "dnd35.round.sign")
     assert sign.actor == "Baker" and sign.params["rule"] == "DD-11"
+    assert sign.params["state"] == "location"
 
 
 def test_DD16_a_lit_light_gives_away_its_invisible_bearer_at_night(tmp_path: Path) -> None:
@@ -200,7 +201,7 @@ def test_DD1_cast_invisibility_before_the_baker_keeps_only_the_square(tmp_path: 
     assert [(t, m, s) for t, m, s, _ in learned(result)] == [
         (1, "engine.d20.learns", "observed"),
         (2, "engine.d20.vanishes", "location"),
-        (3, "dnd35.round.lost", None),
+        (3, "dnd35.round.lost", "presence"),
     ]
     assert [r for *_, r in learned(result)] == ["DD-20", "DD-1", "DD-1"]
     baker = next(w for w in result.walkers if w.name == "Baker")

@@ -260,6 +260,7 @@ def test_a_guard_with_scent_locates_an_invisible_intruder_within_30_ft(tmp_path:
     result = play(scene, dice_values=[60])
     scent = [e for e in result.events if e.message == "engine.d20.scent"]
     assert [(e.turn, e.params["rule"], e.params["distance"]) for e in scent] == [(1, "DD-13", 15)]
+    assert [e.params["state"] for e in scent] == ["location"]
     (attack,) = checks(result)
     assert attack.kind == "attack" and attack.verdict is not None
     assert attack.verdict.chance == Fraction(1, 2)

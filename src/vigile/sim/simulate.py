@@ -176,7 +176,13 @@ is, or sees him; hearing a noise (direction) or sensing a presence is not a dete
 
 
 def _first_detection(result: Any, guards: list[str]) -> tuple[Any, ...]:
-    """(turn of the first detection, (turn, guard index) of each detection), or ()."""
+    """(turn of the first detection, (turn, guard index) of each detection), or ().
+
+    A ``perceive`` event names the state it gives (``state``). The d20 games' events all do
+    (``tests/test_perceive_states.py``); the skirmish games' do not yet (a raid's guard that
+    sees or is struck, ``_detect``; ``engine.day.notices``, ``engine.day.spots_ambush``;
+    an intruder's ``engine.raid.discovers``, ``engine.raid.overhears``), and a defender's
+    among them is always a sighting: for them alone the missing state reads ``observed``."""
     found = [
         (e.turn, guards.index(e.actor))
         for e in result.events

@@ -23,6 +23,12 @@ between, then steps ``search.step_ft`` (5 ft) along it. Knowing only the presenc
 stays. Found: ``location``. A square found by groping or by its blow is lost when the intruder
 moves, down to presence (DD-6, DD-7, [R] ``pinpoint_lost``).
 
+Every ``perceive`` event of a defender carries the ``state`` its perception gives, as the rule
+that gives it says: a sign, the state ``sign_shown`` gives (the square: DD-10, DD-11, DD-12,
+DD-16); blindsight and scent, what ``senses.reach`` gives (DD-15: observed; DD-13: the square);
+a lost pinpoint, what ``pinpoint_lost`` leaves (presence, [R]: not a detection). The GM's notes
+(``_gm_note``) are no character's perception: they name no actor and carry no state.
+
 Dice, each round, for each intruder in the scenario's order: the Hide d20 and the Spot d20 of
 each defender who can see it (none when refused), ties rolled again as ``hide_check`` says;
 then, defender by defender, its Spot d20; then the intruder's Move Silently d20 (not in a
@@ -262,7 +268,7 @@ class Dnd35Game(D20Game):
                 "dnd35.round.sign",
                 actor=observer,
                 target=intruder,
-                params={"rule": found[1], "sign": found[1]},
+                params={"state": found[0].value, "rule": found[1], "sign": found[1]},
             )
             self._learn(observer, intruder, found[0], found[1], pin=found[1])
 
@@ -452,7 +458,11 @@ class Dnd35Game(D20Game):
                         key,
                         actor=observer,
                         target=intruder,
-                        params={"distance": quoted(gap), "rule": found.line.rule},
+                        params={
+                            "state": found.state.value,
+                            "distance": quoted(gap),
+                            "rule": found.line.rule,
+                        },
                     )
                     self._learn(observer, intruder, found.state, found.line.rule)
         if observer.aware_of(name).at_least(AwarenessState.LOCATION):
@@ -584,7 +594,7 @@ class Dnd35Game(D20Game):
                 "dnd35.round.lost",
                 actor=defender,
                 target=intruder,
-                params={"rule": line.rule},
+                params={"state": state.value, "rule": line.rule},
             )
 
     def _grope(self, defender: Walker, intruder: Walker, squares: tuple[Square, ...]) -> bool:
