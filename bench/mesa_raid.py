@@ -3,6 +3,9 @@
 Benchmark-only (``pip install -e '.[bench]'``). Guards are agents that patrol by scatter die and
 listen and look each step; the intruders follow the same plans (the engine's schedule); each
 check is a call to vigile's rule functions, one agent at a time, as a Mesa model would do it.
+A guard who hears a noise turns round and looks at its maker where it stands (SK-N10: the sight
+rules, to the maker, with a line of sight), and is put on alert by it only under the house rule
+(``alert_on_noise``).
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ import numpy as np
 
 from vigile.dice.source import RolledFaces
 from vigile.games.skirmish.model import SimModel
+from vigile.games.skirmish.schedule import Op
 from vigile.rulesets.skirmish.alarm import alarm_check
 from vigile.rulesets.skirmish.common import Roller
-from vigile.rulesets.skirmish.noise import NoiseEvent, noise_check
-from vigile.rulesets.skirmish.sight import sight_check
+from vigile.rulesets.skirmish.noise import noise_check
+from vigile.rulesets.skirmish.sight import Attitude, sight_check
 
 
 class Guard(mesa.Agent):  # type: ignore[misc]
@@ -36,48 +40,53 @@ class Guard(mesa.Agent):  # type: ignore[misc]
         xs, ys = self.model.sim.board.patrol([self.x], [self.y], angle, length, 1)
         self.x, self.y = xs[0], ys[0]
 
-    def listen(self, event: NoiseEvent, at: tuple[float, float], maker: int, surface: Any) -> None:
-        if not self.alive or maker in self.observed:
+    def listen(self, op: Op) -> None:
+        """The noise of ``op`` (SK-N1..SK-N7); heard, the guard looks at its maker (SK-N10)."""
+        if not self.alive or op.maker in self.observed:
             return
         sim = self.model.sim
-        gap = math.hypot(self.x - at[0], self.y - at[1])
+        assert op.event is not None  # the schedule names the noise of every op
         verdict = noise_check(
             sim.rules,
-            event=event,
-            surface=surface,
-            distance_cm=gap,
-            barriers=sim.board.barriers_between((self.x, self.y), at),
+            event=op.event,
+            surface=op.surface,
+            distance_cm=math.hypot(self.x - op.at[0], self.y - op.at[1]),
+            barriers=sim.board.barriers_between((self.x, self.y), op.at),
             time=sim.scenario.time,
             alert=self.alert,
             roller=Roller(sim.dice[self.index]),
             source=self.model.faces,
         )
         if verdict.success:
-            self.alert = True
-            if gap < sim.visibility:
-                self.model.detect(self, maker)
+            if sim.alert_on_noise:
+                self.alert = True
+            self.see(op.maker, op.maker_at, op.attitude, op.lit)
+
+    def see(self, i: int, at: tuple[float, float], attitude: Attitude, lit: bool) -> None:
+        """A sight test on intruder ``i`` at ``at`` (SK-V1..SK-V9)."""
+        sim = self.model.sim
+        verdict = sight_check(
+            sim.rules,
+            attitude=attitude,
+            distance_cm=math.hypot(self.x - at[0], self.y - at[1]),
+            alert=self.alert,
+            unsuited_outfit=sim.outfit[i],
+            lit=lit,
+            time=sim.scenario.time,
+            line_of_sight=sim.board.sees((self.x, self.y), at),
+            roller=Roller(sim.dice[self.index]),
+            source=self.model.faces,
+        )
+        if verdict.success:
+            self.model.detect(self, i)
 
     def look(self) -> None:
         if not self.alive:
             return
-        sim, turn = self.model.sim, self.model.current
+        turn = self.model.current
         for i, (at, attitude) in enumerate(zip(turn.positions, turn.attitudes, strict=True)):
-            if i in self.observed:
-                continue
-            verdict = sight_check(
-                sim.rules,
-                attitude=attitude,
-                distance_cm=math.hypot(self.x - at[0], self.y - at[1]),
-                alert=self.alert,
-                unsuited_outfit=sim.outfit[i],
-                lit=turn.lit[i],
-                time=sim.scenario.time,
-                line_of_sight=sim.board.sees((self.x, self.y), at),
-                roller=Roller(sim.dice[self.index]),
-                source=self.model.faces,
-            )
-            if verdict.success:
-                self.model.detect(self, i)
+            if i not in self.observed:
+                self.see(i, at, attitude, turn.lit[i])
 
 
 class RaidModel(mesa.Model):  # type: ignore[misc]
@@ -116,7 +125,7 @@ class RaidModel(mesa.Model):  # type: ignore[misc]
                 if op.kind == "kill":
                     victim.alive = False
             for guard in self.guards:
-                guard.listen(op.event, op.at, op.maker, op.surface)
+                guard.listen(op)
         self.agents.shuffle_do("look")
         for guard, _intruder in self.pending:
             if self.outcome is None and guard.alive:

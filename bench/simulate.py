@@ -105,15 +105,6 @@ def kernel_timing(kernel: KernelRaid, least_s: float = 1.0, seed: int = 1) -> Ti
         runs *= max(2, min(16, math.ceil(least_s / max(timing.cpu, 1e-3))))
 
 
-def mesa_model(scenario: Scenario) -> Any:
-    """The raid as ``bench/mesa_raid.py`` reads it: its own prepared model, given back the field
-    it still reads from before issue 8 (``visibility``: the night's sight, SK-V1), if gone."""
-    sim = prepare(scenario)
-    if not hasattr(sim, "visibility"):
-        object.__setattr__(sim, "visibility", float(sim.rules.num("sight.night_visibility_cm")))
-    return sim
-
-
 # ---------------------------------------------------------------- the scaled raids
 
 
@@ -291,8 +282,7 @@ def main() -> None:
     try:
         from mesa_raid import RaidModel
 
-        mesa_sim = mesa_model(scenario)
-        mesa = timed(games, lambda: [RaidModel(mesa_sim, s).play() for s in range(games)])
+        mesa = timed(games, lambda: [RaidModel(sim, s).play() for s in range(games)])
         print(mesa.line("Mesa model", f"  -> kernel {k.per_cpu_s / mesa.per_cpu_s:,.0f}x"))
     except ImportError:
         mesa = None
