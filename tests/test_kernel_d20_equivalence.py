@@ -26,16 +26,20 @@ from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import UniformFaces, UniformStream
 from vigile.errors import VigileError
 from vigile.games.dnd35.kernel import KernelRound, compiled
-from vigile.games.dnd35.kernel.tables import build, unsupported
+from vigile.games.dnd35.kernel.tables import _groping, _heard, _hide_tie, build, unsupported
 from vigile.games.dnd35.round import Dnd35Game
 from vigile.games.starfinder.kernel import KernelRound as SfKernelRound
 from vigile.games.starfinder.kernel import compiled as sf_compiled
 from vigile.games.starfinder.kernel.tables import build as sf_build
 from vigile.games.starfinder.kernel.tables import unsupported as sf_unsupported
 from vigile.games.starfinder.round import StarfinderGame
+from vigile.rulesets import dnd35
+from vigile.rulesets.data import with_overrides
+from vigile.rulesets.dnd35 import search
 from vigile.scene.actors import Side
 from vigile.scene.loader import load_scenario, parse_scenario
 from vigile.scene.model import Scenario
+from vigile.sim.kernel import d20
 from vigile.sim.simulate import LOCATED_OR_SEEN
 from vigile.sim.tally import CODE
 
@@ -425,3 +429,91 @@ def test_the_starfinder_kernel_plays_the_engines_game_on_random_scenarios(
         raise
     assume(sf_unsupported(scenario) is None)
     assert_same_game(scenario, 20, seed)
+
+
+# ---------------------------------------------------------------- the rulings' tables
+
+
+@given(
+    st.tuples(st.integers(-3, 20), st.integers(-3, 20)),
+    st.floats(-20.0, 120.0, allow_nan=False),
+    st.floats(-20.0, 120.0, allow_nan=False),
+)
+def test_the_groping_table_toward_a_square_is_squares_toward(
+    square: tuple[int, int], x: float, y: float
+) -> None:
+    """The kernel's case of the way and the ``toward`` table give the second square that
+    ``search.squares_toward`` gropes [DD-6 R], ties between the lengths and zeros included."""
+    toward, _ = _groping()
+    cx, cy = search.centre(square)
+    ox, oy = (int(v) for v in toward[d20.way_case(cx - x, cy - y)])
+    assert search.squares_toward(square, x=x, y=y) == (square, (square[0] + ox, square[1] + oy))
+
+
+@pytest.mark.parametrize("square", [(0, 0), (3, 4)])
+def test_the_groping_table_toward_a_square_on_the_diagonals_and_axes(
+    square: tuple[int, int],
+) -> None:
+    toward, _ = _groping()
+    cx, cy = search.centre(square)
+    for dx in (-2.0, -1.0, 0.0, 1.0, 2.0):
+        for dy in (-2.0, -1.0, 0.0, 1.0, 2.0):
+            ox, oy = (int(v) for v in toward[d20.way_case(dx, dy)])
+            assert search.squares_toward(square, x=cx - dx, y=cy - dy)[1] == (
+                square[0] + ox,
+                square[1] + oy,
+            )
+
+
+BEARINGS = [
+    k * 45.0 + e for k in range(-1, 10) for e in (0.0, 1e-12, -1e-12, 4e-10, -4e-10, 1e-9, -1e-9)
+]
+
+
+@given(st.one_of(st.floats(-720.0, 720.0, allow_nan=False), st.sampled_from(BEARINGS)))
+def test_the_groping_table_ahead_is_squares_ahead(degrees: float) -> None:
+    """The kernel's case of the bearing and the ``ahead`` table give the squares that
+    ``search.squares_ahead`` gropes [DD-5, DD-6 R], bearings straight at a neighbour (to 9
+    digits) included."""
+    _, ahead = _groping()
+    at = (4, 7)
+    squares = tuple(
+        (at[0] + int(o[0]), at[1] + int(o[1])) for o in ahead[d20.bearing_case(degrees)]
+    )
+    assert search.squares_ahead(at, degrees) == squares
+
+
+def test_the_tie_of_hide_against_spot_is_the_rules() -> None:
+    """[DD-20 C] A tie goes to the higher modifier, equal ones roll again; without the companion
+    rule, to the hider."""
+    rules = load_scenario("dnd35-invisible-intruder").rules()
+    common: dict[str, object] = {"distance_ft": 0.0, "speed": dnd35.HideSpeed.HALF}
+
+    def tie(hider: int, spot: int, with_rules: object = rules) -> int:
+        return _hide_tie(
+            with_rules,  # type: ignore[arg-type]
+            hide_bonus=hider,
+            spot_bonus=spot,
+            results=(hider, spot),
+            **common,  # type: ignore[arg-type]
+        )
+
+    assert (tie(5, 5), tie(6, 5), tie(5, 6)) == (d20.TIE_AGAIN, d20.TIE_LOSES, d20.TIE_WINS)
+    off = with_overrides(rules, {"companion": {"opposed_tie_rule": False}})
+    assert {tie(5, 5, off), tie(6, 5, off), tie(5, 6, off)} == {d20.TIE_LOSES}
+
+
+def test_the_margin_tables_are_the_rules() -> None:
+    """Listen: at least the DC is heard, the DC + 20 pinpointed [DD-5]; Perception: at least
+    the Stealth DC notices [SF-4]."""
+    from vigile.games.starfinder.kernel.tables import NOTICED_FROM, _noticed
+
+    rules = load_scenario("dnd35-invisible-intruder").rules()
+    lowest, heard = _heard(rules)
+    ranks = [STATES.index(s) for s in (AwarenessState.DIRECTION, AwarenessState.LOCATION)]
+    margin = int(rules.num("listen.pinpoint_margin"))
+    for m in range(-30, 40):
+        expected = 0 if m < 0 else ranks[0] if m < margin else ranks[1]
+        assert d20.by_margin(heard, lowest, m) == expected
+    noticed = _noticed(load_scenario("starfinder-sniper").rules())
+    assert [d20.by_margin(noticed, NOTICED_FROM, m) for m in (-5, -1, 0, 1, 9)] == [0, 0, 1, 1, 1]

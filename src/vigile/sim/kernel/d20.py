@@ -16,8 +16,11 @@ the game's own engine class (their walk does not depend on chance while they liv
 
 Nothing here is a rule of a game: a square is ``floor(x / 5)`` (the engine's grid), a bearing
 is ``degrees(atan2(dy, dx)) % 360`` as the engine remembers one, and a float's ``%`` is
-Python's. The sector of a bearing (which two neighbouring squares it passes between) reads the
-neighbours' table from :data:`vigile.rulesets.dnd35.search.NEIGHBOURS`, handed in as an array.
+Python's. Where a rule reads a way, a bearing or a roll's margin only through a few cases, the
+kernel computes the case (:func:`way_case`, :func:`bearing_case`, :func:`by_margin`) and a
+game's table, filled by calling the rule with one representative of each case, says what the
+rule gives: which squares a defender gropes (:mod:`vigile.rulesets.dnd35.search`), who wins
+a roll's tie.
 """
 
 from __future__ import annotations
@@ -165,24 +168,53 @@ def bearing(fx: float, fy: float, tx: float, ty: float) -> float:
     return py_mod(math.atan2(ty - fy, tx - fx) * RAD_TO_DEG, 360.0)
 
 
+BEARING_CASES = 16
+""":func:`bearing_case`'s cases."""
+
+
 @compiled
-def sector(degrees: float) -> int:
-    """``k`` of :func:`vigile.rulesets.dnd35.search.squares_ahead`:
-    ``floor((round(degrees % 360, 9) % 360) / 45) % 8``. ``round`` to 9 digits moves a bearing
-    by at most :data:`ROUNDED`: it changes the sector only for a bearing that near a multiple of
-    45°, which it rounds onto that multiple."""
+def bearing_case(degrees: float) -> int:
+    """Where a bearing points among the eight neighbouring squares' directions (k × 45°): 2k
+    straight at the k-th, 2k + 1 strictly between the k-th and the next counter-clockwise.
+    "Straight at" is to 9 digits of a degree (``round(degrees % 360, 9)``, as a bearing is
+    compared in :func:`vigile.rulesets.dnd35.search.squares_ahead`): ``round`` moves a bearing
+    by at most :data:`ROUNDED`, so within it of a multiple of 45° is on it."""
     turned = py_mod(degrees, 360.0)
     nearest = math.floor(turned / 45.0 + 0.5) * 45.0
     if abs(turned - nearest) < ROUNDED:
-        return int(nearest / 45.0) % 8
-    return math.floor(turned / 45.0) % 8
+        return 2 * (int(nearest / 45.0) % 8)
+    return 2 * (math.floor(turned / 45.0) % 8) + 1
+
+
+WAY_CASES = 27
+""":func:`way_case`'s cases."""
 
 
 @compiled
-def d20_meets(face: int, bonus: int, dc: int) -> bool:
-    """A d20 roll plus ``bonus`` meets ``dc`` (ties to the roller, as DD-5 and SF-4 say; the
-    tables say which checks roll this way)."""
-    return face + bonus >= dc
+def _sign_case(v: float) -> int:
+    return 0 if v < 0.0 else (1 if v == 0.0 else 2)
+
+
+@compiled
+def way_case(dx: float, dy: float) -> int:
+    """A way (dx, dy) by how its two lengths compare (|dx| below, equal to, above |dy|) and
+    the sign of each (below, equal to, above 0): ``9 * compared + 3 * sign(dx) + sign(dy)``."""
+    ax, ay = abs(dx), abs(dy)
+    compared = 0 if ax < ay else (1 if ax == ay else 2)
+    return 9 * compared + 3 * _sign_case(dx) + _sign_case(dy)
+
+
+@compiled
+def by_margin(table: np.ndarray, lowest: int, margin: int) -> int:
+    """What a roll beating its DC by ``margin`` gives (a game's table from ``lowest`` up): a
+    margin beyond the table's ends reads its end (the rule reads a margin only against a few
+    thresholds, all within it)."""
+    return int(table[min(max(margin, lowest), lowest + table.shape[0] - 1) - lowest])
+
+
+TIE_LOSES, TIE_WINS, TIE_AGAIN = range(3)
+"""Who wins an opposed roll's tie, for the one who rolls against the other (an observer
+against a hider): a game's table says, from its rule."""
 
 
 @compiled

@@ -24,10 +24,13 @@ interface, :class:`vigile.dice.source.UniformFaces`): one uniform a die face
 
 The kernel holds no rule: what each face of a check gives, what each sense reaches, what each
 sign shows, come from tables built by the rule functions (:mod:`~.tables`). What it knows is
-how the dice are read: a face table, and for Listen one shared d20 plus each listener's own
-against its DC, ties to the listener (:func:`vigile.sim.kernel.d20.d20_meets`, as
-:func:`vigile.rulesets.dnd35.listen.listen_all_check` rolls them); the miss chance's dice land
-the blow when one of them spares it (one die, two with Blind-Fight, as ``attack_check``).
+how the dice are read: a face table; for Listen one shared d20 plus each listener's own, its
+margin over its DC read in a table (``heard``, as
+:func:`vigile.rulesets.dnd35.listen.listen_all_check` rolls them); for Hide against Spot the
+higher result wins, a tie read in a table (``hide_tie``; both rolling again, the higher die
+wins); the miss chance's dice land the blow when one of them spares it (one die, two with
+Blind-Fight, as ``attack_check``). Where a defender gropes is read in tables by the case of its
+way or bearing (``toward``, ``ahead``: ``search.squares_toward``, ``search.squares_ahead``).
 
 Compiled without reference counting (``_nrt=False``): the kernel allocates nothing; a run's
 state lives in arrays allocated once by the caller. A run that runs out of uniforms stops
@@ -45,7 +48,6 @@ from vigile.sim.kernel.d20 import (
     BLIND,
     BLIND_ATTACK,
     DEG_TO_RAD,
-    DIRECTION,
     DOOR_M,
     DOOR_OPS,
     FL,
@@ -85,6 +87,8 @@ from vigile.sim.kernel.d20 import (
     SEEINV,
     STATE,
     STONE_M,
+    TIE_AGAIN,
+    TIE_WINS,
     UNAWARE,
     WALKED,
     WFOUGHT,
@@ -99,11 +103,12 @@ from vigile.sim.kernel.d20 import (
     Arrays,
     adjacent,
     awake,
+    bearing_case,
     between,
+    by_margin,
     caught,
     centre,
     close_in,
-    d20_meets,
     distracted,
     door,
     end_run,
@@ -113,9 +118,9 @@ from vigile.sim.kernel.d20 import (
     on_map,
     patrols,
     record_run,
-    sector,
     square_of,
     start_run,
+    way_case,
 )
 from vigile.sim.kernel.dice import C_POS, C_STATUS, face
 from vigile.sim.kernel.geometry import (
@@ -141,7 +146,10 @@ SEARCH_STAY, SEARCH_SQUARE, SEARCH_BEARING = range(3)
     MISS_DICE,
     SPARES,
     LOST,
-    NEIGH,
+    TOWARD,
+    AHEAD,
+    HEARD,
+    HIDE_TIE,
     BREATHING,
     PLAN,
     COVERS,
@@ -159,7 +167,7 @@ SEARCH_STAY, SEARCH_SQUARE, SEARCH_BEARING = range(3)
     SURF_START,
     SURF_X,
     SURF_Y,
-) = range(GAME, GAME + 31)
+) = range(GAME, GAME + 34)
 """The D&D 3.5 arrays after the shared ones (:data:`vigile.sim.kernel.d20.PREFIX`)."""
 MODEL = [
     "reaches",
@@ -175,7 +183,10 @@ MODEL = [
     "miss_dice",
     "spares",
     "lost",
-    "neighbours",
+    "toward",
+    "ahead",
+    "heard",
+    "hide_tie",
     "breathing",
     "plan",
     "covers",
@@ -199,9 +210,9 @@ MODEL = [
 F_SENSE, F_SPOT_RANGE, F_SPOT_STEP, F_LISTEN_STEP = range(4, 8)
 F_SEARCH_STEP, F_FLOUR_RANGE, F_FLOUR_BURST, F_HIDE_STEP, F_RADII = range(8, 13)
 # IN
-I_RADII, I_MARGIN = 5, 7
+I_RADII, I_HEARD_FROM = 5, 7
 I_GROPE_STATE, I_GROPE_PIN, I_FLOUR_ROUNDS, I_VANISH_STATE, I_VANISH_PIN = range(10, 15)
-I_HIDE_STATE, I_TIE_RULE, I_SEEN_STRUCK, I_STRUCK_PIN, I_DEFAULT_WATER = range(15, 20)
+I_HIDE_STATE, I_SEEN_STRUCK, I_STRUCK_PIN, I_DEFAULT_WATER = range(15, 19)
 OP_SQUARE = 3
 # the run's state: after the shared arrays
 FLOUR_LEFT, FLOURED, HIDERS = STATE, STATE + 1, STATE + 2
@@ -380,13 +391,13 @@ def _senses(
 @compiled
 def _hide(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """``Dnd35Game._hide_against_spot``: one Hide d20 against each seeing observer's Spot d20,
-    ties as ``hide_check`` settles them (the higher modifier, then both roll again) [DD-20]."""
+    the higher result winning; a tie as ``hide_check`` settles it (``hide_tie``: the hider,
+    the observer, or both roll again until their dice differ) [DD-20]."""
     speed = M[WSPEED][t, i]
     if M[WFOUGHT][t, i]:
         speed = 2
     hider = M[HIDER][i, speed]
     result = face(20, uniforms, ctx) + hider
-    tie_rule = M[IN][I_TIE_RULE]
     for g in range(M[IN][I_G]):
         if W[HIDERS][g] != 2:
             continue
@@ -394,12 +405,11 @@ def _hide(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.nd
         steps = min(hypot_steps(dx, dy, M[FL][F_HIDE_STEP]), M[SPOTTER].shape[1] - 1)
         total = M[SPOTTER][g, steps]
         spot = face(20, uniforms, ctx) + total
+        tie = M[HIDE_TIE][g, i, speed, steps]
         if spot != result:
             spots = spot > result
-        elif not tie_rule:
-            spots = False
-        elif total != hider:
-            spots = total > hider
+        elif tie != TIE_AGAIN:
+            spots = tie == TIE_WINS
         else:
             again_hider = 0
             again_observer = 0
@@ -460,19 +470,14 @@ def _perceive(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: n
     g0 = listeners[0]
     fixed = M[LFIXED][g0, i, cases[0, 0], cases[0, 1], cases[0, 2], cases[0, 3], cases[0, 4], speed]
     shared = 0 if fixed else face(20, uniforms, ctx)
-    margin = M[IN][I_MARGIN]
+    heard_from = M[IN][I_HEARD_FROM]
     for k in range(n):
         g = listeners[k]
         key = (g, i, cases[k, 0], cases[k, 1], cases[k, 2], cases[k, 3], cases[k, 4], speed)
         dc = M[LPART][key] + shared
         bonus = M[LBONUS][key]
         value = face(20, uniforms, ctx)
-        state = UNAWARE
-        if d20_meets(value, bonus, dc + margin):
-            state = LOCATION
-        elif d20_meets(value, bonus, dc):
-            state = DIRECTION
-        cases[k, 5] = state
+        cases[k, 5] = by_margin(M[HEARD], heard_from, value + bonus - dc)
     for k in range(n):
         learn(M, W, listeners[k], i, cases[k, 5], 0)
 
@@ -540,22 +545,17 @@ def _search(
         if W[FLOUR_LEFT][g] and gap <= M[FL][F_FLOUR_RANGE]:
             _throw_flour(M, W, t, g, i, px, py)
         elif gap <= 5.0:
-            dx, dy = px - x, py - y
-            if abs(dx) >= abs(dy):
-                bx, by = sx + (1 if dx >= 0 else -1), sy
-            else:
-                bx, by = sx, sy + (1 if dy >= 0 else -1)
-            _grope(M, W, g, i, sx, sy, bx, by, 2, uniforms, ctx)
+            second = M[TOWARD][way_case(px - x, py - y)]
+            _grope(M, W, g, i, sx, sy, second[0], second[1], 2, uniforms, ctx)
     elif plan == SEARCH_BEARING:
         degrees = W[KBEAR][g, i]
-        k = sector(degrees)
+        ahead = M[AHEAD][bearing_case(degrees)]
         x, y = W[GX][g], W[GY][g]
         cx, cy = square_of(x), square_of(y)
-        neigh = M[NEIGH]
         found = 0
         ax = ay = bx = by = 0
-        for j in (k, (k + 1) % 8):
-            qx, qy = cx + neigh[j, 0], cy + neigh[j, 1]
+        for j in range(2):
+            qx, qy = cx + ahead[j, 0], cy + ahead[j, 1]
             if on_map(M, centre(qx), centre(qy)) and line_of_sight(
                 M, W, x, y, centre(qx), centre(qy)
             ):

@@ -9,10 +9,14 @@ a blow (DD-8, DD-12, DD-14, DD-15) by face. Listen (DD-5) has two dice, the intr
 Silently and each listener's Listen: its table holds each listener's part of the DC and its
 bonus, as the rule's verdict gives them, and the kernel rolls them as
 :func:`vigile.rulesets.dnd35.listen.listen_all_check` does (one Move Silently d20 for all, a
-Listen d20 each, the listener winning ties; :func:`vigile.sim.kernel.d20.d20_meets`). What a
-sense reaches (:func:`vigile.rulesets.senses.reach`), what shows an invisible creature's square
-(:func:`vigile.rulesets.dnd35.traits.sign_shown`) and what a lost pinpoint leaves
-(:func:`~vigile.rulesets.dnd35.traits.pinpoint_lost`) are tables too.
+Listen d20 each); what a Listen result's margin over its DC gives (``heard``: the listener
+winning ties, pinpointed from ``listen.pinpoint_margin``) is a table by margin. Hide against
+Spot (DD-20): the hider's part by speed, each observer's by distance, and who wins a tie
+(``hide_tie``: ``hide_check`` with faces that tie). Where a defender gropes (DD-5, DD-6 [R],
+:mod:`vigile.rulesets.dnd35.search`) is a table by case of its way or bearing (``toward``,
+``ahead``). What a sense reaches (:func:`vigile.rulesets.senses.reach`), what shows an
+invisible creature's square (:func:`vigile.rulesets.dnd35.traits.sign_shown`) and what a lost
+pinpoint leaves (:func:`~vigile.rulesets.dnd35.traits.pinpoint_lost`) are tables too.
 
 A case is chosen so that the rule gives the same verdict for every distance it stands for: Spot
 and Listen read a distance only through its whole steps (``distance_steps``: ``-1 per 10 ft``,
@@ -47,7 +51,6 @@ from vigile.errors import VigileError
 from vigile.rulesets import dnd35
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.dnd35 import search, traits
-from vigile.rulesets.dnd35.search import NEIGHBOURS
 from vigile.rulesets.senses import Condition, Sense, reach
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
@@ -407,6 +410,8 @@ def build(scenario: Scenario) -> D20Model:
     )
     assert found is not None and found[1] in pins
     grope_state = _rank(found[0])
+    toward, ahead = _groping()
+    heard_from, heard = _heard(rules)
 
     # --- flour [DD-10 R]: does a handful cover the intruder, by throw and miss beyond the ranges
     flour_range = float(rules.num("flour.range_ft"))
@@ -427,6 +432,9 @@ def build(scenario: Scenario) -> D20Model:
     hide_steps = int(math.hypot(width, height) // hide_step) + 2
     hider_part = np.zeros((n_i, len(HIDE_SPEEDS)), np.int64)
     spotter = np.zeros((n_g, hide_steps), np.int64)
+    hide_tie = np.zeros((n_g, n_i, len(HIDE_SPEEDS), hide_steps), np.int64)
+    """Hide and Spot results equal: who wins it (:data:`TIE_HIDDEN`, :data:`TIE_SPOTS`, or
+    :data:`TIE_AGAIN`: both roll again), as ``hide_check`` settles it [DD-20 C]."""
     hide_state = 0
     for i, actor in enumerate(intruders):
         stats = stats_of_actor(actor)
@@ -448,6 +456,15 @@ def build(scenario: Scenario) -> D20Model:
                     invisible=True,
                 )
                 spotter[g, steps] = verdict.members[0].die_bonus
+            for steps, k in np.ndindex(hide_steps, len(HIDE_SPEEDS)):
+                hide_tie[g, i, k, steps] = _hide_tie(
+                    rules,
+                    hide_bonus=bonus,
+                    spot_bonus=stats_of_actor(observer).spot or 0,
+                    distance_ft=steps * hide_step,
+                    speed=HIDE_SPEEDS[k],
+                    results=(int(hider_part[i, k]), int(spotter[g, steps])),
+                )
         seen = dnd35.reached(
             dnd35.hide_check(
                 rules,
@@ -572,7 +589,7 @@ def build(scenario: Scenario) -> D20Model:
     )
     first = shared.pop("ints")
     first[5] = len(radii)
-    first[7] = int(rules.num("listen.pinpoint_margin"))
+    first[7] = heard_from
     ints = np.array(
         [
             *first,
@@ -582,7 +599,6 @@ def build(scenario: Scenario) -> D20Model:
             _rank(vanish_state),
             vanish_pin,
             hide_state,
-            int(rules.flag("companion.opposed_tie_rule")),
             seen_struck,
             struck_pin,
             int(scenario.default_surface == "water"),
@@ -604,7 +620,10 @@ def build(scenario: Scenario) -> D20Model:
         "miss_dice": miss_dice,
         "spares": spares,
         "lost": lost,
-        "neighbours": np.array(NEIGHBOURS, np.int64),
+        "toward": toward,
+        "ahead": ahead,
+        "heard": heard,
+        "hide_tie": hide_tie,
         "plan": plan,
         "covers": covers,
         "hider": hider_part,
@@ -631,6 +650,95 @@ def build(scenario: Scenario) -> D20Model:
         floats,
         ints,
     )
+
+
+def _groping() -> tuple[Array, Array]:
+    """Where a defender gropes [DD-5, DD-6 R], by case: the second square of
+    ``search.squares_toward`` from the known one, by the way's case (:func:`d20.way_case`:
+    the rule reads the way only through how its lengths compare and their signs), and the two
+    squares of ``search.squares_ahead`` from the defender's, by the bearing's case
+    (:func:`d20.bearing_case`: straight at a neighbour, or between two)."""
+    toward = np.zeros((d20.WAY_CASES, 2), np.int64)
+    cx, cy = search.centre((0, 0))
+    for compared, sign_x, sign_y in np.ndindex(3, 3, 3):
+        lengths = ((1.0, 2.0), (1.0, 1.0), (2.0, 1.0))[compared]
+        dx, dy = (sign_x - 1) * lengths[0], (sign_y - 1) * lengths[1]
+        case = 9 * compared + 3 * sign_x + sign_y
+        if d20.way_case(dx, dy) != case:
+            continue  # no way is of this case (a length of 0 longer than the other...)
+        _, second = search.squares_toward((0, 0), x=cx - dx, y=cy - dy)
+        toward[case] = second
+    ahead = np.zeros((d20.BEARING_CASES, 2, 2), np.int64)
+    for case in range(d20.BEARING_CASES):
+        degrees = (case // 2) * 45.0 + (22.5 if case % 2 else 0.0)
+        assert d20.bearing_case(degrees) == case
+        ahead[case] = search.squares_ahead((0, 0), degrees)
+    return toward, ahead
+
+
+def _heard(rules: RuleData) -> tuple[int, Array]:
+    """What a Listen result beating its DC by each margin gives [DD-5] (ties to the listener,
+    pinpointed from ``listen.pinpoint_margin``), from the lowest margin the table holds: one
+    listener's roll of ``listen_all_check`` at each margin (DC 0: no Move Silently die)."""
+    margin = int(rules.num("listen.pinpoint_margin"))
+    lowest, highest = min(0, margin) - 1, max(0, margin) + 1
+    heard = np.zeros(highest - lowest + 1, np.int64)
+    face = 10
+
+    def check(bonus: int, faces: list[int] | None = None) -> Any:
+        return dnd35.listen_all_check(
+            rules,
+            listeners=[dnd35.Listener(bonus)],
+            move_silently=0,
+            speaking=True,
+            source=None if faces is None else GivenFaces(faces),
+        ).members[0]
+
+    probe = check(0)
+    assert probe.difficulty is not None
+    for k in range(len(heard)):
+        bonus = lowest + k + probe.difficulty - face - probe.die_bonus
+        member = check(bonus, [face])
+        assert member.figures.result - member.figures.dc == lowest + k
+        found = dnd35.reached(member)
+        heard[k] = _rank(found[0] if found else None)
+    return lowest, heard
+
+
+def _hide_tie(
+    rules: RuleData,
+    *,
+    hide_bonus: int,
+    spot_bonus: int,
+    distance_ft: float,
+    speed: dnd35.HideSpeed,
+    results: tuple[int, int],
+) -> int:
+    """Who wins when the Hide and the Spot results are equal [DD-20 C] (:data:`d20.TIE_LOSES`:
+    the hider, :data:`d20.TIE_WINS`: the observer, :data:`d20.TIE_AGAIN`: both roll again), as
+    ``hide_check`` settles it, the faces given so that they tie; ``results``: the hider's part
+    and the observer's (none when no faces tie them: that case never ties)."""
+    hider, observer = results
+    for hide_face in range(1, FACES_D20 + 1):
+        spot_face = hide_face + hider - observer
+        if 1 <= spot_face <= FACES_D20:
+            break
+    else:
+        return d20.TIE_LOSES
+    verdict = dnd35.hide_check(
+        rules,
+        hide_bonus=hide_bonus,
+        spot_bonuses=[spot_bonus],
+        distance_ft=distance_ft,
+        speed=speed,
+        invisible=True,
+        source=GivenFaces([hide_face, spot_face, 1, 2]),
+    )
+    member = verdict.members[0]
+    assert member.roll is not None and member.figures.result == verdict.figures.result
+    if len(member.roll.dice) > 1:  # the hider's die rolled again
+        return d20.TIE_AGAIN
+    return d20.TIE_WINS if member.success else d20.TIE_LOSES
 
 
 def stats_of_actor(actor: Any) -> Any:

@@ -11,9 +11,9 @@ attack roll against an ``ac``, the miss chance's d100s, SF-8); one that knows le
 
 The kernel holds no rule: the Stealth check's parts, where each observer stands after it,
 darkness, the blows, come from tables built by the rule functions (:mod:`~.tables`). What it
-knows is how the opposed roll is read (ties to the observer,
-:func:`vigile.sim.kernel.d20.d20_meets`) and that a blow lands when one miss-chance die spares
-it.
+knows is how the opposed roll is read: the Perception result's margin over the Stealth DC,
+what each margin gives read from a table (``noticed``: ties to the observer, SF-4), and that a
+blow lands when one miss-chance die spares it.
 """
 
 from __future__ import annotations
@@ -59,10 +59,10 @@ from vigile.sim.kernel.d20 import (
     WY,
     Arrays,
     adjacent,
+    by_margin,
     caught,
     centre,
     close_in,
-    d20_meets,
     door,
     end_run,
     learn,
@@ -78,7 +78,7 @@ from vigile.sim.kernel.geometry import compiled, hypot_below
 
 DARK, DARK_TO, CARRIED, CARRIED_R, LIGHT_X, LIGHT_Y, LIGHT_R = range(GAME, GAME + 7)
 HIDER, MEMBER, AFTER, REFUSED, HAS_AC, HIT, MISS_DICE, SPARES = range(GAME + 7, GAME + 15)
-GAC, STRUCK, BEST, INVISIBLE = range(GAME + 15, GAME + 19)
+GAC, STRUCK, BEST, INVISIBLE, NOTICED = range(GAME + 15, GAME + 20)
 MODEL = [
     "dark",
     "dark_to",
@@ -99,10 +99,11 @@ MODEL = [
     "struck",
     "best",
     "invisible",
+    "noticed",
 ]
 """The Starfinder arrays after the shared ones, by their names in the tables."""
 F_DARK_RANGE, F_SNIPE_LEAST = 4, 5
-I_BEST, I_LIGHTS, I_CARRIERS, I_VANISH = 10, 11, 12, 13
+I_BEST, I_LIGHTS, I_CARRIERS, I_VANISH, I_NOTICED_FROM = 10, 11, 12, 13, 14
 SIGHT_M = 9
 """The shared sight masks (:data:`vigile.sim.kernel.d20.SIGHT_M`)."""
 CROWD, SNIPED = STATE, STATE + 1
@@ -270,7 +271,8 @@ def _stealth(
             after = M[REFUSED][before]
         else:
             part = M[MEMBER][i, immobile, fast, cover, lost, darkness, snipe, g, W[LSTATE][g, 0]]
-            noticed = 1 if d20_meets(face(20, uniforms, ctx), part[2], result + part[1]) else 0
+            margin = face(20, uniforms, ctx) + part[2] - result - part[1]
+            noticed = by_margin(M[NOTICED], M[IN][I_NOTICED_FROM], margin)
             total = 1 if part[3] == LOCATION else 0
             after = M[AFTER][noticed, total, before]
         W[LSTATE][g, 1] = after

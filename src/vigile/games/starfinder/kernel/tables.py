@@ -7,8 +7,9 @@ observer at a time, without dice, gives the hider's result's bonus (the sum of i
 and for each observer whether it rolls at all (``observer_sees``: nothing left to hide from it,
 SF-2, SF-11), the part of its DC of its own (the negation of what does not hide the hider from
 it: blindsense, SF-11) and the state a success reaches (SF-5); the kernel rolls them as
-``hide_check`` does (the Stealth d20 when one observer rolls, then each one's d20, ties to the
-observer: :func:`vigile.sim.kernel.d20.d20_meets`). Where each observer then stands comes from
+``hide_check`` does (the Stealth d20 when one observer rolls, then each one's d20), and what
+a Perception result's margin over its DC gives is a table too (``noticed``: ties to the
+observer, SF-4). Where each observer then stands comes from
 ``observer_outcome`` and ``refused_outcome`` by what it knew before. Whether a place is dark
 comes from :func:`vigile.rulesets.senses.dark_for`, by whether a light reaches it, whether any
 light is on the board, and (for an observer) whether it stands within its darkvision's range.
@@ -142,6 +143,39 @@ def _counted(check: Any, face: int) -> tuple[int, Any]:
     faces = Faces()
     verdict = check(faces)
     return faces.count, verdict
+
+
+NOTICED_FROM = -1
+"""The lowest margin of :func:`_noticed`'s table."""
+
+
+def _noticed(rules: Any) -> Array:
+    """Whether an observer's Perception result beating the Stealth DC by each margin from
+    :data:`NOTICED_FROM` notices the hider [SF-4: ties to the observer]: one observer's roll
+    of ``hide_check`` (in cover, so it rolls) at each margin; the rule reads the margin only
+    against 0 (meeting the DC), a margin beyond the table's ends reads its end
+    (:func:`d20.by_margin`)."""
+
+    def check(faces: list[int] | None = None) -> Any:
+        return starfinder.hide_check(
+            rules,
+            stealth=0,
+            observers=[starfinder.Observer(0)],
+            cover=True,
+            source=None if faces is None else GivenFaces(faces),
+        )
+
+    probe = check()
+    one = probe.members[0]
+    dc = sum(m.value for m in probe.modifiers) + sum(m.value for m in one.modifiers)
+    noticed = np.zeros(3, np.int64)
+    stealth_face = 10
+    for k in range(len(noticed)):
+        perception_face = stealth_face + dc - one.die_bonus + NOTICED_FROM + k
+        assert 1 <= perception_face <= FACES_D20
+        member = check([stealth_face, perception_face]).members[0]
+        noticed[k] = int(bool(member.success))
+    return noticed
 
 
 def build(scenario: Scenario) -> SfModel:
@@ -301,6 +335,7 @@ def build(scenario: Scenario) -> SfModel:
             len(lights),
             len(carriers),
             _rank(starfinder.vanished(AwarenessState.OBSERVED).after),
+            NOTICED_FROM,
         ],
         np.int64,
     )
@@ -325,6 +360,7 @@ def build(scenario: Scenario) -> SfModel:
         "struck": struck,
         "best": best,
         "invisible": invisible,
+        "noticed": _noticed(rules),
     }
     return SfModel(
         scenario, [a.name for a in defenders], [a.name for a in intruders], arrays, floats, ints
