@@ -435,14 +435,19 @@ def _leg_is_clear(
     count: int,
     width: float,
     height: float,
+    met: bool,
 ) -> bool:
+    """``_leg_is_clear`` of the original. ``met``: whether the leg ends at a wall it met;
+    when it did not, the leg is the very segment :func:`trace_unit` just found touching no
+    wall (the same floats, the same predicates), so only its end point is tested again."""
     if not (fx > 0 and fx < width and fy > 0 and fy < height):
         return False
     for c in range(count):
         j = walls[c]
-        touch, _, _ = contacts(sx, sy, fx, fy, x1[j], y1[j], x2[j], y2[j])
-        if touch:
-            return False
+        if met:
+            touch, _, _ = contacts(sx, sy, fx, fy, x1[j], y1[j], x2[j], y2[j])
+            if touch:
+                return False
         touch, _, _ = contacts(fx, fy, fx, fy, x1[j], y1[j], x2[j], y2[j])
         if touch:
             return False
@@ -477,8 +482,38 @@ def trace_move(
     moving = length > 0
     ux = vx / length if moving else 0.0
     uy = vy / length if moving else 0.0
+    return trace_unit(
+        x, y, ux, uy, length, x1, y1, x2, y2, normal_x, normal_y, has_normal, walls, count,
+        width, height, max_bounces, epsilon,
+    )  # fmt: skip
+
+
+@inlined
+def trace_unit(
+    x: float,
+    y: float,
+    ux: float,
+    uy: float,
+    length: float,
+    x1: np.ndarray,
+    y1: np.ndarray,
+    x2: np.ndarray,
+    y2: np.ndarray,
+    normal_x: np.ndarray,
+    normal_y: np.ndarray,
+    has_normal: np.ndarray,
+    walls: np.ndarray,
+    count: int,
+    width: float,
+    height: float,
+    max_bounces: int,
+    epsilon: float,
+) -> tuple[float, float]:
+    """:func:`trace_move` given the move's length and unit direction (``hypot`` and the
+    divisions of :func:`trace_move`): a patrol's members share them, so they are worked out
+    once a group."""
     remaining = length
-    active = moving
+    active = length > 0
     for leg in range(max_bounces + 1):
         if not active:
             break
@@ -507,7 +542,7 @@ def trace_move(
             travel = rest
             fx = ex
             fy = ey
-        safe = _leg_is_clear(sx, sy, fx, fy, x1, y1, x2, y2, walls, count, width, height)
+        safe = _leg_is_clear(sx, sy, fx, fy, x1, y1, x2, y2, walls, count, width, height, hit)
         if not safe:
             fx = sx
             fy = sy

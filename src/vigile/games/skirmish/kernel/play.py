@@ -44,7 +44,7 @@ from vigile.sim.kernel.geometry import (
     inlined,
     region_of,
     sees,
-    trace_move,
+    trace_unit,
 )
 
 Arrays = tuple[Any, ...]
@@ -553,6 +553,9 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
         angle = TWO_PI * draw(uniforms, ctx)
         dx = floats[F_MOVE] * math.cos(angle)
         dy = floats[F_MOVE] * math.sin(angle)
+        length = math.hypot(dx, dy)
+        ux = dx / length if length > 0 else 0.0
+        uy = dy / length if length > 0 else 0.0
         for h in range(g, ints[I_GUARDS]):
             if not alive[h] or group_of[h] != group:
                 continue
@@ -566,11 +569,12 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
                 if mask[j]:
                     walls[count] = j
                     count += 1
-            W[GX][h], W[GY][h] = trace_move(
+            W[GX][h], W[GY][h] = trace_unit(
                 x,
                 y,
-                dx,
-                dy,
+                ux,
+                uy,
+                length,
                 M[X1],
                 M[Y1],
                 M[X2],
