@@ -1,6 +1,7 @@
 """What the compiled D&D 3.5 kernel reads: a scenario as flat arrays, and every check as a table
-built by the rule functions of :mod:`vigile.rulesets.dnd35` (nothing here is compiled, and
-nothing here imports numba).
+built by the rule functions of :mod:`vigile.rulesets.dnd35` (nothing here is compiled; the
+groping table sorts its cases with the kernel's own :func:`~vigile.sim.kernel.d20.way_case`
+and :func:`~vigile.sim.kernel.d20.bearing_case`, so that table and kernel cannot disagree).
 
 A check that rolls one die is a table of what each face gives (the rule called with that face,
 :class:`~vigile.dice.source.GivenFaces`): Spot (DD-3, DD-4) by face, the attack roll
