@@ -87,6 +87,7 @@ def test_SK_G3_unscouted_ninja_discovers_a_posted_guard_by_sight(tmp_path: Path)
     assert _discoveries(result) == [(2, "Kage", "Jubei")]
     (event,) = [e for e in result.events if e.message == "engine.raid.discovers"]
     assert event.perceived_by == {"Kage"}
+    assert event.params["state"] == AwarenessState.OBSERVED.value  # the sight rules' (SK-V3)
     kage, tsuki = _walker(result, "Kage"), _walker(result, "Tsuki")
     assert kage.aware_of("Jubei") is AwarenessState.OBSERVED
     assert not kage.knows_position  # what he knew at the start: nothing

@@ -58,9 +58,7 @@ def engine_runs(scenario: Scenario, uniforms: np.ndarray, runs: int) -> list[tup
         seen = [
             (e.turn, e.actor)
             for e in result.events
-            if e.kind == "perceive"
-            and e.actor in guards
-            and e.params.get("state", "observed") in LOCATED_OR_SEEN
+            if e.kind == "perceive" and e.actor in guards and e.params["state"] in LOCATED_OR_SEEN
         ]
         found.append(
             (

@@ -95,6 +95,7 @@ def test_SK_N7_a_normal_conversation_60_cm_away_at_night(tmp_path: Path) -> None
     assert verdict.success is True and verdict.state is AwarenessState.DIRECTION
     (heard,) = _overheard(result)
     assert heard.params["rule"] == "SK-N7" and event_rules(heard) == {"SK-N7"}
+    assert heard.params["state"] == AwarenessState.DIRECTION.value  # SK-N10: not where
     assert heard.perceived_by == {"Kage"} and heard.at is None  # a direction, not a place
     assert {"SK-N7", "SK-N4", "SK-D1"} <= event_rules(test)
     assert _kage(result).aware_of("Jubei") is AwarenessState.DIRECTION

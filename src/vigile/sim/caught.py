@@ -41,7 +41,7 @@ def caught_at(result: GameResult) -> list[tuple[float, float]]:
             event.kind == "perceive"
             and event.actor in guards
             and event.target in where
-            and event.params.get("state", "observed") in LOCATED_OR_SEEN
+            and event.params["state"] in LOCATED_OR_SEEN
         ):
             found.append(where[event.target])
     return found

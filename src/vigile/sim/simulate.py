@@ -178,17 +178,12 @@ is, or sees him; hearing a noise (direction) or sensing a presence is not a dete
 def _first_detection(result: Any, guards: list[str]) -> tuple[Any, ...]:
     """(turn of the first detection, (turn, guard index) of each detection), or ().
 
-    A ``perceive`` event names the state it gives (``state``). The d20 games' events all do
-    (``tests/test_perceive_states.py``); the skirmish games' do not yet (a raid's guard that
-    sees or is struck, ``_detect``; ``engine.day.notices``, ``engine.day.spots_ambush``;
-    an intruder's ``engine.raid.discovers``, ``engine.raid.overhears``), and a defender's
-    among them is always a sighting: for them alone the missing state reads ``observed``."""
+    A character's ``perceive`` event names the state its rule gives (``state``), in every
+    game (``tests/test_perceive_states.py``): the simulator reads it and rules nothing."""
     found = [
         (e.turn, guards.index(e.actor))
         for e in result.events
-        if e.kind == "perceive"
-        and e.actor in guards
-        and e.params.get("state", "observed") in LOCATED_OR_SEEN
+        if e.kind == "perceive" and e.actor in guards and e.params["state"] in LOCATED_OR_SEEN
     ]
     return (found[0][0], *found) if found else ()
 

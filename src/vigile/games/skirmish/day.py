@@ -47,13 +47,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine.board import distance
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
-from vigile.games.skirmish.raid import SkirmishGame
+from vigile.games.skirmish.raid import SkirmishGame, given_state
 from vigile.games.skirmish.rollers import shadowing_roller
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.skirmish.ambush import ambush_check
@@ -102,7 +101,7 @@ class EncounterGame(SkirmishGame):
             self.outcome = Outcome("lost", self.turn, unseen=True, by=(follower.name,))
             return
         if not lost:
-            follower.learn(followed.name, AwarenessState.OBSERVED)
+            follower.learn(followed.name, given_state(follow))
         notice = self.roll(
             shadow_check,
             followed,
@@ -118,8 +117,15 @@ class EncounterGame(SkirmishGame):
         )
         self.emit("notice", "engine.event.notice", actor=followed, target=follower, verdict=notice)
         if notice.success:
-            followed.learn(follower.name, AwarenessState.OBSERVED)
-            self.emit("perceive", "engine.day.notices", actor=followed, target=follower)
+            state = given_state(notice)
+            followed.learn(follower.name, state)
+            self.emit(
+                "perceive",
+                "engine.day.notices",
+                actor=followed,
+                target=follower,
+                params={"state": state.value},
+            )
             self.ever_detected = True
             self.outcome = Outcome("detected", self.turn, unseen=False, by=(followed.name,))
         elif lost:
@@ -156,15 +162,16 @@ class EncounterGame(SkirmishGame):
                 params={"ambushers": names},
             )
             if verdict.success:
+                state = given_state(verdict)
                 spotted_by.append(target.name)
                 for ambusher in ambushers:
-                    target.learn(ambusher.name, AwarenessState.OBSERVED)
+                    target.learn(ambusher.name, state)
                 self.emit(
                     "perceive",
                     "engine.day.spots_ambush",
                     actor=target,
                     target=ambushers[0],
-                    params={"ambushers": names},
+                    params={"ambushers": names, "state": state.value},
                 )
         params = {"targets": ", ".join(t.name for t in targets), "ambushers": names}
         if spotted_by:

@@ -110,6 +110,19 @@ from vigile.scene.geometry import KindRule, lit_by
 from vigile.scene.model import Scenario
 from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike, ThrowGrapple
 
+STRUCK_SEES = AwarenessState.OBSERVED
+"""What a guard struck by an intruder (a ``strike`` that does not silence him) knows of it:
+[R] he sees his attacker (the texts have no combat: a ruling of this module, above)."""
+
+
+def given_state(verdict: Verdict) -> AwarenessState:
+    """The awareness state a successful perception check gives (RULES.md §4): its rule's, on
+    the verdict (``sight_check``, ``shadow_check``, ``ambush_check``: observed). A success that
+    names none is a ruleset's bug, not a state to guess."""
+    if verdict.state is None:
+        raise ValueError(f"a successful {verdict.check} check names no awareness state")
+    return verdict.state
+
 
 def skirmish_board(scenario: Scenario, rules: RuleData) -> Board:
     """The board with the skirmish ruleset's barrier rules and light radius (SK-V5, SK-V6)."""
@@ -322,7 +335,7 @@ class SkirmishGame(Game):
         self._blow(intruder, victim)
         self._noise(NoiseEvent.MELEE, victim.at, maker=intruder, besides={victim.name})
         if victim.side is Side.DEFENDERS and victim.alive:
-            self._detect(victim, intruder, "engine.event.struck")
+            self._detect(victim, intruder, "engine.event.struck", STRUCK_SEES)
 
     def _next_waypoint(self, intruder: Walker) -> Point | None:
         for leg in intruder.legs[intruder.leg + 1 :]:
@@ -448,7 +461,7 @@ class SkirmishGame(Game):
                 "engine.raid.overhears",
                 actor=intruder,
                 target=speaker,
-                params={"volume": volume, "rule": EAVESDROP_RULE},
+                params={"volume": volume, "rule": EAVESDROP_RULE, "state": verdict.state.value},
             )
 
     # ---------------------------------------------------------------- 4. sight (SK-V1..SK-V9)
@@ -496,7 +509,8 @@ class SkirmishGame(Game):
         of SK-V1..SK-V9 reversed (SK-G3, SK-G4)."""
         verdict = self._sight_test(intruder, guard, self.guard_attitude(guard))
         if verdict is not None and verdict.success:
-            intruder.learn(guard.name, AwarenessState.OBSERVED)
+            state = given_state(verdict)
+            intruder.learn(guard.name, state)
             rule = "SK-G4" if guard.name in self.scenario.hidden_guards else "SK-G3"
             self.emit(
                 "perceive",
@@ -504,14 +518,14 @@ class SkirmishGame(Game):
                 actor=intruder,
                 target=guard,
                 at=guard.at,
-                params={"rule": rule},
+                params={"rule": rule, "state": state.value},
             )
 
     def _look(self, guard: Walker, intruder: Walker, seen_message: str) -> None:
         """One sight test of ``guard`` on ``intruder`` where both stand now (SK-V1..SK-V9)."""
         verdict = self._sight_test(guard, intruder, self.attitude(intruder))
         if verdict is not None and verdict.success:
-            self._detect(guard, intruder, seen_message)
+            self._detect(guard, intruder, seen_message, given_state(verdict))
 
     def _sight_test(self, observer: Walker, target: Walker, attitude: Attitude) -> Verdict | None:
         """The sight rule for ``observer`` looking at ``target`` doing ``attitude``, rolled and
@@ -562,10 +576,19 @@ class SkirmishGame(Game):
                 return light.kind.value
         return None
 
-    def _detect(self, guard: Walker, intruder: Walker, message: str) -> None:
-        guard.learn(intruder.name, AwarenessState.OBSERVED)
+    def _detect(self, guard: Walker, intruder: Walker, message: str, state: AwarenessState) -> None:
+        """``guard`` comes to ``state`` of ``intruder`` (a sighting: the sight check's state,
+        SK-V1..SK-V9; struck: :data:`STRUCK_SEES`), and the event names it."""
+        guard.learn(intruder.name, state)
         self.ever_detected = True
-        self.emit("perceive", message, actor=guard, target=intruder, at=intruder.at)
+        self.emit(
+            "perceive",
+            message,
+            actor=guard,
+            target=intruder,
+            at=intruder.at,
+            params={"state": state.value},
+        )
         pair = (guard.name, intruder.name)
         if pair not in self.resolved and pair not in self.detected:
             self.detected.append(pair)
