@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from vigile.sim.kernel.blocks import Blocks, heat_scale, record_detections, record_end, tally
 from vigile.sim.kernel.dice import draw
 from vigile.sim.kernel.geometry import (
     compiled,
@@ -466,23 +467,19 @@ def record_run(
     heat: np.ndarray,
     heat_scale: np.ndarray,
 ) -> None:
-    """Run r's end into the outputs (``KernelRound.trace``, ``play``)."""
+    """Run r's end into the outputs (``KernelRound.trace``, ``play``): the ending and the
+    detections as every kernel records them (:mod:`vigile.sim.kernel.blocks`; the ending is
+    kept one up in ``S_OUTCOME``, 0 while the run goes on), then the intruders free, the
+    defenders on alert, and what each defender knew of each intruder."""
     sc = W[SC]
-    outcome[r] = sc[S_OUTCOME] - 1
-    end[r] = sc[S_END]
-    first_seen[r] = sc[S_FIRST]
+    record_end(r, sc[S_OUTCOME] - 1, sc[S_END], sc[S_FIRST], outcome, end, first_seen)
     for i in range(M[IN][I_I]):
         alive[r, i] = W[IALIVE][i]
     for g in range(M[IN][I_G]):
         alert[r, g] = W[GALERT][g]
         for i in range(M[IN][I_I]):
-            pairs[r, g, i] = W[PAIRS][g, i]
             aware[r, g, i] = W[AWARE][g, i]
-    bins_x, bins_y = heat.shape[0], heat.shape[1]
-    for h in range(sc[S_HEAT]):
-        bx = min(bins_x - 1, max(0, int(W[HX][h] * heat_scale[0])))
-        by = min(bins_y - 1, max(0, int(W[HY][h] * heat_scale[1])))
-        heat[bx, by] += 1
+    record_detections(r, W[PAIRS], sc[S_HEAT], W[HX], W[HY], pairs, heat, heat_scale)
 
 
 # -------------------------------------------------------------------- the Python half
@@ -520,6 +517,8 @@ class KernelRound:
     plays runs from a generator's uniforms, drawn in chunks (a run that reaches the end of a
     chunk is played again from its first uniform once it is refilled: a block's numbers depend
     only on its generator); :meth:`trace` plays given uniforms run by run (the exact tests).
+    Both by the driver every kernel shares (:class:`vigile.sim.kernel.blocks.Blocks`: the
+    stream's end is a d20 run's only stop).
     ``model``: the game's tables (``defenders``, ``intruders``, ``floats``, ``turns``); ``m``:
     the kernel's model; ``state``: makes a run's working arrays, afresh for each call (so that
     calls on several threads share nothing they write); ``play``: the game's ``play_runs``."""
@@ -534,7 +533,7 @@ class KernelRound:
         self.model = model
         self._m = m
         self._state = state
-        self._play: Any = play
+        self._blocks = Blocks(play, CHUNK)
 
     @property
     def turns(self) -> int:
@@ -556,47 +555,23 @@ class KernelRound:
 
     def _heat_scale(self) -> Array:
         floats = self.model.floats
-        return np.array([HEAT_BINS / floats[0], HEAT_BINS / floats[1]])
+        return heat_scale(floats[0], floats[1])
 
     def play(self, runs: int, rng: np.random.Generator) -> Tally:
         """Play ``runs`` runs from ``rng``'s uniforms and tally them."""
         outputs = self._outputs(runs)
         outcome, _, first, pairs, _, _, _, heat = outputs
-        state = self._state()
-        ctx = np.zeros(2, np.int64)
-        uniforms = rng.random(CHUNK)
-        done = 0
-        scale = self._heat_scale()
-        while done < runs:
-            done = self._play(self._m, state, uniforms, ctx, done, runs, *outputs, scale)
-            if ctx[1]:
-                uniforms = np.concatenate([uniforms[ctx[0] :], rng.random(CHUNK)])
-                ctx[:] = 0
+        lead = (self._m, self._state())
+        self._blocks.play(runs, rng, lead, (*outputs, self._heat_scale()))
         guards = len(self.model.defenders)
-        tally = Tally.empty(self.turns, guards)
-        tally.runs = runs
-        tally.outcomes = np.bincount(outcome, minlength=len(tally.outcomes)).astype(np.int64)
-        tally.first_detection = np.bincount(first, minlength=self.turns + 1).astype(np.int64)[
-            : self.turns + 1
-        ]
-        tally.guard_detections = pairs.any(axis=2).sum(axis=0).astype(np.int64)[:guards]
-        tally.heat = heat
-        return tally
+        return tally(self.turns, guards, outcome, first, pairs, heat)
 
     def trace(self, uniforms: Array, runs: int) -> Runs:
         """Play ``runs`` runs one after the other from the given uniforms (they must be
         enough); every run's end, and the uniforms each drew."""
         outputs = self._outputs(runs)
-        state = self._state()
-        ctx = np.zeros(2, np.int64)
-        used = np.zeros(runs, np.int64)
-        uniforms = np.asarray(uniforms, np.float64)
-        scale = self._heat_scale()
-        for r in range(runs):
-            before = int(ctx[0])
-            if self._play(self._m, state, uniforms, ctx, r, r + 1, *outputs, scale) <= r:
-                raise ValueError(f"run {r} needs more than the {len(uniforms)} uniforms given")
-            used[r] = int(ctx[0]) - before
+        lead = (self._m, self._state())
+        used = self._blocks.trace(uniforms, runs, lead, (*outputs, self._heat_scale()))
         outcome, end, first, pairs, alive, alert, aware, heat = outputs
         return Runs(outcome, end, first, pairs, alive, alert, aware, used, heat)
 

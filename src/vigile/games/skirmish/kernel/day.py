@@ -63,19 +63,16 @@ from vigile.rulesets.skirmish.shadow import Task, shadow_check
 from vigile.scene.actors import Side
 from vigile.scene.encounters import Ambush
 from vigile.scene.model import Scenario
-from vigile.sim.kernel.dice import face
+from vigile.sim.kernel.blocks import Blocks, record_end, tally
+from vigile.sim.kernel.dice import C_POS, C_STATUS, face
 from vigile.sim.kernel.geometry import compiled
-from vigile.sim.tally import CODE, HEAT_BINS, Tally
+from vigile.sim.tally import CODE, Tally
 
 Array = np.ndarray[Any, Any]
 
 SHADOWING, AMBUSH = 0, 1
 """The kinds of encounter (``ints[I_KIND]``)."""
 RUNNING = -1
-C_POS, C_STATUS = 0, 1
-"""The stream's context (as :mod:`~vigile.games.skirmish.kernel.play`'s): the next uniform,
-and :data:`EXHAUSTED` once a run read past the end."""
-EXHAUSTED = 1
 CHUNK = 1 << 16
 """Uniforms drawn from the generator at a time (512 KiB): a day run reads a handful."""
 
@@ -208,30 +205,31 @@ def play_run(
 
 @compiled
 def play_runs(
-    ints: np.ndarray, targets: np.ndarray, uniforms: np.ndarray, ctx: np.ndarray, first: int,
-    last: int, scalars: np.ndarray, seen: np.ndarray, outcome: np.ndarray, end: np.ndarray,
-    first_seen: np.ndarray, detections: np.ndarray,
+    ints: np.ndarray, targets: np.ndarray, scalars: np.ndarray, seen: np.ndarray,
+    uniforms: np.ndarray, ctx: np.ndarray, first: int, last: int, outcome: np.ndarray,
+    end: np.ndarray, first_seen: np.ndarray, detections: np.ndarray,
 ) -> int:  # fmt: skip
     """Play runs ``first`` .. ``last - 1`` from the stream at ``ctx[C_POS]``; return the first
     run not played (``last`` when all were). A run that ran out of uniforms is not counted:
     ``ctx[C_POS]`` is put back to its first uniform, to be played again once the stream is
-    refilled."""
+    refilled (:class:`vigile.sim.kernel.blocks.Blocks`)."""
     for r in range(first, last):
         start = ctx[C_POS]
         play_run(ints, targets, uniforms, ctx, scalars, seen)
         if ctx[C_STATUS]:
             ctx[C_POS] = start
             return r
-        outcome[r] = scalars[S_OUTCOME]
-        end[r] = scalars[S_END]
-        first_seen[r] = scalars[S_FIRST]
+        record_end(
+            r, scalars[S_OUTCOME], scalars[S_END], scalars[S_FIRST], outcome, end, first_seen
+        )
         for g in range(seen.shape[0]):
             detections[r, g] = seen[g]
     return last
 
 
-_play_runs: Any = play_runs
-"""The compiled entry point (numba's dispatcher, untyped)."""
+_BLOCKS = Blocks(play_runs, CHUNK)
+"""The compiled entry point, driven block by block (the stream's end is a day run's only
+stop)."""
 
 
 @dataclass
@@ -373,51 +371,28 @@ class KernelDay:
     def _outputs(self, runs: int) -> tuple[Array, ...]:
         n_g = max(1, len(self.model.guards))
         return (
-            np.zeros(3, np.int64),
-            np.zeros(n_g, np.bool_),
             np.zeros(runs, np.int64),
             np.zeros(runs, np.int64),
             np.zeros(runs, np.int64),
             np.zeros((runs, n_g), np.bool_),
         )
 
-    def play(self, runs: int, rng: np.random.Generator) -> Tally:
-        """Play ``runs`` runs from ``rng``'s uniforms, in order, and tally them."""
-        outputs = self._outputs(runs)
-        _, _, outcome, _, first, detections = outputs
-        ctx = np.zeros(2, np.int64)
-        uniforms = rng.random(CHUNK)
-        done = 0
+    def _lead(self) -> tuple[Array, ...]:
+        """The model and a run's working arrays (its results, the defenders who detected)."""
         m = self.model
-        while done < runs:
-            done = _play_runs(m.ints, m.targets, uniforms, ctx, done, runs, *outputs)
-            if ctx[C_STATUS] & EXHAUSTED:
-                uniforms = np.concatenate([uniforms[ctx[C_POS] :], rng.random(CHUNK)])
-                ctx[C_POS] = 0
-                ctx[C_STATUS] = 0
-        n_g = len(m.guards)
-        tally = Tally.empty(self.turns, n_g)
-        tally.runs = runs
-        tally.outcomes = np.bincount(outcome, minlength=len(tally.outcomes)).astype(np.int64)
-        tally.first_detection = np.bincount(first, minlength=self.turns + 1).astype(np.int64)[
-            : self.turns + 1
-        ]
-        tally.guard_detections = detections[:, :n_g].sum(axis=0).astype(np.int64)
-        tally.heat = np.zeros((HEAT_BINS, HEAT_BINS), np.int64)
-        return tally
+        return (m.ints, m.targets, np.zeros(3, np.int64), np.zeros(max(1, len(m.guards)), np.bool_))
+
+    def play(self, runs: int, rng: np.random.Generator) -> Tally:
+        """Play ``runs`` runs from ``rng``'s uniforms, in order, and tally them (no heat)."""
+        outputs = self._outputs(runs)
+        outcome, _, first, detections = outputs
+        _BLOCKS.play(runs, rng, self._lead(), outputs)
+        return tally(self.turns, len(self.model.guards), outcome, first, detections, None)
 
     def trace(self, uniforms: Array, runs: int) -> DayRuns:
         """Play ``runs`` runs one after the other from the given uniforms (they must be
         enough); every run's end, and the uniforms each drew."""
         outputs = self._outputs(runs)
-        ctx = np.zeros(2, np.int64)
-        used = np.zeros(runs, np.int64)
-        uniforms = np.asarray(uniforms, np.float64)
-        m = self.model
-        for r in range(runs):
-            before = int(ctx[C_POS])
-            if _play_runs(m.ints, m.targets, uniforms, ctx, r, r + 1, *outputs) <= r:
-                raise ValueError(f"run {r} needs more than the {len(uniforms)} uniforms given")
-            used[r] = int(ctx[C_POS]) - before
-        _, _, outcome, end, first, detections = outputs
-        return DayRuns(outcome, end, first, detections[:, : len(m.guards)], used)
+        used = _BLOCKS.trace(uniforms, runs, self._lead(), outputs)
+        outcome, end, first, detections = outputs
+        return DayRuns(outcome, end, first, detections[:, : len(self.model.guards)], used)

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from vigile.sim.kernel.blocks import record_detections, record_end
 from vigile.sim.kernel.dice import C_POS, C_STATUS, draw, face
 from vigile.sim.kernel.geometry import (
     compiled,
@@ -1011,26 +1012,25 @@ def play_runs(
     run not played (``last`` when all were). A run that ran out of uniforms or met an unknown
     case is not counted: ``ctx[C_POS]`` is put back to its first uniform and ``ctx[C_STATUS]``
     says why. ``heat``: detections by where the intruder stood (``heat_scale``: cells per unit
-    in x and y)."""
+    in x and y). The ending and the detections are recorded as every kernel records them
+    (:mod:`vigile.sim.kernel.blocks`); a raid's guards alive, on alert, and what each intruder
+    knew of each guard, here."""
     scalars = W[SCALARS]
-    bins_x, bins_y = heat.shape[0], heat.shape[1]
     for r in range(first, last):
         start = ctx[C_POS]
         play_run(M, W, uniforms, ctx)
         if ctx[C_STATUS]:
             ctx[C_POS] = start
             return r
-        outcome[r] = scalars[S_OUTCOME]
-        end[r] = scalars[S_END]
-        first_seen[r] = scalars[S_FIRST]
+        record_end(
+            r, scalars[S_OUTCOME], scalars[S_END], scalars[S_FIRST], outcome, end, first_seen
+        )
         for g in range(W[ALIVE].shape[0]):
             alive[r, g] = W[ALIVE][g]
             alert[r, g] = W[ALERT][g]
             for i in range(W[AWARE].shape[0]):
-                pairs[r, g, i] = W[PAIRS][g, i]
                 aware[r, i, g] = W[AWARE][i, g]
-        for h in range(scalars[S_HEAT]):
-            bx = min(bins_x - 1, max(0, int(W[HEAT_X][h] * heat_scale[0])))
-            by = min(bins_y - 1, max(0, int(W[HEAT_Y][h] * heat_scale[1])))
-            heat[bx, by] += 1
+        record_detections(
+            r, W[PAIRS], scalars[S_HEAT], W[HEAT_X], W[HEAT_Y], pairs, heat, heat_scale
+        )
     return last

@@ -3,10 +3,11 @@
 :class:`KernelRaid` is a batched model (:class:`vigile.sim.tally.Batched`): ``play(runs, rng)``
 plays ``runs`` runs, each to its own end, from the uniforms ``rng.random()`` gives, in order,
 and tallies them. The stream is drawn in chunks and handed to the kernel
-(:mod:`vigile.games.skirmish.kernel.play`); a run that reaches the end of a chunk, or a case of
+(:mod:`vigile.games.skirmish.kernel.play`) by the driver every kernel shares
+(:class:`vigile.sim.kernel.blocks.Blocks`); a run that reaches the end of a chunk, or a case of
 the hearing table not yet asked of the rule, is played again from its first uniform once the
-chunk is refilled or the case known: the same uniforms, the same run. So a block's numbers
-depend only on its generator.
+chunk is refilled or the case known (:meth:`KernelRaid._settle`): the same uniforms, the same
+run. So a block's numbers depend only on its generator.
 
 :meth:`KernelRaid.trace` plays given uniforms and returns every run's end (the exact test
 against the turn engine, ``tests/test_kernel_equivalence.py``).
@@ -23,7 +24,8 @@ from vigile.engine.result import Ending
 from vigile.games.skirmish.kernel import play as kernel
 from vigile.games.skirmish.kernel.tables import KernelModel, build
 from vigile.scene.model import Scenario
-from vigile.sim.kernel.dice import C_POS, C_STATUS, EXHAUSTED
+from vigile.sim.kernel.blocks import Blocks, heat_scale, tally
+from vigile.sim.kernel.dice import C_STATUS
 from vigile.sim.tally import CODE, HEAT_BINS, Tally
 
 _play_runs: Any = kernel.play_runs
@@ -184,6 +186,9 @@ class KernelRaid:
         self.model = model
         self._m = model_tuple(model)
         _posted_codes(self._m, state_tuple(model))
+        self._blocks = Blocks(
+            _play_runs, CHUNK, kernel.C_MISSES + 1 + kernel.MOST_MISSES, self._settle
+        )
 
     @classmethod
     def of(cls, scenario: Scenario) -> KernelRaid:
@@ -209,61 +214,31 @@ class KernelRaid:
 
     def _heat_scale(self) -> Array:
         floats = self.model.floats
-        return np.array([HEAT_BINS / floats[kernel.F_WIDTH], HEAT_BINS / floats[kernel.F_HEIGHT]])
+        return heat_scale(floats[kernel.F_WIDTH], floats[kernel.F_HEIGHT])
 
     def _settle(self, ctx: Array) -> None:
-        """Ask the rule for the cases the last call missed."""
+        """Ask the rule for the cases the last call missed (the run is then played again)."""
         for flat in ctx[kernel.C_MISSES + 1 : kernel.C_MISSES + 1 + ctx[kernel.C_MISSES]]:
             if self.model.hear.flat[int(flat)] == kernel.UNKNOWN:
                 self.model.fill(int(flat))
         if ctx[C_STATUS] & kernel.LIMIT:
             raise RuntimeError("the kernel met a case beyond its tables")  # pragma: no cover
-        ctx[C_STATUS] = 0
         ctx[kernel.C_MISSES] = 0
 
     def play(self, runs: int, rng: np.random.Generator) -> Tally:
         """Play ``runs`` runs from ``rng``'s uniforms and tally them."""
         outputs = self._outputs(runs)
-        outcome, end, first, pairs, _, _, _, heat = outputs
-        state = state_tuple(self.model)
-        ctx = np.zeros(kernel.C_MISSES + 1 + kernel.MOST_MISSES, np.int64)
-        uniforms = rng.random(CHUNK)
-        done = 0
-        scale = self._heat_scale()
-        while done < runs:
-            done = _play_runs(self._m, state, uniforms, ctx, done, runs, *outputs, scale)
-            if ctx[C_STATUS] & EXHAUSTED:
-                uniforms = np.concatenate([uniforms[ctx[C_POS] :], rng.random(CHUNK)])
-                ctx[C_POS] = 0
-            self._settle(ctx)
-        del end
-        tally = Tally.empty(self.turns, len(self.model.sim.names))
-        tally.runs = runs
-        tally.outcomes = np.bincount(outcome, minlength=len(tally.outcomes)).astype(np.int64)
-        tally.first_detection = np.bincount(first, minlength=self.turns + 1).astype(np.int64)[
-            : self.turns + 1
-        ]
-        tally.guard_detections = (
-            pairs.any(axis=2).sum(axis=0).astype(np.int64)[: len(self.model.sim.names)]
-        )
-        tally.heat = heat
-        return tally
+        outcome, _, first, pairs, _, _, _, heat = outputs
+        lead = (self._m, state_tuple(self.model))
+        self._blocks.play(runs, rng, lead, (*outputs, self._heat_scale()))
+        guards = len(self.model.sim.names)
+        return tally(self.turns, guards, outcome, first, pairs, heat)
 
     def trace(self, uniforms: Array, runs: int) -> Runs:
         """Play ``runs`` runs one after the other from the given uniforms (they must be
         enough); every run's end, and the uniforms each drew."""
         outputs = self._outputs(runs)
-        state = state_tuple(self.model)
-        ctx = np.zeros(kernel.C_MISSES + 1 + kernel.MOST_MISSES, np.int64)
-        used = np.zeros(runs, np.int64)
-        uniforms = np.asarray(uniforms, np.float64)
-        scale = self._heat_scale()
-        for r in range(runs):
-            before = int(ctx[C_POS])
-            while _play_runs(self._m, state, uniforms, ctx, r, r + 1, *outputs, scale) <= r:
-                if ctx[C_STATUS] & EXHAUSTED:
-                    raise ValueError(f"run {r} needs more than the {len(uniforms)} uniforms given")
-                self._settle(ctx)
-            used[r] = int(ctx[C_POS]) - before
+        lead = (self._m, state_tuple(self.model))
+        used = self._blocks.trace(uniforms, runs, lead, (*outputs, self._heat_scale()))
         outcome, end, first, pairs, alive, alert, aware, heat = outputs
         return Runs(outcome, end, first, pairs, alive, alert, aware, used, heat)
