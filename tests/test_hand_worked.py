@@ -166,6 +166,28 @@ def test_SK_G5_within_reach_the_winner_strikes_and_the_body_is_a_noise() -> None
     faces.finish()  # every die given was asked for, no more
 
 
+def test_SK_G5_the_melee_rulings_are_house_rules(tmp_path: Path) -> None:
+    """Both SK-G5 [R] melee rulings off (``alarm.struck_sees``, ``alarm.striker_knows``).
+    Dice: the strike's fumble roll 3 (silent); the struck guard does not see the ninja (no
+    detection, no initiative): he tests sight on him, 4 cm away and immobile, 6+ (1: unseen);
+    the ninja, who does not know where the guard stands, tests to discover him (6+: 1); turn 2
+    the same (1, 1). With the rulings on, the guard sees him at once (the hand-worked 7/12)."""
+    text = (HERE / "strike-within-reach.yaml").read_text()
+    path = tmp_path / "melee-off.yaml"
+    path.write_text(text + "house_rules: {alarm: {struck_sees: false, striker_knows: false}}\n")
+    result = play(load_scenario(path), dice_values=[3, 1, 1, 1, 1])
+    assert not any(e.message == "engine.event.struck" for e in result.events)
+    sights = [(e.turn, e.actor, e.verdict.difficulty) for e in result.events if e.kind == "sight"]
+    order = [(1, "Guard"), (1, "Ninja"), (2, "Guard"), (2, "Ninja")]
+    assert [(t, a) for t, a, _ in sights] == order
+    assert {d for _, _, d in sights} == {6}
+    assert _walker(result, "Guard").alive
+    assert result.outcome.kind == "turn_limit" and result.outcome.unseen
+    on = play(scenario("strike-within-reach"), dice_values=[3, 2, 5])
+    assert any(e.message == "engine.event.struck" for e in on.events)
+    assert not any(e.kind == "sight" and e.actor == "Ninja" for e in on.events)
+
+
 LANTERN_BEHIND_A_WALL = """
 ruleset: skirmish
 name: The lantern

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
+import vigile
 from test_hand_worked import EXACT, GUARD_DETECTIONS, within
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import UniformFaces, UniformStream
@@ -37,6 +38,7 @@ from vigile.scene.model import Scenario
 from vigile.sim.tally import CODE, OUTCOMES
 
 HERE = Path(__file__).parent / "scenarios"
+BUNDLED = Path(vigile.__file__).parent / "scenarios"
 BUNDLED_RAIDS = ["night-raid", "night-raid-unscouted", "sk-n9-shoji", "sk-v7-terrace"]
 HAND_WORKED = sorted(p.stem for p in HERE.glob("*.yaml"))
 STATES = list(AwarenessState)
@@ -110,6 +112,19 @@ def test_the_kernel_plays_the_engines_game_on_the_bundled_raids(name: str) -> No
 @pytest.mark.parametrize("name", HAND_WORKED)
 def test_the_kernel_plays_the_engines_game_on_the_hand_worked_scenarios(name: str) -> None:
     assert_same_game(load_scenario(HERE / f"{name}.yaml"), 200, seed=11)
+
+
+MELEE_OFF = "house_rules: {alarm: {struck_sees: false, striker_knows: false}}\n"
+"""The two melee rulings of SK-G5 [R] switched off (``alarm.struck_sees``,
+``alarm.striker_knows``): the kernel reads them from its tables, as the engine from the rules."""
+
+
+@pytest.mark.parametrize("name", ["strike-within-reach", "strike-beyond-reach", "night-raid"])
+def test_the_kernel_plays_the_engines_game_with_the_melee_rulings_off(name: str) -> None:
+    hand_worked = (HERE / f"{name}.yaml").exists()
+    path = HERE / f"{name}.yaml" if hand_worked else BUNDLED / f"{name}.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert_same_game(parse_scenario(text + MELEE_OFF), 200 if hand_worked else 6, seed=12)
 
 
 coordinate = st.integers(min_value=2, max_value=58)

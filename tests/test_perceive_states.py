@@ -27,9 +27,9 @@ import pytest
 from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import AmbushSetting
 from vigile.engine.run import play
-from vigile.games.skirmish.raid import STRUCK_SEES
 from vigile.rulesets.dnd35 import traits
 from vigile.rulesets.senses import Condition, Sense, reach
+from vigile.rulesets.skirmish.alarm import struck_guard_sees
 from vigile.rulesets.skirmish.ambush import ambush_check
 from vigile.rulesets.skirmish.eavesdrop import overhear_check
 from vigile.rulesets.skirmish.shadow import Setting, Task, shadow_check
@@ -143,7 +143,7 @@ def test_every_skirmish_perception_says_what_its_rule_gives(
         "engine.event.sees": sight,  # SK-V1..SK-V9
         "engine.raid.turns_round": sight,  # SK-N10, then the sight rules
         "engine.raid.discovers": sight,  # SK-G3, SK-G4: the sight rules, roles reversed
-        "engine.event.struck": STRUCK_SEES,  # [R] a struck guard sees his attacker
+        "engine.event.struck": struck_guard_sees(rules),  # SK-G5 [R]: he sees his attacker
         "engine.raid.overhears": overhear_check(rules, volume="whisper").state,  # SK-N7
         "engine.day.notices": shadow_check(
             rules, task=Task.NOTICE, setting=Setting.CROWD

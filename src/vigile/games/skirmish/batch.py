@@ -133,7 +133,7 @@ class Block:
             self.noise(
                 NoiseEvent.MELEE, None, op.at, op.maker, op.doors, hit, seen, besides=op.victim
             )
-            still = hit & self.alive[:, op.victim]
+            still = hit & self.alive[:, op.victim] & self.m.struck_sees  # SK-G5 [R]
             self.detect(
                 still, op.victim, op.maker, np.full(self.n, op.at[0]), np.full(self.n, op.at[1])
             )

@@ -22,7 +22,7 @@ from vigile.errors import InputError
 from vigile.games.skirmish.raid import skirmish_board
 from vigile.games.skirmish.schedule import Turn, schedule
 from vigile.rulesets.data import RuleData
-from vigile.rulesets.skirmish.alarm import alarm_check
+from vigile.rulesets.skirmish.alarm import alarm_check, struck_guard_sees
 from vigile.rulesets.skirmish.common import Roller
 from vigile.rulesets.skirmish.movement import Speed, move_check
 from vigile.rulesets.skirmish.noise import (
@@ -295,6 +295,8 @@ class SimModel:
     """Each defender's chance to hear the alarm cry when not on alert (SK-N7)."""
     alarm_ends: bool
     alert_on_noise: bool
+    struck_sees: bool
+    """A guard struck and not silenced detects his attacker (SK-G5 [R], house rule)."""
     step: float
     auto: float
     bands: dict[Attitude, float]
@@ -388,6 +390,7 @@ def prepare(scenario: Scenario) -> SimModel:
         ],
         alarm_ends=scenario.alarm_ends,
         alert_on_noise=heard_puts_on_alert(rules),
+        struck_sees=struck_guard_sees(rules) is not None,
         step=float(distance_step_cm(rules, scenario.time)),
         auto=float(rules.num("sight.auto_moving_cm")),
         bands={a: float(rules.num(f"sight.band_cm.{a.value}")) for a in Attitude},

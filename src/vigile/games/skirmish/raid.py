@@ -90,7 +90,12 @@ from vigile.games.skirmish.steps import (
     StrikeStep,
 )
 from vigile.rulesets.data import RuleData
-from vigile.rulesets.skirmish.alarm import alarm_check, within_reach
+from vigile.rulesets.skirmish.alarm import (
+    alarm_check,
+    striker_knows,
+    struck_guard_sees,
+    within_reach,
+)
 from vigile.rulesets.skirmish.barriers import barrier_rules
 from vigile.rulesets.skirmish.eavesdrop import RULE as EAVESDROP_RULE
 from vigile.rulesets.skirmish.eavesdrop import may_overhear, overhear_check
@@ -109,10 +114,6 @@ from vigile.scene.actors import GuardState, Outfit, Side
 from vigile.scene.geometry import KindRule, lit_by
 from vigile.scene.model import Scenario
 from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike, ThrowGrapple
-
-STRUCK_SEES = AwarenessState.OBSERVED
-"""What a guard struck by an intruder (a ``strike`` that does not silence him) knows of it:
-[R] he sees his attacker (the texts have no combat: a ruling of this module, above)."""
 
 
 def given_state(verdict: Verdict) -> AwarenessState:
@@ -330,12 +331,14 @@ class SkirmishGame(Game):
         self.take(FumbleStep(intruder, "open-door" if is_open else "close-door"))
 
     def _strike(self, intruder: Walker, victim: Walker) -> None:
-        """A round of melee: a noise (SK-N2), and a struck guard sees his attacker [R]."""
+        """A round of melee: a noise (SK-N2), and what a struck guard learns of his attacker
+        (SK-G5 [R], :func:`~vigile.rulesets.skirmish.alarm.struck_guard_sees`)."""
         self._found(intruder, victim)
         self._blow(intruder, victim)
         self._noise(NoiseEvent.MELEE, victim.at, maker=intruder, besides={victim.name})
-        if victim.side is Side.DEFENDERS and victim.alive:
-            self._detect(victim, intruder, "engine.event.struck", STRUCK_SEES)
+        sees = struck_guard_sees(self.rules)
+        if victim.side is Side.DEFENDERS and victim.alive and sees is not None:
+            self._detect(victim, intruder, "engine.event.struck", sees)
 
     def _next_waypoint(self, intruder: Walker) -> Point | None:
         for leg in intruder.legs[intruder.leg + 1 :]:
@@ -500,9 +503,11 @@ class SkirmishGame(Game):
         )
 
     def _found(self, intruder: Walker, guard: Walker) -> None:
-        """An intruder who strikes or kills a guard it did not know knows where he is [R]."""
-        if not self.knows_where(intruder, guard):
-            intruder.learn(guard.name, AwarenessState.OBSERVED)
+        """What an intruder who strikes or kills a guard learns of him (SK-G5 [R],
+        :func:`~vigile.rulesets.skirmish.alarm.striker_knows`)."""
+        knows = striker_knows(self.rules)
+        if knows is not None and not self.knows_where(intruder, guard):
+            intruder.learn(guard.name, knows)
 
     def _discover(self, intruder: Walker, guard: Walker) -> None:
         """One sight test of ``intruder`` on a guard whose position it does not know, the roles
@@ -578,7 +583,8 @@ class SkirmishGame(Game):
 
     def _detect(self, guard: Walker, intruder: Walker, message: str, state: AwarenessState) -> None:
         """``guard`` comes to ``state`` of ``intruder`` (a sighting: the sight check's state,
-        SK-V1..SK-V9; struck: :data:`STRUCK_SEES`), and the event names it."""
+        SK-V1..SK-V9; struck: :func:`~vigile.rulesets.skirmish.alarm.struck_guard_sees`), and the
+        event names it."""
         guard.learn(intruder.name, state)
         self.ever_detected = True
         self.emit(

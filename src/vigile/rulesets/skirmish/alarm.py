@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Line, Verdict
 from vigile.dice.roll import Roll, single
 from vigile.dice.source import FaceSource
@@ -26,6 +27,21 @@ def within_reach(rules: RuleData, distance_cm: float) -> bool:
     closer by default: the example's ninja is 5 cm behind the guard]. Beyond it the guard
     cries the alarm, with no roll."""
     return distance_cm <= rules.num("alarm.strike_reach_cm")
+
+
+def struck_guard_sees(rules: RuleData) -> AwarenessState | None:
+    """What a guard struck by an intruder, and not silenced by the blow, knows of him
+    [SK-G5 R: the texts have no combat; the house rule ``alarm.struck_sees``, on by default]:
+    he sees his attacker (``observed``: a detection, and the alarm's roll follows), or, the
+    rule off, the blow teaches him nothing the melee's noise does not (None)."""
+    return AwarenessState.OBSERVED if rules.flag("alarm.struck_sees") else None
+
+
+def striker_knows(rules: RuleData) -> AwarenessState | None:
+    """What an intruder who strikes or kills a guard knows of him [SK-G5 R: the house rule
+    ``alarm.striker_knows``, on by default]: where he stood (``observed``), or, the rule off,
+    no more than before (None)."""
+    return AwarenessState.OBSERVED if rules.flag("alarm.striker_knows") else None
 
 
 def alarm_check(rules: RuleData, *, source: FaceSource | None = None) -> Verdict:

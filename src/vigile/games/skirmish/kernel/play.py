@@ -96,7 +96,9 @@ F_WIDTH, F_HEIGHT, F_MOVE, F_EPSILON, F_STEP, F_AUTO, F_REACH, F_MOVE_CELL, F_LI
     I_FUMBLE_SOUND,
     I_MELEE_SOUND,
     I_SIDES,
-) = range(18)
+    I_STRUCK_SEES,
+    I_STRIKER_KNOWS,
+) = range(20)
 # ENDINGS: the tally's codes
 E_UNSEEN, E_DETECTED, E_AFTER_ALARM, E_ALARM, E_TURN_LIMIT = range(5)
 
@@ -512,10 +514,11 @@ def _queries(M: Arrays, W: Arrays) -> tuple[Any, Any, Any, Any, Any]:
 
 @compiled
 def _found(M: Arrays, W: Arrays, i: int, g: int) -> None:
-    """An intruder who strikes or kills a guard knows where he is [R]."""
-    observed = M[INTS][I_OBSERVED]
-    if not W[KNOWS][i, g] and W[AWARE][i, g] != observed:
-        W[AWARE][i, g] = observed
+    """What an intruder who strikes or kills a guard learns: where he stood, under the house
+    rule (SK-G5 [R], :func:`vigile.rulesets.skirmish.alarm.striker_knows`)."""
+    knows = M[INTS][I_STRIKER_KNOWS]  # the state's rank, -1: none
+    if knows >= 0 and not W[KNOWS][i, g] and W[AWARE][i, g] != knows:
+        W[AWARE][i, g] = knows
 
 
 @compiled
@@ -663,7 +666,7 @@ def _ops(
                 G, L, D, V, P, sound, vx, vy, maker, outfit, noise_mask, sight_mask,
                 mx, my, attitude, lit, victim, key, k, uniforms, ctx,
             )  # fmt: skip
-            if alive[victim]:
+            if alive[victim] and M[INTS][I_STRUCK_SEES]:  # SK-G5 [R]: struck_guard_sees
                 _detect(D, victim, maker, mx, my)
 
 

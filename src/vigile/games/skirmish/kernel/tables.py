@@ -29,7 +29,7 @@ from vigile.dice.pool import SIDES
 from vigile.dice.source import GivenFaces
 from vigile.errors import InputError
 from vigile.games.skirmish.model import SimModel, Tables, prepare
-from vigile.rulesets.skirmish.alarm import alarm_check
+from vigile.rulesets.skirmish.alarm import alarm_check, striker_knows
 from vigile.rulesets.skirmish.common import Roller
 from vigile.rulesets.skirmish.eavesdrop import VOLUMES, may_overhear, overhear_check
 from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, death_surface, noise_check
@@ -349,6 +349,7 @@ def build(scenario: Scenario) -> KernelModel:
         np.float64,
     )
     bands = np.array([sim.bands[a] for a in ATTITUDES], np.float64)
+    striker = striker_knows(sim.rules)
     ints = np.array(
         [
             int(sim.rules.num("turn.patrol_bounces")),
@@ -369,6 +370,8 @@ def build(scenario: Scenario) -> KernelModel:
             fumble_sound,
             melee_sound,
             SIDES,
+            int(sim.struck_sees),
+            -1 if striker is None else STATES.index(striker),
         ],
         np.int64,
     )
