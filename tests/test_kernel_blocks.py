@@ -72,6 +72,24 @@ def test_a_block_is_its_generators_stream_across_chunks_and_settled_stops() -> N
     assert settled == [0, 17, 18, 150]
 
 
+def test_a_run_longer_than_a_chunk_grows_the_threads_buffer_and_keeps_the_stream() -> None:
+    """Runs of up to 40 uniforms on chunks of 7: the stream buffer (one per thread, kept from
+    block to block) grows, and what the run had drawn is carried over. In a fresh thread, so
+    that no larger buffer of an earlier test is already there."""
+    import threading
+
+    need = np.random.default_rng(2).integers(0, 41, 60)
+    sums = np.zeros(len(need))
+    thread = threading.Thread(
+        target=Blocks(stand_in, 7, 3).play,
+        args=(len(need), np.random.default_rng(9), (need, set()), (sums,)),
+    )
+    thread.start()
+    thread.join()
+    stream = np.random.default_rng(9).random(int(need.sum()))
+    assert np.array_equal(sums, expected(need, stream))
+
+
 def test_a_trace_counts_what_each_run_drew_and_says_when_it_is_short() -> None:
     need = np.array([3, 0, 5, 2])
     uniforms = np.random.default_rng(2).random(10)

@@ -130,13 +130,15 @@ to be taken from it: it is within a few ulps (1e-16) of :func:`py_hypot`."""
 
 @compiled
 def hypot_below(a: float, b: float, limit: float, strict: bool) -> bool:
-    """``py_hypot(a, b) < limit`` (``<=`` when not ``strict``), exactly; from the plain root
-    when it is clearly on one side, from :func:`py_hypot` near the bound."""
+    """``py_hypot(a, b) < limit`` (``<=`` when not ``strict``), exactly; from the plain sum of
+    squares when it is clearly on one side of the squared bound (twice the margin: the root
+    halves a relative gap), from :func:`py_hypot` near the bound."""
     if 1e-100 < limit < 1e150:
-        plain = math.sqrt(a * a + b * b)
-        if plain < limit * (1.0 - FAST_MARGIN):
+        square = a * a + b * b  # compared squared: no root to wait for
+        bound = limit * limit
+        if square < bound * (1.0 - 2.0 * FAST_MARGIN):
             return True
-        if plain > limit * (1.0 + FAST_MARGIN):
+        if square > bound * (1.0 + 2.0 * FAST_MARGIN):
             return False
     gap = py_hypot(a, b)
     return gap < limit if strict else gap <= limit
@@ -175,7 +177,7 @@ def _signs(
     ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
 ) -> tuple[float, float, float, float, float, float]:
     """``_signs`` of the original for one query A–B and one barrier P–Q."""
-    swap = (ax > bx) or (ax == bx and ay > by)
+    swap = (ax > bx) | ((ax == bx) & (ay > by))
     if swap:
         lx, ly, hx, hy = bx, by, ax, ay
     else:
@@ -220,9 +222,14 @@ def boxes_apart(
     touches P–Q only inside P–Q's box. Random play never lays a move or a line of sight along
     a wall's line to 1e-16, and the exact tests against the original would see it."""
     tol = BOX_MARGIN * (1.0 + abs(ax) + abs(ay) + abs(px) + abs(py))
-    if max(ax, bx) + tol < min(px, qx) or max(px, qx) + tol < min(ax, bx):
-        return True
-    return max(ay, by) + tol < min(py, qy) or max(py, qy) + tol < min(ay, by)
+    # the four sides with ``|``, not ``or``: no branch to mispredict (random queries made
+    # the short-circuit version four times slower)
+    return (
+        (max(ax, bx) + tol < min(px, qx))
+        | (max(px, qx) + tol < min(ax, bx))
+        | (max(ay, by) + tol < min(py, qy))
+        | (max(py, qy) + tol < min(ay, by))
+    )
 
 
 @compiled
@@ -233,10 +240,10 @@ def meets_open(
     if boxes_apart(ax, ay, bx, by, px, py, qx, qy):
         return False
     s1, s2, s3, s4, _, _ = _signs(ax, ay, bx, by, px, py, qx, qy)
-    if s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0:
+    if (s1 == 0) & (s2 == 0) & (s3 == 0) & (s4 == 0):
         low, high, length2, _ = _projections(ax, ay, bx, by, px, py, qx, qy)
         return length2 > 0 and low < length2 and high > 0
-    return (s3 * s4 < 0) and (s1 * s2 <= 0)
+    return (s3 * s4 < 0) & (s1 * s2 <= 0)
 
 
 @compiled
@@ -405,23 +412,33 @@ def contacts(
     if boxes_apart(ax, ay, bx, by, px, py, qx, qy):
         return False, 0.0, False
     s1, s2, s3, s4, o3, o4 = _signs(ax, ay, bx, by, px, py, qx, qy)
-    collinear = s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0
-    touch = (s3 * s4 <= 0) and (s1 * s2 <= 0) and not collinear
-    denominator = o3 - o4
-    where = min(max(o3 / denominator, 0.0), 1.0) if denominator != 0 else 0.0
-    if collinear:
+    if (s1 == 0) & (s2 == 0) & (s3 == 0) & (s4 == 0):
         low, high, length2, swap = _projections(ax, ay, bx, by, px, py, qx, qy)
         if length2 == 0:
             touch = min(px, qx) <= ax <= max(px, qx) and min(py, qy) <= ay <= max(py, qy)
-            where = 0.0
-        else:
-            touch = low <= length2 and high >= 0
-            first = 1.0 - high / length2 if swap else low / length2
-            where = min(max(first, 0.0), 1.0)
-    return touch, where, collinear
+            return touch, 0.0, True
+        first = 1.0 - high / length2 if swap else low / length2
+        return low <= length2 and high >= 0, min(max(first, 0.0), 1.0), True
+    if not ((s3 * s4 <= 0) & (s1 * s2 <= 0)):
+        return False, 0.0, False  # where it would meet is never read: no division
+    denominator = o3 - o4
+    return True, (min(max(o3 / denominator, 0.0), 1.0) if denominator != 0 else 0.0), False
 
 
 @compiled
+def point_touches(fx: float, fy: float, px: float, py: float, qx: float, qy: float) -> bool:
+    """Barrier P–Q touches the point F: what :func:`contacts` finds of the query F–F, in a
+    few operations. For A = B = F the original's signs are s1 = s2 = 0 (the orientations
+    about a segment of zero length are 0) and s3 = s4 = sign(orient(P, Q, F)): F off the
+    line (s3 * s4 = 1) touches nothing, F on it is "collinear" with a query of zero length,
+    which touches where F lies in P–Q's box (and a box apart, :func:`boxes_apart`, is the
+    same answer)."""
+    if _orient(px, py, qx, qy, fx, fy) != 0:
+        return False
+    return min(px, qx) <= fx <= max(px, qx) and min(py, qy) <= fy <= max(py, qy)
+
+
+@inlined
 def _leg_is_clear(
     sx: float,
     sy: float,
@@ -448,8 +465,7 @@ def _leg_is_clear(
             touch, _, _ = contacts(sx, sy, fx, fy, x1[j], y1[j], x2[j], y2[j])
             if touch:
                 return False
-        touch, _, _ = contacts(fx, fy, fx, fy, x1[j], y1[j], x2[j], y2[j])
-        if touch:
+        if point_touches(fx, fy, x1[j], y1[j], x2[j], y2[j]):
             return False
     return True
 

@@ -21,7 +21,10 @@ faces. What it does know is how a pool is rolled against a target (SK-D1, SK-D3,
 :mod:`vigile.dice.pool` rolls it), tested face for face against that module.
 
 Compiled without reference counting (``_nrt=False``, as the geometry): the kernel allocates
-nothing; its state lives in arrays allocated once by the caller.
+nothing; its state lives in arrays allocated once by the caller. The turn's phases and the
+sight tests are inlined (:func:`~vigile.sim.kernel.geometry.inlined`), not left to LLVM's
+judgement: when it stopped inlining the sight phase (a helper grew by a few lines), passing
+the model's arrays at each call halved the kernel's speed.
 
 A run stops early, to be played again, when the stream runs out (:data:`EXHAUSTED`) or when it
 meets a case of the hearing table not yet asked of the rule (:data:`MISSED`).
@@ -104,10 +107,8 @@ E_UNSEEN, E_DETECTED, E_AFTER_ALARM, E_ALARM, E_TURN_LIMIT = range(5)
 
 # the run's state tuple
 GX, GY, ALIVE, ALERT, WATCHES, RESOLVED, AWARE, KNOWS, QUEUE, PAIRS, SCALARS = range(11)
-CANDIDATES, STAMP, SCRATCH, DONE_GROUP, HEAT_X, HEAT_Y, CACHE_WALLS, CACHE_LINE, MOVERS = range(
-    11, 20
-)
-TURN_LINE, GUARD_VIEW, CACHE_STEPS = 20, 21, 22
+CANDIDATES, STAMP, SCRATCH, DONE_GROUP, HEAT_X, HEAT_Y, CACHE_WALLS, CACHE_LINE = range(11, 19)
+TURN_LINE, GUARD_VIEW, CACHE_STEPS = 19, 20, 21
 """``TURN_LINE[i, g]``: a moving guard's line of sight to intruder i this turn (-1: not yet
 known); ``GUARD_VIEW[0 / 1, g]``: guard g stands in cover / in light this turn (-1: not yet
 known). Both hold for the sight phase of one turn, where nothing moves. ``CACHE_STEPS`` beside
@@ -534,7 +535,7 @@ def _in_cover(M: Arrays, x: float, y: float) -> bool:
     return region_of(x, y, M[COVER_START], M[COVER_X], M[COVER_Y]) >= 0
 
 
-@compiled
+@inlined
 def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Each group draws one direction and its living members move (SK-G1)."""
     ints = M[INTS]
@@ -544,11 +545,9 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
     group_of = M[GROUP_OF]
     done = W[DONE_GROUP]
     done[:] = False
-    mask = M[MOVE_MASK][doors]
-    near_start = M[NEAR_START]
+    near_start = M[NEAR_START][doors]
     near_walls = M[NEAR_WALLS]
-    walls = W[MOVERS]
-    cell = floats[F_MOVE_CELL]
+    per_cell = 1.0 / floats[F_MOVE_CELL]
     for g in range(ints[I_GUARDS]):
         if not (alive[g] and patrolling[g]) or done[group_of[g]]:
             continue
@@ -564,15 +563,14 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
             if not alive[h] or group_of[h] != group:
                 continue
             x, y = W[GX][h], W[GY][h]
-            column = min(ints[I_MOVE_COLUMNS] - 1, max(0, int(x / cell)))
-            row = min(ints[I_MOVE_ROWS] - 1, max(0, int(y / cell)))
+            # the cell (a point on a cell's edge may land in either: both lists hold every
+            # wall a move from it can meet, :func:`vigile.sim.kernel.grid.near_walls`)
+            column = min(ints[I_MOVE_COLUMNS] - 1, max(0, int(x * per_cell)))
+            row = min(ints[I_MOVE_ROWS] - 1, max(0, int(y * per_cell)))
             k = column * ints[I_MOVE_ROWS] + row
-            count = 0
-            for n in range(near_start[k], near_start[k + 1]):
-                j = near_walls[n]
-                if mask[j]:
-                    walls[count] = j
-                    count += 1
+            first = near_start[k]
+            count = near_start[k + 1] - first
+            walls = near_walls[first : first + count]
             W[GX][h], W[GY][h] = trace_unit(
                 x,
                 y,
@@ -670,7 +668,7 @@ def _ops(
                 _detect(D, victim, maker, mx, my)
 
 
-@compiled
+@inlined
 def _conversations(
     M: Arrays,
     W: Arrays,
@@ -715,7 +713,7 @@ def _conversations(
                 aware[i, g] = max(aware[i, g], heard)
 
 
-@compiled
+@inlined
 def _sight(
     M: Arrays,
     W: Arrays,
@@ -873,7 +871,7 @@ def posted_codes(M: Arrays, W: Arrays) -> None:
                 )
 
 
-@compiled
+@inlined
 def _alarms(
     M: Arrays,
     W: Arrays,

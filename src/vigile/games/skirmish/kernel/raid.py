@@ -150,7 +150,6 @@ def state_tuple(model: KernelModel) -> tuple[Array, ...]:
         np.zeros(n_g * n_i + 1),
         model.caches["walls"],
         model.caches["line"],
-        np.zeros(m + 4, np.int64),
         np.full((n_i, n_g), -1, np.int64),
         np.full((2, n_g), -1, np.int64),
         model.caches["steps"],

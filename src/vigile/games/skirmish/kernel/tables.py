@@ -60,6 +60,22 @@ BRUTE_WALLS = 48
 Array = np.ndarray[Any, Any]
 
 
+def _by_door_state(start: Array, walls: Array, move_mask: Array) -> tuple[Array, Array]:
+    """The near walls of each cell (CSR ``start``, ``walls``) for each door state: only those
+    that block a move in that state (``move_mask[state]``), in their order; ``start[state]``
+    indexes the one flat list of all states."""
+    starts = np.zeros((move_mask.shape[0], start.shape[0]), np.int64)
+    kept: list[Array] = []
+    offset = 0
+    for state, mask in enumerate(move_mask):
+        keep = mask[walls]
+        before = np.concatenate([[0], np.cumsum(keep)])
+        starts[state] = offset + before[start]
+        kept.append(walls[keep])
+        offset += int(keep.sum())
+    return starts, np.concatenate(kept).astype(np.int64)
+
+
 def roll_code(verdict: Verdict) -> int:
     """The kernel's code of a verdict given without dice (see the module's docstring)."""
     if verdict.impossible:
@@ -243,8 +259,8 @@ def build(scenario: Scenario) -> KernelModel:
     # when a move from it can reach it (most cells are far from every border)
     movers = np.nonzero(move_mask[:, :m].any(axis=0))[0].astype(np.int64)
     movers = np.concatenate([movers, np.arange(m, m + 4, dtype=np.int64)])
-    near_start, near_walls_ = near_walls(
-        move_grid, all_x1, all_y1, all_x2, all_y2, movers, float(move)
+    near_start, near_walls_ = _by_door_state(
+        *near_walls(move_grid, all_x1, all_y1, all_x2, all_y2, movers, float(move)), move_mask
     )
     line_grid = Grid.over(width, height, max(width, height) / 32)
     line_start, line_walls = cell_walls(line_grid, x1, y1, x2, y2)
