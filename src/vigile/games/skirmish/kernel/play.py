@@ -21,8 +21,8 @@ faces. What it does know is how a pool is rolled against a target (SK-D1, SK-D3,
 :mod:`vigile.dice.pool` rolls it), tested face for face against that module.
 
 Compiled without reference counting (``_nrt=False``, as the geometry): the kernel allocates
-nothing; its state lives in arrays allocated once by the caller. The turn's phases and the
-sight tests are inlined (:func:`~vigile.sim.kernel.geometry.inlined`), not left to LLVM's
+nothing; its state lives in arrays allocated once by the caller. The turn's phases are
+inlined (:func:`~vigile.sim.kernel.geometry.inlined`), not left to LLVM's
 judgement: when it stopped inlining the sight phase (a helper grew by a few lines), passing
 the model's arrays at each call halved the kernel's speed.
 
