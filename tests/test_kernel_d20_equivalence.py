@@ -52,6 +52,15 @@ SF_PLAYED = SF_BUNDLED
 STATES = list(AwarenessState)
 
 
+def generated(text: str) -> Scenario:
+    """A generated scenario, parsed; one the loader refuses is not an example (``assume``)."""
+    try:
+        return parse_scenario(text, fmt="json")
+    except VigileError:
+        assume(False)
+        raise
+
+
 def engine_runs(scenario: Scenario, uniforms: np.ndarray, runs: int) -> list[tuple[object, ...]]:
     """The engine's runs, one after the other on the stream of ``uniforms``."""
     play = StarfinderGame if scenario.ruleset == "starfinder" else Dnd35Game
@@ -300,11 +309,7 @@ def scenarios(draw: st.DrawFn) -> str:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios(), st.integers(0, 2**32 - 1))
 def test_the_kernel_plays_the_engines_game_on_random_scenarios(text: str, seed: int) -> None:
-    try:
-        scenario = parse_scenario(text, fmt="json")
-    except VigileError:
-        assume(False)
-        raise
+    scenario = generated(text)
     assume(unsupported(scenario) is None)
     assert_same_game(scenario, 20, seed)
 
@@ -422,11 +427,7 @@ def starfinder_scenarios(draw: st.DrawFn) -> str:
 def test_the_starfinder_kernel_plays_the_engines_game_on_random_scenarios(
     text: str, seed: int
 ) -> None:
-    try:
-        scenario = parse_scenario(text, fmt="json")
-    except VigileError:
-        assume(False)
-        raise
+    scenario = generated(text)
     assume(sf_unsupported(scenario) is None)
     assert_same_game(scenario, 20, seed)
 

@@ -4,15 +4,21 @@ names no game, compiled, and the arrays it reads.
 The compiled half: the 5-ft grid, bearings, a float's ``%`` as the engine computes them, bit for
 bit; lines of sight and barriers as the doors stand; what a defender learns
 (``D20Game._learn``: its knowledge of the place, the alarm, the detections the tally counts);
-the patrols; a defender closing in; the objective. Each game's kernel
+the patrols; a defender closing in; the objective; the lights and darkness
+(``D20Game._lit``, ``_dark_for``, ``_unseen_by``: whether a place is dark for a defender is a
+table of :func:`vigile.rulesets.senses.dark_for`); an intruder turning invisible or visible
+and one walking into the dark (``_set_invisible``, ``_into_the_dark``: what an observer keeps
+is the game's, given); the intruders' blows and kills reaching only a living victim (a killed
+defender patrols, perceives, acts and hears the alarm no more). Each game's kernel
 (:mod:`vigile.games.dnd35.kernel.play`, :mod:`vigile.games.starfinder.kernel.play`) plays its
 perception and its blows around them, on a model tuple that begins with the arrays of
 :data:`PREFIX` (built by :func:`prefix`) and a run's state that begins with :func:`state`'s.
 The exact tests (``tests/test_kernel_d20_equivalence.py``) hold them to the engine.
 
 The Python half (:func:`schedule`, :func:`prefix`): the walls and the barriers in every way the
-named doors can stand, the defenders, and the intruders' walk round by round, played once by
-the game's own engine class (their walk does not depend on chance while they live).
+named doors can stand in a run (:func:`door_states`: a few, however many the doors), the
+defenders, the lights, and the intruders' walk round by round, played once by the game's own
+engine class (their walk does not depend on chance while they live).
 
 Nothing here is a rule of a game: a square is ``floor(x / 5)`` (the engine's grid), a bearing
 is ``degrees(atan2(dy, dx)) % 360`` as the engine remembers one, and a float's ``%`` is
@@ -37,6 +43,7 @@ from vigile.sim.kernel.dice import draw
 from vigile.sim.kernel.geometry import (
     compiled,
     crossings,
+    hypot_below,
     py_hypot,
     sees,
     trace_move,
@@ -58,7 +65,9 @@ SIGHT_M, DOOR_M, STONE_M, MOVERS, MOVER_N = range(9, 14)
 WX, WY, WMOVED, WSHIFT, WSPEED, WSOFT, WLIQ, WINSIDE, DOOR_OPS, OP_START = range(14, 24)
 GSX, GSY, GMOVE, GALERT0, GASLEEP, GDISTR, GSENSES, NAMED, ENDINGS = range(24, 33)
 WNOISY, WFOUGHT, WCOVER, WLOST, ISX, ISY = range(33, 39)
-GAME = 39
+DOOR_NEXT, LIGHT_X, LIGHT_Y, LIGHT_R, CARRIED, CARRIED_R, LIGHT_N = range(39, 46)
+DARK, DARK_TO, DARK_RANGE, IETH, IINV0, GETH = range(46, 52)
+GAME = 52
 """The first index of a game's own arrays."""
 PREFIX = [
     "x1",
@@ -98,8 +107,21 @@ PREFIX = [
     "walk_lost_cover",
     "intruder_start_x",
     "intruder_start_y",
+    "door_next",
+    "light_x",
+    "light_y",
+    "light_r",
+    "carried",
+    "carried_r",
+    "light_n",
+    "dark",
+    "dark_to",
+    "dark_range",
+    "intruder_ethereal",
+    "intruder_invisible",
+    "guard_ethereal",
 ]
-"""The names of the model's arrays ``X1`` … ``WFOUGHT`` (after ``FL`` and ``IN``)."""
+"""The names of the model's arrays ``X1`` … ``GETH`` (after ``FL`` and ``IN``)."""
 # FL: the floats every game has first
 F_W, F_H, F_EPS, F_CLOSE = range(4)
 # IN: the ints every game has at these places
@@ -112,12 +134,17 @@ E_UNSEEN, E_DETECTED, E_ALARM, E_TURN_LIMIT, E_CAUGHT = range(5)
 # the run's state tuple (:func:`state`)
 GX, GY, GALERT, WALKED, AWARE, KKIND, KSQ, KBEAR, PIN, IALIVE = range(10)
 PAIRS, SC, HX, HY, CAND, SCR, LIST, LSTATE, IX, IY = range(10, 20)
-STATE = 20
+GALIVE, INVIS, NOISY, FOUGHT = range(20, 24)
+"""A defender still in the game (not killed); an intruder invisible now (cast or ended since
+the start); an intruder that fought or spoke this round, fought this round (DD-5, DD-20)."""
+STATE = 24
 """The first index of a game's own state arrays."""
 # SC
 S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_HEAT, S_DOORS, S_ALARM_BY = range(9)
-OP_DOOR, OP_VANISH, OP_STRIKE, OP_SQUARE, OP_SNIPE = range(5)
+OP_DOOR, OP_VANISH, OP_STRIKE, OP_SQUARE, OP_SNIPE, OP_KILL, OP_APPEAR = range(7)
 """What an intruder does on its walk (:func:`schedule`'s ops: kind and three numbers)."""
+MOST_DOOR_STATES = 1024
+"""Most ways the named doors can stand in a run that the model keeps (:func:`door_states`)."""
 SPEED_HALF, SPEED_FULL, SPEED_RUN = range(3)
 
 
@@ -311,7 +338,8 @@ def learn(M: Arrays, W: Arrays, g: int, i: int, state: int, pin: int) -> None:
         sc[S_ALARM] = sc[S_TURN]
         sc[S_ALARM_BY] = g
         for h in range(M[IN][I_G]):
-            W[GALERT][h] = 1
+            if W[GALIVE][h]:
+                W[GALERT][h] = 1
 
 
 @compiled
@@ -320,7 +348,7 @@ def patrols(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None
     fl = M[FL]
     doors = W[SC][S_DOORS]
     for g in range(M[IN][I_G]):
-        if not M[GSENSES][g, PATROL]:
+        if not M[GSENSES][g, PATROL] or not W[GALIVE][g]:
             continue
         pursues = False
         for i in range(M[IN][I_I]):
@@ -408,6 +436,7 @@ def start_run(M: Arrays, W: Arrays) -> None:
         W[GX][g] = M[GSX][g]
         W[GY][g] = M[GSY][g]
         W[GALERT][g] = M[GALERT0][g]
+        W[GALIVE][g] = 1
         for i in range(M[IN][I_I]):
             W[AWARE][g, i] = UNAWARE
             W[KKIND][g, i] = KNOWN_NONE
@@ -417,15 +446,158 @@ def start_run(M: Arrays, W: Arrays) -> None:
         W[IALIVE][i] = 1
         W[IX][i] = M[ISX][i]
         W[IY][i] = M[ISY][i]
+        W[INVIS][i] = M[IINV0][i]
+        W[NOISY][i] = 0
+        W[FOUGHT][i] = 0
 
 
 @compiled
-def door(W: Arrays, bit: int, is_open: int) -> None:
-    """A named door opened or closed (``Game._door``): bit ``bit`` of the doors' state."""
-    if is_open:
-        W[SC][S_DOORS] |= 1 << bit
-    else:
-        W[SC][S_DOORS] &= ~(1 << bit)
+def door(M: Arrays, W: Arrays, k: int, is_open: int) -> None:
+    """The k-th named door opened or closed (``Game._door``): the doors' state moves to the
+    row of :func:`door_states` where they stand so."""
+    W[SC][S_DOORS] = M[DOOR_NEXT][W[SC][S_DOORS], k, is_open]
+
+
+@compiled
+def begin_walk(M: Arrays, W: Arrays, t: int, i: int) -> None:
+    """Intruder i's walk in round t begins: it has fought or spoken this round as far as its
+    plan's words and attacks on squares say (the schedule's); a blow or a kill adds to it when
+    its victim is still alive (:func:`strike_lands`)."""
+    W[NOISY][i] = M[WNOISY][t, i]
+    W[FOUGHT][i] = M[WFOUGHT][t, i]
+
+
+@compiled
+def strike_lands(W: Arrays, i: int, g: int) -> bool:
+    """Intruder i strikes or kills defender g (``D20Game._act``): nothing happens to a dead
+    victim; a living one makes the blow noisy and an attack (DD-5, DD-20). True when it lives."""
+    if not W[GALIVE][g]:
+        return False
+    W[NOISY][i] = 1
+    W[FOUGHT][i] = 1
+    return True
+
+
+@compiled
+def hidden_from(M: Arrays, W: Arrays, g: int, i: int) -> bool:
+    """Intruder i is invisible (or ethereal) to defender g, which does not see invisible
+    creatures (``hidden_from``)."""
+    return bool((W[INVIS][i] or M[IETH][i]) and not M[GSENSES][g, SEEINV])
+
+
+@compiled
+def lit(M: Arrays, W: Arrays, x: float, y: float) -> bool:
+    """A light reaches (x, y) (``D20Game._lit``): one of the scenario's within its radius and
+    in sight (``Board.lit``), or one a living creature carries (within its radius, in sight)."""
+    n = M[LIGHT_N]
+    for k in range(n[0]):
+        dx, dy = x - M[LIGHT_X][k], y - M[LIGHT_Y][k]
+        if dx * dx + dy * dy <= M[LIGHT_R][k] * M[LIGHT_R][k] and line_of_sight(
+            M, W, M[LIGHT_X][k], M[LIGHT_Y][k], x, y
+        ):
+            return True
+    for k in range(n[1]):
+        side, j = M[CARRIED][k, 0], M[CARRIED][k, 1]
+        if side == 0:
+            cx, cy, alive = W[GX][j], W[GY][j], bool(W[GALIVE][j])
+        else:
+            cx, cy, alive = W[IX][j], W[IY][j], bool(W[IALIVE][j])
+        if (
+            alive
+            and hypot_below(cx - x, cy - y, M[CARRIED_R][k], False)
+            and line_of_sight(M, W, cx, cy, x, y)
+        ):
+            return True
+    return False
+
+
+@compiled
+def any_light(M: Arrays, W: Arrays) -> int:
+    """A light on the board: the scenario's, or one a living creature carries."""
+    n = M[LIGHT_N]
+    if n[0]:
+        return 1
+    for k in range(n[1]):
+        side, j = M[CARRIED][k, 0], M[CARRIED][k, 1]
+        if (side == 0 and W[GALIVE][j]) or (side == 1 and W[IALIVE][j]):
+            return 1
+    return 0
+
+
+@compiled
+def may_be_dark(M: Arrays) -> bool:
+    """Some unlit place may be dark (the table of ``senses.dark_for``: by day, with the
+    companion rule off, never): else no light need be looked for."""
+    return bool(M[DARK][0, 0] or M[DARK][0, 1])
+
+
+@compiled
+def dark_to(M: Arrays, W: Arrays, g: int, i: int, is_lit: int, anyl: int) -> bool:
+    """Intruder i is in darkness beyond defender g's darkvision (``D20Game._dark_for``), the
+    light on its place and on the board given."""
+    x, y = W[IX][i], W[IY][i]
+    far = 0 if hypot_below(W[GX][g] - x, W[GY][g] - y, M[DARK_RANGE][0], False) else 1
+    return bool(M[DARK_TO][g, is_lit, anyl, far])
+
+
+@compiled
+def dark_for(M: Arrays, W: Arrays, g: int, i: int) -> bool:
+    """:func:`dark_to`, the lights looked for now (none where no place may be dark)."""
+    if not may_be_dark(M):
+        return False
+    is_lit = 1 if lit(M, W, W[IX][i], W[IY][i]) else 0
+    return dark_to(M, W, g, i, is_lit, any_light(M, W))
+
+
+@compiled
+def unseen_by(M: Arrays, W: Arrays, g: int, i: int) -> bool:
+    """Defender g cannot see intruder i (``D20Game._unseen_by``): hidden from it, or in
+    darkness beyond its darkvision."""
+    return hidden_from(M, W, g, i) or dark_for(M, W, g, i)
+
+
+@compiled
+def vanish(M: Arrays, W: Arrays, g: int, i: int, state: int, pin: int) -> None:
+    """Defender g, which observed intruder i, no longer sees it and keeps what its game keeps
+    of one that vanished (``state``: D&D 3.5's square until it moves, ``pin``)
+    (``D20Game._set_invisible``, ``_into_the_dark``)."""
+    W[AWARE][g, i] = state
+    W[KKIND][g, i] = KNOWN_SQUARE
+    W[KSQ][g, i, 0] = square_of(W[IX][i])
+    W[KSQ][g, i, 1] = square_of(W[IY][i])
+    if pin:
+        W[PIN][g, i] = pin
+
+
+@compiled
+def set_invisible(M: Arrays, W: Arrays, i: int, on: int, state: int, pin: int) -> None:
+    """Intruder i becomes invisible (or visible) from now on (``D20Game._set_invisible``):
+    each living defender that observed it and now cannot see it keeps what :func:`vanish`
+    keeps; one that can see it again finds it by the next perception step."""
+    W[INVIS][i] = on
+    if not on:
+        return
+    for g in range(M[IN][I_G]):
+        if W[GALIVE][g] and W[AWARE][g, i] == OBSERVED and hidden_from(M, W, g, i):
+            vanish(M, W, g, i, state, pin)
+
+
+@compiled
+def into_the_dark(M: Arrays, W: Arrays, i: int, state: int, pin: int) -> None:
+    """Visible intruder i walked (``D20Game._into_the_dark``): each living defender that
+    observed it and whose darkvision does not reach it keeps what :func:`vanish` keeps."""
+    if W[INVIS][i] or not may_be_dark(M):
+        return
+    is_lit = -1
+    anyl = 0
+    for g in range(M[IN][I_G]):
+        if not W[GALIVE][g] or W[AWARE][g, i] != OBSERVED:
+            continue
+        if is_lit < 0:
+            is_lit = 1 if lit(M, W, W[IX][i], W[IY][i]) else 0
+            anyl = any_light(M, W)
+        if dark_to(M, W, g, i, is_lit, anyl):
+            vanish(M, W, g, i, state, pin)
 
 
 @compiled
@@ -589,9 +761,9 @@ def schedule(scenario: Any, game: Any, act: Act, surfaces: bool = True) -> dict[
     scenario: its own plan-walking) with ``act`` recording each action as ops (and raising
     :class:`NotCovered` for one it does not play): where it stands after the walk, whether it
     moved, changed place, at what speed, on what ground, in cover, inside the objective,
-    whether it fought or spoke, lost cover on its way (Starfinder's ``lost_cover``), and
-    whether it was visible after its walk (``visible``: a game whose kernel plays only
-    invisible intruders refuses the scenario on it)."""
+    whether it fought or spoke whatever happened (its words, its attacks on squares: a blow
+    or a kill counts only on a living victim, which the kernel sees), lost cover on its way
+    (Starfinder's ``lost_cover``), and whether it was visible after its walk (``visible``)."""
     from vigile.awareness.vocabulary import Attitude
     from vigile.engine.d20 import is_invisible
     from vigile.scene.actors import Side
@@ -706,17 +878,19 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
     normal_x = np.where(has_normal, -wy / np.where(has_normal, length, 1.0), 0.0)
     normal_y = np.where(has_normal, wx / np.where(has_normal, length, 1.0), 0.0)
 
-    # the barriers in every way the named doors can stand (bit k: the k-th named door open)
+    # the barriers in every way the named doors can stand in a run (bit k of a way: the k-th
+    # named door open), a row each, the first as they stand at the start
     named_doors = [k for k, w in enumerate(scenario.walls) if w.name]
     always_open = {k for k, w in enumerate(scenario.walls) if w.open and not w.name}
-    n_states = 1 << len(named_doors)
+    ways, door_next = door_states(scenario, walk)
+    n_states = len(ways)
     sight_mask = np.zeros((n_states, m + 4), np.bool_)
     door_mask = np.zeros((n_states, m + 4), np.bool_)
     stone_mask = np.zeros((n_states, m + 4), np.bool_)
     movers = np.zeros((n_states, m + 4), np.int64)
     mover_count = np.zeros(n_states, np.int64)
-    for s in range(n_states):
-        opened = always_open | {w for b, w in enumerate(named_doors) if s >> b & 1}
+    for s, way in enumerate(ways):
+        opened = always_open | {w for b, w in enumerate(named_doors) if way >> b & 1}
         barriers = board.barriers_for(frozenset(opened))
         if m:
             sight_mask[s, :m] = barriers.blocks_sight
@@ -728,7 +902,7 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
         blocking = [j for j in range(m) if barriers.blocks_movement[j]] + list(range(m, m + 4))
         movers[s, : len(blocking)] = blocking
         mover_count[s] = len(blocking)
-    start_doors = sum(1 << b for b, w in enumerate(named_doors) if scenario.walls[w].open)
+    start_doors = 0  # the first row: the doors as they stand at the start
 
     def move_of(actor: Any) -> float:
         return float(actor.move) if actor.move is not None else float(rules.num("turn.move_ft"))
@@ -778,6 +952,11 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
         "intruder_start_x": np.array([a.position[0] for a in intruders] or [0.0], np.float64),
         "intruder_start_y": np.array([a.position[1] for a in intruders] or [0.0], np.float64),
         "endings": endings,
+        "door_next": door_next,
+        **_lights(scenario, rules, defenders, intruders),
+        "intruder_ethereal": np.array([int(a.ethereal) for a in intruders] or [0], np.int64),
+        "intruder_invisible": np.array([int(a.invisible) for a in intruders] or [0], np.int64),
+        "guard_ethereal": np.array([int(a.ethereal) for a in defenders] or [0], np.int64),
         "floats": [width, height, EPSILON, CLOSE_FT],
         "ints": [
             len(defenders),
@@ -793,6 +972,115 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
         ],
     }
     return arrays
+
+
+def door_states(scenario: Any, walk: dict[str, Array]) -> tuple[list[int], Array]:
+    """Every way the named doors can stand in a run (bit k: the k-th named door open), the
+    first as they stand at the start, and ``next[way, k, open]``: the row the k-th door's
+    opening (or closing) leads to.
+
+    Only the intruders open and close doors, each as its plan says while it is free, and a
+    caught intruder does nothing more: in a run, each intruder has done a first part of its
+    door actions (all of them, none, or those of its rounds before it was caught), in the
+    plans' order. The ways are those of every such choice of first parts (a few, where all
+    the ways of many doors would be too many); where the choices are too many, every way of
+    at most six doors; else :class:`NotCovered`.
+    """
+    from vigile.scene.actors import Side
+
+    named = [w for w in scenario.walls if w.name]
+    start = sum(1 << k for k, w in enumerate(named) if w.open)
+    ops, op_start = walk["door_ops"], walk["op_start"]
+    n_i = max(1, sum(1 for a in scenario.actors if a.side is Side.ATTACKERS))
+    sequence: list[tuple[int, int, int]] = []
+    """(intruder, door, open) in the order the doors are opened and closed."""
+    for slot in range(len(op_start) - 1):
+        for k in range(int(op_start[slot]), int(op_start[slot + 1])):
+            if ops[k, 0] == OP_DOOR:
+                sequence.append((slot % n_i, int(ops[k, 1]), int(ops[k, 2])))
+    counts = [sum(1 for who, _, _ in sequence if who == i) for i in range(n_i)]
+    choices = math.prod(c + 1 for c in counts)
+    ways: list[int]
+    if choices <= MOST_DOOR_STATES * 16:
+        found = {start}
+        for parts in np.ndindex(*(c + 1 for c in counts)):
+            way, done = start, [0] * n_i
+            for who, k, is_open in sequence:
+                if done[who] < parts[who]:
+                    done[who] += 1
+                    way = way | (1 << k) if is_open else way & ~(1 << k)
+            found.add(way)
+        ways = [start, *sorted(found - {start})]
+    elif len(named) <= 6:
+        ways = [start, *(w for w in range(1 << len(named)) if w != start)]
+    else:
+        raise NotCovered(f"too many ways the {len(named)} named doors can stand")
+    if len(ways) > MOST_DOOR_STATES:
+        raise NotCovered(f"too many ways the {len(named)} named doors can stand")
+    row = {way: r for r, way in enumerate(ways)}
+    door_next = np.zeros((len(ways), max(1, len(named)), 2), np.int64)
+    for r, way in enumerate(ways):
+        for k in range(len(named)):
+            # a way no run reaches stays where it is (no door action of a run leads there)
+            door_next[r, k, 0] = row.get(way & ~(1 << k), r)
+            door_next[r, k, 1] = row.get(way | (1 << k), r)
+    return ways, door_next
+
+
+def _lights(
+    scenario: Any, rules: Any, defenders: list[Any], intruders: list[Any]
+) -> dict[str, Any]:
+    """The lights (the scenario's, and those the creatures carry: side 0 a defender, 1 an
+    intruder) and darkness as :func:`vigile.rulesets.senses.dark_for` gives it [SF-2, DD-20 C]:
+    of a place (``dark``: by light on it, any light on the board) and for each defender
+    (``dark_to``: and whether the place is beyond its darkvision's range)."""
+    from vigile.awareness.vocabulary import TimeOfDay
+    from vigile.engine.d20 import NO_STATS
+    from vigile.rulesets.senses import dark_for
+    from vigile.scene.actors import Side
+
+    night = scenario.time is TimeOfDay.NIGHT
+    dark_range = float(rules.num("light.darkvision_ft"))
+    dark = np.zeros((2, 2), np.int64)
+    dark_to = np.zeros((max(1, len(defenders)), 2, 2, 2), np.int64)
+    for is_lit, anyl in np.ndindex(2, 2):
+        dark[is_lit, anyl] = int(
+            dark_for(rules, night=night, lit=bool(is_lit), any_light=bool(anyl))
+        )
+        for g, actor in enumerate(defenders):
+            for far in (0, 1):
+                dark_to[g, is_lit, anyl, far] = int(
+                    dark_for(
+                        rules,
+                        night=night,
+                        lit=bool(is_lit),
+                        any_light=bool(anyl),
+                        senses=actor.senses,
+                        distance=dark_range + far,
+                    )
+                )
+
+    def light_of(actor: Any) -> float:
+        return float((actor.bonuses or NO_STATS).light)
+
+    carriers = [
+        (0 if side is Side.DEFENDERS else 1, k, light_of(a))
+        for side, group in ((Side.DEFENDERS, defenders), (Side.ATTACKERS, intruders))
+        for k, a in enumerate(group)
+        if light_of(a) > 0
+    ]
+    lights = scenario.lights
+    return {
+        "light_x": np.array([lt.at[0] for lt in lights] or [0.0], np.float64),
+        "light_y": np.array([lt.at[1] for lt in lights] or [0.0], np.float64),
+        "light_r": np.array([lt.radius_or(0.0) for lt in lights] or [0.0], np.float64),
+        "carried": np.array([c[:2] for c in carriers] or [(0, 0)], np.int64),
+        "carried_r": np.array([c[2] for c in carriers] or [0.0], np.float64),
+        "light_n": np.array([len(lights), len(carriers)], np.int64),
+        "dark": dark,
+        "dark_to": dark_to,
+        "dark_range": np.array([dark_range], np.float64),
+    }
 
 
 def state(n_g: int, n_i: int, m: int, extra: tuple[Array, ...] = ()) -> tuple[Array, ...]:
@@ -819,5 +1107,9 @@ def state(n_g: int, n_i: int, m: int, extra: tuple[Array, ...] = ()) -> tuple[Ar
         np.zeros((n_g, 6), np.int64),
         np.zeros(n_i),
         np.zeros(n_i),
+        np.zeros(n_g, np.int64),
+        np.zeros(n_i, np.int64),
+        np.zeros(n_i, np.int64),
+        np.zeros(n_i, np.int64),
         *extra,
     )

@@ -43,7 +43,12 @@ def state_tuple(model: D20Model) -> tuple[Array, ...]:
 
     n_g = max(1, len(model.defenders))
     n_i = max(1, len(model.intruders))
-    extra = (np.zeros(n_g, np.int64), np.zeros(n_i, np.int64), np.zeros(n_g, np.int64))
+    extra = (
+        np.zeros(n_g, np.int64),
+        np.zeros(n_i, np.int64),
+        np.zeros(n_g, np.int64),
+        np.zeros(n_g, np.int64),
+    )
     return state(n_g, n_i, int(model.ints[3]), extra)
 
 

@@ -5,21 +5,32 @@ Each run is played to its own end from the stream of uniforms, in the engine's o
 interface, :class:`vigile.dice.source.UniformFaces`): one uniform a die face
 (``floor(u * sides) + 1``), one a patrol's direction (``2π u``). A round:
 
-1. each patrolling defender that pursues nobody wanders half its move in a random direction,
-   bouncing off walls (:func:`vigile.sim.kernel.geometry.trace_move`);
+1. each living patrolling defender that pursues nobody wanders half its move in a random
+   direction, bouncing off walls (:func:`vigile.sim.kernel.geometry.trace_move`);
 2. each living intruder walks its plan (:func:`~.tables.schedule`: where it stands, how it
-   moved, the doors it opens or closes); one that moved loses the squares it was pinpointed
-   in for the moment only (groping, a sign: ``pinpoint_lost``);
-3. for each living intruder: the signs that show its square to the awake sighted defenders in
-   a line of sight (DD-10..DD-16); then, defender by defender, blindsight and scent within
-   their range (DD-13, DD-15), Spot (DD-3, DD-4, one d20); then one Move Silently d20 and a
-   Listen d20 for each defender still without its square that can hear it (DD-5);
-4. the first defender that locates an intruder raises the alarm (every defender on alert);
-5. each defender acts against the intruder it knows most about: located, it closes in and, in
-   the next square with a line of sight, strikes (the attack roll against an ``ac``, the miss
-   chance's d100s); knowing a square, it closes in and gropes it and the next (a touch d20,
-   then on a touch a d100); knowing a bearing, it gropes the two squares ahead, then steps
-   along it (the rulings of :mod:`vigile.rulesets.dnd35.search`);
+   moved); one that moved loses the squares it was pinpointed in for the moment only
+   (groping, a sign: ``pinpoint_lost``) and, visible, leaves those that observed it and
+   whose darkvision does not reach it its square ([R] as DD-1); then it acts: the doors it
+   opens or closes, invisibility cast (DD-1: an observer that can't see it keeps its square)
+   or ended, a blow (the attack roll's d20, what the victim learns: DD-7, DD-21) or a kill at
+   a living defender, an attack on a named square (DD-9); a blow, a kill, words or an attack
+   make it noisy (DD-5) and an attacker (DD-20) this round;
+3. for each living intruder: the signs that show an invisible one's square to the awake
+   sighted defenders in a line of sight (DD-10..DD-16); Hide against Spot for those that can
+   see it (DD-20: an invisible one, those that see invisible creatures; a visible one, the
+   sighted out of the dark for them; no Hide for a visible one out of cover: they see it);
+   then, defender by defender, blindsight and scent within their range against one it cannot
+   see (DD-13, DD-15), Spot against an invisible one (DD-3, DD-4, one d20); then one Move
+   Silently d20 and a Listen d20 for each defender still without its square that can hear it
+   (DD-5); an ethereal one, only see invisibility reaches (DD-17);
+4. the first defender that locates an intruder raises the alarm (every living defender on
+   alert);
+5. each living defender acts against the intruder it knows most about: located (not
+   ethereal: DD-17), it closes in and, in the next square with a line of sight, strikes (the
+   attack roll against an ``ac``, the miss chance's d100s, blindsight's where it cannot see
+   it); knowing a square, it closes in and gropes it and the next (a touch d20, then on a
+   touch a d100); knowing a bearing, it gropes the two squares ahead, then steps along it
+   (the rulings of :mod:`vigile.rulesets.dnd35.search`);
 6. the objective.
 
 The kernel holds no rule: what each face of a check gives, what each sense reaches, what each
@@ -33,8 +44,13 @@ Blind-Fight, as ``attack_check``). Where a defender gropes is read in tables by 
 way or bearing (``toward``, ``ahead``: ``search.squares_toward``, ``search.squares_ahead``).
 
 Compiled without reference counting (``_nrt=False``): the kernel allocates nothing; a run's
-state lives in arrays allocated once by the caller. A run that runs out of uniforms stops
-(:data:`EXHAUSTED`) and is played again from its first uniform once the stream is refilled.
+state lives in arrays allocated once by the caller. The round's phases (the walk, the
+perception of an intruder, a defender's action) are inlined
+(:func:`~vigile.sim.kernel.geometry.inlined`), not left to LLVM's judgement: once they grew to
+play visible intruders, darkness and kills, LLVM stopped inlining them, and passing the
+model's arrays at each call cost more than a third of the kernel's speed (measured). A run
+that runs out of uniforms stops (:data:`EXHAUSTED`) and is played again from its first uniform
+once the stream is refilled.
 """
 
 from __future__ import annotations
@@ -46,12 +62,14 @@ import numpy as np
 from vigile.sim.kernel.d20 import (
     AWARE,
     BLIND,
-    BLIND_ATTACK,
     DEG_TO_RAD,
     DOOR_M,
     DOOR_OPS,
     FL,
+    FOUGHT,
+    GALIVE,
     GAME,
+    GETH,
     GMOVE,
     GSENSES,
     GX,
@@ -61,20 +79,25 @@ from vigile.sim.kernel.d20 import (
     I_I,
     I_T,
     IALIVE,
+    IETH,
     IN,
+    INVIS,
     IX,
     IY,
     KBEAR,
     KKIND,
     KNOWN_BEARING,
     KNOWN_NONE,
-    KNOWN_SQUARE,
     KSQ,
     LIST,
     LOCATION,
     LSTATE,
+    NOISY,
     OBSERVED,
+    OP_APPEAR,
     OP_DOOR,
+    OP_KILL,
+    OP_SQUARE,
     OP_START,
     OP_STRIKE,
     OP_VANISH,
@@ -91,10 +114,9 @@ from vigile.sim.kernel.d20 import (
     TIE_WINS,
     UNAWARE,
     WALKED,
-    WFOUGHT,
+    WCOVER,
     WLIQ,
     WMOVED,
-    WNOISY,
     WSHIFT,
     WSOFT,
     WSPEED,
@@ -102,24 +124,33 @@ from vigile.sim.kernel.d20 import (
     WY,
     Arrays,
     adjacent,
+    any_light,
     awake,
     bearing_case,
+    begin_walk,
     between,
     by_margin,
     caught,
     centre,
     close_in,
+    dark_to,
     distracted,
     door,
     end_run,
+    into_the_dark,
     learn,
     line_of_sight,
+    lit,
+    may_be_dark,
     objective,
     on_map,
     patrols,
     record_run,
+    set_invisible,
     square_of,
     start_run,
+    strike_lands,
+    unseen_by,
     way_case,
 )
 from vigile.sim.kernel.dice import C_POS, C_STATUS, face
@@ -127,6 +158,7 @@ from vigile.sim.kernel.geometry import (
     compiled,
     hypot_below,
     hypot_steps,
+    inlined,
     py_hypot,
     region_of,
 )
@@ -162,12 +194,14 @@ SEARCH_STAY, SEARCH_SQUARE, SEARCH_BEARING = range(3)
     SQ_DICE,
     SQ_SPARES,
     HIDDEN,
+    STRUCK_SEEN,
+    HIDE_REFUSED,
     GAC,
     WATER,
     SURF_START,
     SURF_X,
     SURF_Y,
-) = range(GAME, GAME + 34)
+) = range(GAME, GAME + 36)
 """The D&D 3.5 arrays after the shared ones (:data:`vigile.sim.kernel.d20.PREFIX`)."""
 MODEL = [
     "reaches",
@@ -199,6 +233,8 @@ MODEL = [
     "square_dice",
     "square_spares",
     "hidden",
+    "struck_seen",
+    "hide_refused",
     "guard_ac",
     "water",
     "surf_start",
@@ -212,33 +248,27 @@ F_SEARCH_STEP, F_FLOUR_RANGE, F_FLOUR_BURST, F_HIDE_STEP, F_RADII = range(8, 13)
 # IN
 I_RADII, I_HEARD_FROM = 5, 7
 I_GROPE_STATE, I_GROPE_PIN, I_FLOUR_ROUNDS, I_VANISH_STATE, I_VANISH_PIN = range(10, 15)
-I_HIDE_STATE, I_SEEN_STRUCK, I_STRUCK_PIN, I_DEFAULT_WATER = range(15, 19)
-OP_SQUARE = 3
+I_HIDE_STATE, I_REFUSED_STATE, I_STRUCK_PIN, I_DEFAULT_WATER = range(15, 19)
 # the run's state: after the shared arrays
-FLOUR_LEFT, FLOURED, HIDERS = STATE, STATE + 1, STATE + 2
+FLOUR_LEFT, FLOURED, HIDERS, DARKS = STATE, STATE + 1, STATE + 2, STATE + 3
+"""Handfuls of flour left; rounds an intruder stays floured; each defender's part in this
+perception (0 none, 1 its senses, 2 Hide against Spot); the intruder dark for it."""
 
 
 @compiled
-def _vanish(M: Arrays, W: Arrays, i: int) -> None:
-    """Intruder i casts invisibility: each defender that observed it keeps what
-    ``traits.vanished`` says, the square it vanished in (``D20Game._set_invisible``)."""
-    for g in range(M[IN][I_G]):
-        if W[AWARE][g, i] != OBSERVED:
-            continue
-        W[AWARE][g, i] = M[IN][I_VANISH_STATE]
-        W[KKIND][g, i] = KNOWN_SQUARE
-        W[KSQ][g, i, 0] = square_of(W[IX][i])
-        W[KSQ][g, i, 1] = square_of(W[IY][i])
-        if M[IN][I_VANISH_PIN]:
-            W[PIN][g, i] = M[IN][I_VANISH_PIN]
+def _hidden(M: Arrays, W: Arrays, i: int) -> int:
+    """Intruder i is invisible or ethereal (``Dnd35Game._perceive_dnd``'s ``invisible``)."""
+    return 1 if W[INVIS][i] or M[IETH][i] else 0
 
 
 @compiled
 def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
-    """What defender g learns of intruder i's blow (``Dnd35Game._struck``): seeing invisible
-    creatures, it sees it; else the square, or only the direction (DD-7)."""
-    if M[GSENSES][g, SEEINV]:
-        learn(M, W, g, i, M[IN][I_SEEN_STRUCK], 0)
+    """What defender g learns of intruder i's blow (``Dnd35Game._struck``): seeing it (or
+    seeing invisible creatures, out of the dark), what sight reaches; else the square, or
+    only the direction (DD-7)."""
+    t = W[SC][S_TURN] - 1
+    if not unseen_by(M, W, g, i):
+        learn(M, W, g, i, M[STRUCK_SEEN][i, M[WLIQ][t, i], W[INVIS][i]], 0)
         return
     near = 1 if adjacent(W[GX][g], W[GY][g], W[IX][i], W[IY][i]) else 0
     learn(M, W, g, i, M[STRUCK][i, near, ranged], M[IN][I_STRUCK_PIN])
@@ -262,11 +292,14 @@ def _attack_square(
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> None:
-    """``Dnd35Game._attack_square``: a defender it can see on the square is struck; else the
-    named square's attack roll (or the wrong square's d20) and miss chance (DD-9)."""
+    """``Dnd35Game._attack_square``: the first living defender on the square (not ethereal)
+    that the intruder can see is struck; else the named square's attack roll (or the wrong
+    square's d20) and miss chance (DD-9)."""
     n_g = M[IN][I_G]
     there = -1
     for g in range(n_g):
+        if not W[GALIVE][g] or M[GETH][g]:
+            continue
         if square_of(W[GX][g]) == sx and square_of(W[GY][g]) == sy:
             there = g
             break
@@ -281,7 +314,7 @@ def _attack_square(
     if there >= 0:
         liquid = 1 if _in_water(M, W[GX][there], W[GY][there]) else 0
         if M[GAC][there]:
-            hit = bool(M[SQUARE_HIT][i, there, face(20, uniforms, ctx) - 1])
+            hit = bool(M[SQUARE_HIT][i, there, W[INVIS][i], face(20, uniforms, ctx) - 1])
     else:
         face(20, uniforms, ctx)
     spared = False
@@ -292,15 +325,19 @@ def _attack_square(
         _struck(M, W, there, i, ranged)
 
 
-@compiled
+@inlined
 def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """Step 2: each living intruder where its plan takes it this round; the doors it opens or
-    closes; the squares it leaves (``_unpin``: ``pinpoint_lost``)."""
+    """Step 2: each living intruder where its plan takes it this round; the squares it leaves
+    (``_unpin``: ``pinpoint_lost``) and, visible, the darkness it walks into (those that
+    observed it keep its square, ``_into_the_dark``); then its actions: the doors it opens or
+    closes, invisibility cast or ended, its blows, kills and attacks on squares."""
     n_i = M[IN][I_I]
     ops = M[DOOR_OPS]
+    state, pin = M[IN][I_VANISH_STATE], M[IN][I_VANISH_PIN]
     for i in range(n_i):
         if not W[IALIVE][i]:
             continue
+        begin_walk(M, W, t, i)
         W[IX][i] = M[WX][t, i]
         W[IY][i] = M[WY][t, i]
         if M[WSHIFT][t, i]:
@@ -310,30 +347,40 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
                     W[PIN][g, i] = 0
                     if W[AWARE][g, i] == LOCATION:
                         W[AWARE][g, i] = M[LOST][cause]
+            into_the_dark(M, W, i, state, pin)
         for k in range(M[OP_START][t * n_i + i], M[OP_START][t * n_i + i + 1]):
             kind = ops[k, 0]
             if kind == OP_DOOR:
-                door(W, ops[k, 1], ops[k, 2])
+                door(M, W, ops[k, 1], ops[k, 2])
             elif kind == OP_VANISH:
-                _vanish(M, W, i)
+                set_invisible(M, W, i, 1, state, pin)
+            elif kind == OP_APPEAR:
+                set_invisible(M, W, i, 0, state, pin)
             elif kind == OP_STRIKE:
                 g = ops[k, 1]
-                if M[GAC][g]:
-                    face(20, uniforms, ctx)
-                _struck(M, W, g, i, ops[k, 2])
-            else:
+                if strike_lands(W, i, g):
+                    if M[GAC][g]:
+                        face(20, uniforms, ctx)
+                    _struck(M, W, g, i, ops[k, 2])
+            elif kind == OP_KILL:
+                g = ops[k, 1]
+                if strike_lands(W, i, g):
+                    W[GALIVE][g] = 0
+            elif kind == OP_SQUARE:
                 _attack_square(M, W, i, ops[k, 1], ops[k, 2], ops[k, 3], uniforms, ctx)
 
 
 @compiled
 def _signs(M: Arrays, W: Arrays, t: int, i: int) -> None:
-    """What shows intruder i's square to the awake sighted defenders in a line of sight
-    (``Dnd35Game._signs``, ``sign_shown`` by band of distance)."""
+    """What shows intruder i's square, invisible and not ethereal, to the living awake sighted
+    defenders in a line of sight (``Dnd35Game._signs``, ``sign_shown`` by band of distance)."""
+    if not W[INVIS][i] or M[IETH][i]:
+        return
     fl = M[FL]
     moved, soft, liquid = M[WMOVED][t, i], M[WSOFT][t, i], M[WLIQ][t, i]
     floured = 1 if W[FLOURED][i] else 0
     for g in range(M[IN][I_G]):
-        if W[AWARE][g, i] >= LOCATION:
+        if not W[GALIVE][g] or W[AWARE][g, i] >= LOCATION:
             continue
         if not (awake(M, W, g) and M[GSENSES][g, SEE]):
             continue
@@ -353,27 +400,38 @@ def _signs(M: Arrays, W: Arrays, t: int, i: int) -> None:
 
 @compiled
 def _senses(
-    M: Arrays, W: Arrays, t: int, i: int, g: int, uniforms: np.ndarray, ctx: np.ndarray
+    M: Arrays,
+    W: Arrays,
+    t: int,
+    i: int,
+    g: int,
+    dark: bool,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
 ) -> bool:
-    """``Dnd35Game._senses_dnd``: blindsight and scent, then Spot; True when g is to listen."""
+    """``Dnd35Game._senses_dnd``: against an intruder it cannot see (invisible, or ``dark``
+    for it), blindsight and scent; then Spot against an invisible one; True when g is to
+    listen."""
     fl = M[FL]
     liquid = M[WLIQ][t, i]
-    reaches = M[REACHES]
+    invisible = _hidden(M, W, i)
+    reaches = M[REACHES][i, liquid, W[INVIS][i]]
     dx, dy = W[GX][g] - W[IX][i], W[GY][g] - W[IY][i]
     line = line_of_sight(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i])
-    if line and hypot_below(dx, dy, fl[F_SENSE], False):
-        if M[GSENSES][g, BLIND] and reaches[i, liquid, 0] > 0:
-            learn(M, W, g, i, reaches[i, liquid, 0], 0)
-        if M[GSENSES][g, SCENT] and reaches[i, liquid, 1] > 0:
-            learn(M, W, g, i, reaches[i, liquid, 1], 0)
+    if (invisible != 0 or dark) and line and hypot_below(dx, dy, fl[F_SENSE], False):
+        if M[GSENSES][g, BLIND] and reaches[0] > 0:
+            learn(M, W, g, i, reaches[0], 0)
+        if M[GSENSES][g, SCENT] and reaches[1] > 0:
+            learn(M, W, g, i, reaches[1], 0)
     if W[AWARE][g, i] >= LOCATION:
         return False
     if (
-        line
+        invisible != 0
+        and line
         and awake(M, W, g)
         and M[GSENSES][g, SEE]
         and hypot_below(dx, dy, fl[F_SPOT_RANGE], False)
-        and reaches[i, liquid, 2]
+        and reaches[2]
     ):
         kind = 0 if not M[BREATHING][i] else (1 if M[WMOVED][t, i] else 2)
         steps = hypot_steps(dx, dy, fl[F_SPOT_STEP])
@@ -383,29 +441,37 @@ def _senses(
             learn(M, W, g, i, state, 0)
     if W[AWARE][g, i] >= LOCATION:
         return False
-    noisy = M[WNOISY][t, i]
-    heard = reaches[i, liquid, 4] if noisy else reaches[i, liquid, 3]
+    noisy = W[NOISY][i]
+    heard = reaches[4] if noisy else reaches[3]
     return bool(M[GSENSES][g, HEAR] and heard and (noisy or M[WMOVED][t, i]))
 
 
 @compiled
 def _hide(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """``Dnd35Game._hide_against_spot``: one Hide d20 against each seeing observer's Spot d20,
-    the higher result winning; a tie as ``hide_check`` settles it (``hide_tie``: the hider,
-    the observer, or both roll again until their dice differ) [DD-20]."""
+    """``Dnd35Game._hide_against_spot``: no Hide where it may not hide (a visible intruder out
+    of cover: ``hide_refused``), and every seeing observer sees it; else one Hide d20 against
+    each seeing observer's Spot d20, the higher result winning; a tie as ``hide_check``
+    settles it (``hide_tie``: the hider, the observer, or both roll again until their dice
+    differ) [DD-20]."""
+    invisible = _hidden(M, W, i)
+    if M[HIDE_REFUSED][invisible, M[WCOVER][t, i]]:
+        for g in range(M[IN][I_G]):
+            if W[HIDERS][g] == 2:
+                learn(M, W, g, i, M[IN][I_REFUSED_STATE], 0)
+        return
     speed = M[WSPEED][t, i]
-    if M[WFOUGHT][t, i]:
+    if W[FOUGHT][i]:
         speed = 2
-    hider = M[HIDER][i, speed]
+    hider = M[HIDER][i, speed, invisible]
     result = face(20, uniforms, ctx) + hider
     for g in range(M[IN][I_G]):
         if W[HIDERS][g] != 2:
             continue
         dx, dy = W[GX][g] - W[IX][i], W[GY][g] - W[IY][i]
         steps = min(hypot_steps(dx, dy, M[FL][F_HIDE_STEP]), M[SPOTTER].shape[1] - 1)
-        total = M[SPOTTER][g, steps]
+        total = M[SPOTTER][g, steps, invisible]
         spot = face(20, uniforms, ctx) + total
-        tie = M[HIDE_TIE][g, i, speed, steps]
+        tie = M[HIDE_TIE][g, i, speed, steps, invisible]
         if spot != result:
             spots = spot > result
         elif tie != TIE_AGAIN:
@@ -423,26 +489,40 @@ def _hide(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.nd
             learn(M, W, g, i, M[IN][I_HIDE_STATE], 0)
 
 
-@compiled
+@inlined
 def _perceive(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """Step 3 for intruder i: the signs, each defender's senses, then one Listen for all
+    """Step 3 for intruder i: the signs, Hide against Spot for the defenders that can see it
+    (an invisible one: those that see invisible creatures; a visible one: the sighted, out
+    of the dark for them), each other defender's senses, then one Listen for all
     (``Dnd35Game._perceive``; the listeners' cases are taken before any of them learns)."""
     _signs(M, W, t, i)
     fl = M[FL]
     n_g = M[IN][I_G]
     role = W[HIDERS]
+    dark = W[DARKS]
+    invisible = _hidden(M, W, i)
+    looked = not invisible and may_be_dark(M)
+    is_lit = 0
+    anyl = 0
+    if looked:
+        is_lit = 1 if lit(M, W, W[IX][i], W[IY][i]) else 0
+        anyl = any_light(M, W)
     hiders = 0
     for g in range(n_g):
         role[g] = 0
-        if W[AWARE][g, i] == OBSERVED:
+        dark[g] = 0
+        if not W[GALIVE][g] or W[AWARE][g, i] == OBSERVED:
             continue
         role[g] = 1
-        if (
-            M[GSENSES][g, SEEINV]
-            and M[REACHES][i, M[WLIQ][t, i], 5]
-            and awake(M, W, g)
-            and line_of_sight(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i])
-        ):
+        if looked and dark_to(M, W, g, i, is_lit, anyl):
+            dark[g] = 1
+        if not (awake(M, W, g) and line_of_sight(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i])):
+            continue
+        if invisible:
+            sees = M[GSENSES][g, SEEINV] != 0 and M[REACHES][i, M[WLIQ][t, i], W[INVIS][i], 5] != 0
+        else:
+            sees = M[GSENSES][g, SEE] != 0 and dark[g] == 0
+        if sees:
             role[g] = 2
             hiders += 1
     if hiders:
@@ -452,12 +532,12 @@ def _perceive(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: n
     for g in range(n_g):
         if role[g] != 1:
             continue
-        if _senses(M, W, t, i, g, uniforms, ctx):
+        if _senses(M, W, t, i, g, bool(dark[g]), uniforms, ctx):
             listeners[n] = g
             n += 1
     if n == 0:
         return
-    speed = 3 if M[WNOISY][t, i] else M[WSPEED][t, i]
+    speed = 3 if W[NOISY][i] else M[WSPEED][t, i]
     cases = W[LSTATE]
     for k in range(n):
         g = listeners[k]
@@ -577,9 +657,12 @@ def _search(
         W[WALKED][g] += step
 
 
-@compiled
+@inlined
 def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """Step 5 for defender g (``D20Game._defend``, ``_attack``)."""
+    """Step 5 for defender g, if living (``D20Game._defend``, ``_attack``): an ethereal
+    intruder it located is not physically there, no blow reaches it (DD-17)."""
+    if not W[GALIVE][g]:
+        return
     target = -1
     best = UNAWARE
     for i in range(M[IN][I_I]):
@@ -592,6 +675,8 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
     if best < LOCATION:
         _search(M, W, t, g, i, uniforms, ctx)
         return
+    if M[IETH][i]:
+        return
     if best == OBSERVED:
         px, py = W[IX][i], W[IY][i]
     else:
@@ -600,15 +685,16 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
     x, y = W[GX][g], W[GY][g]
     if not (adjacent(x, y, W[IX][i], W[IY][i]) and line_of_sight(M, W, x, y, W[IX][i], W[IY][i])):
         return
-    if M[HAS_AC][i] and not M[HIT][g, i, face(20, uniforms, ctx) - 1]:
+    blind = 1 if M[GSENSES][g, BLIND] and unseen_by(M, W, g, i) else 0
+    if M[HAS_AC][i] and not M[HIT][g, i, W[INVIS][i], face(20, uniforms, ctx) - 1]:
         return
-    if best == LOCATION or M[GSENSES][g, BLIND_ATTACK]:
+    if best == LOCATION or blind:
         liquid = M[WLIQ][t, i]
-        dice = M[MISS_DICE][g, i, liquid]
+        dice = M[MISS_DICE][g, i, liquid, blind]
         if dice:
             spared = False
             for _ in range(dice):
-                if M[SPARES][g, i, liquid, face(100, uniforms, ctx) - 1]:
+                if M[SPARES][g, i, liquid, blind, face(100, uniforms, ctx) - 1]:
                     spared = True
             if not spared:
                 return

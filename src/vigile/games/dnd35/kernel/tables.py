@@ -12,8 +12,13 @@ bonus, as the rule's verdict gives them, and the kernel rolls them as
 :func:`vigile.rulesets.dnd35.listen.listen_all_check` does (one Move Silently d20 for all, a
 Listen d20 each); what a Listen result's margin over its DC gives (``heard``: the listener
 winning ties, pinpointed from ``listen.pinpoint_margin``) is a table by margin. Hide against
-Spot (DD-20): the hider's part by speed, each observer's by distance, and who wins a tie
-(``hide_tie``: ``hide_check`` with faces that tie). Where a defender gropes (DD-5, DD-6 [R],
+Spot (DD-20): whether it may hide at all (``hide_refused``: a visible hider out of cover may
+not), the hider's part by speed, each observer's by distance, and who wins a tie
+(``hide_tie``: ``hide_check`` with faces that tie), each for a visible and an invisible hider.
+Whatever reads whether the intruder is invisible now (the attack rolls, what a sense
+reaches, what a struck defender that sees it learns) is a table by it too, and whether a
+place is dark for a defender is the shared one (:func:`vigile.sim.kernel.d20.prefix`).
+Where a defender gropes (DD-5, DD-6 [R],
 :mod:`vigile.rulesets.dnd35.search`) is a table by case of its way or bearing (``toward``,
 ``ahead``). What a sense reaches (:func:`vigile.rulesets.senses.reach`), what shows an
 invisible creature's square (:func:`vigile.rulesets.dnd35.traits.sign_shown`) and what a lost
@@ -29,7 +34,8 @@ the far end of each band.
 The intruders' walk does not depend on chance while they live (a plan is walked straight, doors
 opened and closed as it says): :func:`schedule` plays it once with the engine's own
 :class:`~vigile.games.dnd35.round.Dnd35Game` and hands the kernel where each intruder stands
-after each round's walk, how it moved, and the doors it opened or closed.
+after each round's walk, how it moved, and what it did (ops: doors, invisibility, blows,
+kills, attacks on squares; the kernel plays each as the engine does, against the run's state).
 
 :func:`unsupported` says what the kernel does not play yet; ``compiled`` then returns None and
 the engine plays the scenario.
@@ -55,7 +61,17 @@ from vigile.rulesets.dnd35 import search, traits
 from vigile.rulesets.senses import Condition, Sense, reach
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
-from vigile.scene.plans import AttackSquare, CastInvisibility, CloseDoor, OpenDoor, Strike
+from vigile.scene.plans import (
+    AttackSquare,
+    CastInvisibility,
+    CloseDoor,
+    EndInvisibility,
+    Kill,
+    OpenDoor,
+    Speak,
+    Strike,
+    ThrowGrapple,
+)
 from vigile.sim.kernel import d20
 from vigile.sim.kernel.d20 import NotCovered
 
@@ -63,8 +79,6 @@ Array = np.ndarray[Any, Any]
 
 STATES = tuple(AwarenessState)
 """The ladder's ranks: the kernel's awareness codes (0 unaware … 4 observed)."""
-MOST_DOORS = 6
-"""Most named doors: the kernel keeps the barriers of every way they can stand."""
 MOST_CASES = 200_000
 """Most Listen cases the tables hold; a scenario beyond is played by the engine."""
 SPOT_KINDS = (dnd35.SpotTarget.NON_BREATHING, dnd35.SpotTarget.MOVING, dnd35.SpotTarget.STILL)
@@ -73,61 +87,28 @@ LISTEN_SPEEDS = (dnd35.ListenSpeed.HALF, dnd35.ListenSpeed.FULL, dnd35.ListenSpe
 SPEED_HALF, SPEED_FULL, SPEED_RUN = range(3)
 HIDE_SPEEDS = (dnd35.HideSpeed.HALF, dnd35.HideSpeed.FULL, dnd35.HideSpeed.RUN)
 FACES_D20, FACES_D100 = 20, 100
-OP_DOOR, OP_VANISH, OP_STRIKE, OP_SQUARE = range(4)
-"""What an intruder does on its walk that the kernel plays: a door opened or closed, invisibility
-cast (each defender that observed it keeps what ``traits.vanished`` says), a blow at a defender
-(its attack roll, then what the victim learns: DD-7, DD-21), an attack on a named square
-(DD-9)."""
-ACTIONS = (OpenDoor, CloseDoor, CastInvisibility, Strike, AttackSquare)
 PLANS = (search.Search.STAY, search.Search.SQUARE, search.Search.BEARING)
 """The kernel's codes of what a defender does (0 stay, 1 square, 2 bearing), by what it knows
 of the place (0 nothing, 1 a square, 2 a bearing)."""
 
 
 def unsupported(scenario: Scenario) -> str | None:
-    """Why the kernel does not play ``scenario`` yet (None: it does). It plays invisible
-    intruders (not ethereal; one may turn invisible before it is first perceived: invisible
-    at every perception) who walk, run, wait, open and close doors and cast invisibility;
-    defenders posted or patrolling, asleep or distracted, with sight, darkvision, hearing, scent
-    and blindsight, who Spot, Listen, smell, see the signs, grope, throw flour, close in and
-    strike. Not yet: a visible intruder at a perception (Hide against Spot, darkness),
-    see-invisible, the intruders' blows and words (strike, kill, attack-square, speak), ending
-    invisibility."""
+    """Why the kernel does not play ``scenario`` yet (None: it does). It plays intruders,
+    visible or invisible, ethereal or not, who walk, run, wait, open and close doors, cast and
+    end invisibility, speak, strike, kill and attack squares (a defender: not an ally);
+    defenders posted or patrolling, asleep or distracted, visible, invisible or ethereal, with
+    sight, darkvision, hearing, scent, blindsight and see invisibility, who Hide against Spot
+    (in the light, darkness, DD-20), Spot, Listen, smell, see the signs, grope, throw flour,
+    close in and strike; named doors, as many as the ways they can stand in a run are not too
+    many (:func:`vigile.sim.kernel.d20.door_states`). Not yet: groping without the companion
+    rule's touch attack (``companion.grope_touch_attack``)."""
     if scenario.ruleset != "dnd35":
         return "not a D&D 3.5 scenario"
     rules = scenario.rules()
     if not rules.flag("companion.grope_touch_attack"):
         return "groping without a touch attack"
-    doors = [w for w in scenario.walls if w.name]
-    defenders = {a.name for a in scenario.actors if a.side is Side.DEFENDERS}
-    if len(doors) > MOST_DOORS:
-        return f"more than {MOST_DOORS} named doors"
-    night = scenario.time is TimeOfDay.NIGHT
-    lights = bool(scenario.lights) or any(
-        a.bonuses is not None and a.bonuses.light > 0 for a in scenario.actors
-    )
-    darkness = (
-        night
-        and rules.flag("companion.darkness")
-        and (lights or rules.flag("light.dark_without_lights"))
-    )
-    for actor in scenario.actors:
-        if actor.side is Side.ATTACKERS:
-            if actor.ethereal:
-                return f"{actor.name} is ethereal"
-            for leg in scenario.plans.get(actor.name, ()):
-                for action in leg.actions:
-                    if not isinstance(action, ACTIONS):
-                        return f"{actor.name} plans a {type(action).__name__}"
-                    target = getattr(action, "target", None)
-                    if target is not None and target not in defenders:
-                        return f"{actor.name} strikes {target}, not a defender"
-        elif Sense.SEE_INVISIBLE in actor.senses and darkness:
-            return f"{actor.name} sees invisible creatures, and places may be dark"
-        elif actor.ethereal:
-            return f"{actor.name} is ethereal"
     try:
-        schedule(scenario, rules)
+        d20.door_states(scenario, schedule(scenario, rules))
     except NotCovered as error:
         return str(error)
     return None
@@ -169,42 +150,47 @@ def _rank(state: AwarenessState | None) -> int:
 
 
 def _act(game: Any, walker: Any, action: object, record: Callable[..., None]) -> None:
-    """What the kernel plays of an intruder's action, recorded as an op (:func:`schedule`)."""
+    """What the kernel plays of an intruder's action, recorded as an op (:func:`schedule`):
+    what ``D20Game._act`` does with it. Its words and its attacks on squares make it noisy and
+    an attacker this round (DD-5, DD-20) whatever happens; a blow or a kill only when its
+    victim is still alive, which the kernel sees (:func:`vigile.sim.kernel.d20.strike_lands`).
+    A grapple is a skirmish action: nothing."""
     door_of = {w.name: k for k, w in enumerate(w for w in game.scenario.walls if w.name)}
     defender_of = {
         a.name: g for g, a in enumerate(a for a in game.scenario.actors if a.side is Side.DEFENDERS)
     }
+    target = getattr(action, "target", None)
+    if isinstance(action, Strike | Kill) and target not in defender_of:
+        raise NotCovered(f"{walker.name} strikes {target}, not a defender")
     if isinstance(action, OpenDoor | CloseDoor):
         is_open = isinstance(action, OpenDoor)
         record(d20.OP_DOOR, door_of[action.door], int(is_open), 0)
         game.board.set_door(action.door, is_open)
-    elif isinstance(action, CastInvisibility):
-        record(d20.OP_VANISH, 0, 0, 0)
-        walker.invisible = True
+    elif isinstance(action, CastInvisibility | EndInvisibility):
+        on = isinstance(action, CastInvisibility)
+        record(d20.OP_VANISH if on else d20.OP_APPEAR, 0, 0, 0)
+        walker.invisible = on
     elif isinstance(action, Strike):
         record(d20.OP_STRIKE, defender_of[action.target], int(action.ranged), 0)
-        game.noisy.add(walker.name)
-        game.fought.add(walker.name)
+    elif isinstance(action, Kill):
+        record(d20.OP_KILL, defender_of[action.target], 0, 0)
     elif isinstance(action, AttackSquare):
         sx, sy = square_of(action.at)
         record(d20.OP_SQUARE, sx, sy, int(action.ranged))
         game.noisy.add(walker.name)
         game.fought.add(walker.name)
-    else:
+    elif isinstance(action, Speak):
+        game.noisy.add(walker.name)
+    elif not isinstance(action, ThrowGrapple):
         raise NotCovered(f"{walker.name} plans a {type(action).__name__}")
 
 
 def schedule(scenario: Scenario, rules: RuleData) -> dict[str, Array]:
     """Each intruder's walk, round by round, played by the engine's own plan-walking
-    (:func:`vigile.sim.kernel.d20.schedule`); an intruder visible at a perception is refused
-    (Hide against Spot, darkness: not played yet)."""
+    (:func:`vigile.sim.kernel.d20.schedule`)."""
     from vigile.games.dnd35.round import Dnd35Game
 
-    walk = d20.schedule(scenario, Dnd35Game(scenario, rules, None, None), _act)
-    for t, i in zip(*np.nonzero(walk["visible"]), strict=True):
-        name = [a.name for a in scenario.actors if a.side is Side.ATTACKERS][i]
-        raise NotCovered(f"{name} is visible in round {t + 1} (Hide against Spot)")
-    return walk
+    return d20.schedule(scenario, Dnd35Game(scenario, rules, None, None), _act)
 
 
 def build(scenario: Scenario) -> D20Model:
@@ -218,13 +204,19 @@ def build(scenario: Scenario) -> D20Model:
     width, height = shared["floats"][0], shared["floats"][1]
 
     # --- what each sense reaches, by intruder, out of a liquid or in one
-    reaches = np.zeros((n_i, 2, 6), np.int64)
-    """blindsight's state, scent's state, sight not blocked, hearing not blocked, hearing not
-    blocked when it makes noise (DD-17), divination not blocked (DD-19)."""
+    reaches = np.zeros((n_i, 2, 2, 6), np.int64)
+    """[intruder, in a liquid, invisible] → blindsight's state, scent's state, sight not
+    blocked, hearing not blocked, hearing not blocked when it makes noise (DD-17), divination
+    not blocked (DD-19)."""
+    struck_seen = np.zeros((n_i, 2, 2), np.int64)
+    """[intruder, in a liquid, invisible] → what a struck defender that sees it learns: what
+    sight (see invisibility, when it is invisible) reaches (``Dnd35Game._struck``)."""
     for i, actor in enumerate(intruders):
-        for liquid in (0, 1):
-            held = _conditions(actor, True, bool(liquid))
-            reaches[i, liquid] = (
+        for liquid, invisible in np.ndindex(2, 2):
+            held = _conditions(actor, bool(invisible), bool(liquid))
+            sense = Sense.SEE_INVISIBLE if invisible else Sense.SIGHT
+            struck_seen[i, liquid, invisible] = _rank(reach(sense, held).state)
+            reaches[i, liquid, invisible] = (
                 _rank(reach(Sense.BLINDSIGHT, held).state),
                 _rank(reach(Sense.SCENT, held).state),
                 int(not reach(Sense.SIGHT, held).blocked),
@@ -337,9 +329,11 @@ def build(scenario: Scenario) -> D20Model:
     connect = np.zeros((n_g, n_i, FACES_D100), np.int64)
     # --- the blow on a located intruder: the attack roll [DD-21], the miss chance [DD-8..15]
     has_ac = np.zeros(n_i, np.int64)
-    hit = np.ones((n_g, n_i, FACES_D20), np.int64)
-    miss_dice = np.zeros((n_g, n_i, 2), np.int64)
-    spares = np.zeros((n_g, n_i, 2, FACES_D100), np.int64)
+    hit = np.ones((n_g, n_i, 2, FACES_D20), np.int64)
+    """[defender, intruder, the intruder invisible] → the attack roll's faces that hit."""
+    miss_dice = np.zeros((n_g, n_i, 2, 2), np.int64)
+    """[defender, intruder, in a liquid, by blindsight] → the miss chance's dice."""
+    spares = np.zeros((n_g, n_i, 2, 2, FACES_D100), np.int64)
     miss_chance = rules.num("attack.total_concealment")
     for g, actor in enumerate(defenders):
         mine = stats_of_actor(actor)
@@ -366,7 +360,7 @@ def build(scenario: Scenario) -> D20Model:
                 connect[g, i, face - 1] = int(bool(grope.success))
             if theirs.ac is not None:
                 has_ac[i] = 1
-                for face in range(1, FACES_D20 + 1):
+                for invisible, face in np.ndindex(2, FACES_D20):
                     roll = dnd35.attack_roll_check(
                         rules,
                         attack=mine.attack,
@@ -374,30 +368,30 @@ def build(scenario: Scenario) -> D20Model:
                         dex=theirs.dex,
                         invisible_attacker=bool(actor.invisible),
                         sees_invisible=Sense.SEE_INVISIBLE in hider.senses,
-                        invisible_target=Sense.SEE_INVISIBLE not in actor.senses,
+                        invisible_target=bool(invisible)
+                        and Sense.SEE_INVISIBLE not in actor.senses,
                         sneak_attack=mine.sneak_attack,
                         favored_enemy=mine.favored_enemy,
-                        source=GivenFaces([face]),
+                        source=GivenFaces([face + 1]),
                     )
-                    hit[g, i, face - 1] = int(bool(roll.success))
-            for liquid in (0, 1):
+                    hit[g, i, invisible, face] = int(bool(roll.success))
+            for liquid, blind in np.ndindex(2, 2):
                 inputs: dict[str, Any] = {
                     "miss_chance": miss_chance,
                     "blind_fight": mine.blind_fight,
-                    "blindsight": Sense.BLINDSIGHT in actor.senses
-                    and Sense.SEE_INVISIBLE not in actor.senses,
+                    "blindsight": bool(blind),
                     "in_liquid": bool(liquid),
                     "incorporeal": hider.incorporeal,
                 }
                 verdict = dnd35.attack_check(rules, **inputs)
                 dice = 0 if verdict.automatic else (2 if verdict.figures.blind_fight else 1)
-                miss_dice[g, i, liquid] = dice
+                miss_dice[g, i, liquid, blind] = dice
                 for face in range(1, FACES_D100 + 1):
                     if dice:
                         rolled = dnd35.attack_check(
                             rules, **inputs, source=GivenFaces([face] * dice)
                         )
-                        spares[g, i, liquid, face - 1] = int(bool(rolled.success))
+                        spares[g, i, liquid, blind, face - 1] = int(bool(rolled.success))
 
     # --- what a defender does with what it knows of the place [DD-3, DD-5, DD-6 R]
     plan = np.array(
@@ -428,43 +422,62 @@ def build(scenario: Scenario) -> D20Model:
     vanish_state, vanish_line = traits.vanished()
     vanish_pin = pin_of(vanish_line.rule) if vanish_line.rule.startswith("DD-") else 0
 
-    # --- Hide against Spot [DD-20]: the hider's part by speed, each observer's by steps
+    # --- Hide against Spot [DD-20]: the hider's part by speed, each observer's by steps, the
+    # hider invisible or not (0: visible, in cover, where it may hide; 1: invisible)
     hide_step = float(rules.num("hide.distance_step_ft"))
     hide_steps = int(math.hypot(width, height) // hide_step) + 2
-    hider_part = np.zeros((n_i, len(HIDE_SPEEDS)), np.int64)
-    spotter = np.zeros((n_g, hide_steps), np.int64)
-    hide_tie = np.zeros((n_g, n_i, len(HIDE_SPEEDS), hide_steps), np.int64)
+    hider_part = np.zeros((n_i, len(HIDE_SPEEDS), 2), np.int64)
+    spotter = np.zeros((n_g, hide_steps, 2), np.int64)
+    hide_tie = np.zeros((n_g, n_i, len(HIDE_SPEEDS), hide_steps, 2), np.int64)
     """Hide and Spot results equal: who wins it (:data:`TIE_HIDDEN`, :data:`TIE_SPOTS`, or
     :data:`TIE_AGAIN`: both roll again), as ``hide_check`` settles it [DD-20 C]."""
+    hide_refused = np.zeros((2, 2), np.int64)
+    """[invisible, in cover] → no Hide check is allowed: every observer sees it [DD-20]."""
+    for invisible, cover in np.ndindex(2, 2):
+        refused = dnd35.hide_check(
+            rules, hide_bonus=0, spot_bonuses=[0], invisible=bool(invisible), cover=bool(cover)
+        )
+        hide_refused[invisible, cover] = int(refused.outcome == "dnd35.hide.refused")
+    refused = dnd35.hide_check(rules, hide_bonus=0, spot_bonuses=[0], invisible=False)
+    sees = dnd35.reached(refused.members[0])
+    assert sees is not None
+    refused_state = _rank(sees[0])
     hide_state = 0
     for i, actor in enumerate(intruders):
         stats = stats_of_actor(actor)
         bonus = dnd35.skill_bonus(
             stats.hide, dex=stats.dex, armor_penalty=stats.armor_check_penalty
         )
-        for k, speed in enumerate(HIDE_SPEEDS):
+        for k, invisible in np.ndindex(len(HIDE_SPEEDS), 2):
             verdict = dnd35.hide_check(
-                rules, hide_bonus=bonus, spot_bonuses=[0], speed=speed, invisible=True
+                rules,
+                hide_bonus=bonus,
+                spot_bonuses=[0],
+                speed=HIDE_SPEEDS[k],
+                invisible=bool(invisible),
+                cover=not invisible,
             )
-            hider_part[i, k] = sum(m.value for m in verdict.modifiers if m.kind != "die")
+            hider_part[i, k, invisible] = sum(m.value for m in verdict.modifiers if m.kind != "die")
         for g, observer in enumerate(defenders):
-            for steps in range(hide_steps):
+            for steps, invisible in np.ndindex(hide_steps, 2):
                 verdict = dnd35.hide_check(
                     rules,
                     hide_bonus=bonus,
                     spot_bonuses=[stats_of_actor(observer).spot or 0],
                     distance_ft=steps * hide_step,
-                    invisible=True,
+                    invisible=bool(invisible),
+                    cover=not invisible,
                 )
-                spotter[g, steps] = verdict.members[0].die_bonus
-            for steps, k in np.ndindex(hide_steps, len(HIDE_SPEEDS)):
-                hide_tie[g, i, k, steps] = _hide_tie(
+                spotter[g, steps, invisible] = verdict.members[0].die_bonus
+            for steps, k, invisible in np.ndindex(hide_steps, len(HIDE_SPEEDS), 2):
+                hide_tie[g, i, k, steps, invisible] = _hide_tie(
                     rules,
                     hide_bonus=bonus,
                     spot_bonus=stats_of_actor(observer).spot or 0,
                     distance_ft=steps * hide_step,
                     speed=HIDE_SPEEDS[k],
-                    results=(int(hider_part[i, k]), int(spotter[g, steps])),
+                    results=(int(hider_part[i, k, invisible]), int(spotter[g, steps, invisible])),
+                    invisible=bool(invisible),
                 )
         seen = dnd35.reached(
             dnd35.hide_check(
@@ -479,10 +492,12 @@ def build(scenario: Scenario) -> D20Model:
         hide_state = _rank(seen[0])
 
     # --- the intruders' blows [DD-7, DD-9, DD-21]
-    strike_hit = np.ones((n_i, n_g, FACES_D20), np.int64)
-    """The attack roll of intruder i on defender g, by face (all hit: no ``ac``)."""
-    square_hit = np.ones((n_i, n_g, FACES_D20), np.int64)
-    """The attack roll of an attack on the named square where defender g stands, by face."""
+    strike_hit = np.ones((n_i, n_g, 2, FACES_D20), np.int64)
+    """The attack roll of intruder i (invisible or not) on defender g, by face (all hit: no
+    ``ac``); hit or miss, the victim learns of the blow, so the kernel reads only its die."""
+    square_hit = np.ones((n_i, n_g, 2, FACES_D20), np.int64)
+    """The attack roll of an attack on the named square where defender g stands, by whether
+    the attacker is invisible and by face."""
     struck = np.zeros((n_i, 2, 2), np.int64)
     """What a defender that can't see intruder i learns of its blow: [adjacent, ranged]."""
     square_dice = np.zeros((n_i, n_g + 1, 2), np.int64)
@@ -491,7 +506,6 @@ def build(scenario: Scenario) -> D20Model:
     square_spares = np.zeros((n_i, n_g + 1, 2, FACES_D100), np.int64)
     hidden = np.zeros((n_i, n_g), np.int64)
     """Defender g is hidden from intruder i (``hidden_from``: invisible, unseen)."""
-    seen_struck = _rank(reach(Sense.SEE_INVISIBLE, [Condition.INVISIBLE]).state)
     for i, actor in enumerate(intruders):
         mine = stats_of_actor(actor)
         for adjacent, ranged in np.ndindex(2, 2):
@@ -514,17 +528,19 @@ def build(scenario: Scenario) -> D20Model:
                     (there.invisible or there.ethereal) and Sense.SEE_INVISIBLE not in actor.senses
                 )
                 if theirs.ac is not None:
-                    for face in range(1, FACES_D20 + 1):
+                    for invisible, face in np.ndindex(2, FACES_D20 + 1):
+                        if not face:
+                            continue
                         common: dict[str, Any] = {
                             "attack": mine.attack,
                             "ac": theirs.ac,
                             "dex": theirs.dex,
-                            "invisible_attacker": True,
+                            "invisible_attacker": bool(invisible),
                             "sees_invisible": Sense.SEE_INVISIBLE in there.senses,
                             "sneak_attack": mine.sneak_attack,
                             "favored_enemy": mine.favored_enemy,
                         }
-                        strike_hit[i, c, face - 1] = int(
+                        strike_hit[i, c, invisible, face - 1] = int(
                             bool(
                                 dnd35.attack_roll_check(
                                     rules,
@@ -535,7 +551,7 @@ def build(scenario: Scenario) -> D20Model:
                                 ).success
                             )
                         )
-                        square_hit[i, c, face - 1] = int(
+                        square_hit[i, c, invisible, face - 1] = int(
                             bool(
                                 dnd35.attack_roll_check(
                                     rules,
@@ -600,7 +616,7 @@ def build(scenario: Scenario) -> D20Model:
             _rank(vanish_state),
             vanish_pin,
             hide_state,
-            seen_struck,
+            refused_state,
             struck_pin,
             int(scenario.default_surface == "water"),
         ],
@@ -635,6 +651,8 @@ def build(scenario: Scenario) -> D20Model:
         "square_dice": square_dice,
         "square_spares": square_spares,
         "hidden": hidden,
+        "struck_seen": struck_seen,
+        "hide_refused": hide_refused,
         "guard_ac": guard_ac,
         "water": water,
         "surf_start": surf_start,
@@ -714,11 +732,13 @@ def _hide_tie(
     distance_ft: float,
     speed: dnd35.HideSpeed,
     results: tuple[int, int],
+    invisible: bool = True,
 ) -> int:
     """Who wins when the Hide and the Spot results are equal [DD-20 C] (:data:`d20.TIE_LOSES`:
     the hider, :data:`d20.TIE_WINS`: the observer, :data:`d20.TIE_AGAIN`: both roll again), as
     ``hide_check`` settles it, the faces given so that they tie; ``results``: the hider's part
-    and the observer's (none when no faces tie them: that case never ties)."""
+    and the observer's (none when no faces tie them: that case never ties). A visible hider
+    is in cover (where it may hide)."""
     hider, observer = results
     for hide_face in range(1, FACES_D20 + 1):
         spot_face = hide_face + hider - observer
@@ -732,7 +752,8 @@ def _hide_tie(
         spot_bonuses=[spot_bonus],
         distance_ft=distance_ft,
         speed=speed,
-        invisible=True,
+        invisible=invisible,
+        cover=not invisible,
         source=GivenFaces([hide_face, spot_face, 1, 2]),
     )
     member = verdict.members[0]

@@ -2,18 +2,23 @@
 :mod:`vigile.games.starfinder.round`, for the scenarios :func:`~.tables.unsupported` accepts.
 
 A round, from the stream of uniforms in the engine's order: the patrols
-(:func:`vigile.sim.kernel.d20.patrols`); the intruders' walk; for each living intruder one
-Stealth d20 against the Perception d20 of each defender in a line of sight that does not yet
-know as much as it can of it (SF-4, SF-5; none rolled when no observer may roll, SF-2); then
-each defender acts: one that located or observes an intruder closes in and strikes it (the
-attack roll against an ``ac``, the miss chance's d100s, SF-8); one that knows less stays (SF-11
-[R]); the objective.
+(:func:`vigile.sim.kernel.d20.patrols`); the intruders' walk and actions (doors, invisibility
+cast or ended, blows, kills and sniping shots at living defenders); for each living intruder
+not ethereal one Stealth d20 against the Perception d20 of each living defender in a line of
+sight that does not yet know as much as it can of it (SF-4, SF-5; none rolled when no observer
+may roll, SF-2); then each living defender acts: one that located or observes an intruder
+(not ethereal) closes in and strikes it (the attack roll against an ``ac``, the miss chance's
+d100s, SF-8); one that knows less stays (SF-11 [R]); the objective.
 
 The kernel holds no rule: the Stealth check's parts, where each observer stands after it,
 darkness, the blows, come from tables built by the rule functions (:mod:`~.tables`). What it
 knows is how the opposed roll is read: the Perception result's margin over the Stealth DC,
 what each margin gives read from a table (``noticed``: ties to the observer, SF-4), and that a
 blow lands when one miss-chance die spares it.
+
+The round's phases (the walk, the Stealth roll, a defender's action) are inlined
+(:func:`~vigile.sim.kernel.geometry.inlined`), as in the D&D 3.5 kernel: passing the model's
+arrays at each call is dearer than their work.
 """
 
 from __future__ import annotations
@@ -22,28 +27,32 @@ import numpy as np
 
 from vigile.sim.kernel.d20 import (
     AWARE,
+    DARK,
     DOOR_OPS,
     FL,
+    GALIVE,
     GAME,
-    GSENSES,
     GX,
     GY,
     I_G,
     I_I,
     I_T,
     IALIVE,
+    IETH,
     IN,
+    INVIS,
     IX,
     IY,
-    KKIND,
-    KNOWN_SQUARE,
-    KSQ,
     LOCATION,
     LSTATE,
     OBSERVED,
+    OP_APPEAR,
     OP_DOOR,
+    OP_KILL,
+    OP_SNIPE,
     OP_START,
     OP_STRIKE,
+    OP_VANISH,
     S_OUTCOME,
     S_TURN,
     SC,
@@ -59,35 +68,36 @@ from vigile.sim.kernel.d20 import (
     WY,
     Arrays,
     adjacent,
+    any_light,
     by_margin,
     caught,
     centre,
     close_in,
+    dark_to,
     door,
     end_run,
+    hidden_from,
+    into_the_dark,
     learn,
     line_of_sight,
+    lit,
     objective,
     patrols,
     record_run,
+    set_invisible,
     square_of,
     start_run,
+    strike_lands,
+    unseen_by,
 )
 from vigile.sim.kernel.dice import C_POS, C_STATUS, face
-from vigile.sim.kernel.geometry import compiled, hypot_below
+from vigile.sim.kernel.geometry import compiled, hypot_below, hypot_steps, inlined
 
-DARK, DARK_TO, CARRIED, CARRIED_R, LIGHT_X, LIGHT_Y, LIGHT_R = range(GAME, GAME + 7)
-HIDER, MEMBER, AFTER, REFUSED, HAS_AC, HIT, MISS_DICE, SPARES = range(GAME + 7, GAME + 15)
-GAC, STRUCK, BEST, INVISIBLE, NOTICED = range(GAME + 15, GAME + 20)
+HIDER, SNIPE_HIDER, MEMBER, AFTER, REFUSED, HAS_AC, HIT = range(GAME, GAME + 7)
+MISS_DICE, SPARES, GAC, STRUCK, BEST, NOTICED = range(GAME + 7, GAME + 13)
 MODEL = [
-    "dark",
-    "dark_to",
-    "carried",
-    "carried_r",
-    "light_x",
-    "light_y",
-    "light_r",
     "hider",
+    "snipe_hider",
     "member",
     "after",
     "refused",
@@ -98,12 +108,11 @@ MODEL = [
     "guard_ac",
     "struck",
     "best",
-    "invisible",
     "noticed",
 ]
 """The Starfinder arrays after the shared ones, by their names in the tables."""
-F_DARK_RANGE, F_SNIPE_LEAST = 4, 5
-I_BEST, I_LIGHTS, I_CARRIERS, I_VANISH, I_NOTICED_FROM = 10, 11, 12, 13, 14
+F_SOUND_STEP, F_SNIPE_LEAST = 4, 5
+I_BEST, I_VANISH, I_NOTICED_FROM = 10, 13, 14
 SIGHT_M = 9
 """The shared sight masks (:data:`vigile.sim.kernel.d20.SIGHT_M`)."""
 CROWD, SNIPED = STATE, STATE + 1
@@ -113,58 +122,13 @@ was their sniping's (SF-10)."""
 
 
 @compiled
-def _lit(M: Arrays, W: Arrays, x: float, y: float) -> bool:
-    """A light reaches (x, y) (``D20Game._lit``): one of the scenario's within its radius and
-    in sight, or one a living creature carries."""
-    for k in range(M[IN][I_LIGHTS]):
-        dx, dy = x - M[LIGHT_X][k], y - M[LIGHT_Y][k]
-        if dx * dx + dy * dy <= M[LIGHT_R][k] * M[LIGHT_R][k] and line_of_sight(
-            M, W, M[LIGHT_X][k], M[LIGHT_Y][k], x, y
-        ):
-            return True
-    for k in range(M[IN][I_CARRIERS]):
-        side, j = M[CARRIED][k, 0], M[CARRIED][k, 1]
-        if side == 0:
-            cx, cy, alive = W[GX][j], W[GY][j], True
-        else:
-            cx, cy, alive = W[IX][j], W[IY][j], bool(W[IALIVE][j])
-        if (
-            alive
-            and hypot_below(cx - x, cy - y, M[CARRIED_R][k], False)
-            and line_of_sight(M, W, cx, cy, x, y)
-        ):
-            return True
-    return False
-
-
-@compiled
-def _any_light(M: Arrays, W: Arrays) -> int:
-    """A light on the board: the scenario's, or one a living creature carries."""
-    if M[IN][I_LIGHTS]:
-        return 1
-    for k in range(M[IN][I_CARRIERS]):
-        side, j = M[CARRIED][k, 0], M[CARRIED][k, 1]
-        if side == 0 or W[IALIVE][j]:
-            return 1
-    return 0
-
-
-@compiled
-def _dark_to(M: Arrays, W: Arrays, g: int, i: int, lit: int, any_light: int) -> bool:
-    """Intruder i is in darkness beyond defender g's darkvision (``D20Game._dark_for``)."""
-    x, y = W[IX][i], W[IY][i]
-    far = 0 if hypot_below(W[GX][g] - x, W[GY][g] - y, M[FL][F_DARK_RANGE], False) else 1
-    return bool(M[DARK_TO][g, lit, any_light, far])
-
-
-@compiled
 def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
     """``StarfinderGame._struck``: a visible attacker is observed, unless it shot from cover
-    beyond the next square unobserved (a sniper); an unseen one that struck in melee from the
-    next square is located; otherwise only its presence (SF-11)."""
+    beyond the next square unobserved (a sniper); an unseen one (invisible to it, or in the
+    dark for it) that struck in melee from the next square is located; otherwise only its
+    presence (SF-11)."""
     x, y = W[IX][i], W[IY][i]
-    lit = 1 if _lit(M, W, x, y) else 0
-    unseen = M[INVISIBLE][i] or _dark_to(M, W, g, i, lit, _any_light(M, W))
+    unseen = unseen_by(M, W, g, i)
     near = adjacent(W[GX][g], W[GY][g], x, y)
     before = W[AWARE][g, i]
     sheltered = before != OBSERVED and M[WCOVER][W[SC][S_TURN] - 1, i] and not near
@@ -186,36 +150,38 @@ def _roll_to_hit(M: Arrays, i: int, g: int, uniforms: np.ndarray, ctx: np.ndarra
         face(20, uniforms, ctx)
 
 
-@compiled
+@inlined
 def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Each living intruder where its plan takes it: a visible one that walks into the dark
-    leaves those that observed it only its square (``_into_the_dark``); then its doors, blows
-    and sniping shots."""
+    leaves those that observed it only its square (``_into_the_dark``); then its doors,
+    invisibility cast or ended, blows, kills and sniping shots (a dead victim: nothing)."""
     n_i = M[IN][I_I]
     ops = M[DOOR_OPS]
+    vanished = M[IN][I_VANISH]
     for i in range(n_i):
         if not W[IALIVE][i]:
             continue
         W[IX][i] = M[WX][t, i]
         W[IY][i] = M[WY][t, i]
-        if M[WSHIFT][t, i] and not M[INVISIBLE][i]:
-            lit = 1 if _lit(M, W, W[IX][i], W[IY][i]) else 0
-            any_light = _any_light(M, W)
-            for g in range(M[IN][I_G]):
-                if W[AWARE][g, i] == OBSERVED and _dark_to(M, W, g, i, lit, any_light):
-                    W[AWARE][g, i] = M[IN][I_VANISH]
-                    W[KKIND][g, i] = KNOWN_SQUARE
-                    W[KSQ][g, i, 0] = square_of(W[IX][i])
-                    W[KSQ][g, i, 1] = square_of(W[IY][i])
+        if M[WSHIFT][t, i]:
+            into_the_dark(M, W, i, vanished, 0)
         for k in range(M[OP_START][t * n_i + i], M[OP_START][t * n_i + i + 1]):
             kind = ops[k, 0]
+            g = ops[k, 1]
             if kind == OP_DOOR:
-                door(W, ops[k, 1], ops[k, 2])
+                door(M, W, ops[k, 1], ops[k, 2])
+            elif kind == OP_VANISH:
+                set_invisible(M, W, i, 1, vanished, 0)
+            elif kind == OP_APPEAR:
+                set_invisible(M, W, i, 0, vanished, 0)
             elif kind == OP_STRIKE:
-                _roll_to_hit(M, i, ops[k, 1], uniforms, ctx)
-                _struck(M, W, ops[k, 1], i, ops[k, 2])
-            else:
-                g = ops[k, 1]
+                if strike_lands(W, i, g):
+                    _roll_to_hit(M, i, g, uniforms, ctx)
+                    _struck(M, W, g, i, ops[k, 2])
+            elif kind == OP_KILL:
+                if strike_lands(W, i, g):
+                    W[GALIVE][g] = 0
+            elif kind == OP_SNIPE and strike_lands(W, i, g):
                 hidden = W[AWARE][g, i] != OBSERVED
                 _roll_to_hit(M, i, g, uniforms, ctx)
                 _struck(M, W, g, i, 1)
@@ -223,37 +189,55 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
                     W[SNIPED][i] = 1
                     dx, dy = W[IX][i] - W[GX][g], W[IY][i] - W[GY][g]
                     close = hypot_below(dx, dy, M[FL][F_SNIPE_LEAST], True)
-                    _stealth(M, W, t, i, 2 if close else 1, uniforms, ctx)
+                    steps = min(
+                        hypot_steps(dx, dy, M[FL][F_SOUND_STEP]), M[SNIPE_HIDER].shape[6] - 1
+                    )
+                    _stealth(M, W, t, i, 2 if close else 1, steps, uniforms, ctx)
 
 
-@compiled
+@inlined
 def _stealth(
-    M: Arrays, W: Arrays, t: int, i: int, snipe: int, uniforms: np.ndarray, ctx: np.ndarray
+    M: Arrays,
+    W: Arrays,
+    t: int,
+    i: int,
+    snipe: int,
+    steps: int,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
 ) -> None:
-    """``StarfinderGame._stealth``: one Stealth d20 against each observer's Perception d20
-    (``snipe``: 0 not sniping; 1 sniping at 10 ft or more, 2 nearer: SF-10)."""
+    """``StarfinderGame._stealth``: one Stealth d20 against each living observer's Perception
+    d20 (``snipe``: 0 not sniping; 1 sniping at 10 ft or more, its target ``steps`` whole
+    sound steps away; 2 nearer: SF-10); none against an ethereal intruder."""
+    if M[IETH][i]:
+        return
     n_g = M[IN][I_G]
     crowd = W[CROWD]
     x, y = W[IX][i], W[IY][i]
-    lit = 1 if _lit(M, W, x, y) else 0
-    any_light = _any_light(M, W)
-    darkness = M[DARK][lit, any_light]
+    is_lit = 1 if lit(M, W, x, y) else 0
+    anyl = any_light(M, W)
+    darkness = M[DARK][is_lit, anyl]
+    invisible = W[INVIS][i]
     immobile = 0 if M[WMOVED][t, i] or snipe else 1
     fast = 1 if M[WSPEED][t, i] > 0 else 0
     cover, lost = M[WCOVER][t, i], M[WLOST][t, i]
+    case = (i, invisible, immobile, fast, cover, lost, darkness, snipe)
     rolls = 0
     found = 0
     for g in range(n_g):
         crowd[g] = 0
-        unseen = M[INVISIBLE][i] or _dark_to(M, W, g, i, lit, any_light)
+        if not W[GALIVE][g]:
+            continue
+        dark = dark_to(M, W, g, i, is_lit, anyl)
+        unseen = hidden_from(M, W, g, i) or dark
         if W[AWARE][g, i] >= M[BEST][1 if unseen else 0]:
             continue
         if not line_of_sight(M, W, W[GX][g], W[GY][g], x, y):
             continue
         found += 1
-        sees_dark = 1 if darkness and not _dark_to(M, W, g, i, lit, any_light) else 0
+        sees_dark = 1 if darkness and not dark else 0
         W[LSTATE][g, 0] = sees_dark
-        if M[MEMBER][i, immobile, fast, cover, lost, darkness, snipe, g, sees_dark, 0]:
+        if M[MEMBER][i, invisible, immobile, fast, cover, lost, darkness, snipe, g, sees_dark, 0]:
             crowd[g] = 1
             rolls += 1
         else:
@@ -262,7 +246,11 @@ def _stealth(
         return
     result = 0
     if rolls:
-        result = face(20, uniforms, ctx) + M[HIDER][i, immobile, fast, cover, lost, darkness, snipe]
+        if snipe == 1:
+            bonus = M[SNIPE_HIDER][i, invisible, fast, cover, lost, darkness, steps]
+        else:
+            bonus = M[HIDER][case]
+        result = face(20, uniforms, ctx) + bonus
     for g in range(n_g):
         if crowd[g] == 0:
             continue
@@ -270,7 +258,9 @@ def _stealth(
         if crowd[g] == 2 or rolls == 0:
             after = M[REFUSED][before]
         else:
-            part = M[MEMBER][i, immobile, fast, cover, lost, darkness, snipe, g, W[LSTATE][g, 0]]
+            part = M[MEMBER][
+                i, invisible, immobile, fast, cover, lost, darkness, snipe, g, W[LSTATE][g, 0]
+            ]
             margin = face(20, uniforms, ctx) + part[2] - result - part[1]
             noticed = by_margin(M[NOTICED], M[IN][I_NOTICED_FROM], margin)
             total = 1 if part[3] == LOCATION else 0
@@ -281,17 +271,20 @@ def _stealth(
             learn(M, W, g, i, W[LSTATE][g, 1], 0)
 
 
-@compiled
+@inlined
 def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """``D20Game._defend`` in Starfinder: located, it closes in and strikes (SF-8); knowing
-    less, it stays (SF-11 [R])."""
+    """``D20Game._defend`` in Starfinder, for a living defender: located, it closes in and
+    strikes (SF-8), unless the intruder is ethereal (no blow reaches it, DD-17 [engine]);
+    knowing less, it stays (SF-11 [R])."""
+    if not W[GALIVE][g]:
+        return
     target = -1
     best = UNAWARE
     for i in range(M[IN][I_I]):
         if W[IALIVE][i] and W[AWARE][g, i] > best:
             best = W[AWARE][g, i]
             target = i
-    if target < 0 or best < LOCATION:
+    if target < 0 or best < LOCATION or M[IETH][target]:
         return
     i = target
     if best == OBSERVED:
@@ -330,7 +323,7 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
         _walks(M, W, t, uniforms, ctx)
         for i in range(n_i):
             if W[IALIVE][i] and not W[SNIPED][i]:
-                _stealth(M, W, t, i, 0, uniforms, ctx)
+                _stealth(M, W, t, i, 0, 0, uniforms, ctx)
         for g in range(n_g):
             if sc[S_OUTCOME] == 0:
                 _defend(M, W, t, g, uniforms, ctx)
@@ -373,4 +366,4 @@ def play_runs(
     return last
 
 
-__all__ = ["GSENSES", "MODEL", "play_runs"]
+__all__ = ["MODEL", "play_runs"]

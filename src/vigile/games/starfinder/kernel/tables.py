@@ -6,48 +6,63 @@ One Stealth roll meets every observer's Perception (SF-4): ``hide_check`` called
 observer at a time, without dice, gives the hider's result's bonus (the sum of its modifiers),
 and for each observer whether it rolls at all (``observer_sees``: nothing left to hide from it,
 SF-2, SF-11), the part of its DC of its own (the negation of what does not hide the hider from
-it: blindsense, SF-11) and the state a success reaches (SF-5); the kernel rolls them as
+it: blindsense, see invisibility, darkvision, SF-11 C) and the state a success reaches (SF-5),
+by whether the hider is invisible now and for each observer with its own see invisibility;
+the kernel rolls them as
 ``hide_check`` does (the Stealth d20 when one observer rolls, then each one's d20), and what
 a Perception result's margin over its DC gives is a table too (``noticed``: ties to the
 observer, SF-4). Where each observer then stands comes from
-``observer_outcome`` and ``refused_outcome`` by what it knew before. Whether a place is dark
-comes from :func:`vigile.rulesets.senses.dark_for`, by whether a light reaches it, whether any
-light is on the board, and (for an observer) whether it stands within its darkvision's range.
-The attack roll and the miss chance (SF-8, SF-9) are tables by face, as in the D&D 3.5 kernel.
+``observer_outcome`` and ``refused_outcome`` by what it knew before. A sniper's bonus at 10 ft
+or more is a table by the whole sound steps to its target (``snipe_hider``: SF-10, and SF-4
+[C]'s sound distance where the house rules turn it on). Whether a place is dark is the shared
+table of :func:`vigile.rulesets.senses.dark_for` (:func:`vigile.sim.kernel.d20.prefix`). The
+attack roll and the miss chance (SF-8, SF-9) are tables by face, as in the D&D 3.5 kernel.
 
-The kernel plays intruders, visible or invisible (not ethereal), that walk, run, wait, open
-and close doors, strike defenders and snipe at them (SF-9, SF-10, SF-11: the victim's attack
-roll is drawn, what it learns of the blow follows; a sniper hidden from its target rolls its
-Stealth again as part of the shot, and not again that round); cover, cover lost on the way
-(SF-6) and darkness decide the Stealth check; a visible intruder that walks into the dark
-leaves those that observed it only its square. Defenders have sight, darkvision, blindsense,
-blindsight, posted or patrolling, and perceive and strike. Not yet (:func:`unsupported`): see
-invisibility, casting or ending invisibility, Perception's optional sound distance (SF-4 [C]).
+The kernel plays intruders, visible or invisible, ethereal or not (no sense but a blow's
+reaches one, DD-17 via ``senses.reach``), that walk, run, wait, open and close doors, cast and
+end invisibility (SF-11: an observer that can't see it keeps its square), speak, strike, kill
+and snipe at defenders (SF-9, SF-10, SF-11: the victim's attack roll is drawn, what it learns
+of the blow follows; a sniper hidden from its target rolls its Stealth again as part of the
+shot, and not again that round; a dead victim: nothing); cover, cover lost on the way (SF-6)
+and darkness decide the Stealth check; a visible intruder that walks into the dark leaves
+those that observed it only its square. Defenders have sight, darkvision, blindsense,
+blindsight, see invisibility, posted or patrolling, ethereal or not, and perceive and strike;
+a killed one does nothing more. Named doors, as many as the ways they can stand in a run are
+not too many (:func:`vigile.sim.kernel.d20.door_states`: :func:`unsupported` says so).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.awareness.vocabulary import TimeOfDay
 from vigile.dice.source import GivenFaces
 from vigile.engine.d20 import NO_STATS
 from vigile.rulesets import starfinder
-from vigile.rulesets.senses import Sense, dark_for
+from vigile.rulesets.senses import Sense
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
-from vigile.scene.plans import CloseDoor, OpenDoor, Snipe, Strike
+from vigile.scene.plans import (
+    CastInvisibility,
+    CloseDoor,
+    EndInvisibility,
+    Kill,
+    OpenDoor,
+    Snipe,
+    Speak,
+    Strike,
+    ThrowGrapple,
+)
 from vigile.sim.kernel import d20
 from vigile.sim.kernel.d20 import NotCovered
 
 Array = np.ndarray[Any, Any]
 STATES = tuple(AwarenessState)
 FACES_D20, FACES_D100 = 20, 100
-MOST_DOORS = 6
 
 
 def _rank(state: AwarenessState) -> int:
@@ -59,8 +74,9 @@ def _stats(actor: Any) -> Any:
 
 
 def _act(game: Any, walker: Any, action: object, record: Any) -> None:
-    """What the kernel plays of an intruder's action, as an op: a door, a blow at a defender,
-    a sniping shot (SF-9, SF-10, SF-11)."""
+    """What the kernel plays of an intruder's action, as an op: a door, invisibility cast or
+    ended, a blow, a kill or a sniping shot at a defender (SF-9, SF-10, SF-11; the kernel sees
+    whether the victim still lives); words and a grapple change nothing Starfinder plays."""
     defender_of = {
         a.name: g for g, a in enumerate(a for a in game.scenario.actors if a.side is Side.DEFENDERS)
     }
@@ -72,15 +88,17 @@ def _act(game: Any, walker: Any, action: object, record: Any) -> None:
         is_open = isinstance(action, OpenDoor)
         record(d20.OP_DOOR, door_of[action.door], int(is_open), 0)
         game.board.set_door(action.door, is_open)
+    elif isinstance(action, CastInvisibility | EndInvisibility):
+        on = isinstance(action, CastInvisibility)
+        record(d20.OP_VANISH if on else d20.OP_APPEAR, 0, 0, 0)
+        walker.invisible = on
     elif isinstance(action, Strike):
         record(d20.OP_STRIKE, defender_of[action.target], int(action.ranged), 0)
-        game.noisy.add(walker.name)
-        game.fought.add(walker.name)
+    elif isinstance(action, Kill):
+        record(d20.OP_KILL, defender_of[action.target], 0, 0)
     elif isinstance(action, Snipe):
         record(d20.OP_SNIPE, defender_of[action.target], 0, 0)
-        game.noisy.add(walker.name)
-        game.fought.add(walker.name)
-    else:
+    elif not isinstance(action, Speak | ThrowGrapple):
         raise NotCovered(f"{walker.name} plans a {type(action).__name__}")
 
 
@@ -97,17 +115,8 @@ def unsupported(scenario: Scenario) -> str | None:
     """Why the kernel does not play ``scenario`` yet (None: it does); see the module."""
     if scenario.ruleset != "starfinder":
         return "not a Starfinder scenario"
-    if len([w for w in scenario.walls if w.name]) > MOST_DOORS:
-        return f"more than {MOST_DOORS} named doors"
-    if scenario.rules().flag("companion.sound_distance"):
-        return "the sound distance to Perception (SF-4 [C]) is on"
-    for actor in scenario.actors:
-        if actor.ethereal:
-            return f"{actor.name} is ethereal"
-        if actor.side is Side.DEFENDERS and Sense.SEE_INVISIBLE in actor.senses:
-            return f"{actor.name} sees invisible creatures"
     try:
-        schedule(scenario)
+        d20.door_states(scenario, schedule(scenario))
     except NotCovered as error:
         return str(error)
     return None
@@ -186,89 +195,76 @@ def build(scenario: Scenario) -> SfModel:
     n_g, n_i = max(1, len(defenders)), max(1, len(intruders))
     walk = schedule(scenario)
     shared = d20.prefix(scenario, rules, walk)
-    night = scenario.time is TimeOfDay.NIGHT
-
-    # --- darkness [SF-2 C]: of a place (by light on it, any light on the board), for an
-    # observer (and whether it stands within its darkvision's range)
-    dark_range = float(rules.num("light.darkvision_ft"))
-    dark = np.zeros((2, 2), np.int64)
-    dark_to = np.zeros((n_g, 2, 2, 2), np.int64)
-    for lit, any_light in np.ndindex(2, 2):
-        dark[lit, any_light] = int(
-            dark_for(rules, night=night, lit=bool(lit), any_light=bool(any_light))
-        )
-        for g, actor in enumerate(defenders):
-            for far in (0, 1):
-                dark_to[g, lit, any_light, far] = int(
-                    dark_for(
-                        rules,
-                        night=night,
-                        lit=bool(lit),
-                        any_light=bool(any_light),
-                        senses=actor.senses,
-                        distance=dark_range + far,
-                    )
-                )
-    carriers = [
-        (0 if a.side is Side.DEFENDERS else 1, k, float(_stats(a).light))
-        for side in (Side.DEFENDERS, Side.ATTACKERS)
-        for k, a in enumerate(x for x in scenario.actors if x.side is side)
-        if _stats(a).light > 0
-    ]
-    carried = np.array([c[:2] for c in carriers] or [(0, 0)], np.int64)
-    carried_r = np.array([c[2] for c in carriers] or [0.0], np.float64)
-    lights = scenario.lights
-    light_x = np.array([lt.at[0] for lt in lights] or [0.0], np.float64)
-    light_y = np.array([lt.at[1] for lt in lights] or [0.0], np.float64)
-    light_r = np.array([lt.radius_or(0.0) for lt in lights] or [0.0], np.float64)
 
     # --- one Stealth roll against each observer [SF-4, SF-5, SF-7, SF-11]:
     # [intruder, immobile, fast, cover, lost cover, darkness] → the hider's bonus; and by
     # observer and its darkvision reaching: (rolls, its own part of the DC, its bonus, state)
     least = float(rules.num("sniping.min_distance_ft"))
     snipes = (None, least, max(0.0, least - 1.0))
-    hider = np.zeros((n_i, 2, 2, 2, 2, 2, 3), np.int64)
-    member = np.zeros((n_i, 2, 2, 2, 2, 2, 3, n_g, 2, 4), np.int64)
+    sound_step = float(rules.num("sound.step_ft"))
+    width, height = float(scenario.map.width), float(scenario.map.height)
+    sound_steps = int(math.hypot(width, height) // sound_step) + 2
+    hider = np.zeros((n_i, 2, 2, 2, 2, 2, 2, 3), np.int64)
+    """[intruder, invisible, immobile, fast, cover, lost cover, darkness, sniping] → the hider's
+    result's bonus (sniping at 10 ft or more: :data:`snipe_hider`)."""
+    snipe_hider = np.zeros((n_i, 2, 2, 2, 2, 2, sound_steps), np.int64)
+    """[intruder, invisible, fast, cover, lost cover, darkness, whole steps of the target's
+    distance] → the sniper's bonus (SF-10; SF-4 [C]: the sound distance, where it is on)."""
+    member = np.zeros((n_i, 2, 2, 2, 2, 2, 2, 3, n_g, 2, 4), np.int64)
     for i, actor in enumerate(intruders):
         stealth = _stats(actor).stealth or 0
-        for immobile, fast, cover, lost, darkness, snipe in np.ndindex(2, 2, 2, 2, 2, 3):
+        for case in np.ndindex(2, 2, 2, 2, 2, 2, 3):
+            invisible, immobile, fast, cover, lost, darkness, snipe = case
             if snipe and immobile:
                 continue
+            common: dict[str, Any] = {
+                "stealth": stealth,
+                "speed": starfinder.Speed.MORE_THAN_HALF
+                if fast and not immobile
+                else starfinder.Speed.HALF,
+                "invisible": bool(invisible),
+                "immobile": bool(immobile),
+                "cover": bool(cover),
+                "lost_shelter_this_turn": bool(lost),
+                "sniping": snipe > 0,
+                "darkness": bool(darkness),
+            }
             for g, observer in enumerate(defenders):
                 for sees_dark in (0, 1):
                     verdict = starfinder.hide_check(
                         rules,
-                        stealth=stealth,
                         observers=[
                             starfinder.Observer(
                                 _stats(observer).perception or 0,
                                 blindsense=Sense.BLINDSENSE in observer.senses,
-                                see_invisible=False,
+                                see_invisible=Sense.SEE_INVISIBLE in observer.senses,
                                 darkvision=bool(sees_dark),
                             )
                         ],
-                        speed=starfinder.Speed.MORE_THAN_HALF
-                        if fast and not immobile
-                        else starfinder.Speed.HALF,
-                        invisible=bool(actor.invisible),
-                        immobile=bool(immobile),
-                        cover=bool(cover),
-                        lost_shelter_this_turn=bool(lost),
-                        sniping=snipe > 0,
                         distance_ft=snipes[snipe],
-                        darkness=bool(darkness),
+                        **common,
                     )
                     if verdict.modifiers:  # refused for this observer: no result at all
-                        hider[i, immobile, fast, cover, lost, darkness, snipe] = sum(
-                            m.value for m in verdict.modifiers
-                        )
+                        hider[(i, *case)] = sum(m.value for m in verdict.modifiers)
                     one = verdict.members[0]
-                    member[i, immobile, fast, cover, lost, darkness, snipe, g, sees_dark] = (
+                    member[(i, *case, g, sees_dark)] = (
                         int(one.outcome != "starfinder.hide.observer_sees"),
                         sum(m.value for m in one.modifiers),
                         one.die_bonus,
                         _rank(one.state or AwarenessState.OBSERVED),
                     )
+            if snipe != 1:
+                continue
+            for steps in range(sound_steps):
+                far = max(least, steps * sound_step)
+                if far >= (steps + 1) * sound_step:
+                    continue  # no target at least 10 ft away is this many steps away
+                verdict = starfinder.hide_check(
+                    rules, observers=[starfinder.Observer(0)], distance_ft=far, **common
+                )
+                snipe_hider[i, invisible, fast, cover, lost, darkness, steps] = sum(
+                    m.value for m in verdict.modifiers
+                )
     after = np.zeros((2, 2, len(STATES)), np.int64)
     """observer_outcome: [noticed, total concealment, before] → after."""
     refused = np.zeros(len(STATES), np.int64)
@@ -324,31 +320,26 @@ def build(scenario: Scenario) -> SfModel:
         struck[1, before] = _rank(starfinder.adjacent_melee_attack(STATES[before]).after)
         struck[2, before] = _rank(starfinder.ranged_attack_from_unseen(STATES[before]).after)
     best = np.array([_rank(starfinder.noticed_state(bool(u))) for u in (0, 1)], np.int64)
-    invisible = np.array([int(a.invisible) for a in intruders] or [0], np.int64)
+    vanished = starfinder.vanished(AwarenessState.OBSERVED)
+    assert not vanished.line.rule.startswith("DD-")  # Starfinder pins no square (D&D 3.5 does)
 
-    floats = np.array([*shared.pop("floats"), dark_range, least], np.float64)
+    floats = np.array([*shared.pop("floats"), sound_step, least], np.float64)
     first = shared.pop("ints")
     ints = np.array(
         [
             *first,
             _rank(starfinder.noticed_state(True)),
-            len(lights),
-            len(carriers),
-            _rank(starfinder.vanished(AwarenessState.OBSERVED).after),
+            0,
+            0,
+            _rank(vanished.after),
             NOTICED_FROM,
         ],
         np.int64,
     )
     arrays: dict[str, Array] = {
         **shared,
-        "dark": dark,
-        "dark_to": dark_to,
-        "carried": carried,
-        "carried_r": carried_r,
-        "light_x": light_x,
-        "light_y": light_y,
-        "light_r": light_r,
         "hider": hider,
+        "snipe_hider": snipe_hider,
         "member": member,
         "after": after,
         "refused": refused,
@@ -359,7 +350,6 @@ def build(scenario: Scenario) -> SfModel:
         "guard_ac": guard_ac,
         "struck": struck,
         "best": best,
-        "invisible": invisible,
         "noticed": _noticed(rules),
     }
     return SfModel(
