@@ -6,11 +6,14 @@ its examples are derandomized, so a CI run is reproducible. Locally the default 
 (``--hypothesis-profile=ci`` picks the other one by hand).
 
 A session starts ``warm_kernels.py`` in the background: on a fresh machine the numba kernels
-compile on the second core while the first tests run.
+compile on the second core while the first tests run (about four minutes from an empty cache).
+The tests that play the compiled kernels (:data:`KERNEL_MODULES`) run last, each waiting for
+that compile to be done rather than compiling the same code again beside it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -48,6 +51,35 @@ def chromium() -> Iterator[Any]:
     yield from launched_chromium()
 
 
+KERNEL_MODULES = frozenset(
+    {
+        "test_kernel_d20_equivalence.py",
+        "test_kernel_d20_features.py",
+        "test_kernel_day_equivalence.py",
+        "test_kernel_equivalence.py",
+        "test_kernel_wiring.py",
+        "test_extras.py",
+        "test_hand_worked.py",
+        "test_sim.py",
+    }
+)
+"""The test modules that play the compiled kernels (or start workers that load them)."""
+WARMING: list[subprocess.Popen[bytes]] = []
+"""The background compile of this session (:func:`warm_kernels`)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The kernels' modules last, in their order: by then the background compile is done."""
+    items.sort(key=lambda item: item.path.name in KERNEL_MODULES)  # stable
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A kernel test waits for the background compile (at most ten minutes)."""
+    if item.path.name in KERNEL_MODULES and WARMING:
+        with contextlib.suppress(subprocess.TimeoutExpired):  # then it compiles on its own
+            WARMING[0].wait(timeout=600)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def warm_kernels() -> Iterator[None]:
     """Compile the simulation kernels in a background process (``warm_kernels.py``); stopped
@@ -56,7 +88,9 @@ def warm_kernels() -> Iterator[None]:
     warming = subprocess.Popen(
         [sys.executable, str(script)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
+    WARMING.append(warming)
     yield
+    WARMING.clear()
     if warming.poll() is None:
         warming.kill()
     warming.wait()
