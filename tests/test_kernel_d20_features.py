@@ -120,6 +120,15 @@ def test_dnd35_see_invisibility_where_places_may_be_dark() -> None:
     assert_same_game(scenario_of(data), RUNS, seed=15)
 
 
+def test_dnd35_groping_without_the_companion_touch_attack() -> None:
+    """[DD-6, DD-6 C] With the companion rule's touch attack off a grope rolls only the miss
+    chance's d100: the guards who hear the wizard grope for her so."""
+    data = bundled("dnd35-invisible-intruder")
+    rules = data.setdefault("house_rules", {})
+    rules.setdefault("companion", {})["grope_touch_attack"] = False
+    assert_same_game(scenario_of(data), RUNS, seed=16)
+
+
 def test_dnd35_more_than_six_named_doors() -> None:
     """The kernel keeps the ways the doors can stand in a run, not all 2^n (doors 8 here)."""
     data = bundled("dnd35-flour")
@@ -318,9 +327,10 @@ DND35_ACTIONS = [
 def dnd35_scenarios(draw: st.DrawFn) -> str:
     """A small D&D 3.5 scenario with every feature the kernel took over: visible and invisible
     intruders (ethereal, now and then), cover to hide in, lights (placed, carried) or none,
-    night or day, darkness without lights as a house rule; defenders with sight, darkvision,
-    see invisibility, blindsight, scent, some ethereal; kills, words, invisibility cast and
-    ended, strikes, attacks on squares, grapples; up to nine named doors."""
+    night or day, darkness without lights and groping without the touch attack as house
+    rules; defenders with sight, darkvision, see invisibility, blindsight, scent, some
+    ethereal; kills, words, invisibility cast and ended, strikes, attacks on squares,
+    grapples; up to nine named doors."""
     doors = draw(st.sampled_from([0, 1, 3, 7, 9]))
     defenders = []
     for k in range(draw(st.integers(1, 4))):
@@ -410,8 +420,13 @@ def dnd35_scenarios(draw: st.DrawFn) -> str:
         "actors": intruders + defenders,
         "plans": plans,
     }
+    house: dict[str, Any] = {}
     if draw(st.integers(0, 3)) == 0:
-        scenario["house_rules"] = {"light": {"dark_without_lights": True}}
+        house["light"] = {"dark_without_lights": True}
+    if draw(st.integers(0, 3)) == 0:
+        house["companion"] = {"grope_touch_attack": False}
+    if house:
+        scenario["house_rules"] = house
     if draw(st.booleans()):
         scenario["objective"] = {"at": list(draw(point)), "radius": 5}
     return json.dumps(scenario)

@@ -248,7 +248,7 @@ F_SEARCH_STEP, F_FLOUR_RANGE, F_FLOUR_BURST, F_HIDE_STEP, F_RADII = range(8, 13)
 # IN
 I_RADII, I_HEARD_FROM = 5, 7
 I_GROPE_STATE, I_GROPE_PIN, I_FLOUR_ROUNDS, I_VANISH_STATE, I_VANISH_PIN = range(10, 15)
-I_HIDE_STATE, I_REFUSED_STATE, I_STRUCK_PIN, I_DEFAULT_WATER = range(15, 19)
+I_HIDE_STATE, I_REFUSED_STATE, I_STRUCK_PIN, I_DEFAULT_WATER, I_GROPE_TOUCH = range(15, 20)
 # the run's state: after the shared arrays
 FLOUR_LEFT, FLOURED, HIDERS, DARKS = STATE, STATE + 1, STATE + 2, STATE + 3
 """Handfuls of flour left; rounds an intruder stays floured; each defender's part in this
@@ -576,13 +576,14 @@ def _grope(
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> bool:
-    """``Dnd35Game._grope`` of ``count`` squares (a, then b): the touch d20, on a touch the
-    d100; found, the square; empty, a known square is forgotten."""
+    """``Dnd35Game._grope`` of ``count`` squares (a, then b): the touch d20 (where the
+    companion rule rolls it), on a touch the d100; found, the square; empty, a known square
+    is forgotten."""
     sx, sy = square_of(W[IX][i]), square_of(W[IY][i])
     occupied = (sx == ax and sy == ay) or (count > 1 and sx == bx and sy == by)
-    value = face(20, uniforms, ctx)
     found = False
-    if M[TOUCH][g, i, value - 1]:
+    # the touch attack's d20 first where the companion rule rolls one (I_GROPE_TOUCH)
+    if not M[IN][I_GROPE_TOUCH] or M[TOUCH][g, i, face(20, uniforms, ctx) - 1]:
         percent = face(100, uniforms, ctx)
         found = bool(M[CONNECT][g, i, percent - 1]) and occupied
     if found:

@@ -100,13 +100,11 @@ def unsupported(scenario: Scenario) -> str | None:
     sight, darkvision, hearing, scent, blindsight and see invisibility, who Hide against Spot
     (in the light, darkness, DD-20), Spot, Listen, smell, see the signs, grope, throw flour,
     close in and strike; named doors, as many as the ways they can stand in a run are not too
-    many (:func:`vigile.sim.kernel.d20.door_states`). Not yet: groping without the companion
-    rule's touch attack (``companion.grope_touch_attack``)."""
+    many (:func:`vigile.sim.kernel.d20.door_states`), and at most
+    :data:`vigile.sim.kernel.d20.MOST_DOOR_STATES` of those."""
     if scenario.ruleset != "dnd35":
         return "not a D&D 3.5 scenario"
     rules = scenario.rules()
-    if not rules.flag("companion.grope_touch_attack"):
-        return "groping without a touch attack"
     try:
         d20.door_states(scenario, schedule(scenario, rules))
     except NotCovered as error:
@@ -335,11 +333,13 @@ def build(scenario: Scenario) -> D20Model:
     """[defender, intruder, in a liquid, by blindsight] → the miss chance's dice."""
     spares = np.zeros((n_g, n_i, 2, 2, FACES_D100), np.int64)
     miss_chance = rules.num("attack.total_concealment")
+    grope_touch = _grope_rolls_touch(rules)
+    before_d100 = [FACES_D20] if grope_touch else []
     for g, actor in enumerate(defenders):
         mine = stats_of_actor(actor)
         for i, hider in enumerate(intruders):
             theirs = stats_of_actor(hider)
-            for face in range(1, FACES_D20 + 1):
+            for face in range(1, FACES_D20 + 1) if grope_touch else ():
                 grope = dnd35.grope_check(
                     rules,
                     touch_attack=mine.attack,
@@ -355,7 +355,7 @@ def build(scenario: Scenario) -> D20Model:
                     touch_attack=mine.attack,
                     touch_ac=theirs.touch_ac,
                     occupied=True,
-                    source=GivenFaces([FACES_D20, face]),
+                    source=GivenFaces([*before_d100, face]),
                 )
                 connect[g, i, face - 1] = int(bool(grope.success))
             if theirs.ac is not None:
@@ -400,7 +400,7 @@ def build(scenario: Scenario) -> D20Model:
     )
     found = dnd35.reached(
         dnd35.grope_check(
-            rules, touch_attack=0, touch_ac=0, source=GivenFaces([FACES_D20, FACES_D100])
+            rules, touch_attack=0, touch_ac=0, source=GivenFaces([*before_d100, FACES_D100])
         )
     )
     assert found is not None and found[1] in pins
@@ -619,6 +619,7 @@ def build(scenario: Scenario) -> D20Model:
             refused_state,
             struck_pin,
             int(scenario.default_surface == "water"),
+            int(grope_touch),
         ],
         np.int64,
     )
@@ -669,6 +670,19 @@ def build(scenario: Scenario) -> D20Model:
         floats,
         ints,
     )
+
+
+def _grope_rolls_touch(rules: RuleData) -> bool:
+    """Whether a grope rolls its touch attack's d20 before the miss chance's d100 (the
+    companion rule's touch attack, DD-6 [C]): the first die ``grope_check`` rolls (a touch,
+    a d20 that hits, is always followed by the d100)."""
+    grope = dnd35.grope_check(
+        rules, touch_attack=0, touch_ac=0, source=GivenFaces([FACES_D20, FACES_D100])
+    )
+    assert grope.roll is not None
+    sides = [die.sides for die in grope.roll.dice]
+    assert sides in ([FACES_D20, FACES_D100], [FACES_D100]), sides
+    return sides[0] == FACES_D20
 
 
 def _groping() -> tuple[Array, Array]:
