@@ -583,6 +583,19 @@ def trace_unit(
 
 
 @compiled
+def diamond_sector(dx: float, dy: float, sectors: int) -> int:
+    """The sector of direction (dx, dy) among ``sectors`` of the diamond angle
+    (:func:`vigile.sim.kernel.sectors.diamond`, the same formula); -1 for (0, 0)."""
+    if dx == 0.0 and dy == 0.0:
+        return -1
+    if dy >= 0:
+        angle = dy / (dx + dy) if dx >= 0 else 1.0 - dx / (-dx + dy)
+    else:
+        angle = 2.0 - dy / (-dx - dy) if dx < 0 else 3.0 + dx / (dx - dy)
+    return min(sectors - 1, max(0, int(angle * sectors / 4.0)))
+
+
+@compiled
 def in_polygon(px: float, py: float, xs: np.ndarray, ys: np.ndarray) -> bool:
     """``point_in_polygon`` for one point: even-odd, the boundary inside."""
     n = xs.shape[0]

@@ -42,6 +42,7 @@ from vigile.sim.kernel.dice import C_POS, C_STATUS, draw, face
 from vigile.sim.kernel.geometry import (
     compiled,
     crossings,
+    diamond_sector,
     gather,
     hypot_below,
     hypot_steps,
@@ -50,6 +51,7 @@ from vigile.sim.kernel.geometry import (
     sees,
     trace_unit,
 )
+from vigile.sim.kernel.sectors import SECTORS
 
 Arrays = tuple[Any, ...]
 """A tuple of arrays: the model (``M``) or a run's state (``W``)."""
@@ -70,8 +72,12 @@ COVER_START, COVER_X, COVER_Y, SURF_START, SURF_X, SURF_Y, REGION_SOUND = range(
 LIGHT_X, LIGHT_Y, LIGHT_R, START_X, START_Y, PATROLLING, GROUP_OF = range(29, 36)
 GUARD_POOL, GUARD_ALERT, GUARD_OUTFIT, GUARD_ATTITUDE = range(36, 40)
 INTRUDER_POOL, INTRUDER_ALERT, INTRUDER_OUTFIT, KNOWN = range(40, 44)
-POOLS, BANDS, SIGHT, CRY, INITIATIVE, OVERHEARS, HEAR, FLOATS, INTS, ENDINGS = range(44, 54)
-POSTED_LOOK, POSTED_FIND = 54, 55
+POOLS, BANDS, SIGHT, CRY, INITIATIVE, OVERHEARS, SECTOR_START, SECTOR_WALLS = range(44, 52)
+"""``SECTOR_START[key]`` (CSR into ``SECTOR_WALLS``): the walls that can lie between a listener
+in each sector of directions and the noise of ``key`` (the caches' keys), where its place is
+known before the first run (:mod:`vigile.sim.kernel.sectors`); a row of one value lists none."""
+HEAR, FLOATS, INTS, ENDINGS = range(52, 56)
+POSTED_LOOK, POSTED_FIND = 56, 57
 """``POSTED_LOOK[t, i, g, alert]``: the roll code of posted guard g's sight test on intruder i
 in turn t, on alert or not; ``POSTED_FIND[t, i, g]``: intruder i's test to discover posted guard
 g. Neither moves in the sight phase, nor do their doors, lights and cover: the codes are known
@@ -118,6 +124,7 @@ exact quotient is slow where the distance is a whole number of steps, as on a gr
 S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_QUEUED, S_HEAT = range(8)
 # the hot helpers' tuples (:func:`_queries`)
 Q_X1, Q_Y1, Q_X2, Q_Y2, Q_LINE_START, Q_LINE_WALLS, Q_STAMP, Q_CANDIDATES, Q_SCRATCH = range(9)
+Q_SECTOR_START, Q_SECTOR_WALLS = 9, 10
 L_BRUTE, L_WALLS, L_COLUMNS, L_ROWS, L_CELL = range(5)
 D_WATCHES, D_PAIRS, D_RESOLVED, D_QUEUE, D_SCALARS, D_HEAT_X, D_HEAT_Y = range(7)
 (
@@ -219,6 +226,27 @@ def _walls_between(
         count,
         G[Q_SCRATCH],
     )
+
+
+@compiled
+def _walls_from(
+    G: Arrays, L: Arrays, key: int, mask: np.ndarray, ax: float, ay: float, bx: float, by: float
+) -> int:
+    """:func:`_walls_between` a listener at A and the noise of ``key`` at B: only the walls of
+    A's sector of directions from B where the noise's place is known before the run
+    (``SECTOR_START``), else every wall; the same count."""
+    starts = G[Q_SECTOR_START]
+    if key < 0 or L[L_WALLS] == 0 or starts[key, 0] == starts[key, SECTORS]:
+        return _walls_between(G, L, mask, ax, ay, bx, by)
+    sector = diamond_sector(ax - bx, ay - by, SECTORS)
+    if sector < 0:
+        return _walls_between(G, L, mask, ax, ay, bx, by)
+    first = starts[key, sector]
+    count = starts[key, sector + 1] - first
+    return crossings(
+        ax, ay, bx, by, G[Q_X1], G[Q_Y1], G[Q_X2], G[Q_Y2], mask,
+        G[Q_SECTOR_WALLS][first : first + count], count, G[Q_SCRATCH],
+    )  # fmt: skip
 
 
 @compiled
@@ -430,7 +458,7 @@ def _noise(
             walls = cache[key, g]
             steps = cached_steps[key, g]
         if walls < 0:
-            walls = _walls_between(G, L, noise_mask, gx, gy, ax, ay)
+            walls = _walls_from(G, L, key, noise_mask, gx, gy, ax, ay)
             steps = hypot_steps(gx - ax, gy - ay, step)
             if key >= 0 and posted:
                 cache[key, g] = walls
@@ -479,6 +507,8 @@ def _queries(M: Arrays, W: Arrays) -> tuple[Any, Any, Any, Any, Any]:
         W[STAMP],
         W[CANDIDATES],
         W[SCRATCH],
+        M[SECTOR_START],
+        M[SECTOR_WALLS],
     )
     L = (
         ints[I_BRUTE],

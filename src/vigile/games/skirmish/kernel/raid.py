@@ -103,6 +103,8 @@ def model_tuple(model: KernelModel) -> tuple[Array, ...]:
         "cry",
         "initiative",
         "overhears",
+        "sector_start",
+        "sector_walls",
     ]
     ints = model.ints
     shape = (

@@ -38,6 +38,7 @@ from vigile.scene.actors import GuardState, Outfit, Side
 from vigile.scene.geometry import EPSILON
 from vigile.scene.model import Scenario
 from vigile.sim.kernel.grid import Grid, cell_walls, near_walls
+from vigile.sim.kernel.sectors import sector_lists
 
 UNKNOWN = -1
 """A case the kernel has not met yet: it asks (:meth:`KernelModel.fill`)."""
@@ -58,6 +59,33 @@ BRUTE_WALLS = 48
 """Up to this many walls, a segment query tries them all; beyond, it gathers them by cell."""
 
 Array = np.ndarray[Any, Any]
+
+
+def _noise_sources(
+    ops: Array, noise_mask: Array, patrolling: Array, start_x: Array, start_y: Array
+) -> tuple[Array, Array]:
+    """Where each noise the kernel keys (its caches' rows: the schedule's ops, then a melee at
+    each guard in each door state) is made, when that is known before the first run, and the
+    walls that count for it: an op's own place, a kill's or a strike's victim where it is posted
+    (a patrol's victim: nan, unknown); a melee at a posted guard (SK-G5)."""
+    n_ops, n_g = ops.shape[0], len(start_x)
+    n_states = noise_mask.shape[0]
+    sources = np.full((n_ops + n_states * n_g, 2), np.nan)
+    masks = np.zeros((sources.shape[0], noise_mask.shape[1]), np.bool_)
+    for k in range(n_ops):
+        kind, victim, doors = int(ops[k, 0]), int(ops[k, 6]), int(ops[k, 4])
+        masks[k] = noise_mask[doors]
+        if kind in (FUMBLE_OP, NOISE_OP):
+            sources[k] = ops[k, 2], ops[k, 3]
+        elif not patrolling[victim]:
+            sources[k] = start_x[victim], start_y[victim]
+    for doors in range(n_states):
+        for g in range(n_g):
+            key = n_ops + doors * n_g + g
+            masks[key] = noise_mask[doors]
+            if not patrolling[g]:
+                sources[key] = start_x[g], start_y[g]
+    return sources, masks
 
 
 def _by_door_state(start: Array, walls: Array, move_mask: Array) -> tuple[Array, Array]:
@@ -391,6 +419,14 @@ def build(scenario: Scenario) -> KernelModel:
         ],
         np.int64,
     )
+    patrolling = np.array([a.state is GuardState.PATROLLING for a in defenders] or [False])
+    sector_start, sector_walls = sector_lists(
+        *_noise_sources(ops, noise_mask, patrolling, sim.start_x, sim.start_y),
+        all_x1,
+        all_y1,
+        all_x2,
+        all_y2,
+    )
     arrays: dict[str, Array] = {
         "ops": ops,
         "turn_ops": turn_ops,
@@ -426,9 +462,9 @@ def build(scenario: Scenario) -> KernelModel:
         "light_r": np.array(board.light_r, np.float64),
         "start_x": np.array(sim.start_x, np.float64) if n_g else np.zeros(1),
         "start_y": np.array(sim.start_y, np.float64) if n_g else np.zeros(1),
-        "patrolling": np.array(
-            [a.state is GuardState.PATROLLING for a in defenders] or [False], np.bool_
-        ),
+        "patrolling": patrolling.astype(np.bool_),
+        "sector_start": sector_start,
+        "sector_walls": sector_walls,
         "group_of": group_of,
         "guard_pool": guard_pool,
         "guard_alert": guard_alert,
