@@ -5,19 +5,23 @@ property test on a loaded two-core machine fails only on a wrong answer, never o
 its examples are derandomized, so a CI run is reproducible. Locally the default profile applies
 (``--hypothesis-profile=ci`` picks the other one by hand).
 
-A session starts ``warm_kernels.py`` in the background: on a fresh machine the numba kernels
-compile on the second core while the first tests run (about four minutes from an empty cache).
-The tests that play the compiled kernels (:data:`KERNEL_MODULES`) run last, each waiting for
-that compile to be done rather than compiling the same code again beside it (so does any other
-simulation that reaches for a kernel: ``vigile.sim.simulate._kernel`` waits first).
+The suite runs on every core (pytest-xdist, ``-n auto --dist loadfile`` in pyproject.toml: a
+module's tests stay in one worker, with its servers and browser), and the session's first
+process starts ``warm_kernels.py`` in the background, once for all the workers: on a fresh
+machine the numba kernels compile (about four minutes from an empty cache) while the first tests
+run. The tests that play the compiled kernels (:data:`KERNEL_MODULES`) run last in each worker,
+each waiting for the compile's done file rather than compiling the same code again beside it
+(so does any other simulation that reaches for a kernel: ``vigile.sim.simulate._kernel`` waits
+first). ``-n 0`` runs the suite in one process, as before.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import sys
+import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -69,8 +73,55 @@ KERNEL_MODULES = frozenset(
 )
 """The test modules that play the compiled kernels (or start workers that load them, or
 simulate enough runs to reach them)."""
+WARM_DONE = "VIGILE_TEST_WARM_DONE"
+"""The environment variable naming the file the background compile writes when it is done:
+set by the session's first process, read by it and by pytest-xdist's workers (its children)."""
+WARM_WAIT_S = 600.0
+"""How long a kernel test waits for the background compile at most (then it compiles)."""
 WARMING: list[subprocess.Popen[bytes]] = []
-"""The background compile of this session (:func:`warm_kernels`)."""
+"""The background compile of this session, in the process that started it."""
+
+
+MOST_WORKERS = 4
+"""``-n auto`` (pyproject's addopts, pytest-xdist): one worker a core, at most this many (the
+suite's longest module, the d20 equivalence, takes a fifth of it: more would wait on it)."""
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """How many workers ``-n auto`` starts: the cores this process may run on, at most
+    :data:`MOST_WORKERS`."""
+    return max(1, min(MOST_WORKERS, len(os.sched_getaffinity(0))))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The session's first process (not an xdist worker) starts ``warm_kernels.py``: once for
+    the whole session, however many workers."""
+    if hasattr(config, "workerinput") or WARM_DONE in os.environ:
+        return
+    done = Path(tempfile.mkdtemp(prefix="vigile-warm-")) / "done"
+    os.environ[WARM_DONE] = str(done)  # before the workers start: they inherit it
+    script = Path(__file__).with_name("warm_kernels.py")
+    # not measured by coverage (CI's `patch = subprocess`): the kernels it compiles are not
+    # traced anyway, and tracing numba's compiler made the compile minutes longer
+    quiet = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_PROCESS")}
+    WARMING.append(
+        subprocess.Popen(
+            [sys.executable, str(script), str(done)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=quiet,
+        )
+    )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop the background compile if it is still at it."""
+    for warming in WARMING:
+        if warming.poll() is None:
+            warming.kill()
+        warming.wait()
+    WARMING.clear()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -79,10 +130,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def _wait_for_the_kernels() -> None:
-    """Wait for the background compile (at most ten minutes; then the test compiles)."""
-    if WARMING:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            WARMING[0].wait(timeout=600)
+    """Wait for the background compile's done file (at most :data:`WARM_WAIT_S`)."""
+    done = os.environ.get(WARM_DONE)
+    if not done:
+        return
+    deadline = time.monotonic() + WARM_WAIT_S
+    while not Path(done).exists() and time.monotonic() < deadline:
+        if WARMING and WARMING[0].poll() is not None:
+            return  # it stopped without writing the file: nothing to wait for
+        time.sleep(0.2)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -92,21 +148,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def warm_kernels() -> Iterator[None]:
-    """Compile the simulation kernels in a background process (``warm_kernels.py``); stopped
-    at the end of the session if it is still at it."""
-    script = Path(__file__).with_name("warm_kernels.py")
-    # not measured by coverage (CI's `patch = subprocess`): the kernels it compiles are not
-    # traced anyway, and tracing numba's compiler made the compile minutes longer
-    quiet = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_PROCESS")}
-    warming = subprocess.Popen(
-        [sys.executable, str(script)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=quiet,
-    )
-    WARMING.append(warming)
-    # any other test whose simulation reaches for a compiled kernel waits for it too
+def kernels_wait_for_the_compile() -> Iterator[None]:
+    """Any other test whose simulation reaches for a compiled kernel waits for the background
+    compile too (``vigile.sim.simulate._kernel`` wrapped for the session)."""
     from vigile.sim import simulate
 
     reach = simulate._kernel
@@ -118,7 +162,3 @@ def warm_kernels() -> Iterator[None]:
     simulate._kernel = waiting
     yield
     simulate._kernel = reach
-    WARMING.clear()
-    if warming.poll() is None:
-        warming.kill()
-    warming.wait()

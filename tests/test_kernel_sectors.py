@@ -55,9 +55,7 @@ def test_a_sectors_walls_count_as_every_wall(state: int) -> None:
     every = np.arange(len(X1), dtype=np.int64)
     scratch = np.zeros((2, len(X1) + 4))
     places = sources(rng)
-    start, walls = sector_lists(
-        np.array(places), np.tile(mask, (len(places), 1)), X1, Y1, X2, Y2
-    )
+    start, walls = sector_lists(np.array(places), np.tile(mask, (len(places), 1)), X1, Y1, X2, Y2)
     tried = 0
     for k, (sx, sy) in enumerate(places):
         for ax, ay in listeners(rng, sx, sy):

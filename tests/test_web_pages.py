@@ -91,8 +91,7 @@ def test_an_uploaded_scenario_that_does_not_validate_shows_its_errors_by_line(
     client: TestClient,
 ) -> None:
     text = (
-        "ruleset: skirmish\nname: broken\nmap: {width: 100, height: 50}\n"
-        "actors:\n  - {name: A}\n"
+        "ruleset: skirmish\nname: broken\nmap: {width: 100, height: 50}\nactors:\n  - {name: A}\n"
     )
     response = client.post(
         "/encounters",

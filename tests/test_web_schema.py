@@ -54,8 +54,10 @@ def test_the_api_never_fails_and_answers_every_error_with_a_problem(
 ) -> None:
     headers = {"Authorization": f"Bearer {fuzzed_server.token}"}
     path = case.operation.path
-    if case.path_parameters and "encounter_id" in case.path_parameters and not path.endswith(
-        "/stream"
+    if (
+        case.path_parameters
+        and "encounter_id" in case.path_parameters
+        and not path.endswith("/stream")
     ):  # a real encounter, so that the fuzzing reaches the game (a stream would not end)
         case.path_parameters["encounter_id"] = _encounter(fuzzed_server)
     response = case.call(base_url=fuzzed_server.base, headers=headers, timeout=20)
