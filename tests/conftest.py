@@ -56,26 +56,27 @@ def chromium() -> Iterator[Any]:
     yield from launched_chromium()
 
 
-KERNEL_MODULES = frozenset(
-    {
-        "test_kernel_d20_equivalence.py",
-        "test_kernel_d20_features.py",
-        "test_kernel_day_equivalence.py",
-        "test_kernel_equivalence.py",
-        "test_kernel_wiring.py",
-        "test_extras.py",
-        "test_hand_worked.py",
-        "test_interrupts.py",
-        "test_riskmap_d20.py",
-        "test_sim.py",
-        "test_web_editor.py",
-    }
-)
+D20 = ("starfinder", "dnd35")
+KERNEL_MODULES: dict[str, tuple[str, ...]] = {
+    "test_kernel_day_equivalence.py": ("skirmish",),
+    "test_kernel_equivalence.py": ("skirmish",),
+    "test_kernel_wiring.py": ("skirmish",),
+    "test_extras.py": ("skirmish",),
+    "test_hand_worked.py": ("skirmish",),
+    "test_interrupts.py": ("skirmish",),
+    "test_sim.py": ("skirmish",),
+    "test_web_editor.py": ("skirmish",),
+    "test_riskmap_d20.py": D20,
+    "test_kernel_d20_features.py": D20,
+    "test_kernel_d20_equivalence.py": D20,
+}
 """The test modules that play the compiled kernels (or start workers that load them, or
-simulate enough runs to reach them)."""
+simulate enough runs to reach them), in the order they run, last: the games whose kernels each
+waits for (the skirmish's compile first, ``warm_kernels.ORDER``)."""
 WARM_DONE = "VIGILE_TEST_WARM_DONE"
-"""The environment variable naming the file the background compile writes when it is done:
-set by the session's first process, read by it and by pytest-xdist's workers (its children)."""
+"""The environment variable naming the folder where the background compile writes a file for
+each game whose kernels are ready: set by the session's first process, read by it and by
+pytest-xdist's workers (its children)."""
 WARM_WAIT_S = 600.0
 """How long a kernel test waits for the background compile at most (then it compiles)."""
 WARMING: list[subprocess.Popen[bytes]] = []
@@ -99,7 +100,7 @@ def pytest_configure(config: pytest.Config) -> None:
     the whole session, however many workers."""
     if hasattr(config, "workerinput") or WARM_DONE in os.environ:
         return
-    done = Path(tempfile.mkdtemp(prefix="vigile-warm-")) / "done"
+    done = Path(tempfile.mkdtemp(prefix="vigile-warm-"))
     os.environ[WARM_DONE] = str(done)  # before the workers start: they inherit it
     script = Path(__file__).with_name("warm_kernels.py")
     # not measured by coverage (CI's `patch = subprocess`): the kernels it compiles are not
@@ -125,26 +126,30 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The kernels' modules last, in their order: by then the background compile is done."""
-    items.sort(key=lambda item: item.path.name in KERNEL_MODULES)  # stable
+    """The kernels' modules last, in :data:`KERNEL_MODULES`' order: by then the background
+    compile of their games is done, or nearly."""
+    order = {name: k for k, name in enumerate(KERNEL_MODULES)}
+    items.sort(key=lambda item: order.get(item.path.name, -1))  # stable
 
 
-def _wait_for_the_kernels() -> None:
-    """Wait for the background compile's done file (at most :data:`WARM_WAIT_S`)."""
+def _wait_for_the_kernels(rulesets: tuple[str, ...]) -> None:
+    """Wait for the background compile of these games' kernels (at most :data:`WARM_WAIT_S`)."""
     done = os.environ.get(WARM_DONE)
     if not done:
         return
     deadline = time.monotonic() + WARM_WAIT_S
-    while not Path(done).exists() and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        if all((Path(done) / name).exists() for name in rulesets) or (Path(done) / "all").exists():
+            return
         if WARMING and WARMING[0].poll() is not None:
-            return  # it stopped without writing the file: nothing to wait for
+            return  # it stopped without writing the files: nothing to wait for
         time.sleep(0.2)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    """A kernel test waits for the background compile."""
+    """A kernel test waits for the background compile of its games."""
     if item.path.name in KERNEL_MODULES:
-        _wait_for_the_kernels()
+        _wait_for_the_kernels(KERNEL_MODULES[item.path.name])
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -156,7 +161,7 @@ def kernels_wait_for_the_compile() -> Iterator[None]:
     reach = simulate._kernel
 
     def waiting(scenario: Any) -> Any:
-        _wait_for_the_kernels()
+        _wait_for_the_kernels((scenario.ruleset,))
         return reach(scenario)
 
     simulate._kernel = waiting
