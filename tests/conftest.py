@@ -79,6 +79,8 @@ each game whose kernels are ready: set by the session's first process, read by i
 pytest-xdist's workers (its children)."""
 WARM_WAIT_S = 600.0
 """How long a kernel test waits for the background compile at most (then it compiles)."""
+WORKER_NICENESS = 10
+"""How much lower an xdist worker's priority is than the background compile's."""
 WARMING: list[subprocess.Popen[bytes]] = []
 """The background compile of this session, in the process that started it."""
 
@@ -98,7 +100,13 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 def pytest_configure(config: pytest.Config) -> None:
     """The session's first process (not an xdist worker) starts ``warm_kernels.py``: once for
     the whole session, however many workers."""
-    if hasattr(config, "workerinput") or WARM_DONE in os.environ:
+    if hasattr(config, "workerinput"):
+        # a worker yields the processor to the background compile, the suite's longest task
+        # on a fresh machine (the kernel modules wait for it): at its full speed it is done
+        # about when the other tests are
+        os.nice(WORKER_NICENESS)
+        return
+    if WARM_DONE in os.environ:
         return
     done = Path(tempfile.mkdtemp(prefix="vigile-warm-"))
     os.environ[WARM_DONE] = str(done)  # before the workers start: they inherit it
