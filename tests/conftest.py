@@ -18,6 +18,7 @@ first). ``-n 0`` runs the suite in one process, as before.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -125,11 +126,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Stop the background compile if it is still at it."""
+    """Stop the background compile if it is still at it; remove its files."""
     for warming in WARMING:
         if warming.poll() is None:
             warming.kill()
         warming.wait()
+        shutil.rmtree(os.environ.pop(WARM_DONE), ignore_errors=True)
     WARMING.clear()
 
 
