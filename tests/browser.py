@@ -51,3 +51,16 @@ def launched_chromium() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+def settled_html(page: Any, selector: str, quiet_ms: int = 300) -> str:
+    """The element's HTML once it has stopped changing for ``quiet_ms`` (a page may still be
+    rendering a later event of its stream when the text a test waited for appears)."""
+    html = page.inner_html(selector)
+    for _ in range(WAIT_MS // quiet_ms):
+        page.wait_for_timeout(quiet_ms)
+        again = page.inner_html(selector)
+        if again == html:
+            return html
+        html = again
+    return html

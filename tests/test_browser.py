@@ -25,7 +25,7 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from browser import DOCS, SHOTS, WAIT_MS
+from browser import DOCS, SHOTS, WAIT_MS, settled_html
 from web_server import Server, new_encounter
 
 INTRUDERS = ("Kage", "Tsuki", "Kaze")
@@ -246,7 +246,7 @@ def dd9_pages(chromium: Any, server: Server, client: httpx.Client) -> list[str]:
             timeout=WAIT_MS,
         )
         no_scroll(page)
-        pages.append(page.inner_html("#player"))
+        pages.append(settled_html(page, "#player"))
     context.close()
     return pages
 
