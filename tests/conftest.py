@@ -78,6 +78,9 @@ WARM_DONE = "VIGILE_TEST_WARM_DONE"
 """The environment variable naming the folder where the background compile writes a file for
 each game whose kernels are ready: set by the session's first process, read by it and by
 pytest-xdist's workers (its children)."""
+WARM_ALL = "all"
+"""The file ``warm_kernels.py`` writes last (its ``ALL``): every kernel compiled, or the compile
+stopped; a test of a game without a kernel of its own waits no longer."""
 WARM_WAIT_S = 600.0
 """How long a kernel test waits for the background compile at most (then it compiles)."""
 WORKER_NICENESS = 10
@@ -95,7 +98,9 @@ suite's longest module, the d20 equivalence, takes a fifth of it: more would wai
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """How many workers ``-n auto`` starts: the cores this process may run on, at most
     :data:`MOST_WORKERS`."""
-    return max(1, min(MOST_WORKERS, len(os.sched_getaffinity(0))))
+    affinity = getattr(os, "sched_getaffinity", None)  # Linux; elsewhere every core
+    cores = len(affinity(0)) if affinity else (os.cpu_count() or 1)
+    return max(1, min(MOST_WORKERS, cores))
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -105,7 +110,8 @@ def pytest_configure(config: pytest.Config) -> None:
         # a worker yields the processor to the background compile, the suite's longest task
         # on a fresh machine (the kernel modules wait for it): at its full speed it is done
         # about when the other tests are
-        os.nice(WORKER_NICENESS)
+        if hasattr(os, "nice"):  # not on Windows
+            os.nice(WORKER_NICENESS)
         return
     if WARM_DONE in os.environ:
         return
@@ -149,7 +155,10 @@ def _wait_for_the_kernels(rulesets: tuple[str, ...]) -> None:
         return
     deadline = time.monotonic() + WARM_WAIT_S
     while time.monotonic() < deadline:
-        if all((Path(done) / name).exists() for name in rulesets) or (Path(done) / "all").exists():
+        if (
+            all((Path(done) / name).exists() for name in rulesets)
+            or (Path(done) / WARM_ALL).exists()
+        ):
             return
         if WARMING and WARMING[0].poll() is not None:
             return  # it stopped without writing the files: nothing to wait for
