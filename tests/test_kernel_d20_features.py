@@ -30,9 +30,11 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
-from test_kernel_d20_equivalence import assert_same_game, generated
+from test_kernel_d20_equivalence import assert_same_game, engine_runs, generated
 from vigile.games.dnd35.kernel.tables import unsupported
 from vigile.games.starfinder.kernel.tables import unsupported as sf_unsupported
+from vigile.rulesets import senses
+from vigile.rulesets.senses import Sense
 from vigile.scene.actors import Side
 from vigile.scene.loader import parse_scenario
 from vigile.scene.model import Scenario
@@ -90,6 +92,44 @@ def test_dnd35_a_visible_intruder_by_day_and_with_darkvision() -> None:
     night["lights"] = []
     night["house_rules"] = {"light": {"dark_without_lights": True}}
     assert_same_game(scenario_of(night), RUNS // 3, seed=13)
+
+
+def at_the_darkvision_range() -> dict[str, Any]:
+    """[DD-20 C] The visible wizard starts by waiting two rounds exactly 60 ft (36 by 48) from
+    a guard with darkvision (``light.darkvision_ft``: 60), in a night without lights made dark
+    by the house rule ``light.dark_without_lights``: the boundary of ``senses.sees_in_dark``."""
+    data = visible_wizard()
+    data["lights"] = []
+    data["house_rules"] = {"light": {"dark_without_lights": True}}
+    actor(data, "Elandra")["position"] = [3, 1]
+    data["plans"]["Elandra"].insert(0, {"to": [3, 1], "speed": "half", "wait": 2})
+    brom = actor(data, "Sergeant Brom")
+    brom["senses"] = ["darkvision", "hearing"]
+    brom["position"] = [39, 49]
+    return data
+
+
+def test_dnd35_a_visible_intruder_exactly_at_the_darkvision_range() -> None:
+    assert_same_game(scenario_of(at_the_darkvision_range()), RUNS // 3, seed=18)
+
+
+def test_the_kernel_takes_the_darkvision_boundary_from_the_rule(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The kernel's darkness table asks ``senses.sees_in_dark`` short of the range, at it and
+    past it: were the rule's ``<=`` a ``<``, the kernel would still play the engine's game.
+    The changed rule does change the game here (the guard at exactly 60 ft no longer sees
+    her), so the scenario does meet the boundary."""
+    scenario = scenario_of(at_the_darkvision_range())
+    uniforms = np.random.default_rng(19).random(RUNS * 400 + 1000)
+    as_written = engine_runs(scenario, uniforms, RUNS // 3)
+
+    def strictly_within(senses_: Any, *, distance: float, darkvision_range: float) -> bool:
+        return Sense.DARKVISION in frozenset(senses_) and distance < darkvision_range
+
+    monkeypatch.setattr(senses, "sees_in_dark", strictly_within)
+    assert engine_runs(scenario, uniforms, RUNS // 3) != as_written
+    assert_same_game(scenario, RUNS // 3, seed=19)
 
 
 def test_dnd35_the_intruders_kill_speak_and_end_their_invisibility() -> None:

@@ -535,9 +535,10 @@ def may_be_dark(M: Arrays) -> bool:
 def dark_to(M: Arrays, W: Arrays, g: int, i: int, is_lit: int, anyl: int) -> bool:
     """Intruder i is in darkness beyond defender g's darkvision (``D20Game._dark_for``), the
     light on its place and on the board given."""
-    x, y = W[IX][i], W[IY][i]
-    far = 0 if hypot_below(W[GX][g] - x, W[GY][g] - y, M[DARK_RANGE][0], False) else 1
-    return bool(M[DARK_TO][g, is_lit, anyl, far])
+    dx, dy = W[GX][g] - W[IX][i], W[GY][g] - W[IY][i]
+    reach = M[DARK_RANGE][0]
+    band = 0 if hypot_below(dx, dy, reach, True) else 1 if hypot_below(dx, dy, reach, False) else 2
+    return bool(M[DARK_TO][g, is_lit, anyl, band])
 
 
 @compiled
@@ -1033,7 +1034,8 @@ def _lights(
     """The lights (the scenario's, and those the creatures carry: side 0 a defender, 1 an
     intruder) and darkness as :func:`vigile.rulesets.senses.dark_for` gives it [SF-2, DD-20 C]:
     of a place (``dark``: by light on it, any light on the board) and for each defender
-    (``dark_to``: and whether the place is beyond its darkvision's range)."""
+    (``dark_to``: and whether the place lies short of, at or past its darkvision's range: the
+    rule's own answer on each side of the boundary and at it, whatever its comparison)."""
     from vigile.awareness.vocabulary import TimeOfDay
     from vigile.engine.d20 import NO_STATS
     from vigile.rulesets.senses import dark_for
@@ -1042,21 +1044,24 @@ def _lights(
     night = scenario.time is TimeOfDay.NIGHT
     dark_range = float(rules.num("light.darkvision_ft"))
     dark = np.zeros((2, 2), np.int64)
-    dark_to = np.zeros((max(1, len(defenders)), 2, 2, 2), np.int64)
+    # the rule's answer short of the range, at it and past it (BANDS): the kernel finds the
+    # band of a distance, so the rule's own comparison (<= today) decides at the boundary
+    bands = (np.nextafter(dark_range, -np.inf), dark_range, np.nextafter(dark_range, np.inf))
+    dark_to = np.zeros((max(1, len(defenders)), 2, 2, len(bands)), np.int64)
     for is_lit, anyl in np.ndindex(2, 2):
         dark[is_lit, anyl] = int(
             dark_for(rules, night=night, lit=bool(is_lit), any_light=bool(anyl))
         )
         for g, actor in enumerate(defenders):
-            for far in (0, 1):
-                dark_to[g, is_lit, anyl, far] = int(
+            for band, distance in enumerate(bands):
+                dark_to[g, is_lit, anyl, band] = int(
                     dark_for(
                         rules,
                         night=night,
                         lit=bool(is_lit),
                         any_light=bool(anyl),
                         senses=actor.senses,
-                        distance=dark_range + far,
+                        distance=float(distance),
                     )
                 )
 
