@@ -13,8 +13,6 @@ together. On every bundled D&D 3.5 scenario the kernel plays, and on random ones
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -22,6 +20,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
+from d20_scenarios import dnd35_scenarios, starfinder_scenarios
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import UniformFaces, UniformStream
 from vigile.errors import VigileError
@@ -168,258 +167,12 @@ def test_the_plugin_names_the_kernel() -> None:
     assert int(tally.heat.sum()) >= int(tally.guard_detections.sum()) > 0
 
 
-coordinate = st.integers(min_value=2, max_value=58)
-point = st.tuples(coordinate, coordinate)
-
-
-@st.composite
-def scenarios(draw: st.DrawFn) -> str:
-    """A small D&D 3.5 scenario the kernel covers: a 60 x 60 ft board, a few walls (one a door
-    an intruder may open, one a window), mud and water, defenders posted or patrolling with a
-    mix of senses (seeing invisible creatures too), asleep or distracted, some with flour, an AC,
-    invisible; one or two invisible intruders (or turning invisible at once) walking, running
-    and waiting, striking defenders and attacking squares, some with an AC."""
-    walls = [
-        {
-            "kind": draw(st.sampled_from(["wall", "partition", "door", "window"])),
-            "start": list(a),
-            "end": list(b),
-        }
-        for a, b in draw(st.lists(st.tuples(point, point), max_size=3))
-        if a != b
-    ]
-    walls.append({"kind": "door", "name": "gate", "start": [30, 40], "end": [30, 50]})
-    defenders = []
-    for k in range(draw(st.integers(1, 4))):
-        senses = draw(
-            st.sampled_from(
-                [
-                    ["sight", "hearing"],
-                    ["sight", "hearing", "scent"],
-                    ["blindsight", "hearing"],
-                    ["darkvision", "hearing", "scent"],
-                    ["hearing"],
-                    ["sight", "hearing", "see-invisible"],
-                ]
-            )
-        )
-        defender: dict[str, object] = {
-            "name": f"G{k}",
-            "side": "defenders",
-            "position": list(draw(point)),
-            "state": draw(st.sampled_from(["posted", "patrolling"])),
-            "senses": senses,
-            "bonuses": {
-                "spot": draw(st.integers(-2, 15)),
-                "listen": draw(st.integers(-2, 15)),
-                "attack": draw(st.integers(0, 8)),
-                "blind_fight": draw(st.booleans()),
-                "flour": draw(st.sampled_from([0, 0, 1, 3])),
-            },
-        }
-        if draw(st.booleans()):
-            defender["bonuses"]["ac"] = draw(st.integers(10, 20))  # type: ignore[index]
-            defender["bonuses"]["dex"] = draw(st.integers(0, 4))  # type: ignore[index]
-        if draw(st.integers(0, 4)) == 0:
-            defender["invisible"] = True
-        if draw(st.integers(0, 4)) == 0:
-            defender["asleep"] = True
-        elif draw(st.integers(0, 3)) == 0:
-            defender["distracted"] = True
-        if draw(st.integers(0, 5)) == 0:
-            defender["alert"] = True
-        if draw(st.booleans()):
-            defender["move"] = draw(st.sampled_from([10, 20, 30]))
-        defenders.append(defender)
-    intruders, plans = [], {}
-    for k in range(draw(st.integers(1, 2))):
-        name = f"N{k}"
-        bonuses: dict[str, object] = {
-            "hide": draw(st.integers(-2, 15)),
-            "attack": draw(st.integers(0, 8)),
-            "sneak_attack": draw(st.integers(0, 3)),
-            "reach": draw(st.sampled_from([5, 5, 10])),
-            "dex": draw(st.integers(0, 4)),
-            "touch_ac": draw(st.integers(8, 18)),
-        }
-        if draw(st.booleans()):
-            bonuses["move_silently"] = draw(st.integers(-2, 15))
-        if draw(st.booleans()):
-            bonuses["ac"] = draw(st.integers(10, 20))
-        if draw(st.integers(0, 3)) == 0:
-            bonuses["light"] = 15
-        intruders.append(
-            {
-                "name": name,
-                "side": "attackers",
-                "position": list(draw(point)),
-                "invisible": (invisible := draw(st.booleans())),
-                "incorporeal": draw(st.integers(0, 5)) == 0,
-                "breathing": draw(st.integers(0, 5)) != 0,
-                "move": 30,
-                "bonuses": bonuses,
-            }
-        )
-        legs: list[dict[str, object]] = []
-        if not invisible:
-            legs.append({"actions": [{"do": "cast-invisibility"}]})
-        for _ in range(draw(st.integers(1, 4))):
-            leg: dict[str, object] = {
-                "to": list(draw(point)),
-                "speed": draw(st.sampled_from(["half", "fast"])),
-            }
-            if draw(st.integers(0, 3)) == 0:
-                leg["run"] = True
-            if draw(st.integers(0, 3)) == 0:
-                leg["wait"] = draw(st.integers(1, 2))
-            action = draw(st.sampled_from(["none", "none", "door", "strike", "square"]))
-            target = draw(st.sampled_from([d["name"] for d in defenders]))
-            ranged = draw(st.booleans())
-            leg["actions"] = {
-                "none": [],
-                "door": [
-                    {"do": draw(st.sampled_from(["open-door", "close-door"])), "door": "gate"}
-                ],
-                "strike": [{"do": "strike", "target": target, "ranged": ranged}],
-                "square": [{"do": "attack-square", "at": list(draw(point)), "ranged": ranged}],
-            }[action]
-            legs.append(leg)
-        plans[name] = legs
-    scenario: dict[str, object] = {
-        "ruleset": "dnd35",
-        "name": "random d20 scenario",
-        "units": "ft",
-        "time": draw(st.sampled_from(["night", "day"])),
-        "map": {"width": 60, "height": 60},
-        "turns": draw(st.integers(2, 8)),
-        "default_surface": "stone",
-        "surfaces": [
-            {"kind": "soft-ground", "points": [[0, 0], [30, 0], [30, 30], [0, 30]]},
-            {"kind": "water", "points": [[35, 35], [45, 35], [45, 45], [35, 45]]},
-        ],
-        "walls": walls,
-        "actors": intruders + defenders,
-        "plans": plans,
-    }
-    if draw(st.booleans()):
-        scenario["objective"] = {"at": list(draw(point)), "radius": 5}
-    return json.dumps(scenario)
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(scenarios(), st.integers(0, 2**32 - 1))
+@given(dnd35_scenarios(), st.integers(0, 2**32 - 1))
 def test_the_kernel_plays_the_engines_game_on_random_scenarios(text: str, seed: int) -> None:
     scenario = generated(text)
     assume(unsupported(scenario) is None)
     assert_same_game(scenario, 20, seed)
-
-
-@st.composite
-def starfinder_scenarios(draw: st.DrawFn) -> str:
-    """A small Starfinder scenario the kernel covers: walls (one a door an intruder may open),
-    crates for cover, lights or none, night or day, defenders posted or patrolling with sight,
-    darkvision, blindsense or blindsight, some with an AC; one or two intruders, visible or
-    invisible, walking, running and waiting, striking and sniping, some with an AC, some
-    carrying a light."""
-    walls = [
-        {
-            "kind": draw(st.sampled_from(["wall", "partition", "door", "window"])),
-            "start": list(a),
-            "end": list(b),
-        }
-        for a, b in draw(st.lists(st.tuples(point, point), max_size=3))
-        if a != b
-    ]
-    walls.append({"kind": "door", "name": "gate", "start": [30, 40], "end": [30, 50]})
-    defenders = []
-    for k in range(draw(st.integers(1, 4))):
-        defender: dict[str, object] = {
-            "name": f"G{k}",
-            "side": "defenders",
-            "position": list(draw(point)),
-            "state": draw(st.sampled_from(["posted", "patrolling"])),
-            "senses": draw(
-                st.sampled_from(
-                    [
-                        ["sight", "hearing"],
-                        ["sight", "darkvision"],
-                        ["sight", "blindsense"],
-                        ["blindsight"],
-                    ]
-                )
-            ),
-            "bonuses": {
-                "perception": draw(st.integers(-2, 15)),
-                "light": draw(st.sampled_from([0, 0, 0, 20])),
-            },
-        }
-        if draw(st.booleans()):
-            defender["bonuses"]["ac"] = draw(st.integers(10, 20))  # type: ignore[index]
-        if draw(st.integers(0, 5)) == 0:
-            defender["alert"] = True
-        if draw(st.booleans()):
-            defender["move"] = draw(st.sampled_from([10, 20, 30]))
-        defenders.append(defender)
-    intruders, plans = [], {}
-    for k in range(draw(st.integers(1, 2))):
-        name = f"N{k}"
-        bonuses: dict[str, object] = {
-            "stealth": draw(st.integers(-2, 20)),
-            "attack": draw(st.integers(0, 8)),
-            "light": draw(st.sampled_from([0, 0, 0, 15])),
-        }
-        if draw(st.booleans()):
-            bonuses["ac"] = draw(st.integers(10, 20))
-        intruders.append(
-            {
-                "name": name,
-                "side": "attackers",
-                "position": list(draw(point)),
-                "invisible": draw(st.booleans()),
-                "move": 30,
-                "bonuses": bonuses,
-            }
-        )
-        legs: list[dict[str, object]] = []
-        for _ in range(draw(st.integers(1, 4))):
-            leg: dict[str, object] = {
-                "to": list(draw(point)),
-                "speed": draw(st.sampled_from(["half", "fast"])),
-            }
-            if draw(st.integers(0, 3)) == 0:
-                leg["run"] = True
-            if draw(st.integers(0, 3)) == 0:
-                leg["wait"] = draw(st.integers(1, 2))
-            action = draw(st.sampled_from(["none", "none", "door", "strike", "snipe"]))
-            target = draw(st.sampled_from([d["name"] for d in defenders]))
-            leg["actions"] = {
-                "none": [],
-                "door": [
-                    {"do": draw(st.sampled_from(["open-door", "close-door"])), "door": "gate"}
-                ],
-                "strike": [{"do": "strike", "target": target, "ranged": draw(st.booleans())}],
-                "snipe": [{"do": "snipe", "target": target}],
-            }[action]
-            legs.append(leg)
-        plans[name] = legs
-    scenario: dict[str, object] = {
-        "ruleset": "starfinder",
-        "name": "random starfinder scenario",
-        "units": "ft",
-        "time": draw(st.sampled_from(["night", "day"])),
-        "map": {"width": 60, "height": 60},
-        "turns": draw(st.integers(2, 8)),
-        "cover": [{"points": [[10, 10], [25, 10], [25, 25], [10, 25]]}],
-        "lights": [{"kind": "lantern", "at": list(draw(point)), "radius": 20}]
-        if draw(st.booleans())
-        else [],
-        "walls": walls,
-        "actors": intruders + defenders,
-        "plans": plans,
-    }
-    if draw(st.booleans()):
-        scenario["objective"] = {"at": list(draw(point)), "radius": 5}
-    return json.dumps(scenario)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
