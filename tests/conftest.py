@@ -8,7 +8,7 @@ its examples are derandomized, so a CI run is reproducible. Locally the default 
 The suite runs on every core (pytest-xdist, ``-n auto --dist loadfile`` in pyproject.toml: a
 module's tests stay in one worker, with its servers and browser), and the session's first
 process starts ``warm_kernels.py`` in the background, once for all the workers: on a fresh
-machine the numba kernels compile (about four minutes from an empty cache) while the first tests
+machine the numba kernels compile (a minute and a half from an empty cache) while the first tests
 run. The tests that play the compiled kernels (:data:`KERNEL_MODULES`) run last in each worker,
 each waiting for the compile's done file rather than compiling the same code again beside it
 (so does any other simulation that reaches for a kernel: ``vigile.sim.simulate._kernel`` waits

@@ -51,7 +51,6 @@ def _stream_buffer(size: int) -> Array:
     return buffer
 
 
-
 @compiled
 def record_end(
     r: int, code: int, turn: int, first: int, outcome: np.ndarray, end: np.ndarray,

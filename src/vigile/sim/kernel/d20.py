@@ -34,16 +34,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from vigile.sim.kernel.blocks import Blocks, heat_scale, record_detections, record_end, tally
 from vigile.sim.kernel.dice import draw
 from vigile.sim.kernel.geometry import (
+    ZERO,
     compiled,
     crossings,
     hypot_below,
+    internal,
     py_hypot,
     sees,
     trace_move,
@@ -245,7 +247,7 @@ TIE_LOSES, TIE_WINS, TIE_AGAIN = range(3)
 against a hider): a game's table says, from its rule."""
 
 
-@compiled
+@internal
 def line_of_sight(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: float) -> bool:
     """A line of sight, the doors as they stand (``Board.sees``)."""
     return sees(
@@ -263,7 +265,7 @@ def line_of_sight(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: flo
     )
 
 
-@compiled
+@internal
 def between(M: Arrays, W: Arrays, masks: np.ndarray, g: int, i: int) -> bool:
     """A barrier of ``masks`` (``M[DOOR_M]``: a closed door, window or partition; ``M[STONE_M]``:
     a stone wall) between defender g and intruder i (``D20Game._between``)."""
@@ -287,19 +289,26 @@ def between(M: Arrays, W: Arrays, masks: np.ndarray, g: int, i: int) -> bool:
     )
 
 
-@compiled
+@internal
 def awake(M: Arrays, W: Arrays, g: int) -> bool:
     """Not asleep, or woken by the alarm (``awake``)."""
     return not (M[GASLEEP][g] and not W[GALERT][g])
 
 
-@compiled
+@internal
 def distracted(M: Arrays, W: Arrays, g: int) -> int:
     """Distracted until the alarm (``distracted``)."""
     return 1 if M[GDISTR][g] and not W[GALERT][g] else 0
 
 
-@compiled
+NO_PIN = ZERO
+"""``pin`` for :func:`learn` and its kin: no rule pinned the square (int64, not a literal 0:
+:data:`vigile.sim.kernel.geometry.ZERO`)."""
+VISIBLE, INVISIBLE = ZERO, cast(int, np.int64(1))
+"""``on`` for :func:`set_invisible`, typed so as well."""
+
+
+@internal
 def learn(M: Arrays, W: Arrays, g: int, i: int, state: int, pin: int) -> None:
     """``D20Game._learn``: what defender g now knows of where intruder i is (``_remember``),
     the square pinned for the moment (``pin``), the state raised; a first location raises the
@@ -342,7 +351,7 @@ def learn(M: Arrays, W: Arrays, g: int, i: int, state: int, pin: int) -> None:
                 W[GALERT][h] = 1
 
 
-@compiled
+@internal
 def patrols(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Step 1 (``D20Game._patrols``)."""
     fl = M[FL]
@@ -382,7 +391,7 @@ def patrols(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None
         W[GX][g], W[GY][g] = nx, ny
 
 
-@compiled
+@internal
 def close_in(M: Arrays, W: Arrays, g: int, px: float, py: float) -> None:
     """``D20Game._close_in``."""
     x, y = W[GX][g], W[GY][g]
@@ -400,12 +409,12 @@ def close_in(M: Arrays, W: Arrays, g: int, px: float, py: float) -> None:
     W[WALKED][g] += step
 
 
-@compiled
+@internal
 def on_map(M: Arrays, x: float, y: float) -> bool:
     return bool(0 <= x <= M[FL][F_W] and 0 <= y <= M[FL][F_H])
 
 
-@compiled
+@internal
 def objective(M: Arrays, W: Arrays, t: int) -> None:
     """Step 6 (``Game._objective``, ``reached_by``)."""
     if not M[IN][I_HAS_OBJ]:
@@ -424,7 +433,7 @@ def objective(M: Arrays, W: Arrays, t: int) -> None:
         sc[S_END] = sc[S_TURN]
 
 
-@compiled
+@internal
 def start_run(M: Arrays, W: Arrays) -> None:
     """A run's state at its start (``D20Game.__init__``): the defenders where the scenario
     puts them, knowing nothing; every intruder free; the doors as they stand."""
@@ -451,14 +460,14 @@ def start_run(M: Arrays, W: Arrays) -> None:
         W[FOUGHT][i] = 0
 
 
-@compiled
+@internal
 def door(M: Arrays, W: Arrays, k: int, is_open: int) -> None:
     """The k-th named door opened or closed (``Game._door``): the doors' state moves to the
     row of :func:`door_states` where they stand so."""
     W[SC][S_DOORS] = M[DOOR_NEXT][W[SC][S_DOORS], k, is_open]
 
 
-@compiled
+@internal
 def begin_walk(M: Arrays, W: Arrays, t: int, i: int) -> None:
     """Intruder i's walk in round t begins: it has fought or spoken this round as far as its
     plan's words and attacks on squares say (the schedule's); a blow or a kill adds to it when
@@ -467,7 +476,7 @@ def begin_walk(M: Arrays, W: Arrays, t: int, i: int) -> None:
     W[FOUGHT][i] = M[WFOUGHT][t, i]
 
 
-@compiled
+@internal
 def strike_lands(W: Arrays, i: int, g: int) -> bool:
     """Intruder i strikes or kills defender g (``D20Game._act``): nothing happens to a dead
     victim; a living one makes the blow noisy and an attack (DD-5, DD-20). True when it lives."""
@@ -478,14 +487,14 @@ def strike_lands(W: Arrays, i: int, g: int) -> bool:
     return True
 
 
-@compiled
+@internal
 def hidden_from(M: Arrays, W: Arrays, g: int, i: int) -> bool:
     """Intruder i is invisible (or ethereal) to defender g, which does not see invisible
     creatures (``hidden_from``)."""
     return bool((W[INVIS][i] or M[IETH][i]) and not M[GSENSES][g, SEEINV])
 
 
-@compiled
+@internal
 def lit(M: Arrays, W: Arrays, x: float, y: float) -> bool:
     """A light reaches (x, y) (``D20Game._lit``): one of the scenario's within its radius and
     in sight (``Board.lit``), or one a living creature carries (within its radius, in sight)."""
@@ -511,7 +520,7 @@ def lit(M: Arrays, W: Arrays, x: float, y: float) -> bool:
     return False
 
 
-@compiled
+@internal
 def any_light(M: Arrays, W: Arrays) -> int:
     """A light on the board: the scenario's, or one a living creature carries."""
     n = M[LIGHT_N]
@@ -524,14 +533,14 @@ def any_light(M: Arrays, W: Arrays) -> int:
     return 0
 
 
-@compiled
+@internal
 def may_be_dark(M: Arrays) -> bool:
     """Some unlit place may be dark (the table of ``senses.dark_for``: by day, with the
     companion rule off, never): else no light need be looked for."""
     return bool(M[DARK][0, 0] or M[DARK][0, 1])
 
 
-@compiled
+@internal
 def dark_to(M: Arrays, W: Arrays, g: int, i: int, is_lit: int, anyl: int) -> bool:
     """Intruder i is in darkness beyond defender g's darkvision (``D20Game._dark_for``), the
     light on its place and on the board given."""
@@ -541,7 +550,7 @@ def dark_to(M: Arrays, W: Arrays, g: int, i: int, is_lit: int, anyl: int) -> boo
     return bool(M[DARK_TO][g, is_lit, anyl, band])
 
 
-@compiled
+@internal
 def dark_for(M: Arrays, W: Arrays, g: int, i: int) -> bool:
     """:func:`dark_to`, the lights looked for now (none where no place may be dark)."""
     if not may_be_dark(M):
@@ -550,14 +559,14 @@ def dark_for(M: Arrays, W: Arrays, g: int, i: int) -> bool:
     return dark_to(M, W, g, i, is_lit, any_light(M, W))
 
 
-@compiled
+@internal
 def unseen_by(M: Arrays, W: Arrays, g: int, i: int) -> bool:
     """Defender g cannot see intruder i (``D20Game._unseen_by``): hidden from it, or in
     darkness beyond its darkvision."""
     return hidden_from(M, W, g, i) or dark_for(M, W, g, i)
 
 
-@compiled
+@internal
 def vanish(M: Arrays, W: Arrays, g: int, i: int, state: int, pin: int) -> None:
     """Defender g, which observed intruder i, no longer sees it and keeps what its game keeps
     of one that vanished (``state``: D&D 3.5's square until it moves, ``pin``)
@@ -570,7 +579,7 @@ def vanish(M: Arrays, W: Arrays, g: int, i: int, state: int, pin: int) -> None:
         W[PIN][g, i] = pin
 
 
-@compiled
+@internal
 def set_invisible(M: Arrays, W: Arrays, i: int, on: int, state: int, pin: int) -> None:
     """Intruder i becomes invisible (or visible) from now on (``D20Game._set_invisible``):
     each living defender that observed it and now cannot see it keeps what :func:`vanish`
@@ -583,7 +592,7 @@ def set_invisible(M: Arrays, W: Arrays, i: int, on: int, state: int, pin: int) -
             vanish(M, W, g, i, state, pin)
 
 
-@compiled
+@internal
 def into_the_dark(M: Arrays, W: Arrays, i: int, state: int, pin: int) -> None:
     """Visible intruder i walked (``D20Game._into_the_dark``): each living defender that
     observed it and whose darkvision does not reach it keeps what :func:`vanish` keeps."""
@@ -601,7 +610,7 @@ def into_the_dark(M: Arrays, W: Arrays, i: int, state: int, pin: int) -> None:
             vanish(M, W, g, i, state, pin)
 
 
-@compiled
+@internal
 def caught(M: Arrays, W: Arrays, i: int) -> None:
     """Intruder i is caught (``D20Game._attack``); the last one ends the game (``detected``)."""
     W[IALIVE][i] = 0
@@ -612,7 +621,7 @@ def caught(M: Arrays, W: Arrays, i: int) -> None:
     W[SC][S_END] = W[SC][S_TURN]
 
 
-@compiled
+@internal
 def end_run(M: Arrays, W: Arrays) -> None:
     """At the round limit (``D20Game._unfinished``): the alarm, on its round, else the limit."""
     sc = W[SC]
@@ -625,7 +634,7 @@ def end_run(M: Arrays, W: Arrays) -> None:
             sc[S_END] = sc[S_TURN]
 
 
-@compiled
+@internal
 def record_run(
     M: Arrays,
     W: Arrays,

@@ -38,6 +38,23 @@ def compiled(function: Function) -> Function:
     return cast(Function, njit(function, **options))
 
 
+def internal(function: Function) -> Function:
+    """:func:`compiled`, without numba's entry from Python (``no_cpython_wrapper``): for a
+    function only the compiled code calls, with the model's large tuples of arrays. The entry
+    unboxes each of a hundred arrays from a Python tuple, and compiling it took more than half
+    of the d20 kernels' first compile (D&D 3.5: 135 s with it, 38 s without). Calling such a
+    function from Python crashes the interpreter: the kernels' entry points (``play_runs``,
+    ``posted_codes``) and whatever a test calls stay :func:`compiled`."""
+    options: dict[str, Any] = {
+        "cache": True,
+        "nogil": True,
+        "_nrt": False,
+        "no_cpython_wrapper": True,
+        "no_cfunc_wrapper": True,
+    }
+    return cast(Function, njit(function, **options))
+
+
 def inlined(function: Function) -> Function:
     """:func:`compiled`, and inlined in numba's IR where it is called (``inline="always"``):
     for a function called often with many arrays, whose passing (as hundreds of words pushed
@@ -47,6 +64,13 @@ def inlined(function: Function) -> Function:
     return cast(Function, njit(function, **options))
 
 
+ZERO = cast(int, np.int64(0))
+NOBODY = cast(int, np.int64(-1))
+"""0 and -1 typed int64, for a counter or an index that a compiled function is handed. numba
+types a variable first set to a literal (``n = 0``, later ``n += 1``) as that literal before it
+unifies it with the rest, and compiles the callee once more for it: a specialization never run,
+which cost about two seconds of LLVM each on the d20 kernels' large tuples (20 of D&D 3.5's 96).
+A numpy scalar is typed int64, not as a literal."""
 SAME_POINT = 1e-9
 """Two meetings closer than this along a query are one point (``_SAME_POINT`` of the original)."""
 T27 = 134217729.0
@@ -265,7 +289,7 @@ def crossings(
     ``count`` indices of ``candidates`` (every barrier that can meet A–B must be one of them).
     ``scratch``: room for one float and one index per candidate (shape (2, n)); nothing is
     allocated."""
-    hits = 0
+    hits = ZERO
     for c in range(count):
         j = candidates[c]
         if mask[j] and meets_open(ax, ay, bx, by, x1[j], y1[j], x2[j], y2[j]):
@@ -273,7 +297,7 @@ def crossings(
             hits += 1
     if hits <= 1:
         return hits
-    points = 0
+    points = ZERO
     runs = 0
     for h in range(hits):
         j = int(scratch[1, h])

@@ -56,6 +56,7 @@ once the stream is refilled.
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -82,6 +83,7 @@ from vigile.sim.kernel.d20 import (
     IETH,
     IN,
     INVIS,
+    INVISIBLE,
     IX,
     IY,
     KBEAR,
@@ -92,6 +94,7 @@ from vigile.sim.kernel.d20 import (
     LIST,
     LOCATION,
     LSTATE,
+    NO_PIN,
     NOISY,
     OBSERVED,
     OP_APPEAR,
@@ -113,6 +116,7 @@ from vigile.sim.kernel.d20 import (
     TIE_AGAIN,
     TIE_WINS,
     UNAWARE,
+    VISIBLE,
     WALKED,
     WCOVER,
     WLIQ,
@@ -155,15 +159,21 @@ from vigile.sim.kernel.d20 import (
 )
 from vigile.sim.kernel.dice import C_POS, C_STATUS, face
 from vigile.sim.kernel.geometry import (
+    NOBODY,
+    ZERO,
     compiled,
     hypot_below,
     hypot_steps,
     inlined,
+    internal,
     py_hypot,
     region_of,
 )
 
 SEARCH_STAY, SEARCH_SQUARE, SEARCH_BEARING = range(3)
+BOTH_SQUARES = cast(int, np.int64(2))
+"""A grope of the square searched and the one toward it (int64, not a literal: see
+:data:`vigile.sim.kernel.geometry.ZERO`)."""
 (
     REACHES,
     SIGNS,
@@ -255,33 +265,33 @@ FLOUR_LEFT, FLOURED, HIDERS, DARKS = STATE, STATE + 1, STATE + 2, STATE + 3
 perception (0 none, 1 its senses, 2 Hide against Spot); the intruder dark for it."""
 
 
-@compiled
+@internal
 def _hidden(M: Arrays, W: Arrays, i: int) -> int:
     """Intruder i is invisible or ethereal (``Dnd35Game._perceive_dnd``'s ``invisible``)."""
     return 1 if W[INVIS][i] or M[IETH][i] else 0
 
 
-@compiled
+@internal
 def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
     """What defender g learns of intruder i's blow (``Dnd35Game._struck``): seeing it (or
     seeing invisible creatures, out of the dark), what sight reaches; else the square, or
     only the direction (DD-7)."""
     t = W[SC][S_TURN] - 1
     if not unseen_by(M, W, g, i):
-        learn(M, W, g, i, M[STRUCK_SEEN][i, M[WLIQ][t, i], W[INVIS][i]], 0)
+        learn(M, W, g, i, M[STRUCK_SEEN][i, M[WLIQ][t, i], W[INVIS][i]], NO_PIN)
         return
     near = 1 if adjacent(W[GX][g], W[GY][g], W[IX][i], W[IY][i]) else 0
     learn(M, W, g, i, M[STRUCK][i, near, ranged], M[IN][I_STRUCK_PIN])
 
 
-@compiled
+@internal
 def _in_water(M: Arrays, x: float, y: float) -> bool:
     """The ground at (x, y) is water (``Board.surface``: the last region holding it)."""
     r = region_of(x, y, M[SURF_START], M[SURF_X], M[SURF_Y])
     return bool(M[WATER][r]) if r >= 0 else bool(M[IN][I_DEFAULT_WATER])
 
 
-@compiled
+@internal
 def _attack_square(
     M: Arrays,
     W: Arrays,
@@ -353,9 +363,9 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
             if kind == OP_DOOR:
                 door(M, W, ops[k, 1], ops[k, 2])
             elif kind == OP_VANISH:
-                set_invisible(M, W, i, 1, state, pin)
+                set_invisible(M, W, i, INVISIBLE, state, pin)
             elif kind == OP_APPEAR:
-                set_invisible(M, W, i, 0, state, pin)
+                set_invisible(M, W, i, VISIBLE, state, pin)
             elif kind == OP_STRIKE:
                 g = ops[k, 1]
                 if strike_lands(W, i, g):
@@ -370,7 +380,7 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
                 _attack_square(M, W, i, ops[k, 1], ops[k, 2], ops[k, 3], uniforms, ctx)
 
 
-@compiled
+@internal
 def _signs(M: Arrays, W: Arrays, t: int, i: int) -> None:
     """What shows intruder i's square, invisible and not ethereal, to the living awake sighted
     defenders in a line of sight (``Dnd35Game._signs``, ``sign_shown`` by band of distance)."""
@@ -398,7 +408,7 @@ def _signs(M: Arrays, W: Arrays, t: int, i: int) -> None:
             learn(M, W, g, i, state, M[SIGNS][i, floured, moved, soft, liquid, band, 1])
 
 
-@compiled
+@internal
 def _senses(
     M: Arrays,
     W: Arrays,
@@ -420,9 +430,9 @@ def _senses(
     line = line_of_sight(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i])
     if (invisible != 0 or dark) and line and hypot_below(dx, dy, fl[F_SENSE], False):
         if M[GSENSES][g, BLIND] and reaches[0] > 0:
-            learn(M, W, g, i, reaches[0], 0)
+            learn(M, W, g, i, reaches[0], NO_PIN)
         if M[GSENSES][g, SCENT] and reaches[1] > 0:
-            learn(M, W, g, i, reaches[1], 0)
+            learn(M, W, g, i, reaches[1], NO_PIN)
     if W[AWARE][g, i] >= LOCATION:
         return False
     if (
@@ -438,7 +448,7 @@ def _senses(
         value = face(20, uniforms, ctx)
         state = M[SPOT][g, kind, steps, distracted(M, W, g), value - 1]
         if state:
-            learn(M, W, g, i, state, 0)
+            learn(M, W, g, i, state, NO_PIN)
     if W[AWARE][g, i] >= LOCATION:
         return False
     noisy = W[NOISY][i]
@@ -446,7 +456,7 @@ def _senses(
     return bool(M[GSENSES][g, HEAR] and heard and (noisy or M[WMOVED][t, i]))
 
 
-@compiled
+@internal
 def _hide(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """``Dnd35Game._hide_against_spot``: no Hide where it may not hide (a visible intruder out
     of cover: ``hide_refused``), and every seeing observer sees it; else one Hide d20 against
@@ -457,7 +467,7 @@ def _hide(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.nd
     if M[HIDE_REFUSED][invisible, M[WCOVER][t, i]]:
         for g in range(M[IN][I_G]):
             if W[HIDERS][g] == 2:
-                learn(M, W, g, i, M[IN][I_REFUSED_STATE], 0)
+                learn(M, W, g, i, M[IN][I_REFUSED_STATE], NO_PIN)
         return
     speed = M[WSPEED][t, i]
     if W[FOUGHT][i]:
@@ -486,7 +496,7 @@ def _hide(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.nd
                     return
             spots = again_observer > again_hider
         if spots:
-            learn(M, W, g, i, M[IN][I_HIDE_STATE], 0)
+            learn(M, W, g, i, M[IN][I_HIDE_STATE], NO_PIN)
 
 
 @inlined
@@ -559,10 +569,10 @@ def _perceive(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: n
         value = face(20, uniforms, ctx)
         cases[k, 5] = by_margin(M[HEARD], heard_from, value + bonus - dc)
     for k in range(n):
-        learn(M, W, listeners[k], i, cases[k, 5], 0)
+        learn(M, W, listeners[k], i, cases[k, 5], NO_PIN)
 
 
-@compiled
+@internal
 def _grope(
     M: Arrays,
     W: Arrays,
@@ -594,7 +604,7 @@ def _grope(
     return False
 
 
-@compiled
+@internal
 def _throw_flour(M: Arrays, W: Arrays, t: int, g: int, i: int, px: float, py: float) -> None:
     """``Dnd35Game._throw_flour`` at (px, py): covered (``flour_covers``), the intruder shows
     at once to the sighted (the signs again); missed, the square is forgotten."""
@@ -609,7 +619,7 @@ def _throw_flour(M: Arrays, W: Arrays, t: int, g: int, i: int, px: float, py: fl
         W[KKIND][g, i] = KNOWN_NONE
 
 
-@compiled
+@internal
 def _search(
     M: Arrays, W: Arrays, t: int, g: int, i: int, uniforms: np.ndarray, ctx: np.ndarray
 ) -> None:
@@ -627,14 +637,14 @@ def _search(
             _throw_flour(M, W, t, g, i, px, py)
         elif gap <= 5.0:
             second = M[TOWARD][way_case(px - x, py - y)]
-            _grope(M, W, g, i, sx, sy, second[0], second[1], 2, uniforms, ctx)
+            _grope(M, W, g, i, sx, sy, second[0], second[1], BOTH_SQUARES, uniforms, ctx)
     elif plan == SEARCH_BEARING:
         degrees = W[KBEAR][g, i]
         ahead = M[AHEAD][bearing_case(degrees)]
         x, y = W[GX][g], W[GY][g]
         cx, cy = square_of(x), square_of(y)
-        found = 0
-        ax = ay = bx = by = 0
+        found = ZERO
+        ax = ay = bx = by = ZERO
         for j in range(2):
             qx, qy = cx + ahead[j, 0], cy + ahead[j, 1]
             if on_map(M, centre(qx), centre(qy)) and line_of_sight(
@@ -664,7 +674,7 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
     intruder it located is not physically there, no blow reaches it (DD-17)."""
     if not W[GALIVE][g]:
         return
-    target = -1
+    target = NOBODY
     best = UNAWARE
     for i in range(M[IN][I_I]):
         if W[IALIVE][i] and W[AWARE][g, i] > best:
@@ -702,7 +712,7 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
     caught(M, W, i)
 
 
-@compiled
+@internal
 def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """One run to its end (``Game.play``); ``W[SC]`` holds its outcome (code + 1), end, first
     detection."""

@@ -47,6 +47,7 @@ from vigile.sim.kernel.geometry import (
     hypot_below,
     hypot_steps,
     inlined,
+    internal,
     region_of,
     sees,
     trace_unit,
@@ -182,7 +183,7 @@ def fumbles(dice: int, sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> boo
     return every_one
 
 
-@compiled
+@internal
 def _candidates(G: Arrays, L: Arrays, ax: float, ay: float, bx: float, by: float) -> int:
     """The walls a segment query A–B must try, into ``G[Q_CANDIDATES]``; how many.
     ``G``: the query's arrays (:func:`_queries`); ``L``: the line grid's scalars."""
@@ -203,7 +204,7 @@ def _candidates(G: Arrays, L: Arrays, ax: float, ay: float, bx: float, by: float
     )
 
 
-@compiled
+@internal
 def _walls_between(
     G: Arrays, L: Arrays, mask: np.ndarray, ax: float, ay: float, bx: float, by: float
 ) -> int:
@@ -228,7 +229,7 @@ def _walls_between(
     )
 
 
-@compiled
+@internal
 def _walls_from(
     G: Arrays, L: Arrays, key: int, mask: np.ndarray, ax: float, ay: float, bx: float, by: float
 ) -> int:
@@ -249,7 +250,7 @@ def _walls_from(
     )  # fmt: skip
 
 
-@compiled
+@internal
 def _sees(
     G: Arrays, L: Arrays, mask: np.ndarray, ax: float, ay: float, bx: float, by: float
 ) -> bool:
@@ -260,7 +261,7 @@ def _sees(
     return sees(ax, ay, bx, by, G[Q_X1], G[Q_Y1], G[Q_X2], G[Q_Y2], mask, G[Q_CANDIDATES], count)
 
 
-@compiled
+@internal
 def _lit(M: Arrays, G: Arrays, L: Arrays, mask: np.ndarray, px: float, py: float) -> bool:
     """In a light that reaches the point (SK-V5)."""
     lights_x = M[LIGHT_X]
@@ -277,7 +278,7 @@ def _lit(M: Arrays, G: Arrays, L: Arrays, mask: np.ndarray, px: float, py: float
     return False
 
 
-@compiled
+@internal
 def _hear_code(
     hear: np.ndarray,
     check: int,
@@ -307,7 +308,7 @@ def _hear_code(
     return int(code)
 
 
-@compiled
+@internal
 def _detect(D: Arrays, g: int, i: int, x: float, y: float) -> None:
     """Guard g sees intruder i (at x, y): the alarm of the turn follows. ``D``: the
     detection arrays (:func:`_queries`)."""
@@ -335,7 +336,7 @@ def _detect(D: Arrays, g: int, i: int, x: float, y: float) -> None:
     scalars[S_QUEUED] = queued + 1
 
 
-@compiled
+@internal
 def _look(
     G: Arrays,
     L: Arrays,
@@ -367,7 +368,7 @@ def _look(
         _detect(D, g, i, x, y)
 
 
-@compiled
+@internal
 def _look_code(
     G: Arrays,
     L: Arrays,
@@ -407,7 +408,7 @@ def _look_code(
     return int(code)
 
 
-@compiled
+@internal
 def _noise(
     G: Arrays,
     L: Arrays,
@@ -490,7 +491,7 @@ def _noise(
             )
 
 
-@compiled
+@internal
 def _queries(M: Arrays, W: Arrays) -> tuple[Any, Any, Any, Any, Any]:
     """The few arrays and scalars the hot helpers read, out of the model and the state: ``G``
     (segment queries), ``L`` (the line grid's scalars), ``D`` (detections), ``V`` (the
@@ -543,7 +544,7 @@ def _queries(M: Arrays, W: Arrays) -> tuple[Any, Any, Any, Any, Any]:
     return G, L, D, V, P
 
 
-@compiled
+@internal
 def _found(M: Arrays, W: Arrays, i: int, g: int) -> None:
     """What an intruder who strikes or kills a guard learns: where he stood, under the house
     rule (SK-G5 [R], :func:`vigile.rulesets.skirmish.alarm.striker_knows`)."""
@@ -552,7 +553,7 @@ def _found(M: Arrays, W: Arrays, i: int, g: int) -> None:
         W[AWARE][i, g] = knows
 
 
-@compiled
+@internal
 def _ground(M: Arrays, x: float, y: float) -> int:
     """The sound of a body falling at (x, y): the last surface that holds it, or the default."""
     region = region_of(x, y, M[SURF_START], M[SURF_X], M[SURF_Y])
@@ -560,7 +561,7 @@ def _ground(M: Arrays, x: float, y: float) -> int:
     return int(sounds[region] if region >= 0 else sounds[sounds.shape[0] - 1])
 
 
-@compiled
+@internal
 def _in_cover(M: Arrays, x: float, y: float) -> bool:
     return region_of(x, y, M[COVER_START], M[COVER_X], M[COVER_Y]) >= 0
 
@@ -811,7 +812,7 @@ def _sight(
                 aware[i, g] = observed
 
 
-@compiled
+@internal
 def _find_code(
     M: Arrays,
     W: Arrays,
@@ -974,7 +975,7 @@ def _alarms(
             )  # fmt: skip
 
 
-@compiled
+@internal
 def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """One run, from its first turn to its end, into W's state and scalars."""
     ints = M[INTS]

@@ -23,6 +23,8 @@ arrays at each call is dearer than their work.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from vigile.sim.kernel.d20 import (
@@ -41,10 +43,12 @@ from vigile.sim.kernel.d20 import (
     IETH,
     IN,
     INVIS,
+    INVISIBLE,
     IX,
     IY,
     LOCATION,
     LSTATE,
+    NO_PIN,
     OBSERVED,
     OP_APPEAR,
     OP_DOOR,
@@ -58,6 +62,7 @@ from vigile.sim.kernel.d20 import (
     SC,
     STATE,
     UNAWARE,
+    VISIBLE,
     WALKED,
     WCOVER,
     WLOST,
@@ -91,8 +96,19 @@ from vigile.sim.kernel.d20 import (
     unseen_by,
 )
 from vigile.sim.kernel.dice import C_POS, C_STATUS, face
-from vigile.sim.kernel.geometry import compiled, hypot_below, hypot_steps, inlined
+from vigile.sim.kernel.geometry import (
+    NOBODY,
+    ZERO,
+    compiled,
+    hypot_below,
+    hypot_steps,
+    inlined,
+    internal,
+)
 
+RANGED = cast(int, np.int64(1))
+"""A sniper's shot is ranged (``_struck``'s ``ranged``; int64, not a literal: see
+:data:`vigile.sim.kernel.geometry.ZERO`)."""
 HIDER, SNIPE_HIDER, MEMBER, AFTER, REFUSED, HAS_AC, HIT = range(GAME, GAME + 7)
 MISS_DICE, SPARES, GAC, STRUCK, BEST, NOTICED = range(GAME + 7, GAME + 13)
 MODEL = [
@@ -121,7 +137,7 @@ CROWD, SNIPED = STATE, STATE + 1
 was their sniping's (SF-10)."""
 
 
-@compiled
+@internal
 def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
     """``StarfinderGame._struck``: a visible attacker is observed, unless it shot from cover
     beyond the next square unobserved (a sniper); an unseen one (invisible to it, or in the
@@ -138,10 +154,10 @@ def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
         after = M[STRUCK][1, before]
     else:
         after = M[STRUCK][2, before]
-    learn(M, W, g, i, after, 0)
+    learn(M, W, g, i, after, NO_PIN)
 
 
-@compiled
+@internal
 def _roll_to_hit(M: Arrays, i: int, g: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """The attack roll of intruder i on defender g (``StarfinderGame._attack_roll``, SF-9): its
     d20 when g has an ``ac``. Hit or miss, the victim learns of the blow and nothing the kernel
@@ -164,16 +180,16 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
         W[IX][i] = M[WX][t, i]
         W[IY][i] = M[WY][t, i]
         if M[WSHIFT][t, i]:
-            into_the_dark(M, W, i, vanished, 0)
+            into_the_dark(M, W, i, vanished, NO_PIN)
         for k in range(M[OP_START][t * n_i + i], M[OP_START][t * n_i + i + 1]):
             kind = ops[k, 0]
             g = ops[k, 1]
             if kind == OP_DOOR:
                 door(M, W, ops[k, 1], ops[k, 2])
             elif kind == OP_VANISH:
-                set_invisible(M, W, i, 1, vanished, 0)
+                set_invisible(M, W, i, INVISIBLE, vanished, NO_PIN)
             elif kind == OP_APPEAR:
-                set_invisible(M, W, i, 0, vanished, 0)
+                set_invisible(M, W, i, VISIBLE, vanished, NO_PIN)
             elif kind == OP_STRIKE:
                 if strike_lands(W, i, g):
                     _roll_to_hit(M, i, g, uniforms, ctx)
@@ -184,7 +200,7 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
             elif kind == OP_SNIPE and strike_lands(W, i, g):
                 hidden = W[AWARE][g, i] != OBSERVED
                 _roll_to_hit(M, i, g, uniforms, ctx)
-                _struck(M, W, g, i, 1)
+                _struck(M, W, g, i, RANGED)
                 if hidden:
                     W[SNIPED][i] = 1
                     dx, dy = W[IX][i] - W[GX][g], W[IY][i] - W[GY][g]
@@ -268,7 +284,7 @@ def _stealth(
         W[LSTATE][g, 1] = after
     for g in range(n_g):
         if crowd[g]:
-            learn(M, W, g, i, W[LSTATE][g, 1], 0)
+            learn(M, W, g, i, W[LSTATE][g, 1], NO_PIN)
 
 
 @inlined
@@ -278,7 +294,7 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
     knowing less, it stays (SF-11 [R])."""
     if not W[GALIVE][g]:
         return
-    target = -1
+    target = NOBODY
     best = UNAWARE
     for i in range(M[IN][I_I]):
         if W[IALIVE][i] and W[AWARE][g, i] > best:
@@ -307,7 +323,7 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
     caught(M, W, i)
 
 
-@compiled
+@internal
 def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """One run to its end (``Game.play``)."""
     n_g, n_i = M[IN][I_G], M[IN][I_I]
@@ -323,7 +339,7 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
         _walks(M, W, t, uniforms, ctx)
         for i in range(n_i):
             if W[IALIVE][i] and not W[SNIPED][i]:
-                _stealth(M, W, t, i, 0, 0, uniforms, ctx)
+                _stealth(M, W, t, i, ZERO, ZERO, uniforms, ctx)
         for g in range(n_g):
             if sc[S_OUTCOME] == 0:
                 _defend(M, W, t, g, uniforms, ctx)
