@@ -169,6 +169,54 @@ def _chance(draw: st.DrawFn, one_in: int) -> bool:
     return draw(st.integers(0, one_in - 1)) == 0
 
 
+def _defender(
+    draw: st.DrawFn, k: int, senses: list[list[str]], bonuses: dict[str, object]
+) -> dict[str, Any]:
+    """Defender G{k}, posted or patrolling, with one of ``senses``."""
+    return {
+        "name": f"G{k}",
+        "side": "defenders",
+        "position": list(draw(point)),
+        "state": draw(st.sampled_from(["posted", "patrolling"])),
+        "senses": draw(st.sampled_from(senses)),
+        "bonuses": bonuses,
+    }
+
+
+def _alert_and_move(draw: st.DrawFn, defender: dict[str, Any], featured: bool) -> None:
+    """Plain: on alert now and then; both: a move of its own now and then."""
+    if not featured and _chance(draw, 6):
+        defender["alert"] = True
+    if draw(st.booleans()):
+        defender["move"] = draw(st.sampled_from([10, 20, 30]))
+
+
+def _intruder(
+    draw: st.DrawFn, k: int, bonuses: dict[str, object], featured: bool
+) -> dict[str, Any]:
+    """Intruder N{k}, visible or invisible; featured, ethereal now and then."""
+    intruder: dict[str, Any] = {
+        "name": f"N{k}",
+        "side": "attackers",
+        "position": list(draw(point)),
+        "invisible": draw(st.booleans()),
+        "move": 30,
+        "bonuses": bonuses,
+    }
+    if featured:
+        intruder["ethereal"] = _chance(draw, 7)
+    return intruder
+
+
+def _ending(draw: st.DrawFn, scenario: dict[str, object], house: dict[str, Any]) -> str:
+    """The house rules (if any), an objective now and then; the scenario's JSON."""
+    if house:
+        scenario["house_rules"] = house
+    if draw(st.booleans()):
+        scenario["objective"] = {"at": list(draw(point)), "radius": 5}
+    return json.dumps(scenario)
+
+
 @st.composite
 def dnd35_scenarios(draw: st.DrawFn, featured: bool = False) -> str:
     """A small D&D 3.5 scenario (see the module's docstring)."""
@@ -188,14 +236,7 @@ def dnd35_scenarios(draw: st.DrawFn, featured: bool = False) -> str:
             bonuses["ac"] = draw(st.integers(10, 20))
             if not featured:
                 bonuses["dex"] = draw(st.integers(0, 4))
-        defender: dict[str, Any] = {
-            "name": f"G{k}",
-            "side": "defenders",
-            "position": list(draw(point)),
-            "state": draw(st.sampled_from(["posted", "patrolling"])),
-            "senses": draw(st.sampled_from(DND35_FEATURED_SENSES if featured else DND35_SENSES)),
-            "bonuses": bonuses,
-        }
+        defender = _defender(draw, k, DND35_FEATURED_SENSES if featured else DND35_SENSES, bonuses)
         if _chance(draw, 6 if featured else 5):
             defender["invisible"] = True
         if featured and _chance(draw, 7):
@@ -204,10 +245,7 @@ def dnd35_scenarios(draw: st.DrawFn, featured: bool = False) -> str:
             defender["asleep"] = True
         elif _chance(draw, 5 if featured else 4):
             defender["distracted"] = True
-        if not featured and _chance(draw, 6):
-            defender["alert"] = True
-        if draw(st.booleans()):
-            defender["move"] = draw(st.sampled_from([10, 20, 30]))
+        _alert_and_move(draw, defender, featured)
         defenders.append(defender)
     targets = [d["name"] for d in defenders]
     actions = DND35_FEATURED_ACTIONS if featured else DND35_ACTIONS
@@ -227,22 +265,12 @@ def dnd35_scenarios(draw: st.DrawFn, featured: bool = False) -> str:
         if draw(st.booleans()):
             bonuses["ac"] = draw(st.integers(10, 20))
         bonuses["light"] = draw(st.sampled_from([0, 0, 0, 15]))
-        invisible = draw(st.booleans())
-        intruder: dict[str, Any] = {
-            "name": f"N{k}",
-            "side": "attackers",
-            "position": list(draw(point)),
-            "invisible": invisible,
-            "incorporeal": _chance(draw, 7 if featured else 6),
-            "breathing": not _chance(draw, 7 if featured else 6),
-            "move": 30,
-            "bonuses": bonuses,
-        }
-        if featured:
-            intruder["ethereal"] = _chance(draw, 7)
+        intruder = _intruder(draw, k, bonuses, featured)
+        intruder["incorporeal"] = _chance(draw, 7 if featured else 6)
+        intruder["breathing"] = not _chance(draw, 7 if featured else 6)
         intruders.append(intruder)
         legs = _legs(draw, actions, targets, doors, featured)
-        if not (featured or invisible):  # the plain round: invisible from the first round
+        if not (featured or intruder["invisible"]):  # plain: invisible from the first round
             legs.insert(0, {"actions": [{"do": "cast-invisibility"}]})
         plans[f"N{k}"] = legs
     scenario = _board(draw, "dnd35", featured, doors, intruders + defenders)
@@ -252,11 +280,7 @@ def dnd35_scenarios(draw: st.DrawFn, featured: bool = False) -> str:
         house["light"] = {"dark_without_lights": True}
     if featured and _chance(draw, 4):
         house["companion"] = {"grope_touch_attack": False}
-    if house:
-        scenario["house_rules"] = house
-    if draw(st.booleans()):
-        scenario["objective"] = {"at": list(draw(point)), "radius": 5}
-    return json.dumps(scenario)
+    return _ending(draw, scenario, house)
 
 
 @st.composite
@@ -265,25 +289,16 @@ def starfinder_scenarios(draw: st.DrawFn, featured: bool = False) -> str:
     doors = _doors(draw, featured)
     defenders: list[dict[str, Any]] = []
     for k in range(draw(st.integers(1, 4))):
-        defender: dict[str, Any] = {
-            "name": f"G{k}",
-            "side": "defenders",
-            "position": list(draw(point)),
-            "state": draw(st.sampled_from(["posted", "patrolling"])),
-            "senses": draw(st.sampled_from(SF_FEATURED_SENSES if featured else SF_SENSES)),
-            "bonuses": {
-                "perception": draw(st.integers(-2, 15)),
-                "light": draw(st.sampled_from([0, 0, 0, 20])),
-            },
+        perception: dict[str, object] = {
+            "perception": draw(st.integers(-2, 15)),
+            "light": draw(st.sampled_from([0, 0, 0, 20])),
         }
         if draw(st.booleans()):
-            defender["bonuses"]["ac"] = draw(st.integers(10, 20))
+            perception["ac"] = draw(st.integers(10, 20))
+        defender = _defender(draw, k, SF_FEATURED_SENSES if featured else SF_SENSES, perception)
         if featured and _chance(draw, 7):
             defender["ethereal"] = True
-        if not featured and _chance(draw, 6):
-            defender["alert"] = True
-        if draw(st.booleans()):
-            defender["move"] = draw(st.sampled_from([10, 20, 30]))
+        _alert_and_move(draw, defender, featured)
         defenders.append(defender)
     targets = [d["name"] for d in defenders]
     actions = SF_FEATURED_ACTIONS if featured else SF_ACTIONS
@@ -296,17 +311,7 @@ def starfinder_scenarios(draw: st.DrawFn, featured: bool = False) -> str:
         }
         if draw(st.booleans()):
             bonuses["ac"] = draw(st.integers(10, 20))
-        intruder: dict[str, Any] = {
-            "name": f"N{k}",
-            "side": "attackers",
-            "position": list(draw(point)),
-            "invisible": draw(st.booleans()),
-            "move": 30,
-            "bonuses": bonuses,
-        }
-        if featured:
-            intruder["ethereal"] = _chance(draw, 7)
-        intruders.append(intruder)
+        intruders.append(_intruder(draw, k, bonuses, featured))
         plans[f"N{k}"] = _legs(draw, actions, targets, doors, featured)
     scenario = _board(draw, "starfinder", featured, doors, intruders + defenders)
     scenario["plans"] = plans
@@ -317,8 +322,4 @@ def starfinder_scenarios(draw: st.DrawFn, featured: bool = False) -> str:
         rules["companion"] = {"sound_distance": True}
     if featured and _chance(draw, 4):
         rules["light"] = {"dark_without_lights": True}
-    if rules:
-        scenario["house_rules"] = rules
-    if draw(st.booleans()):
-        scenario["objective"] = {"at": list(draw(point)), "radius": 5}
-    return json.dumps(scenario)
+    return _ending(draw, scenario, rules)
