@@ -9,9 +9,9 @@ DD-20: attacking is Hide at -20); invisibility cast and ended (DD-1); defenders 
 invisible creatures where places may be dark (DD-19, DD-20); ethereal actors (DD-17); more
 than six named doors. Starfinder: see invisibility (SF-11 C), invisibility cast and ended
 (SF-7, SF-11), the sound distance to a sniper's Stealth (SF-4 [C]), kills, words, ethereal
-actors, more than six named doors. Both: darkness exactly at the darkvision range, the
-rule's comparison there taken from ``senses.sees_in_dark`` (were it strict, still the engine's
-game).
+actors, more than six named doors. The darkness table both games share, in D&D 3.5: exactly at
+the darkvision range, the rule's comparison taken from ``senses.sees_in_dark`` (were it
+strict, still the engine's game).
 
 Each hand-made case is a bundled scenario changed to meet one feature; the random scenarios
 (hypothesis) mix them all. ``unsupported`` accepts every one of them.
