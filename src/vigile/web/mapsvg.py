@@ -113,9 +113,7 @@ def board_layers(
         {"kind": r.kind.value, "points": _points(r.points), "name": r.name or r.kind.value}
         for r in scenario.surfaces
     ]
-    model.cover = [
-        {"points": _points(c.points), "name": c.name or ""} for c in scenario.cover
-    ]
+    model.cover = [{"points": _points(c.points), "name": c.name or ""} for c in scenario.cover]
     barriers = board.barriers_for(shown_open)
     for light, radius in zip(scenario.lights, board.light_r.tolist(), strict=True):
         x, y = light.at
