@@ -28,6 +28,7 @@ from vigile.scene.geometry import (
     region_at,
     scatter_direction,
     surface_at,
+    trace_along,
     trace_moves,
     within,
 )
@@ -470,6 +471,27 @@ def test_an_oblique_move_leaves_at_the_angle_it_came_in() -> None:
     outgoing = np.array([m.path_x[2] - m.path_x[1], m.path_y[2] - m.path_y[1]])
     assert outgoing[0] / np.hypot(*outgoing) == pytest.approx(-incoming[0] / np.hypot(*incoming))
     assert outgoing[1] / np.hypot(*outgoing) == pytest.approx(incoming[1] / np.hypot(*incoming))
+
+
+def test_a_patrol_moves_along_its_unit_direction() -> None:
+    # trace_along: the same oblique move as a unit direction and a length (a patrol's
+    # (cos a, sin a), SK-G1), the direction taken as given: end (14 - 5√2, 50 + 5√2).
+    m = trace_along(WALL_AT_10, 6.0, 50.0, math.cos(math.pi / 4), math.sin(math.pi / 4), 10.0, *MAP)
+    assert float(m.x) == pytest.approx(14 - 5 * SQRT2, abs=1e-5)
+    assert float(m.y) == pytest.approx(50 + 5 * SQRT2, abs=1e-5)
+    assert int(m.bounces) == 1
+    # a free move ends exactly at start + length * direction: no root, no division
+    ux, uy = math.cos(2.0), math.sin(2.0)
+    m = trace_along(WALL_AT_10, 50.0, 50.0, ux, uy, 10.0, *MAP)
+    assert (float(m.x), float(m.y)) == (50.0 + 10.0 * ux, 50.0 + 10.0 * uy)
+    # no length: no move
+    m = trace_along(WALL_AT_10, 50.0, 50.0, ux, uy, 0.0, *MAP)
+    assert (float(m.x), float(m.y)) == (50.0, 50.0)
+    with pytest.raises(ValueError, match="length"):
+        trace_along(WALL_AT_10, 50.0, 50.0, ux, uy, -1.0, *MAP)
+    for bad in (math.inf, math.nan):
+        with pytest.raises(ValueError, match="finite"):
+            trace_along(WALL_AT_10, 50.0, 50.0, ux, uy, bad, *MAP)
 
 
 def test_one_bounce_then_stopped_short_of_the_next_wall() -> None:

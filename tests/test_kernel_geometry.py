@@ -28,6 +28,7 @@ from vigile.scene.geometry import (
     lit_by,
     move_with_bounce,
     point_in_polygon,
+    trace_along,
 )
 from vigile.scene.loader import load_scenario
 from vigile.sim.kernel import geometry as kg
@@ -93,6 +94,30 @@ def test_moves_bounce_as_the_original(state: int) -> None:
                 1e-6,
             )
             assert got == (float(ex[0]), float(ey[0])), (x, y, angle, bounces)
+            # as a patrol moves: the unit direction (cos, sin) itself, and the length
+            ux, uy = math.cos(angle), math.sin(angle)
+            along = trace_along(walls, [x], [y], ux, uy, 10.0, WIDTH, HEIGHT, bounces)
+            got = kg.trace_unit(
+                x,
+                y,
+                ux,
+                uy,
+                10.0,
+                A["x1"],
+                A["y1"],
+                A["x2"],
+                A["y2"],
+                A["normal_x"],
+                A["normal_y"],
+                A["has_normal"],
+                movers,
+                len(movers),
+                WIDTH,
+                HEIGHT,
+                bounces,
+                1e-6,
+            )
+            assert got == (float(along.x[0]), float(along.y[0])), (x, y, angle, bounces)
 
 
 @pytest.mark.parametrize("state", STATES)

@@ -21,9 +21,9 @@ from vigile.scene.geometry import (
     crossings,
     line_of_sight,
     lit_by,
-    move_with_bounce,
     point_in_polygon,
     surface_at,
+    trace_along,
 )
 from vigile.scene.model import Scenario, WallKind
 
@@ -173,9 +173,20 @@ class Board:
     def patrol(
         self, xs: list[float], ys: list[float], angle: float, length: float, bounces: int
     ) -> tuple[list[float], list[float]]:
-        """Move walkers ``length`` along one scatter-die direction, bouncing (SK-G1)."""
-        dx, dy = length * math.cos(angle), length * math.sin(angle)
-        nx, ny = move_with_bounce(self.barriers, xs, ys, dx, dy, self.width, self.height, bounces)
+        """Move walkers ``length`` along one scatter-die direction, bouncing (SK-G1): the
+        unit direction ``(cos angle, sin angle)`` itself (:func:`trace_along`)."""
+        moves = trace_along(
+            self.barriers,
+            xs,
+            ys,
+            math.cos(angle),
+            math.sin(angle),
+            length,
+            self.width,
+            self.height,
+            bounces,
+        )
+        nx, ny = moves.x, moves.y
         return [float(v) for v in np.atleast_1d(nx)], [float(v) for v in np.atleast_1d(ny)]
 
 

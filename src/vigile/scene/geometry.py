@@ -33,11 +33,13 @@ Inside a polygon (:func:`point_in_polygon`)
 Lit zone (:func:`within`, :func:`lit_by`)
     Distance <= radius: a point exactly at the radius is inside (SK-V5 "at 20 cm" counts);
     :func:`lit_by` also needs a line of sight from the light (SK-V5: the light must reach).
-Moves (:func:`move_with_bounce`, :func:`trace_moves`)
-    Each mover goes from (x, y) along (dx, dy), for its full length. A leg that meets a
-    movement-blocking barrier or the map border (the rectangle 0..width x 0..height) reflects
-    (angle in = angle out) for the rest of the length, at most ``max_bounces`` times; the next
-    hit stops it ``epsilon`` short of the barrier, back along its path. See :func:`trace_moves`.
+Moves (:func:`move_with_bounce`, :func:`trace_moves`, :func:`trace_along`)
+    Each mover goes from (x, y) along (dx, dy), for its full length (or, with
+    :func:`trace_along`, along a given unit direction for a given length: a patrol's). A leg
+    that meets a movement-blocking barrier or the map border (the rectangle 0..width x
+    0..height) reflects (angle in = angle out) for the rest of the length, at most
+    ``max_bounces`` times; the next hit stops it ``epsilon`` short of the barrier, back along
+    its path. See :func:`trace_moves`.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ __all__ = [
     "region_at",
     "scatter_direction",
     "surface_at",
+    "trace_along",
     "trace_moves",
     "within",
 ]
@@ -701,13 +704,54 @@ def trace_moves(
     exactly on a movement-blocking barrier stays put (and is reported ``stopped``).
     The straight line from start to end may still cross a barrier the mover walked around.
     """
+    shape, (x0, y0, vx, vy) = _flat(x, y, dx, dy)
+    length = np.hypot(vx, vy)
+    moving = length > 0
+    ux = np.where(moving, vx / np.where(moving, length, 1.0), 0.0)
+    uy = np.where(moving, vy / np.where(moving, length, 1.0), 0.0)
+    return _trace(barriers, shape, (x0, y0, ux, uy, length), width, height, max_bounces, epsilon)
+
+
+def trace_along(
+    barriers: Barriers,
+    x: ArrayLike,
+    y: ArrayLike,
+    ux: ArrayLike,
+    uy: ArrayLike,
+    length: ArrayLike,
+    width: float,
+    height: float,
+    max_bounces: int = 1,
+    *,
+    epsilon: float = EPSILON,
+) -> Moves:
+    """:func:`trace_moves` of a move given as a unit direction (ux, uy) and a length, the
+    direction taken as given: a patrol's ``(cos a, sin a)`` (SK-G1) is not divided again by
+    the norm of ``length * (cos a, sin a)``, which differs from 1 by rounding only (and a
+    compiled kernel would spend a tenth of a night raid on those roots and divisions)."""
+    shape, (x0, y0, ux0, uy0, length0) = _flat(x, y, ux, uy, length)
+    if not np.all(np.isfinite(length0) & (length0 >= 0)):
+        raise ValueError("a move's length must be finite and >= 0")
+    return _trace(barriers, shape, (x0, y0, ux0, uy0, length0), width, height, max_bounces, epsilon)
+
+
+def _trace(
+    barriers: Barriers,
+    shape: tuple[int, ...],
+    movers: tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray],
+    width: float,
+    height: float,
+    max_bounces: int,
+    epsilon: float,
+) -> Moves:
+    """:func:`trace_moves` of flat movers (x, y, unit direction, length)."""
     if not (math.isfinite(width) and math.isfinite(height) and width > 0 and height > 0):
         raise ValueError(f"map size must be positive, got {width} x {height}")
     if max_bounces < 0:
         raise ValueError(f"max_bounces must be >= 0, got {max_bounces}")
     if not (math.isfinite(epsilon) and epsilon > 0):
         raise ValueError(f"epsilon must be > 0, got {epsilon}")
-    shape, (x0, y0, vx, vy) = _flat(x, y, dx, dy)
+    x0, y0, ux, uy, length = movers
     if np.any((x0 <= 0) | (x0 >= width) | (y0 <= 0) | (y0 >= height)):
         raise ValueError(f"movers must start strictly inside the map 0..{width} x 0..{height}")
 
@@ -729,7 +773,7 @@ def trace_moves(
         _trace_block(
             walls,
             (w, h),
-            (x0[rows], y0[rows], vx[rows], vy[rows]),
+            (x0[rows], y0[rows], ux[rows], uy[rows], length[rows]),
             max_bounces,
             epsilon,
             (path_x[rows], path_y[rows], bounces[rows], stopped[rows]),
@@ -747,21 +791,19 @@ def trace_moves(
 def _trace_block(
     walls: tuple[FloatArray, ...],
     size: tuple[float, float],
-    movers: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+    movers: tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray],
     max_bounces: int,
     epsilon: float,
     out: tuple[FloatArray, FloatArray, IntArray, BoolArray],
 ) -> None:
-    """Trace one block of movers, writing into the ``out`` views (path x, path y, bounces,
-    stopped). ``walls`` are the movement-blocking barriers followed by the map border."""
+    """Trace one block of movers (x, y, unit direction, length), writing into the ``out``
+    views (path x, path y, bounces, stopped). ``walls`` are the movement-blocking barriers
+    followed by the map border. A bounce's direction is the mirror of a unit direction about
+    a unit normal: a unit vector to rounding, not normalized again."""
     width, height = size
-    x, y, vx, vy = (a.copy() for a in movers)
+    x, y, ux, uy, remaining = (a.copy() for a in movers)
     path_x, path_y, bounces, stopped = out
-    length = np.hypot(vx, vy)
-    moving = length > 0
-    ux = np.where(moving, vx / np.where(moving, length, 1.0), 0.0)
-    uy = np.where(moving, vy / np.where(moving, length, 1.0), 0.0)
-    remaining = length
+    moving = remaining > 0
     wx = walls[2] - walls[0]
     wy = walls[3] - walls[1]
     wall_length = np.hypot(wx, wy)
@@ -795,9 +837,8 @@ def _trace_block(
             dot = dirx * bnx + diry * bny
             rx = np.where(back, -dirx, dirx - 2.0 * dot * bnx)
             ry = np.where(back, -diry, diry - 2.0 * dot * bny)
-            norm = np.hypot(rx, ry)
-            ux[idx] = np.where(bounce, rx / norm, dirx)
-            uy[idx] = np.where(bounce, ry / norm, diry)
+            ux[idx] = np.where(bounce, rx, dirx)
+            uy[idx] = np.where(bounce, ry, diry)
             remaining[idx] = np.where(bounce, rest - travel, 0.0)
             bounces[idx] += bounce
             stopped[idx] = ~safe | (hit & ~bounce)

@@ -48,7 +48,7 @@ from vigile.sim.kernel.geometry import (
     internal,
     py_hypot,
     sees,
-    trace_move,
+    trace_unit,
 )
 from vigile.sim.tally import HEAT_BINS, Tally
 
@@ -368,11 +368,12 @@ def patrols(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None
         angle = TWO_PI * draw(uniforms, ctx)
         length = M[GMOVE][g] / 2
         x, y = W[GX][g], W[GY][g]
-        nx, ny = trace_move(
+        nx, ny = trace_unit(  # as the engine's board moves a patrol (``trace_along``)
             x,
             y,
-            length * math.cos(angle),
-            length * math.sin(angle),
+            math.cos(angle),
+            math.sin(angle),
+            length,
             M[X1],
             M[Y1],
             M[X2],

@@ -551,9 +551,8 @@ def trace_unit(
     max_bounces: int,
     epsilon: float,
 ) -> tuple[float, float]:
-    """:func:`trace_move` given the move's length and unit direction (``hypot`` and the
-    divisions of :func:`trace_move`): a patrol's members share them, so they are worked out
-    once a group."""
+    """:func:`trace_move` given the move's length and unit direction: ``trace_along`` of
+    the original, as a patrol moves (SK-G1: the direction ``(cos a, sin a)`` itself)."""
     remaining = length
     active = length > 0
     for leg in range(max_bounces + 1):
@@ -596,9 +595,8 @@ def trace_unit(
             dot = dirx * bnx + diry * bny
             rx = -dirx if back else dirx - 2.0 * dot * bnx
             ry = -diry if back else diry - 2.0 * dot * bny
-            norm = math.hypot(rx, ry)
-            ux = rx / norm
-            uy = ry / norm
+            ux = rx  # a unit vector to rounding: not normalized again (as the original)
+            uy = ry
             remaining = rest - travel
         else:
             remaining = 0.0

@@ -6,7 +6,7 @@ interface, :class:`vigile.dice.source.UniformFaces`): one uniform a die face
 (``floor(u * sides) + 1``), one a patrol's direction (``2π u``). A round:
 
 1. each living patrolling defender that pursues nobody wanders half its move in a random
-   direction, bouncing off walls (:func:`vigile.sim.kernel.geometry.trace_move`);
+   direction, bouncing off walls (:func:`vigile.sim.kernel.geometry.trace_unit`);
 2. each living intruder walks its plan (:func:`~.tables.schedule`: where it stands, how it
    moved); one that moved loses the squares it was pinpointed in for the moment only
    (groping, a sign: ``pinpoint_lost``) and, visible, leaves those that observed it and

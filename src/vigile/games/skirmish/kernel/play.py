@@ -5,7 +5,7 @@ draw interface, :class:`vigile.dice.source.UniformFaces`): one uniform a die fac
 (``floor(u * 6) + 1``), one a scatter die (``2π u``). A turn:
 
 1. the patrols: each group, in the order of its first living member, draws its direction and
-   each living member moves (:func:`vigile.sim.kernel.geometry.trace_move`);
+   each living member moves (:func:`vigile.sim.kernel.geometry.trace_unit`);
 2. the intruders' schedule (:mod:`vigile.games.skirmish.schedule`): fumble rolls (only while
    the victim of a kill or strike lives), noises, kills, strikes; each noise is heard by every
    living defender not watching its maker, who then turns round (a sight test);
@@ -593,11 +593,9 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
         group = group_of[g]
         done[group] = stamp
         angle = TWO_PI * draw(uniforms, ctx)
-        dx = floats[F_MOVE] * math.cos(angle)
-        dy = floats[F_MOVE] * math.sin(angle)
-        length = math.hypot(dx, dy)
-        ux = dx / length if length > 0 else 0.0
-        uy = dy / length if length > 0 else 0.0
+        ux = math.cos(angle)  # as the engine's board moves a patrol (``trace_along``)
+        uy = math.sin(angle)
+        length = floats[F_MOVE]
         for h in range(g, ints[I_GUARDS]):
             if not alive[h] or group_of[h] != group:
                 continue
