@@ -120,10 +120,11 @@ TURN_LINE, GUARD_VIEW, CACHE_STEPS, EPOCH = 19, 20, 21, 22
 """``TURN_LINE[i, g]``: a moving guard's line of sight to intruder i this turn;
 ``GUARD_VIEW[0 / 1, g]``: guard g stands in cover / in light this turn. Both hold for the sight
 phase of one turn, where nothing moves. ``EPOCH[0]`` counts the turns the state has played,
-every run together; a value written in a turn is stored as ``2 * EPOCH[0] + value`` (as is
-``DONE_GROUP``'s stamp), so that what is below ``2 * EPOCH[0]`` was written in an earlier turn:
-not yet known. That spares clearing them each turn (three calls to ``memset`` a turn, about 4%
-of a night raid's time). ``CACHE_STEPS`` beside
+every run together; a value written in a turn is stored as ``2 * EPOCH[0] + value``, so that
+what is below ``2 * EPOCH[0]`` was written in an earlier turn: not yet known (and
+``DONE_GROUP[group]`` holds the ``EPOCH[0]`` of the turn the group last moved). That spares
+clearing them each turn: three calls to ``memset`` a turn, with the last run's ends kept
+(:func:`play_runs`), 2% of a night raid's time. ``CACHE_STEPS`` beside
 ``CACHE_WALLS``: a posted listener's distance to a source, in the hearing table's steps (the
 exact quotient is slow where the distance is a whole number of steps, as on a grid)."""
 # SCALARS
