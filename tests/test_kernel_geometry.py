@@ -68,55 +68,20 @@ def test_moves_bounce_as_the_original(state: int) -> None:
     movers = np.array(
         [j for j in range(m) if walls.blocks_movement[j]] + [m, m + 1, m + 2, m + 3], np.int64
     )
+    barriers = tuple(A[k] for k in ("x1", "y1", "x2", "y2", "normal_x", "normal_y", "has_normal"))
     rng = np.random.default_rng(state)
     for x, y in points(rng, 1500):
         angle = float(rng.uniform(0.0, 2.0 * math.pi))
         dx, dy = 10.0 * math.cos(angle), 10.0 * math.sin(angle)
+        # as a patrol moves: the unit direction (cos, sin) itself, and the length
+        ux, uy = math.cos(angle), math.sin(angle)
         for bounces in (0, 1, 2):
+            rest = (*barriers, movers, len(movers), WIDTH, HEIGHT, bounces, 1e-6)
             ex, ey = move_with_bounce(walls, [x], [y], dx, dy, WIDTH, HEIGHT, bounces)
-            got = kg.trace_move(
-                x,
-                y,
-                dx,
-                dy,
-                A["x1"],
-                A["y1"],
-                A["x2"],
-                A["y2"],
-                A["normal_x"],
-                A["normal_y"],
-                A["has_normal"],
-                movers,
-                len(movers),
-                WIDTH,
-                HEIGHT,
-                bounces,
-                1e-6,
-            )
+            got = kg.trace_move(x, y, dx, dy, *rest)
             assert got == (float(ex[0]), float(ey[0])), (x, y, angle, bounces)
-            # as a patrol moves: the unit direction (cos, sin) itself, and the length
-            ux, uy = math.cos(angle), math.sin(angle)
             along = trace_along(walls, [x], [y], ux, uy, 10.0, WIDTH, HEIGHT, bounces)
-            got = kg.trace_unit(
-                x,
-                y,
-                ux,
-                uy,
-                10.0,
-                A["x1"],
-                A["y1"],
-                A["x2"],
-                A["y2"],
-                A["normal_x"],
-                A["normal_y"],
-                A["has_normal"],
-                movers,
-                len(movers),
-                WIDTH,
-                HEIGHT,
-                bounces,
-                1e-6,
-            )
+            got = kg.trace_unit(x, y, ux, uy, 10.0, *rest)
             assert got == (float(along.x[0]), float(along.y[0])), (x, y, angle, bounces)
 
 
