@@ -79,12 +79,13 @@ POOLS, BANDS, SIGHT, CRY, INITIATIVE, OVERHEARS, SECTOR_START, SECTOR_WALLS = ra
 in each sector of directions and the noise of ``key`` (the caches' keys), where its place is
 known before the first run (:mod:`vigile.sim.kernel.sectors`); a row of one value lists none."""
 HEAR, FLOATS, INTS, ENDINGS = range(52, 56)
-POSTED_LOOK, POSTED_FIND = 56, 57
+POSTED_LOOK, POSTED_FIND, NEXT_IN_GROUP = 56, 57, 58
 """``POSTED_LOOK[t, i, g, alert]``: the roll code of posted guard g's sight test on intruder i
 in turn t, on alert or not; ``POSTED_FIND[t, i, g]``: intruder i's test to discover posted guard
 g. Neither moves in the sight phase, nor do their doors, lights and cover: the codes are known
 before the first run (:func:`posted_codes`), and each run reads them instead of working them out
-again. ``UNKNOWN`` where not yet filled."""
+again. ``UNKNOWN`` where not yet filled. ``NEXT_IN_GROUP[g]``: the next guard of g's patrol
+group by rank, -1 after the last."""
 # FLOATS
 F_WIDTH, F_HEIGHT, F_MOVE, F_EPSILON, F_STEP, F_AUTO, F_REACH, F_MOVE_CELL, F_LINE_CELL = range(9)
 # INTS
@@ -583,6 +584,7 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
     alive = W[ALIVE]
     patrolling = M[PATROLLING]
     group_of = M[GROUP_OF]
+    next_in_group = M[NEXT_IN_GROUP]
     done = W[DONE_GROUP]
     stamp = W[EPOCH][0]
     near_start = M[NEAR_START][doors]
@@ -597,8 +599,10 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
         ux = math.cos(angle)  # as the engine's board moves a patrol (``trace_along``)
         uy = math.sin(angle)
         length = floats[F_MOVE]
-        for h in range(g, ints[I_GUARDS]):
-            if not alive[h] or group_of[h] != group:
+        h = g  # g and the fellows ranked after him (those before are dead or posted)
+        while h >= 0:
+            if not alive[h]:
+                h = next_in_group[h]
                 continue
             x, y = W[GX][h], W[GY][h]
             # the cell (a point on a cell's edge may land in either: both lists hold every
@@ -629,6 +633,7 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
                 ints[I_BOUNCES],
                 floats[F_EPSILON],
             )
+            h = next_in_group[h]
 
 
 @inlined

@@ -19,6 +19,7 @@ is played again from its first uniform: the same run, since a run is its uniform
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -311,6 +312,13 @@ def build(scenario: Scenario) -> KernelModel:
     for k, members in enumerate(sim.groups):
         for g in members:
             group_of[g] = k
+    # each guard's next fellow in his group (by rank; -1: the last), so that moving a group
+    # walks its members, not every guard after its first (quadratic with many groups)
+    next_in_group = np.full(max(n_g, 1), -1, np.int64)
+    for members in sim.groups:
+        ranked = sorted(members)
+        for g, after in pairwise(ranked):
+            next_in_group[g] = after
     guard_pool = np.array([pool_of[a.detection_pool()] for a in defenders] or [0], np.int64)
     guard_alert = np.array([bool(v) for v in sim.alert] or [False], np.bool_)
     guard_outfit = np.array([a.outfit is Outfit.UNSUITED for a in defenders] or [False], np.int64)
@@ -468,6 +476,7 @@ def build(scenario: Scenario) -> KernelModel:
         "sector_start": sector_start,
         "sector_walls": sector_walls,
         "group_of": group_of,
+        "next_in_group": next_in_group,
         "guard_pool": guard_pool,
         "guard_alert": guard_alert,
         "guard_outfit": guard_outfit,
