@@ -40,6 +40,7 @@ import numpy as np
 from vigile.sim.kernel.blocks import record_detections, record_end
 from vigile.sim.kernel.dice import C_POS, C_STATUS, draw, face
 from vigile.sim.kernel.geometry import (
+    NOBODY,
     ZERO,
     compiled,
     crossings,
@@ -677,12 +678,12 @@ def _ops(
             if fumbles(int(ops[k, 7]), sides, uniforms, ctx):
                 _noise(
                     G, L, D, V, P, sound, ax, ay, maker, outfit, noise_mask, sight_mask,
-                    mx, my, attitude, lit, -1, k, k, uniforms, ctx,
+                    mx, my, attitude, lit, NOBODY, k, k, uniforms, ctx,
                 )  # fmt: skip
         elif kind == NOISE_OP:
             _noise(
                 G, L, D, V, P, sound, ax, ay, maker, outfit, noise_mask, sight_mask,
-                mx, my, attitude, lit, -1, k, k, uniforms, ctx,
+                mx, my, attitude, lit, NOBODY, k, k, uniforms, ctx,
             )  # fmt: skip
         elif kind == KILL_OP:
             if not alive[victim]:
@@ -695,7 +696,7 @@ def _ops(
             key = k if not patrolling[victim] else -1
             _noise(
                 G, L, D, V, P, sound, vx, vy, maker, outfit, noise_mask, sight_mask,
-                mx, my, attitude, lit, -1, key, k, uniforms, ctx,
+                mx, my, attitude, lit, NOBODY, key, k, uniforms, ctx,
             )  # fmt: skip
         else:  # a strike
             if not alive[victim]:
@@ -985,7 +986,7 @@ def _alarms(
             _found(M, W, i, g)
             _noise(
                 G, L, D, V, P, _ground(M, gx, gy), gx, gy, i, outfit, noise_mask, sight_mask,
-                ix, iy, attitude, lit, -1, key, look_key, uniforms, ctx,
+                ix, iy, attitude, lit, NOBODY, key, look_key, uniforms, ctx,
             )  # fmt: skip
 
 
