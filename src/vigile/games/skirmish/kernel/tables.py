@@ -308,15 +308,13 @@ def build(scenario: Scenario) -> KernelModel:
     surf_start, surf_x, surf_y = polygons([r.points for r in regions])
 
     # --- the guards and the intruders
+    # each guard's group, and his next fellow in it by rank (-1: the last), so that moving a
+    # group walks its members, not every guard after its first (quadratic with many groups)
     group_of = np.full(max(n_g, 1), -1, np.int64)
-    for k, members in enumerate(sim.groups):
-        for g in members:
-            group_of[g] = k
-    # each guard's next fellow in his group (by rank; -1: the last), so that moving a group
-    # walks its members, not every guard after its first (quadratic with many groups)
     next_in_group = np.full(max(n_g, 1), -1, np.int64)
-    for members in sim.groups:
+    for k, members in enumerate(sim.groups):
         ranked = sorted(members)
+        group_of[ranked] = k
         for g, after in pairwise(ranked):
             next_in_group[g] = after
     guard_pool = np.array([pool_of[a.detection_pool()] for a in defenders] or [0], np.int64)
