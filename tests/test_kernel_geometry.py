@@ -21,7 +21,7 @@ from vigile.dice.pool import roll_plain
 from vigile.dice.pool import roll_pool as original_roll_pool
 from vigile.dice.source import GivenFaces
 from vigile.games.skirmish.kernel import play
-from vigile.games.skirmish.kernel.tables import build
+from vigile.games.skirmish.kernel.tables import ATTITUDES, build
 from vigile.scene.geometry import (
     crossings,
     line_of_sight,
@@ -187,6 +187,44 @@ def test_the_engines_distances_are_pythons() -> None:
     for k in range(1, 200):  # right at the steps: 50 k, a hair under and over
         for x in (50.0 * k, math.nextafter(50.0 * k, 0.0), math.nextafter(50.0 * k, 1e9)):
             assert kg.py_floordiv(x, 50.0) == x // 50.0
+
+
+def test_beyond_is_sure() -> None:
+    """``beyond(a, b, limit)`` only where ``math.hypot(a, b) >= limit``, and then no bound up
+    to the limit is below: the look it spares could find neither distance (LOOK_REACH)."""
+    rng = np.random.default_rng(11)
+    said = 0
+    for limit in (5.0, 10.0, 20.0, 40.0, 17.3):
+        for a, b in rng.uniform(-60, 60, (20_000, 2)):
+            if kg.beyond(a, b, limit):
+                said += 1
+                assert math.hypot(a, b) >= limit
+                assert not kg.hypot_below(a, b, limit, True)
+        for k in range(64):  # on the circle and a hair inside or out
+            angle = 2 * math.pi * k / 64
+            a, b = limit * math.cos(angle), limit * math.sin(angle)
+            for scale in (1.0, 1 - 1e-15, 1 + 1e-15, 1 + 1e-11):
+                if kg.beyond(a * scale, b * scale, limit):
+                    assert math.hypot(a * scale, b * scale) >= limit
+    assert said > 10_000  # it does say so, away from the circle
+    assert not kg.beyond(1e200, 1e200, 1e160)  # out of the plain square's range: not sure
+
+
+def test_a_patrols_look_reaches_as_far_as_the_sight_table_says() -> None:
+    """``look_reach[t, i]``: where every code of the far cases (SK-V2, SK-V3: neither near nor
+    in the band) is NEVER for the intruder's attitude, light and outfit, the larger of the two
+    distances; ``inf`` where one is not (lit: seen far, SK-V5)."""
+    sight, reach = A["sight"], A["look_reach"]
+    bands = [MODEL.sim.bands[a] for a in ATTITUDES]
+    for t in range(MODEL.turns):
+        for i in range(reach.shape[1]):
+            attitude, lit = A["attitudes"][t, i], A["lit"][t, i]
+            far = sight[attitude, 0, 0, lit, :, :, A["intruder_outfit"][i], :]
+            if (far == 0).all():
+                assert reach[t, i] == max(MODEL.sim.auto, bands[attitude])
+            else:
+                assert reach[t, i] == math.inf
+    assert np.isinf(reach).any() and np.isfinite(reach).any()
 
 
 @pytest.mark.parametrize(("dice", "target"), [(d, t) for d in (1, 2, 3) for t in range(2, 10)])

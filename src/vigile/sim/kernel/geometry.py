@@ -171,6 +171,15 @@ def hypot_below(a: float, b: float, limit: float, strict: bool) -> bool:
 
 
 @compiled
+def beyond(a: float, b: float, limit: float) -> bool:
+    """``py_hypot(a, b) >= limit`` for sure, from the plain sum of squares, as
+    :func:`hypot_below` decides its clear cases (the same margin): where this is true, so is
+    ``not hypot_below(a, b, bound, strict)`` for every ``bound <= limit``. False when not
+    sure (near the bound, or a bound out of the plain square's range)."""
+    return 1e-100 < limit < 1e150 and a * a + b * b > limit * limit * (1.0 + 2.0 * FAST_MARGIN)
+
+
+@compiled
 def hypot_steps(a: float, b: float, step: float) -> int:
     """``int(py_floordiv(py_hypot(a, b), step))``, exactly; from the plain root when its
     quotient is clearly between two whole numbers, else from the exact pair."""

@@ -42,6 +42,7 @@ from vigile.sim.kernel.dice import C_POS, C_STATUS, draw, face
 from vigile.sim.kernel.geometry import (
     NOBODY,
     ZERO,
+    beyond,
     compiled,
     crossings,
     diamond_sector,
@@ -80,13 +81,14 @@ POOLS, BANDS, SIGHT, CRY, INITIATIVE, OVERHEARS, SECTOR_START, SECTOR_WALLS = ra
 in each sector of directions and the noise of ``key`` (the caches' keys), where its place is
 known before the first run (:mod:`vigile.sim.kernel.sectors`); a row of one value lists none."""
 HEAR, FLOATS, INTS, ENDINGS = range(52, 56)
-POSTED_LOOK, POSTED_FIND, NEXT_IN_GROUP = 56, 57, 58
+POSTED_LOOK, POSTED_FIND, NEXT_IN_GROUP, LOOK_REACH = 56, 57, 58, 59
 """``POSTED_LOOK[t, i, g, alert]``: the roll code of posted guard g's sight test on intruder i
 in turn t, on alert or not; ``POSTED_FIND[t, i, g]``: intruder i's test to discover posted guard
 g. Neither moves in the sight phase, nor do their doors, lights and cover: the codes are known
 before the first run (:func:`posted_codes`), and each run reads them instead of working them out
 again. ``UNKNOWN`` where not yet filled. ``NEXT_IN_GROUP[g]``: the next guard of g's patrol
-group by rank, -1 after the last."""
+group by rank, -1 after the last. ``LOOK_REACH[t, i]``: beyond it, a patrol's look at intruder i
+in turn t rolls nothing (:func:`vigile.games.skirmish.kernel.tables._look_reach`)."""
 # FLOATS
 F_WIDTH, F_HEIGHT, F_MOVE, F_EPSILON, F_STEP, F_AUTO, F_REACH, F_MOVE_CELL, F_LINE_CELL = range(9)
 # INTS
@@ -788,6 +790,9 @@ def _sight(
     pools = M[GUARD_POOL]
     dice = M[POOLS]
     sides = P[P_SIDES]
+    reach = M[LOOK_REACH]
+    gxs = W[GX]
+    gys = W[GY]
     for g in range(n_g):
         if not alive[g]:
             continue
@@ -796,6 +801,8 @@ def _sight(
                 continue
             x, y = positions[t, i, 0], positions[t, i, 1]
             if patrolling[g]:
+                if beyond(gxs[g] - x, gys[g] - y, reach[t, i]):
+                    continue  # neither near nor in the band, unlit: every code NEVER
                 _look(
                     G, L, D, V, P, g, i, outfits[i], x, y, M[ATTITUDES][t, i], M[LIT][t, i],
                     mask, turn_lines, i, base, uniforms, ctx,

@@ -116,7 +116,7 @@ def model_tuple(model: KernelModel) -> tuple[Array, ...]:
     posted_find = np.full(shape, kernel.UNKNOWN, np.int64)
     arrays = (*(a[n] for n in names), model.hear, model.floats, model.ints, endings)
     # appended after the caches, so that the indices of the arrays before stay as they were
-    return (*arrays, posted_look, posted_find, a["next_in_group"])
+    return (*arrays, posted_look, posted_find, a["next_in_group"], a["look_reach"])
 
 
 def state_tuple(model: KernelModel) -> tuple[Array, ...]:

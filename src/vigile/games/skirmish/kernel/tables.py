@@ -107,6 +107,22 @@ def _by_door_state(start: Array, walls: Array, move_mask: Array) -> tuple[Array,
     return starts, np.concatenate(kept).astype(np.uint32)
 
 
+def _look_reach(
+    sight: Array, attitudes: Array, lit: Array, outfit: Array, auto: float, bands: dict[Any, float]
+) -> Array:
+    """``[t, i]``: how far a patrol's look at intruder i in turn t can reach: beyond both the
+    automatic distance and the attitude's band, the sight table's codes (SK-V2, SK-V3, SK-V8,
+    the rule's own: ``near`` and ``band`` both 0) for the intruder's attitude, light and outfit,
+    seen or not, alert or not, whatever the pool, are all NEVER; ``inf`` where one is not (a lit
+    intruder is seen far, SK-V5). The kernel skips the look of a patrol farther than that
+    (:func:`vigile.sim.kernel.geometry.beyond`): it could roll nothing."""
+    far_never = (sight[:, 0, 0] == NEVER).all(axis=(2, 3, 5))  # [attitude, lit, outfit]
+    reach = np.array([max(auto, bands[a]) for a in ATTITUDES], np.float64)
+    never = far_never[attitudes, lit, outfit[np.newaxis, :]]
+    result: Array = np.where(never, reach[attitudes], np.inf)
+    return result
+
+
 def roll_code(verdict: Verdict) -> int:
     """The kernel's code of a verdict given without dice (see the module's docstring)."""
     if verdict.impossible:
@@ -356,6 +372,7 @@ def build(scenario: Scenario) -> KernelModel:
             roller=Roller(pools[pool]),
         )
         sight[index] = roll_code(verdict)
+    look_reach = _look_reach(sight, attitudes, lit, intruder_outfit, sim.auto, sim.bands)
     cry = np.zeros((2, len(pools)), np.int64)
     for alert in (0, 1):
         for pool, dice in enumerate(pools):
@@ -486,6 +503,7 @@ def build(scenario: Scenario) -> KernelModel:
         "pools": np.array(pools, np.int64),
         "bands": bands,
         "sight": sight,
+        "look_reach": look_reach,
         "cry": cry,
         "initiative": initiative,
         "overhears": overhears,
