@@ -20,7 +20,7 @@ pytest.importorskip("numba")
 from vigile.dice.pool import roll_plain
 from vigile.dice.pool import roll_pool as original_roll_pool
 from vigile.dice.source import GivenFaces
-from vigile.games.skirmish.kernel import play
+from vigile.games.skirmish.kernel import play, raid
 from vigile.games.skirmish.kernel.tables import ATTITUDES, build
 from vigile.scene.geometry import (
     crossings,
@@ -225,6 +225,39 @@ def test_a_patrols_look_reaches_as_far_as_the_sight_table_says() -> None:
             else:
                 assert reach[t, i] == math.inf
     assert np.isinf(reach).any() and np.isfinite(reach).any()
+
+
+@pytest.mark.parametrize(
+    "name", ["night-raid", "night-raid-unscouted", "sk-n9-shoji", "sk-v7-terrace"]
+)
+def test_the_sight_lists_hold_every_pair_that_may_roll_in_the_phases_order(name: str) -> None:
+    """``sight_lists``: turn by turn, the looks (guard, intruder) by guard then intruder and
+    the discoveries (intruder, guard) by intruder then guard (SK-G3, SK-G4), listed here by the
+    plain nested loops the sight phase played before the lists: every patrolling guard's pair,
+    a posted guard's where a code is not NEVER, no discovery of a guard known from the start."""
+    model = build(load_scenario(name))
+    m = raid.model_tuple(model)
+    raid._posted_codes(m, raid.state_tuple(model))
+    look_start, looks, find_start, finds = raid.sight_lists(m)
+    patrolling, known = m[play.PATROLLING], m[play.KNOWN]
+    look, find = m[play.POSTED_LOOK], m[play.POSTED_FIND]
+    n_g, n_i = int(m[play.INTS][play.I_GUARDS]), int(m[play.INTS][play.I_INTRUDERS])
+    for t in range(model.turns):
+        want_looks = [
+            (g, i)
+            for g in range(n_g)
+            for i in range(n_i)
+            if patrolling[g] or (look[t, i, g] != play.NEVER).any()
+        ]
+        want_finds = [
+            (i, g)
+            for i in range(n_i)
+            for g in range(n_g)
+            if not known[i, g] and (patrolling[g] or find[t, i, g] != play.NEVER)
+        ]
+        assert [tuple(p) for p in looks[look_start[t] : look_start[t + 1]]] == want_looks
+        assert [tuple(p) for p in finds[find_start[t] : find_start[t + 1]]] == want_finds
+    assert look_start[-1] == len(looks) and find_start[-1] == len(finds)
 
 
 @pytest.mark.parametrize(("dice", "target"), [(d, t) for d in (1, 2, 3) for t in range(2, 10)])

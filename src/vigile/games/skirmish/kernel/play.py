@@ -82,13 +82,20 @@ in each sector of directions and the noise of ``key`` (the caches' keys), where 
 known before the first run (:mod:`vigile.sim.kernel.sectors`); a row of one value lists none."""
 HEAR, FLOATS, INTS, ENDINGS = range(52, 56)
 POSTED_LOOK, POSTED_FIND, NEXT_IN_GROUP, LOOK_REACH = 56, 57, 58, 59
+LOOK_START, LOOK_PAIRS, FIND_START, FIND_PAIRS = 60, 61, 62, 63
 """``POSTED_LOOK[t, i, g, alert]``: the roll code of posted guard g's sight test on intruder i
 in turn t, on alert or not; ``POSTED_FIND[t, i, g]``: intruder i's test to discover posted guard
 g. Neither moves in the sight phase, nor do their doors, lights and cover: the codes are known
 before the first run (:func:`posted_codes`), and each run reads them instead of working them out
 again. ``UNKNOWN`` where not yet filled. ``NEXT_IN_GROUP[g]``: the next guard of g's patrol
 group by rank, -1 after the last. ``LOOK_REACH[t, i]``: beyond it, a patrol's look at intruder i
-in turn t rolls nothing (:func:`vigile.games.skirmish.kernel.tables._look_reach`)."""
+in turn t rolls nothing (:func:`vigile.games.skirmish.kernel.tables._look_reach`).
+``LOOK_PAIRS[LOOK_START[t] : LOOK_START[t + 1]]``: the (guard, intruder) pairs of turn t's
+looks, in the sight phase's order (by guard, then intruder), but for a posted guard's whose
+codes are NEVER on alert or not; ``FIND_PAIRS`` likewise, (intruder, guard) by intruder, the
+discoveries, but for a guard the intruder knows from the start (``KNOWN``, which no run
+changes) or a posted guard whose code is NEVER (:func:`vigile.games.skirmish.kernel.raid.
+sight_lists`). A pair left out rolls nothing: the rolls of the others keep their order."""
 # FLOATS
 F_WIDTH, F_HEIGHT, F_MOVE, F_EPSILON, F_STEP, F_AUTO, F_REACH, F_MOVE_CELL, F_LINE_CELL = range(9)
 # INTS
@@ -773,9 +780,9 @@ def _sight(
     ctx: np.ndarray,
 ) -> None:
     """Every living guard on every intruder it does not watch; then discovery (SK-G3, SK-G4).
-    A posted guard's codes are read from :data:`POSTED_LOOK` and :data:`POSTED_FIND`."""
+    A posted guard's codes are read from :data:`POSTED_LOOK` and :data:`POSTED_FIND`; the pairs
+    come from the turn's lists (:data:`LOOK_PAIRS`, :data:`FIND_PAIRS`), in the loops' order."""
     ints = M[INTS]
-    n_g, n_i = ints[I_GUARDS], ints[I_INTRUDERS]
     mask = M[SIGHT_MASK][M[TURN_DOORS][t, 1]]
     positions = M[POSITIONS]
     outfits = M[INTRUDER_OUTFIT]
@@ -793,41 +800,41 @@ def _sight(
     reach = M[LOOK_REACH]
     gxs = W[GX]
     gys = W[GY]
-    for g in range(n_g):
-        if not alive[g]:
+    looks = M[LOOK_PAIRS]
+    for k in range(M[LOOK_START][t], M[LOOK_START][t + 1]):
+        g, i = looks[k, 0], looks[k, 1]
+        if not alive[g] or watches[g, i]:
             continue
-        for i in range(n_i):
-            if watches[g, i]:
-                continue
-            x, y = positions[t, i, 0], positions[t, i, 1]
-            if patrolling[g]:
-                if beyond(gxs[g] - x, gys[g] - y, reach[t, i]):
-                    continue  # neither near nor in the band, unlit: every code NEVER
-                _look(
-                    G, L, D, V, P, g, i, outfits[i], x, y, M[ATTITUDES][t, i], M[LIT][t, i],
-                    mask, turn_lines, i, base, uniforms, ctx,
-                )  # fmt: skip
-                continue
-            code = posted_look[t, i, g, 1 if alerts[g] else 0]
-            if code != NEVER and roll_pool(code, dice[pools[g]], sides, uniforms, ctx):
-                _detect(D, g, i, x, y)
+        x, y = positions[t, i, 0], positions[t, i, 1]
+        if patrolling[g]:
+            if beyond(gxs[g] - x, gys[g] - y, reach[t, i]):
+                continue  # neither near nor in the band, unlit: every code NEVER
+            _look(
+                G, L, D, V, P, g, i, outfits[i], x, y, M[ATTITUDES][t, i], M[LIT][t, i],
+                mask, turn_lines, i, base, uniforms, ctx,
+            )  # fmt: skip
+            continue
+        code = posted_look[t, i, g, 1 if alerts[g] else 0]
+        if code != NEVER and roll_pool(code, dice[pools[g]], sides, uniforms, ctx):
+            _detect(D, g, i, x, y)
     observed = ints[I_OBSERVED]
     knows = W[KNOWS]
     aware = W[AWARE]
     intruder_pool = M[INTRUDER_POOL]
-    for i in range(n_i):
+    finds = M[FIND_PAIRS]
+    for k in range(M[FIND_START][t], M[FIND_START][t + 1]):
+        i, g = finds[k, 0], finds[k, 1]
+        if not alive[g] or knows[i, g] or aware[i, g] == observed:
+            continue
+        if patrolling[g]:
+            code = _find_code(M, W, G, L, P, t, i, g, mask, turn_lines, i, base)
+        else:
+            code = posted_find[t, i, g]
+        if code == NEVER:
+            continue
         pool = intruder_pool[i]
-        for g in range(n_g):
-            if not alive[g] or knows[i, g] or aware[i, g] == observed:
-                continue
-            if patrolling[g]:
-                code = _find_code(M, W, G, L, P, t, i, g, mask, turn_lines, i, base)
-            else:
-                code = posted_find[t, i, g]
-            if code == NEVER:
-                continue
-            if roll_pool(code, dice[pool], sides, uniforms, ctx):
-                aware[i, g] = observed
+        if roll_pool(code, dice[pool], sides, uniforms, ctx):
+            aware[i, g] = observed
 
 
 @internal

@@ -119,6 +119,31 @@ def model_tuple(model: KernelModel) -> tuple[Array, ...]:
     return (*arrays, posted_look, posted_find, a["next_in_group"], a["look_reach"])
 
 
+def sight_lists(m: tuple[Array, ...]) -> tuple[Array, Array, Array, Array]:
+    """The sight phase's pairs, turn by turn (``LOOK_START``, ``LOOK_PAIRS``, ``FIND_START``,
+    ``FIND_PAIRS``: see :data:`~.play.LOOK_START`), from the model once the posted guards'
+    codes are filled (:data:`~.play.POSTED_LOOK`): each (guard, intruder) look, by guard then
+    intruder, but a posted guard's whose codes are NEVER; each (intruder, guard) discovery,
+    by intruder then guard, but of a guard known from the start or a posted guard whose code
+    is NEVER. ``np.nonzero`` lists the pairs in that order (turn, then the first index)."""
+    patrolling = m[kernel.PATROLLING]
+    look = m[kernel.POSTED_LOOK]  # [t, i, g, alert]
+    find = m[kernel.POSTED_FIND]  # [t, i, g]
+    n_t = look.shape[0]
+    looks = patrolling[None, :, None] | (look != kernel.NEVER).any(axis=3).transpose(0, 2, 1)
+    finds = ~m[kernel.KNOWN][None, :, :] & (patrolling[None, None, :] | (find != kernel.NEVER))
+    n_g, n_i = int(m[kernel.INTS][kernel.I_GUARDS]), int(m[kernel.INTS][kernel.I_INTRUDERS])
+    looks[:, n_g:, :] = looks[:, :, n_i:] = False  # the placeholder of an empty side
+    finds[:, n_i:, :] = finds[:, :, n_g:] = False
+
+    def csr(mask: Array) -> tuple[Array, Array]:
+        t, first, second = np.nonzero(mask)
+        start = np.searchsorted(t, np.arange(n_t + 1)).astype(np.int64)
+        return start, np.stack([first, second], axis=1).astype(np.int64)
+
+    return (*csr(looks), *csr(finds))
+
+
 def state_tuple(model: KernelModel) -> tuple[Array, ...]:
     """A run's working arrays (reset by the kernel at each run) and the caches of the posted
     guards' walls and lines of sight (kept: they hold geometry, not chance)."""
@@ -187,8 +212,9 @@ class KernelRaid:
 
     def __init__(self, model: KernelModel) -> None:
         self.model = model
-        self._m = model_tuple(model)
-        _posted_codes(self._m, state_tuple(model))
+        m = model_tuple(model)
+        _posted_codes(m, state_tuple(model))
+        self._m = (*m, *sight_lists(m))
         self._blocks = Blocks(
             _play_runs, CHUNK, kernel.C_MISSES + 1 + kernel.MOST_MISSES, self._settle
         )
