@@ -446,6 +446,14 @@ def contacts(
     does, collinear."""
     if boxes_apart(ax, ay, bx, by, px, py, qx, qy):
         return False, 0.0, False
+    return _contacts_near(ax, ay, bx, by, px, py, qx, qy)
+
+
+@inlined
+def _contacts_near(
+    ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
+) -> tuple[bool, float, bool]:
+    """:func:`contacts` once the boxes are known not apart."""
     s1, s2, s3, s4, o3, o4 = _signs(ax, ay, bx, by, px, py, qx, qy)
     if (s1 == 0) & (s2 == 0) & (s3 == 0) & (s4 == 0):
         low, high, length2, swap = _projections(ax, ay, bx, by, px, py, qx, qy)
@@ -488,19 +496,20 @@ def _leg_is_clear(
     width: float,
     height: float,
     met: bool,
+    end_touches: bool,
 ) -> bool:
     """``_leg_is_clear`` of the original. ``met``: whether the leg ends at a wall it met;
     when it did not, the leg is the very segment :func:`trace_unit` just found touching no
-    wall (the same floats, the same predicates), so only its end point is tested again."""
+    wall (the same floats, the same predicates), and ``end_touches`` is what it found of
+    the end point against every wall on the way."""
     if not (fx > 0 and fx < width and fy > 0 and fy < height):
         return False
+    if not met:
+        return not end_touches
     for c in range(count):
         j = walls[c]
-        if met:
-            touch, _, _ = contacts(sx, sy, fx, fy, x1[j], y1[j], x2[j], y2[j])
-            if touch:
-                return False
-        if point_touches(fx, fy, x1[j], y1[j], x2[j], y2[j]):
+        touch, _, _ = contacts(sx, sy, fx, fy, x1[j], y1[j], x2[j], y2[j])
+        if touch or point_touches(fx, fy, x1[j], y1[j], x2[j], y2[j]):
             return False
     return True
 
@@ -573,9 +582,14 @@ def trace_unit(
         best = np.inf
         first = walls[0] if count else 0
         first_collinear = False
+        end_touches = False  # the end E against the walls, for a leg that meets none
         for c in range(count):
             j = walls[c]
-            touch, where, collinear = contacts(sx, sy, ex, ey, x1[j], y1[j], x2[j], y2[j])
+            px, py, qx, qy = x1[j], y1[j], x2[j], y2[j]
+            if boxes_apart(sx, sy, ex, ey, px, py, qx, qy):
+                continue  # no contact, not collinear; E, in the leg's box, outside P–Q's
+            end_touches |= point_touches(ex, ey, px, py, qx, qy)
+            touch, where, collinear = _contacts_near(sx, sy, ex, ey, px, py, qx, qy)
             at = where if touch else np.inf
             if c == 0:
                 first_collinear = collinear
@@ -592,7 +606,9 @@ def trace_unit(
             travel = rest
             fx = ex
             fy = ey
-        safe = _leg_is_clear(sx, sy, fx, fy, x1, y1, x2, y2, walls, count, width, height, hit)
+        safe = _leg_is_clear(
+            sx, sy, fx, fy, x1, y1, x2, y2, walls, count, width, height, hit, end_touches
+        )
         if not safe:
             fx = sx
             fy = sy
