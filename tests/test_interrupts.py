@@ -140,13 +140,39 @@ def test_ctrl_c_stops_simulate_at_once_with_the_runs_played(children: list[Child
     _no_survivor(child, workers)
 
 
+def _marks_blocks(marker: Path) -> str:
+    """Setup for a child whose progress callback touches ``marker`` once a block is tallied
+    (``--json`` shows no bar), so that a test signals after a block, not after a guess."""
+    return (
+        "import contextlib, pathlib\n"
+        "import vigile.cli.simulate as c\n"
+        "@contextlib.contextmanager\n"
+        "def _bar(total, label):\n"
+        f"    yield lambda done: pathlib.Path({str(marker)!r}).touch()\n"
+        "c.progress_bar = _bar\n"
+    )
+
+
+def _wait_for(marker: Path, child: Child, within: float = 60) -> None:
+    deadline = time.monotonic() + within
+    while not marker.exists():
+        assert child.process.poll() is None, child.finish(timeout=5)
+        assert time.monotonic() < deadline, f"no block tallied within {within} s"
+        time.sleep(0.05)
+
+
 @pytest.mark.multiprocess
-def test_ctrl_c_stops_simulate_json_with_the_partial_result(children: list[Child]) -> None:
+def test_ctrl_c_stops_simulate_json_with_the_partial_result(
+    children: list[Child], tmp_path: Path
+) -> None:
+    # the signal comes once a block is tallied (a fixed wait was too short on a slow CI machine,
+    # where the workers had not finished their first 128 runs after 1.5 s)
     args = ["simulate", "sk-v7-terrace", "--runs", "2000000", "--workers", "2", "--json"]
-    child = Child(args, SMALL_BLOCKS)
+    marker = tmp_path / "tallied"
+    child = Child(args, SMALL_BLOCKS + "\n" + _marks_blocks(marker))
     children.append(child)
     workers = child.workers(2)
-    time.sleep(1.5)
+    _wait_for(marker, child)
     took, code, out, err = _interrupt(child)
     assert code == 130 and took < 2.5, err
     found = json.loads(out)
