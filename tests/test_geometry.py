@@ -267,6 +267,9 @@ def test_crossings_vectorised_equal_a_scalar_loop_and_are_symmetric(
     assert reverse.tolist() == batch.tolist()
     sight = line_of_sight(b, q[:, 0], q[:, 1], q[:, 2], q[:, 3])
     assert sight.tolist() == (batch == 0).tolist()
+    # plain numbers (the engine's one pair at a time, as noise_walls above) take _flat's short
+    # way: the same answers
+    assert [bool(line_of_sight(b, *row)) for row in queries] == sight.tolist()
 
 
 def test_crossings_work_in_blocks(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -284,7 +284,15 @@ class Moves:
 
 
 def _flat(*values: ArrayLike) -> tuple[tuple[int, ...], list[FloatArray]]:
-    """Broadcast the inputs together; return the shape and each as a flat float array."""
+    """Broadcast the inputs together; return the shape and each as a flat float array.
+
+    Plain numbers (the turn engine's one point at a time) skip numpy's broadcasting, which
+    cost more than the geometry itself: the same shape ``()`` and one-element arrays."""
+    if all(isinstance(v, float | int) for v in values):
+        numbers = [float(v) for v in values]  # type: ignore[arg-type]
+        if not all(math.isfinite(v) for v in numbers):
+            raise ValueError("coordinates must be finite numbers")
+        return (), [np.array([v]) for v in numbers]
     arrays = [np.asarray(v, dtype=np.float64) for v in values]
     broadcast = np.broadcast_arrays(*arrays)
     shape = broadcast[0].shape
@@ -536,9 +544,15 @@ def line_of_sight(
     where two walls meet, or running along a wall, is blocked; an observer or target standing
     exactly on a barrier's line is not hidden by that barrier.
     """
-    blocked = crossings(barriers, ax, ay, bx, by, barriers.blocks_sight)
-    result: BoolArray = blocked == 0
-    return result
+    shape, (x0, y0, x1, y1) = _flat(ax, ay, bx, by)
+    walls = _select(barriers, barriers.blocks_sight)
+    seen = np.ones(x0.shape[0], dtype=np.bool_)
+    if walls[0].size:
+        # crossings(...) == 0 is no barrier meeting the open segment: the meetings need not be
+        # told apart into distinct places (_distinct_points) to know there are none
+        for rows in _blocks(x0.shape[0], walls[0].size):
+            seen[rows] = ~_meets_open(x0[rows], y0[rows], x1[rows], y1[rows], walls).any(axis=1)
+    return seen.reshape(shape)
 
 
 def on_barrier(barriers: Barriers, px: ArrayLike, py: ArrayLike, mask: ArrayLike) -> BoolArray:
