@@ -45,9 +45,9 @@ Moves (:func:`move_with_bounce`, :func:`trace_moves`, :func:`trace_along`)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -287,9 +287,13 @@ def _flat(*values: ArrayLike) -> tuple[tuple[int, ...], list[FloatArray]]:
     """Broadcast the inputs together; return the shape and each as a flat float array.
 
     Plain numbers (the turn engine's one point at a time) skip numpy's broadcasting, which
-    cost more than the geometry itself: the same shape ``()`` and one-element arrays."""
-    if all(isinstance(v, float | int) for v in values):
-        numbers = [float(v) for v in values]  # type: ignore[arg-type]
+    cost the engine as much as the geometry did: the same shape ``()``, one-element arrays."""
+    numbers: list[float] = []
+    for v in values:
+        if not isinstance(v, float | int):
+            break
+        numbers.append(float(v))
+    else:
         if not all(math.isfinite(v) for v in numbers):
             raise ValueError("coordinates must be finite numbers")
         return (), [np.array([v]) for v in numbers]
@@ -318,7 +322,30 @@ def _orient(
     return result
 
 
-def _select(barriers: Barriers, mask: ArrayLike) -> tuple[FloatArray, ...]:
+Walls = tuple[FloatArray, ...]
+"""The selected barriers' x1, y1, x2, y2 (:func:`_select`)."""
+
+
+def _per_segment(
+    barriers: Barriers,
+    mask: ArrayLike,
+    ends: tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike],
+    none: np.generic,
+    answer: Callable[[FloatArray, FloatArray, FloatArray, FloatArray, Walls], NDArray[Any]],
+) -> NDArray[Any]:
+    """``answer`` for each query segment A–B (``ends``: ax, ay, bx, by, broadcast together)
+    against the masked barriers, in row blocks of about ``_BLOCK`` pairs; ``none`` where no
+    barrier is selected. The shape is the broadcast shape."""
+    shape, (x0, y0, x1, y1) = _flat(*ends)
+    walls = _select(barriers, mask)
+    result = np.full(x0.shape[0], none)
+    if walls[0].size:
+        for rows in _blocks(x0.shape[0], walls[0].size):
+            result[rows] = answer(x0[rows], y0[rows], x1[rows], y1[rows], walls)
+    return result.reshape(shape)
+
+
+def _select(barriers: Barriers, mask: ArrayLike) -> Walls:
     chosen = np.asarray(mask, dtype=np.bool_)
     if chosen.shape != (len(barriers),):
         raise ValueError(f"mask must have shape ({len(barriers)},), got {chosen.shape}")
@@ -525,14 +552,14 @@ def crossings(
     count; a line through a vertex where k barriers meet counts once (barriers, not
     segments, are counted).
     """
-    shape, (x0, y0, x1, y1) = _flat(ax, ay, bx, by)
-    walls = _select(barriers, mask)
-    counts = np.zeros(x0.shape[0], dtype=np.int64)
-    if walls[0].size:
-        for rows in _blocks(x0.shape[0], walls[0].size):
-            meets = _meets_open(x0[rows], y0[rows], x1[rows], y1[rows], walls)
-            counts[rows] = _distinct_points(x0[rows], y0[rows], x1[rows], y1[rows], walls, meets)
-    return counts.reshape(shape)
+
+    def places(
+        ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray, walls: Walls
+    ) -> IntArray:
+        return _distinct_points(ax, ay, bx, by, walls, _meets_open(ax, ay, bx, by, walls))
+
+    counts: IntArray = _per_segment(barriers, mask, (ax, ay, bx, by), np.int64(0), places)
+    return counts
 
 
 def line_of_sight(
@@ -544,27 +571,33 @@ def line_of_sight(
     where two walls meet, or running along a wall, is blocked; an observer or target standing
     exactly on a barrier's line is not hidden by that barrier.
     """
-    shape, (x0, y0, x1, y1) = _flat(ax, ay, bx, by)
-    walls = _select(barriers, barriers.blocks_sight)
-    seen = np.ones(x0.shape[0], dtype=np.bool_)
-    if walls[0].size:
+
+    def clear(
+        ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray, walls: Walls
+    ) -> BoolArray:
         # crossings(...) == 0 is no barrier meeting the open segment: the meetings need not be
         # told apart into distinct places (_distinct_points) to know there are none
-        for rows in _blocks(x0.shape[0], walls[0].size):
-            seen[rows] = ~_meets_open(x0[rows], y0[rows], x1[rows], y1[rows], walls).any(axis=1)
-    return seen.reshape(shape)
+        met: BoolArray = np.logical_or.reduce(_meets_open(ax, ay, bx, by, walls), axis=1)
+        return ~met
+
+    seen: BoolArray = _per_segment(
+        barriers, barriers.blocks_sight, (ax, ay, bx, by), np.bool_(True), clear
+    )
+    return seen
 
 
 def on_barrier(barriers: Barriers, px: ArrayLike, py: ArrayLike, mask: ArrayLike) -> BoolArray:
     """Whether each point lies on a selected barrier (e.g. to reject a guard placed on a wall)."""
-    shape, (x, y) = _flat(px, py)
-    walls = _select(barriers, mask)
-    found = np.zeros(x.shape[0], dtype=np.bool_)
-    if walls[0].size:
-        for rows in _blocks(x.shape[0], walls[0].size):
-            touch, _, _ = _contacts(x[rows], y[rows], x[rows], y[rows], walls)
-            found[rows] = touch.any(axis=1)
-    return found.reshape(shape)
+
+    def touched(
+        ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray, walls: Walls
+    ) -> BoolArray:
+        touch, _, _ = _contacts(ax, ay, bx, by, walls)
+        found: BoolArray = np.logical_or.reduce(touch, axis=1)
+        return found
+
+    on: BoolArray = _per_segment(barriers, mask, (px, py, px, py), np.bool_(False), touched)
+    return on
 
 
 # --------------------------------------------------------------------------- zones and surfaces
