@@ -91,25 +91,29 @@ def test_DD5_listen_by_every_pair_of_faces(
 
 
 def _brute_hidden(hide: int, spots: list[int]) -> tuple[Fraction, list[Fraction]]:
-    """Every hider face and every observer face; a tie between equal modifiers counts 1/2."""
-    hidden = Fraction(0)
-    spotted = [Fraction(0)] * len(spots)
-    for faces in itertools.product(D20, repeat=len(spots) + 1):
+    """Every hider face and every observer face; a tie between equal modifiers counts 1/2.
+
+    Counted in whole numbers (each observer's win in halves: 0, 1 or 2) and divided once at
+    the end: the same exact sums as adding Fractions face by face, a tenth of the time."""
+    n = len(spots)
+    hidden = 0  # in units of 1 / (2**n * 20**(n + 1))
+    spotted = [0] * n  # in units of 1 / (2 * 20**(n + 1))
+    for faces in itertools.product(D20, repeat=n + 1):
         hider = faces[0] + hide
-        weight = Fraction(1, 20 ** len(faces))
-        miss_all = Fraction(1)
+        miss_all = 1
         for index, (face, spot) in enumerate(zip(faces[1:], spots, strict=True)):
             total = face + spot
             if total > hider or (total == hider and spot > hide):
-                win = Fraction(1)
+                halves = 2
             elif total == hider and spot == hide:
-                win = Fraction(1, 2)
+                halves = 1
             else:
-                win = Fraction(0)
-            spotted[index] += weight * win
-            miss_all *= 1 - win
-        hidden += weight * miss_all
-    return hidden, spotted
+                halves = 0
+            spotted[index] += halves
+            miss_all *= 2 - halves
+        hidden += miss_all
+    outcomes = 20 ** (n + 1)
+    return Fraction(hidden, 2**n * outcomes), [Fraction(s, 2 * outcomes) for s in spotted]
 
 
 @pytest.mark.parametrize(

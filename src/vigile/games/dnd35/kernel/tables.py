@@ -43,6 +43,7 @@ the engine plays the scenario.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -690,7 +691,15 @@ def _groping() -> tuple[Array, Array]:
     ``search.squares_toward`` from the known one, by the way's case (:func:`d20.way_case`:
     the rule reads the way only through how its lengths compare and their signs), and the two
     squares of ``search.squares_ahead`` from the defender's, by the bearing's case
-    (:func:`d20.bearing_case`: straight at a neighbour, or between two)."""
+    (:func:`d20.bearing_case`: straight at a neighbour, or between two). The same for every
+    scenario and every ruleset's numbers (the squares are geometry): worked out once a
+    process (:func:`_groping_cases`), a copy for each model."""
+    toward, ahead = _groping_cases()
+    return toward.copy(), ahead.copy()
+
+
+@functools.cache
+def _groping_cases() -> tuple[Array, Array]:
     toward = np.zeros((d20.WAY_CASES, 2), np.int64)
     cx, cy = search.centre((0, 0))
     for compared, sign_x, sign_y in np.ndindex(3, 3, 3):
