@@ -31,6 +31,7 @@ from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import UniformFaces, UniformStream
 from vigile.errors import VigileError
 from vigile.games.skirmish.kernel.raid import KernelRaid
+from vigile.games.skirmish.kernel.tables import BRUTE_WALLS
 from vigile.games.skirmish.raid import SkirmishGame
 from vigile.scene.actors import Side
 from vigile.scene.loader import load_scenario, parse_scenario
@@ -107,6 +108,32 @@ def assert_same_game(scenario: Scenario, runs: int, seed: int) -> None:
 @pytest.mark.parametrize("name", BUNDLED_RAIDS)
 def test_the_kernel_plays_the_engines_game_on_the_bundled_raids(name: str) -> None:
     assert_same_game(load_scenario(name), 6 if name.startswith("night-raid") else 60, seed=3)
+
+
+def cut_walls(scenario: Scenario, pieces: int) -> Scenario:
+    """The scenario with each unnamed wall cut in ``pieces`` pieces: the same board."""
+    data = scenario.model_dump(mode="json", exclude_unset=True)
+    walls = []
+    for wall in data["walls"]:
+        if wall.get("name"):
+            walls.append(wall)
+            continue
+        (x1, y1), (x2, y2) = wall["start"], wall["end"]
+        for k in range(pieces):
+            a, b = k / pieces, (k + 1) / pieces
+            start = [x1 + a * (x2 - x1), y1 + a * (y2 - y1)]
+            walls.append({**wall, "start": start, "end": [x1 + b * (x2 - x1), y1 + b * (y2 - y1)]})
+    data["walls"] = walls
+    return Scenario.model_validate(data)
+
+
+def test_the_kernel_plays_the_engines_game_with_walls_by_map_cell() -> None:
+    """The night raid with its walls cut in pieces, beyond the walls the kernel tries one by
+    one (``BRUTE_WALLS``): its lines of sight and noises gather the walls of the map cells they
+    pass through (:func:`vigile.sim.kernel.geometry.gather`), and find what every wall gives."""
+    scenario = cut_walls(load_scenario("night-raid"), 4)
+    assert len(scenario.walls) > BRUTE_WALLS
+    assert_same_game(scenario, 6, seed=5)
 
 
 @pytest.mark.parametrize("name", HAND_WORKED)

@@ -719,12 +719,17 @@ def gather(
 ) -> int:
     """The walls of the grid cells (:func:`vigile.sim.kernel.grid.cell_walls`) that the segment
     A–B passes through, each once, into ``out``; how many. Row by row, the columns the segment
-    spans in that row's band, one more on each side. ``stamp[0]`` counts queries, ``stamp[1:]``
-    marks the walls already taken by this one."""
+    spans in that row's band (widened by ``pad``), themselves widened by ``slack``: a point X
+    of the segment lies in its row's band, so its column is among them (the ends ``xa``,
+    ``xb`` rounded by far less than the slack), and a wall that touches X is listed by X's
+    cell (a cell lists every wall whose box, widened by a tenth of a cell, meets it; so on a
+    cell's edge, by both). ``stamp[0]`` counts queries, ``stamp[1:]`` marks the walls already
+    taken by this one."""
     stamp[0] += 1
     mark = stamp[0]
     count = 0
     pad = cell * 0.1
+    slack = cell * 0.01
     low_y = min(ay, by)
     high_y = max(ay, by)
     r0 = _cell_index(low_y - pad, cell, rows)
@@ -739,9 +744,9 @@ def gather(
             tb = min(max((band_high - ay) / (by - ay), 0.0), 1.0)
             xa = ax + ta * (bx - ax)
             xb = ax + tb * (bx - ax)
-        c0 = _cell_index(min(xa, xb), cell, columns) - 1
-        c1 = _cell_index(max(xa, xb), cell, columns) + 1
-        for c in range(max(c0, 0), min(c1, columns - 1) + 1):
+        c0 = _cell_index(min(xa, xb) - slack, cell, columns)
+        c1 = _cell_index(max(xa, xb) + slack, cell, columns)
+        for c in range(c0, c1 + 1):
             k = c * rows + r
             for m in range(start[k], start[k + 1]):
                 j = members[m]
