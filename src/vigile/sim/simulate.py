@@ -207,10 +207,11 @@ def _kernel(scenario: Scenario) -> Batched | None:
     return None if plugin.kernel is None else plugin.load(plugin.kernel)(scenario)
 
 
-def _kernel_ready(scenario: Scenario, model: Batched | Scenario, runs: int) -> bool:
+def _kernel_ready(scenario: Scenario, model: Batched | Scenario | None, runs: int) -> bool:
     """Whether the blocks are played by the game's compiled model: the game has one, ``runs``
     reaches :data:`KERNEL_RUNS` (:data:`ENGINE_KERNEL_RUNS` where the engine would play game
-    by game), and numba is installed — without it, a one-line notice on stderr."""
+    by game: ``model`` is the scenario; None: not yet known), and numba is installed — without
+    it, a one-line notice on stderr."""
     threshold = ENGINE_KERNEL_RUNS if isinstance(model, Scenario) else KERNEL_RUNS
     if runs < threshold or registry.get(scenario.ruleset).kernel is None:
         return False
@@ -220,6 +221,25 @@ def _kernel_ready(scenario: Scenario, model: Batched | Scenario, runs: int) -> b
         sys.stderr.write(NO_NUMBA)
         return False
     return True
+
+
+def _chosen_model(scenario: Scenario, runs: int) -> tuple[Batched | Scenario, bool]:
+    """What plays ``runs`` runs of the scenario (see the module's docstring), and whether it is
+    the game's compiled model: from :data:`KERNEL_RUNS`, the compiled model when the game has
+    one for the scenario, without building the batched model first (a third of a second for
+    the night raid, for nothing); below, the batched model, else the compiled one from
+    :data:`ENGINE_KERNEL_RUNS`, else the scenario itself (the engine)."""
+    if runs >= KERNEL_RUNS and _kernel_ready(scenario, None, runs):
+        kernel = _kernel(scenario)
+        if kernel is not None:
+            return kernel, True
+        return _model(scenario), False
+    model = _model(scenario)
+    if runs < KERNEL_RUNS and _kernel_ready(scenario, model, runs):
+        kernel = _kernel(scenario)
+        if kernel is not None:
+            return kernel, True
+    return model, False
 
 
 def kernel_threads() -> int:
@@ -311,11 +331,7 @@ def simulate(
     :func:`kernel_threads`; a sweep's worker processes ask for one)."""
     del source  # kept for callers that still pass it
     check_counts(runs, workers)
-    model = _model(scenario)
-    kernel = _kernel(scenario) if _kernel_ready(scenario, model, runs) else None
-    compiled = kernel is not None
-    if kernel is not None:
-        model = kernel
+    model, compiled = _chosen_model(scenario, runs)
     if isinstance(model, Scenario):
         check_engine_work(scenario, runs)
     guards = [a.name for a in scenario.actors if a.side.value == "defenders"]
