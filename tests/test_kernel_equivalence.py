@@ -15,8 +15,10 @@ for the batch) close the file.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -43,6 +45,16 @@ BUNDLED = Path(vigile.__file__).parent / "scenarios"
 BUNDLED_RAIDS = ["night-raid", "night-raid-unscouted", "sk-n9-shoji", "sk-v7-terrace"]
 HAND_WORKED = sorted(p.stem for p in HERE.glob("*.yaml"))
 STATES = list(AwarenessState)
+
+
+def bench_simulate() -> Any:
+    """``bench/simulate.py`` as a module, for its raids with more walls (``with_walls_cut``)."""
+    path = Path(__file__).parents[1] / "bench" / "simulate.py"
+    spec = importlib.util.spec_from_file_location("vigile_bench_simulate", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def engine_runs(scenario: Scenario, uniforms: np.ndarray, runs: int) -> list[tuple[object, ...]]:
@@ -110,29 +122,12 @@ def test_the_kernel_plays_the_engines_game_on_the_bundled_raids(name: str) -> No
     assert_same_game(load_scenario(name), 6 if name.startswith("night-raid") else 60, seed=3)
 
 
-def cut_walls(scenario: Scenario, pieces: int) -> Scenario:
-    """The scenario with each unnamed wall cut in ``pieces`` pieces: the same board."""
-    data = scenario.model_dump(mode="json", exclude_unset=True)
-    walls = []
-    for wall in data["walls"]:
-        if wall.get("name"):
-            walls.append(wall)
-            continue
-        (x1, y1), (x2, y2) = wall["start"], wall["end"]
-        for k in range(pieces):
-            a, b = k / pieces, (k + 1) / pieces
-            start = [x1 + a * (x2 - x1), y1 + a * (y2 - y1)]
-            walls.append({**wall, "start": start, "end": [x1 + b * (x2 - x1), y1 + b * (y2 - y1)]})
-    data["walls"] = walls
-    return Scenario.model_validate(data)
-
-
 def test_the_kernel_plays_the_engines_game_with_walls_by_map_cell() -> None:
     """The night raid with its walls cut in pieces, beyond the walls the kernel tries one by
     one (``BRUTE_WALLS``): its lines of sight and noises gather the walls of the map cells they
     pass through (:func:`vigile.sim.kernel.geometry.gather`), and find what every wall gives."""
-    scenario = cut_walls(load_scenario("night-raid"), 4)
-    assert len(scenario.walls) > BRUTE_WALLS
+    scenario = bench_simulate().with_walls_cut(load_scenario("night-raid"), 2 * BRUTE_WALLS)
+    assert len(scenario.walls) == 2 * BRUTE_WALLS
     assert_same_game(scenario, 6, seed=5)
 
 

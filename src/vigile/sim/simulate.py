@@ -207,12 +207,9 @@ def _kernel(scenario: Scenario) -> Batched | None:
     return None if plugin.kernel is None else plugin.load(plugin.kernel)(scenario)
 
 
-def _kernel_ready(scenario: Scenario, model: Batched | Scenario | None, runs: int) -> bool:
-    """Whether the blocks are played by the game's compiled model: the game has one, ``runs``
-    reaches :data:`KERNEL_RUNS` (:data:`ENGINE_KERNEL_RUNS` where the engine would play game
-    by game: ``model`` is the scenario; None: not yet known), and numba is installed — without
-    it, a one-line notice on stderr."""
-    threshold = ENGINE_KERNEL_RUNS if isinstance(model, Scenario) else KERNEL_RUNS
+def _kernel_ready(scenario: Scenario, runs: int, threshold: int) -> bool:
+    """Whether the game's compiled model may play: the game has one, ``runs`` reaches
+    ``threshold``, and numba is installed — without it, a one-line notice on stderr."""
     if runs < threshold or registry.get(scenario.ruleset).kernel is None:
         return False
     from vigile.sim.kernel import available
@@ -225,17 +222,17 @@ def _kernel_ready(scenario: Scenario, model: Batched | Scenario | None, runs: in
 
 def _chosen_model(scenario: Scenario, runs: int) -> tuple[Batched | Scenario, bool]:
     """What plays ``runs`` runs of the scenario (see the module's docstring), and whether it is
-    the game's compiled model: from :data:`KERNEL_RUNS`, the compiled model when the game has
-    one for the scenario, without building the batched model first (a third of a second for
-    the night raid, for nothing); below, the batched model, else the compiled one from
-    :data:`ENGINE_KERNEL_RUNS`, else the scenario itself (the engine)."""
-    if runs >= KERNEL_RUNS and _kernel_ready(scenario, None, runs):
+    the game's compiled model: from :data:`KERNEL_RUNS`, the compiled model where the game has
+    one for the scenario, built before the batched model (a third of a second for the night
+    raid, for nothing); from :data:`ENGINE_KERNEL_RUNS`, the compiled model of a scenario
+    the engine would play game by game; else the batched model, else the engine."""
+    if _kernel_ready(scenario, runs, KERNEL_RUNS):
         kernel = _kernel(scenario)
-        if kernel is not None:
-            return kernel, True
-        return _model(scenario), False
+        return (kernel, True) if kernel is not None else (_model(scenario), False)
     model = _model(scenario)
-    if runs < KERNEL_RUNS and _kernel_ready(scenario, model, runs):
+    # from KERNEL_RUNS the first question was asked (and the notice given, if any)
+    engine = isinstance(model, Scenario) and runs < KERNEL_RUNS
+    if engine and _kernel_ready(scenario, runs, ENGINE_KERNEL_RUNS):
         kernel = _kernel(scenario)
         if kernel is not None:
             return kernel, True
