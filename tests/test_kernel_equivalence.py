@@ -15,10 +15,8 @@ for the batch) close the file.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -28,10 +26,12 @@ from hypothesis import strategies as st
 pytest.importorskip("numba")
 
 import vigile
+from bench_scenarios import bench_simulate
 from test_hand_worked import EXACT, GUARD_DETECTIONS, within
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import UniformFaces, UniformStream
 from vigile.errors import VigileError
+from vigile.games.skirmish.kernel.play import I_BRUTE
 from vigile.games.skirmish.kernel.raid import KernelRaid
 from vigile.games.skirmish.kernel.tables import BRUTE_WALLS
 from vigile.games.skirmish.raid import SkirmishGame
@@ -45,16 +45,6 @@ BUNDLED = Path(vigile.__file__).parent / "scenarios"
 BUNDLED_RAIDS = ["night-raid", "night-raid-unscouted", "sk-n9-shoji", "sk-v7-terrace"]
 HAND_WORKED = sorted(p.stem for p in HERE.glob("*.yaml"))
 STATES = list(AwarenessState)
-
-
-def bench_simulate() -> Any:
-    """``bench/simulate.py`` as a module, for its raids with more walls (``with_walls_cut``)."""
-    path = Path(__file__).parents[1] / "bench" / "simulate.py"
-    spec = importlib.util.spec_from_file_location("vigile_bench_simulate", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def engine_runs(scenario: Scenario, uniforms: np.ndarray, runs: int) -> list[tuple[object, ...]]:
@@ -122,12 +112,21 @@ def test_the_kernel_plays_the_engines_game_on_the_bundled_raids(name: str) -> No
     assert_same_game(load_scenario(name), 6 if name.startswith("night-raid") else 60, seed=3)
 
 
-def test_the_kernel_plays_the_engines_game_with_walls_by_map_cell() -> None:
-    """The night raid with its walls cut in pieces, beyond the walls the kernel tries one by
-    one (``BRUTE_WALLS``): its lines of sight and noises gather the walls of the map cells they
-    pass through (:func:`vigile.sim.kernel.geometry.gather`), and find what every wall gives."""
-    scenario = bench_simulate().with_walls_cut(load_scenario("night-raid"), 2 * BRUTE_WALLS)
-    assert len(scenario.walls) == 2 * BRUTE_WALLS
+@pytest.mark.parametrize("more", [0, 60])
+def test_the_kernel_plays_the_engines_game_with_walls_in_pieces(more: int) -> None:
+    """The night raid with its walls cut in pieces (96), and ``more`` short walls besides: the
+    kernel lists the runs of a straight wall's pieces as one entry, skipped where its box is
+    apart from the query's (:mod:`vigile.sim.kernel.grid`), and tries every entry (few) or,
+    beyond ``BRUTE_WALLS`` entries, gathers the walls of the map cells a line of sight or a
+    noise passes through (:func:`vigile.sim.kernel.geometry.gather`): the same game."""
+    bench = bench_simulate()
+    scenario = bench.with_walls_cut(load_scenario("night-raid"), 2 * BRUTE_WALLS)
+    if more:
+        scenario = bench.with_walls(scenario, 2 * BRUTE_WALLS + more)
+    model = KernelRaid.of(scenario).model
+    every_wall = model.arrays["every_wall"]
+    assert len(scenario.walls) == 2 * BRUTE_WALLS + more and (every_wall < 0).any()
+    assert bool(model.ints[I_BRUTE]) == (len(every_wall) <= BRUTE_WALLS) == (not more)
     assert_same_game(scenario, 6, seed=5)
 
 

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pytest
 
 pytest.importorskip("numba")
 
+from bench_scenarios import bench_simulate
 from vigile.dice.pool import roll_plain
 from vigile.dice.pool import roll_pool as original_roll_pool
 from vigile.dice.source import GivenFaces
 from vigile.games.skirmish.kernel import play, raid
-from vigile.games.skirmish.kernel.tables import ATTITUDES, build
+from vigile.games.skirmish.kernel.tables import ATTITUDES, KernelModel, build
 from vigile.scene.geometry import (
     crossings,
     line_of_sight,
@@ -32,7 +35,7 @@ from vigile.scene.geometry import (
 )
 from vigile.scene.loader import load_scenario
 from vigile.sim.kernel import geometry as kg
-from vigile.sim.kernel.grid import Grid, cell_walls
+from vigile.sim.kernel.grid import Grid, cell_walls, chains, entries
 
 RAID = load_scenario("night-raid")
 MODEL = build(RAID)
@@ -41,24 +44,63 @@ WIDTH, HEIGHT = float(RAID.map.width), float(RAID.map.height)
 STATES = range(A["sight_mask"].shape[0])
 
 
+@dataclass(frozen=True)
+class Board:
+    """A raid's board as the engine and the kernel's tables hold it."""
+
+    model: KernelModel
+
+    @property
+    def a(self) -> dict[str, Any]:
+        return self.model.arrays
+
+    @property
+    def walls_count(self) -> int:
+        return int(self.model.ints[play.I_WALLS])
+
+    def walls(self, state: int):  # type: ignore[no-untyped-def]
+        """The engine's barriers for the door state ``state`` of the kernel's tables."""
+        return self.model.sim.board.barriers_for(self.model.doors[state])
+
+
+BOARDS = {
+    "night-raid": Board(MODEL),
+    # the same board, its walls in 96 pieces: chains of a straight wall's pieces
+    "night-raid cut": Board(build(bench_simulate().with_walls_cut(RAID, 96))),
+}
+BOARD_STATES = [(name, state) for name in BOARDS for state in STATES]
+
+
 def board_walls(state: int):  # type: ignore[no-untyped-def]
-    """The engine's barriers for the door state ``state`` of the kernel's tables."""
-    return MODEL.sim.board.barriers_for(MODEL.doors[state])
+    """The engine's barriers for the door state ``state`` of the night raid's tables."""
+    return BOARDS["night-raid"].walls(state)
 
 
-def points(rng: np.random.Generator, n: int) -> list[tuple[float, float]]:
+def points(
+    rng: np.random.Generator, n: int, board: Board = BOARDS["night-raid"]
+) -> list[tuple[float, float]]:
     """Points anywhere, on wall ends, on walls, and a hair off them."""
-    m = len(A["x1"]) - 4
+    a = board.a
     found = [
         (float(x), float(y))
         for x, y in rng.uniform((0.5, 0.5), (WIDTH - 0.5, HEIGHT - 0.5), (n, 2))
     ]
-    for j in range(m):
-        x1, y1, x2, y2 = A["x1"][j], A["y1"][j], A["x2"][j], A["y2"][j]
+    for j in range(board.walls_count):
+        x1, y1, x2, y2 = a["x1"][j], a["y1"][j], a["x2"][j], a["y2"][j]
         for t in (0.0, 0.5, 1.0):
             x, y = x1 + t * (x2 - x1), y1 + t * (y2 - y1)
             found += [(x, y), (x + 1e-7, y - 1e-7), (x - 3.0, y + 2.0)]
     return [(x, y) for x, y in found if 0 < x < WIDTH and 0 < y < HEIGHT]
+
+
+def test_the_cut_board_has_chains_and_the_plain_one_few() -> None:
+    """The boards below try what they should: the cut raid's lists name runs of a chain's
+    pieces (negative entries), and its every-wall list is short enough to be tried whole."""
+    cut = BOARDS["night-raid cut"]
+    assert cut.walls_count == 96
+    assert (cut.a["near_walls"] < 0).any() and (cut.a["line_walls"] < 0).any()
+    assert len(cut.a["every_wall"]) <= 48 < cut.walls_count
+    assert (cut.a["sector_walls"] < 0).any()
 
 
 @pytest.mark.parametrize("state", STATES)
@@ -87,84 +129,71 @@ def test_moves_bounce_as_the_original(state: int) -> None:
             assert got == (float(along.x[0]), float(along.y[0])), (x, y, angle, bounces)
 
 
-@pytest.mark.parametrize("state", STATES)
-def test_crossings_and_lines_of_sight_as_the_original(state: int) -> None:
-    walls = board_walls(state)
+@pytest.mark.parametrize(("name", "state"), BOARD_STATES)
+def test_moves_by_map_cell_bounce_as_the_original(name: str, state: int) -> None:
+    """A patrol's move as the raid's kernel makes it: only the entries its map cell lists
+    (``near_start``, ``near_walls``), a chain's run skipped where its box is apart from the
+    leg's; on the night raid, and on the same board with its walls in pieces."""
+    board = BOARDS[name]
+    a = board.a
+    walls = board.walls(state)
+    barriers = tuple(a[k] for k in ("x1", "y1", "x2", "y2", "normal_x", "normal_y", "has_normal"))
+    ints, floats = board.model.ints, board.model.floats
+    length = float(floats[play.F_MOVE])
+    rows = int(ints[play.I_MOVE_ROWS])
+    per_cell = 1.0 / floats[play.F_MOVE_CELL]  # the cell as the kernel finds it (_patrols)
+    rng = np.random.default_rng(40 + state)
+    for x, y in points(rng, 300, board):
+        column = min(int(ints[play.I_MOVE_COLUMNS]) - 1, int(x * per_cell))
+        k = column * rows + min(rows - 1, int(y * per_cell))
+        lo, hi = a["near_start"][state, k], a["near_start"][state, k + 1]
+        near = a["near_walls"][lo:hi]
+        angle = float(rng.uniform(0.0, 2.0 * math.pi))
+        ux, uy = math.cos(angle), math.sin(angle)
+        for bounces in (1, 2):
+            along = trace_along(walls, [x], [y], ux, uy, length, WIDTH, HEIGHT, bounces)
+            got = kg.trace_unit(
+                x, y, ux, uy, length, *barriers, near, len(near), WIDTH, HEIGHT, bounces, 1e-6
+            )
+            assert got == (float(along.x[0]), float(along.y[0])), (x, y, angle, bounces)
+
+
+@pytest.mark.parametrize(("name", "state"), BOARD_STATES)
+def test_crossings_and_lines_of_sight_as_the_original(name: str, state: int) -> None:
+    """Every wall tried, the kernel's list of every wall (chains' runs in it), and the walls
+    gathered by map cell give the original's crossings and lines of sight."""
+    board = BOARDS[name]
+    a = board.a
+    walls = board.walls(state)
     m = len(walls)
     every = np.arange(m, dtype=np.int64)
+    listed = a["every_wall"]
     scratch = np.zeros((2, m + 4))
     grid = Grid.over(WIDTH, HEIGHT, max(WIDTH, HEIGHT) / 32)
-    start, members = cell_walls(grid, A["x1"][:m], A["y1"][:m], A["x2"][:m], A["y2"][:m])
+    chained = chains(a["x1"][: m + 4], a["y1"][: m + 4], a["x2"][: m + 4], a["y2"][: m + 4], m)
+    segments = (chained.x1, chained.y1, chained.x2, chained.y2)
+    start, members = entries(*cell_walls(grid, *(v[:m] for v in segments)), chained)
     stamp = np.zeros(m + 1, np.int64)
     gathered = np.zeros(m, np.int64)
     rng = np.random.default_rng(100 + state)
-    ends = points(rng, 300)
+    ends = points(rng, 300, board)
     # along walls and through their corners, not only at random
-    pairs = [(a, b) for a in ends[::7] for b in ends[::11]] + list(itertools.pairwise(ends))
+    pairs = [(p, q) for p in ends[::7] for q in ends[::11]] + list(itertools.pairwise(ends))
+    noise, sight = a["noise_mask"][state], a["sight_mask"][state]
+    lights = (a["light_x"], a["light_y"], a["light_r"])
     for (ax, ay), (bx, by) in pairs:
         count = int(crossings(walls, ax, ay, bx, by, walls.counts_for_noise))
         seen = bool(line_of_sight(walls, ax, ay, bx, by))
-        assert (
-            kg.crossings(
-                ax,
-                ay,
-                bx,
-                by,
-                A["x1"],
-                A["y1"],
-                A["x2"],
-                A["y2"],
-                A["noise_mask"][state],
-                every,
-                m,
-                scratch,
-            )
-            == count
-        )
-        assert (
-            kg.sees(
-                ax, ay, bx, by, A["x1"], A["y1"], A["x2"], A["y2"], A["sight_mask"][state], every, m
-            )
-            == seen
-        )
         n = kg.gather(
-            ax, ay, bx, by, grid.cell, grid.columns, grid.rows, start, members, stamp, gathered
-        )
-        assert (
-            kg.crossings(
-                ax,
-                ay,
-                bx,
-                by,
-                A["x1"],
-                A["y1"],
-                A["x2"],
-                A["y2"],
-                A["noise_mask"][state],
-                gathered,
-                n,
-                scratch,
-            )
-            == count
-        )
-        lit = bool(lit_by(walls, bx, by, A["light_x"], A["light_y"], A["light_r"]))
-        assert (
-            kg.lit_by(
-                bx,
-                by,
-                A["light_x"],
-                A["light_y"],
-                A["light_r"],
-                A["x1"],
-                A["y1"],
-                A["x2"],
-                A["y2"],
-                A["sight_mask"][state],
-                every,
-                m,
-            )
-            == lit
-        )
+            ax, ay, bx, by, grid.cell, grid.columns, grid.rows, start, members, stamp,
+            gathered,
+        )  # fmt: skip
+        for candidates, size in ((every, m), (listed, len(listed)), (gathered, n)):
+            got = kg.crossings(ax, ay, bx, by, *segments, noise, candidates, size, scratch)
+            assert got == count, (ax, ay, bx, by)
+            assert kg.sees(ax, ay, bx, by, *segments, sight, candidates, size) == seen
+        lit = bool(lit_by(walls, bx, by, *lights))
+        assert kg.lit_by(bx, by, *lights, *segments, sight, listed, len(listed)) == lit
 
 
 def test_polygons_as_the_original() -> None:

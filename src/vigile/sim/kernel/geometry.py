@@ -12,6 +12,11 @@ Two distances of the engine are Python's, not numpy's: :func:`py_hypot` is CPyth
 (the noise rule's whole steps, SK-N4). Walls are given as arrays (x1, y1, x2, y2) with a
 per-wall mask; the map border, for moves, as four more segments after them.
 
+A list of walls a query tries may name a run of a chain's pieces by one negative entry (the
+pieces of one straight wall, :mod:`vigile.sim.kernel.grid`): :func:`decode` reads it, and the
+query skips the run where its box is apart from the chain's (:func:`chain_apart`), else tries
+the pieces in their order, as it tries a wall listed alone.
+
 Nothing here knows a game: no rule, no radius, no bounce count of its own.
 
 Compiled without numba's reference counting (``_nrt=False``): nothing here allocates (a query's
@@ -267,6 +272,52 @@ def boxes_apart(
     )
 
 
+CODE_BITS = 21
+"""Bits of each number of a chain's entry (:data:`vigile.sim.kernel.grid.CODE_BITS`)."""
+CODE_MASK = (1 << CODE_BITS) - 1
+
+
+@inlined
+def decode(entry: int) -> tuple[int, int, int]:
+    """A negative entry of a list of walls (:func:`vigile.sim.kernel.grid.code`): the index of
+    its chain's box, its first piece, and how many."""
+    packed = -1 - entry
+    return packed >> (2 * CODE_BITS), (packed >> CODE_BITS) & CODE_MASK, packed & CODE_MASK
+
+
+@inlined
+def chain_apart(
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+    x1: np.ndarray,
+    y1: np.ndarray,
+    x2: np.ndarray,
+    y2: np.ndarray,
+    box: int,
+) -> bool:
+    """The box of A–B is apart from the box of a chain (corners ``x1[box], y1[box]`` and
+    ``x2[box], y2[box]``) by twice :func:`boxes_apart`'s margin at the chain's farthest
+    corner: then :func:`boxes_apart` finds each of its pieces apart from A–B, and none can
+    meet A–B or hold its end. Why: a piece's box lies in the chain's; its margin,
+    ``BOX_MARGIN * (1 + |ax| + |ay| + |px| + |py|)``, is below the chain's (twice that factor,
+    ``|px| + |py|`` bounded by the corners), whatever the rounding of either; and a rounded
+    sum grows with its terms."""
+    low_x: float = x1[box]
+    low_y: float = y1[box]
+    high_x: float = x2[box]
+    high_y: float = y2[box]
+    reach = max(abs(low_x), abs(high_x)) + max(abs(low_y), abs(high_y))
+    tol = 2.0 * BOX_MARGIN * (1.0 + abs(ax) + abs(ay) + reach)
+    return (
+        (max(ax, bx) + tol < low_x)
+        | (high_x + tol < min(ax, bx))
+        | (max(ay, by) + tol < low_y)
+        | (high_y + tol < min(ay, by))
+    )
+
+
 @inlined
 def meets_open(
     ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
@@ -297,13 +348,21 @@ def crossings(
     scratch: np.ndarray,
 ) -> int:
     """How many of the masked barriers lie between A and B (``crossings``), among the first
-    ``count`` indices of ``candidates`` (every barrier that can meet A–B must be one of them).
-    ``scratch``: room for one float and one index per candidate (shape (2, n)); nothing is
-    allocated."""
+    ``count`` entries of ``candidates`` (every barrier that can meet A–B must be one of them,
+    alone or in a chain's run, each once). ``scratch``: room for one float and one index per
+    barrier (shape (2, n)); nothing is allocated."""
     hits = ZERO
     for c in range(count):
         j = candidates[c]
-        if mask[j] and meets_open(ax, ay, bx, by, x1[j], y1[j], x2[j], y2[j]):
+        if j < 0:
+            box, first, n = decode(j)
+            if chain_apart(ax, ay, bx, by, x1, y1, x2, y2, box):
+                continue
+            for k in range(first, first + n):
+                if mask[k] and meets_open(ax, ay, bx, by, x1[k], y1[k], x2[k], y2[k]):
+                    scratch[1, hits] = k
+                    hits += 1
+        elif mask[j] and meets_open(ax, ay, bx, by, x1[j], y1[j], x2[j], y2[j]):
             scratch[1, hits] = j
             hits += 1
     if hits <= 1:
@@ -430,10 +489,18 @@ def sees(
     candidates: np.ndarray,
     count: int,
 ) -> bool:
-    """No masked barrier between A and B (``line_of_sight``, with ``mask`` its sight mask)."""
+    """No masked barrier between A and B (``line_of_sight``, with ``mask`` its sight mask),
+    among the first ``count`` entries of ``candidates``."""
     for c in range(count):
         j = candidates[c]
-        if mask[j] and meets_open(ax, ay, bx, by, x1[j], y1[j], x2[j], y2[j]):
+        if j < 0:
+            box, first, n = decode(j)
+            if chain_apart(ax, ay, bx, by, x1, y1, x2, y2, box):
+                continue
+            for k in range(first, first + n):
+                if mask[k] and meets_open(ax, ay, bx, by, x1[k], y1[k], x2[k], y2[k]):
+                    return False
+        elif mask[j] and meets_open(ax, ay, bx, by, x1[j], y1[j], x2[j], y2[j]):
             return False
     return True
 
@@ -508,10 +575,44 @@ def _leg_is_clear(
         return not end_touches
     for c in range(count):
         j = walls[c]
-        touch, _, _ = contacts(sx, sy, fx, fy, x1[j], y1[j], x2[j], y2[j])
-        if touch or point_touches(fx, fy, x1[j], y1[j], x2[j], y2[j]):
-            return False
+        first, n = j, 1
+        if j < 0:
+            box, first, n = decode(j)
+            if chain_apart(sx, sy, fx, fy, x1, y1, x2, y2, box):
+                continue  # no piece touches S–F, and F is outside each one's box
+        for k in range(first, first + n):
+            touch, _, _ = contacts(sx, sy, fx, fy, x1[k], y1[k], x2[k], y2[k])
+            if touch or point_touches(fx, fy, x1[k], y1[k], x2[k], y2[k]):
+                return False
     return True
+
+
+@inlined
+def _leg_meets(
+    sx: float,
+    sy: float,
+    ex: float,
+    ey: float,
+    x1: np.ndarray,
+    y1: np.ndarray,
+    x2: np.ndarray,
+    y2: np.ndarray,
+    j: int,
+    best: float,
+    first: int,
+    first_collinear: bool,
+    end_touches: bool,
+) -> tuple[float, int, bool, bool]:
+    """:func:`trace_unit`'s look at barrier j for the leg S–E: the first contact so far along
+    the leg (``best``, at barrier ``first``, collinear or not), and whether a barrier holds E."""
+    px, py, qx, qy = x1[j], y1[j], x2[j], y2[j]
+    if boxes_apart(sx, sy, ex, ey, px, py, qx, qy):
+        return best, first, first_collinear, end_touches  # E, in the leg's box, outside P–Q's
+    end_touches |= point_touches(ex, ey, px, py, qx, qy)
+    touch, where, collinear = _contacts_near(sx, sy, ex, ey, px, py, qx, qy)
+    if touch and where < best:
+        return where, j, collinear, end_touches
+    return best, first, first_collinear, end_touches
 
 
 @inlined
@@ -534,10 +635,10 @@ def trace_move(
     max_bounces: int,
     epsilon: float,
 ) -> tuple[float, float]:
-    """Where one mover ends (``trace_moves`` / ``move_with_bounce``): ``walls[:count]`` are
-    the movement-blocking barriers it can meet, in the original order, then the map border's
-    four segments; ``normal_*`` and ``has_normal`` are their unit normals as the original
-    computes them."""
+    """Where one mover ends (``trace_moves`` / ``move_with_bounce``): the entries
+    ``walls[:count]`` are the movement-blocking barriers it can meet, alone or in a chain's
+    runs (:func:`decode`), in the original order, then the map border's four segments;
+    ``normal_*`` and ``has_normal`` are their unit normals as the original computes them."""
     length = math.hypot(vx, vy)
     moving = length > 0
     ux = vx / length if moving else 0.0
@@ -570,7 +671,10 @@ def trace_unit(
     epsilon: float,
 ) -> tuple[float, float]:
     """:func:`trace_move` given the move's length and unit direction: ``trace_along`` of
-    the original, as a patrol moves (SK-G1: the direction ``(cos a, sin a)`` itself)."""
+    the original, as a patrol moves (SK-G1: the direction ``(cos a, sin a)`` itself). The
+    barriers are tried in the list's order, a chain's run skipped where its box is apart
+    from the leg's (:func:`chain_apart`): the first contact along the leg, ties to the first
+    barrier, is the original's; which barrier a leg that meets none names is never read."""
     remaining = length
     active = length > 0
     for leg in range(max_bounces + 1):
@@ -580,23 +684,25 @@ def trace_unit(
         ex = sx + rest * dirx
         ey = sy + rest * diry
         best = np.inf
-        first = walls[0] if count else 0
+        first = ZERO
         first_collinear = False
         end_touches = False  # the end E against the walls, for a leg that meets none
         for c in range(count):
             j = walls[c]
-            px, py, qx, qy = x1[j], y1[j], x2[j], y2[j]
-            if boxes_apart(sx, sy, ex, ey, px, py, qx, qy):
-                continue  # no contact, not collinear; E, in the leg's box, outside P–Q's
-            end_touches |= point_touches(ex, ey, px, py, qx, qy)
-            touch, where, collinear = _contacts_near(sx, sy, ex, ey, px, py, qx, qy)
-            at = where if touch else np.inf
-            if c == 0:
-                first_collinear = collinear
-            if at < best:
-                best = at
-                first = j
-                first_collinear = collinear
+            if j >= 0:
+                best, first, first_collinear, end_touches = _leg_meets(
+                    sx, sy, ex, ey, x1, y1, x2, y2, j, best, first, first_collinear,
+                    end_touches,
+                )  # fmt: skip
+                continue
+            box, k0, n = decode(j)
+            if chain_apart(sx, sy, ex, ey, x1, y1, x2, y2, box):
+                continue
+            for k in range(k0, k0 + n):
+                best, first, first_collinear, end_touches = _leg_meets(
+                    sx, sy, ex, ey, x1, y1, x2, y2, k, best, first, first_collinear,
+                    end_touches,
+                )  # fmt: skip
         hit = math.isfinite(best)
         if hit:
             travel = max(best * rest - epsilon, 0.0)
@@ -717,13 +823,14 @@ def gather(
     stamp: np.ndarray,
     out: np.ndarray,
 ) -> int:
-    """The walls of the grid cells (:func:`vigile.sim.kernel.grid.cell_walls`) that the segment
-    A–B passes through, each once, into ``out``; how many. Row by row, the columns the segment
-    spans in that row's band (widened by ``pad``), themselves widened by ``slack``: a point X
-    of the segment lies in its row's band, so its column is among them (the ends ``xa``,
-    ``xb`` rounded by far less than the slack), and a wall that touches X is listed by X's
-    cell (a cell lists every wall whose box, widened by a tenth of a cell, meets it; so on a
-    cell's edge, by both). ``stamp[0]`` counts queries, ``stamp[1:]`` marks the walls already
+    """The walls of the grid cells (:func:`vigile.sim.kernel.grid.cell_walls`, as entries:
+    :func:`vigile.sim.kernel.grid.entries`) that the segment A–B passes through, each once,
+    into ``out``; how many. Row by row, the columns the segment spans in that row's band
+    (widened by ``pad``), themselves widened by ``slack``: a point X of the segment lies in
+    its row's band, so its column is among them (the ends ``xa``, ``xb`` rounded by far less
+    than the slack), and a wall that touches X is listed by X's cell (a cell lists every wall
+    whose box, widened by a tenth of a cell, meets it; so on a cell's edge, by both). A chain's
+    run lists its pieces. ``stamp[0]`` counts queries, ``stamp[1:]`` marks the walls already
     taken by this one."""
     stamp[0] += 1
     mark = stamp[0]
@@ -750,8 +857,12 @@ def gather(
             k = c * rows + r
             for m in range(start[k], start[k + 1]):
                 j = members[m]
-                if stamp[j + 1] != mark:
-                    stamp[j + 1] = mark
-                    out[count] = j
-                    count += 1
+                first, n = j, 1
+                if j < 0:
+                    _, first, n = decode(j)
+                for w in range(first, first + n):
+                    if stamp[w + 1] != mark:
+                        stamp[w + 1] = mark
+                        out[count] = w
+                        count += 1
     return count

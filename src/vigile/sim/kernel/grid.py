@@ -10,6 +10,14 @@ cell in their original order:
 * :func:`cell_walls`: the walls whose bounding box meets the cell; a segment query gathers the
   walls of the cells it passes through (:func:`vigile.sim.kernel.geometry.gather`).
 
+A map drawn in pieces (a VTT export, a plan cut at every post) lists the pieces of one straight
+wall side by side: the kernel takes them as one *chain* (:func:`chains`). A list of walls
+(:func:`entries`) names a run of a chain's pieces by one negative code, which carries the
+index of the chain's bounding box (kept as one more segment, its corners) and the run's first
+piece and count (:func:`code`). A query whose box is apart from the chain's skips the run
+at once (:func:`vigile.sim.kernel.geometry.chain_apart`), so that a wall cut in twenty pieces
+costs a query about what the whole wall costs; else it tries the run's pieces one by one.
+
 Exact, not approximate: the kernel applies the exact predicates to the walls gathered, and a
 wall left out is one that cannot meet the query (with margins). Pure numpy: nothing compiled.
 """
@@ -23,6 +31,18 @@ import numpy as np
 
 Floats = np.ndarray[tuple[int, ...], np.dtype[np.float64]]
 Ints = np.ndarray[tuple[int, ...], np.dtype[np.int64]]
+Bools = np.ndarray[tuple[int, ...], np.dtype[np.bool_]]
+
+CODE_BITS = 21
+"""Bits of each of a code's three numbers (:func:`code`): the box's index, the first piece,
+the count; a board of more segments and chains than that takes no chains."""
+CODE_MASK = (1 << CODE_BITS) - 1
+SHORTEST_CHAIN = 4
+"""The fewest pieces a chain holds: a shorter one costs a query about what its pieces cost."""
+JOIN = 1e-9
+"""How close (relative to the coordinates) a piece's start must be to the last one's end, and
+its direction to the last one's, for the two to be pieces of one straight wall. A matter of
+speed only: whatever the chains, the answers are the same."""
 
 MOST_CELLS = 65_536
 """Most cells of a grid (a 256 x 256 board at most)."""
@@ -97,3 +117,100 @@ def cell_walls(grid: Grid, x1: Floats, y1: Floats, x2: Floats, y2: Floats) -> tu
 
 def _index(value: float, cell: float, count: int) -> int:
     return min(count - 1, max(0, math.floor(value / cell)))
+
+
+def straight_joins(x1: Floats, y1: Floats, x2: Floats, y2: Floats, walls: int) -> Bools:
+    """``joins[j]``: wall j goes on from wall j - 1 in a straight line (it starts where j - 1
+    ends, in the same direction), for the first ``walls`` walls; the segments after them (the
+    map's border, for moves) join nothing."""
+    joins = np.zeros(x1.shape[0], np.bool_)
+    if walls < 2:
+        return joins
+    ax, ay = x2[: walls - 1] - x1[: walls - 1], y2[: walls - 1] - y1[: walls - 1]
+    bx, by = x2[1:walls] - x1[1:walls], y2[1:walls] - y1[1:walls]
+    scale = 1.0 + np.abs(x2[: walls - 1]) + np.abs(y2[: walls - 1])
+    gap = np.abs(x1[1:walls] - x2[: walls - 1]) + np.abs(y1[1:walls] - y2[: walls - 1])
+    across = np.abs(ax * by - ay * bx) <= JOIN * np.hypot(ax, ay) * np.hypot(bx, by)
+    joins[1:walls] = (gap <= JOIN * scale) & across & (ax * bx + ay * by > 0)
+    return joins
+
+
+@dataclass(frozen=True)
+class Chains:
+    """The board's straight walls in pieces, each chain of two or more pieces with its box."""
+
+    chain: Ints
+    """Each segment's chain, -1 for one that is in none."""
+    box: Ints
+    """Each chain's box: the index of the segment, after the board's, that holds its lowest
+    corner as (x1, y1) and its highest as (x2, y2)."""
+    x1: Floats
+    y1: Floats
+    x2: Floats
+    y2: Floats
+    """The board's segments, then the chains' boxes."""
+
+
+def chains(x1: Floats, y1: Floats, x2: Floats, y2: Floats, walls: int) -> Chains:
+    """The chains of the first ``walls`` segments (:func:`straight_joins`); the segments after
+    them are in none."""
+    n = x1.shape[0]
+    joins = straight_joins(x1, y1, x2, y2, walls)
+    label = np.cumsum(~joins) - 1  # the chain each segment would open or go on
+    sizes = np.bincount(label, minlength=n)
+    chained = (sizes[label] >= SHORTEST_CHAIN) & (np.arange(n) < walls)
+    kept = np.unique(label[chained])
+    if n + kept.size > CODE_MASK:  # too many to code: no chains (the same answers)
+        kept = kept[:0]
+        chained[:] = False
+    chain = np.full(n, -1, np.int64)
+    chain[chained] = np.searchsorted(kept, label[chained])
+    low_x, high_x = np.minimum(x1, x2), np.maximum(x1, x2)
+    low_y, high_y = np.minimum(y1, y2), np.maximum(y1, y2)
+    box_x1, box_y1 = np.full(kept.size, np.inf), np.full(kept.size, np.inf)
+    box_x2, box_y2 = np.full(kept.size, -np.inf), np.full(kept.size, -np.inf)
+    members = chain[chained]
+    np.minimum.at(box_x1, members, low_x[chained])
+    np.minimum.at(box_y1, members, low_y[chained])
+    np.maximum.at(box_x2, members, high_x[chained])
+    np.maximum.at(box_y2, members, high_y[chained])
+    return Chains(
+        chain,
+        n + np.arange(kept.size, dtype=np.int64),
+        np.concatenate([x1, box_x1]),
+        np.concatenate([y1, box_y1]),
+        np.concatenate([x2, box_x2]),
+        np.concatenate([y2, box_y2]),
+    )
+
+
+def code(box: Ints, first: Ints, count: Ints) -> Ints:
+    """The entry of a run of ``count`` pieces from ``first``, of the chain whose box is
+    ``box`` (negative; :func:`vigile.sim.kernel.geometry.decode` reads it)."""
+    packed = (box << (2 * CODE_BITS)) | (first << CODE_BITS) | count
+    result: Ints = -1 - packed
+    return result
+
+
+def entries(bounds: np.ndarray, members: np.ndarray, chains: Chains) -> tuple[Ints, Ints]:
+    """The lists ``members[bounds[k] : bounds[k + 1]]`` (CSR, ``bounds`` of any shape: its
+    values mark where lists begin) as lists of entries: a run of a list's walls j, j + 1, ...
+    of one chain as one code (:func:`code`), any other wall as itself, in the list's order.
+    The same lists, ``bounds``' shape, into the entries."""
+    n = members.shape[0]
+    walls = members.astype(np.int64)
+    starts = np.zeros(n + 1, np.bool_)
+    starts[bounds.ravel().astype(np.int64)] = True
+    chain = chains.chain[walls] if n else np.zeros(0, np.int64)
+    goes_on = np.zeros(n, np.bool_)
+    goes_on[1:] = (walls[1:] == walls[:-1] + 1) & (chain[1:] == chain[:-1]) & (chain[1:] >= 0)
+    opens = starts[:n] | ~goes_on
+    first = np.nonzero(opens)[0]
+    count = np.diff(np.append(first, n))
+    before = np.zeros(n + 1, np.int64)
+    before[1:] = np.cumsum(opens)
+    listed: Ints = walls[first]
+    runs = count > 1  # only within a chain (goes_on)
+    listed[runs] = code(chains.box[chain[first[runs]]], walls[first[runs]], count[runs])
+    new_bounds: Ints = before[bounds.astype(np.int64)]
+    return new_bounds, listed

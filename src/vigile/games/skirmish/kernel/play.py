@@ -120,7 +120,8 @@ F_WIDTH, F_HEIGHT, F_MOVE, F_EPSILON, F_STEP, F_AUTO, F_REACH, F_MOVE_CELL, F_LI
     I_SIDES,
     I_STRUCK_SEES,
     I_STRIKER_KNOWS,
-) = range(20)
+    I_ENTRIES,
+) = range(21)
 # ENDINGS: the tally's codes
 E_UNSEEN, E_DETECTED, E_AFTER_ALARM, E_ALARM, E_TURN_LIMIT = range(5)
 
@@ -143,7 +144,9 @@ S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_QUEUED, S_HEAT = range(8)
 # the hot helpers' tuples (:func:`_queries`)
 Q_X1, Q_Y1, Q_X2, Q_Y2, Q_LINE_START, Q_LINE_WALLS, Q_STAMP, Q_CANDIDATES, Q_SCRATCH = range(9)
 Q_SECTOR_START, Q_SECTOR_WALLS = 9, 10
-L_BRUTE, L_WALLS, L_COLUMNS, L_ROWS, L_CELL = range(5)
+L_BRUTE, L_ENTRIES, L_COLUMNS, L_ROWS, L_CELL = range(5)
+"""``L[L_ENTRIES]``: the entries of every wall (``CANDIDATES``' first ones, none where there is
+no wall), the list a query tries where ``L[L_BRUTE]``."""
 D_WATCHES, D_PAIRS, D_RESOLVED, D_QUEUE, D_SCALARS, D_HEAT_X, D_HEAT_Y = range(7)
 (
     V_GX,
@@ -205,7 +208,7 @@ def _candidates(G: Arrays, L: Arrays, ax: float, ay: float, bx: float, by: float
     """The walls a segment query A–B must try, into ``G[Q_CANDIDATES]``; how many.
     ``G``: the query's arrays (:func:`_queries`); ``L``: the line grid's scalars."""
     if L[L_BRUTE]:
-        return int(L[L_WALLS])
+        return int(L[L_ENTRIES])
     return gather(
         ax,
         ay,
@@ -227,7 +230,7 @@ def _walls_between(
 ) -> int:
     """Walls, doors and partitions that count for noise between A and B (SK-N5); ``mask``:
     the noise mask of the doors as they stand."""
-    if L[L_WALLS] == 0:
+    if L[L_ENTRIES] == 0:
         return 0
     count = _candidates(G, L, ax, ay, bx, by)
     return crossings(
@@ -254,7 +257,7 @@ def _walls_from(
     A's sector of directions from B where the noise's place is known before the run
     (``SECTOR_START``), else every wall; the same count."""
     starts = G[Q_SECTOR_START]
-    if key < 0 or L[L_WALLS] == 0 or starts[key, 0] == starts[key, SECTORS]:
+    if key < 0 or L[L_ENTRIES] == 0 or starts[key, 0] == starts[key, SECTORS]:
         return _walls_between(G, L, mask, ax, ay, bx, by)
     sector = diamond_sector(ax - bx, ay - by, SECTORS)
     if sector < 0:
@@ -272,7 +275,7 @@ def _sees(
     G: Arrays, L: Arrays, mask: np.ndarray, ax: float, ay: float, bx: float, by: float
 ) -> bool:
     """A line of sight from A to B (SK-V6); ``mask``: the sight mask of the doors."""
-    if L[L_WALLS] == 0:
+    if L[L_ENTRIES] == 0:
         return True
     count = _candidates(G, L, ax, ay, bx, by)
     return sees(ax, ay, bx, by, G[Q_X1], G[Q_Y1], G[Q_X2], G[Q_Y2], mask, G[Q_CANDIDATES], count)
@@ -533,7 +536,7 @@ def _queries(M: Arrays, W: Arrays) -> tuple[Any, Any, Any, Any, Any]:
     )
     L = (
         ints[I_BRUTE],
-        ints[I_WALLS],
+        ints[I_ENTRIES],
         ints[I_LINE_COLUMNS],
         ints[I_LINE_ROWS],
         floats[F_LINE_CELL],

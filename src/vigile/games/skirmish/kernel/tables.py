@@ -38,7 +38,7 @@ from vigile.rulesets.skirmish.sight import Attitude, patrol_attitude, sight_chec
 from vigile.scene.actors import GuardState, Outfit, Side
 from vigile.scene.geometry import EPSILON
 from vigile.scene.model import Scenario
-from vigile.sim.kernel.grid import Grid, cell_walls, near_walls
+from vigile.sim.kernel.grid import Grid, cell_walls, chains, entries, near_walls
 from vigile.sim.kernel.sectors import sector_lists
 
 UNKNOWN = -1
@@ -57,7 +57,9 @@ OP_KINDS = {"fumble": FUMBLE_OP, "noise": NOISE_OP, "kill": KILL_OP, "strike": S
 MOST_TABLE = 40_000_000
 """Most entries of the noise table (80 MB); a scenario beyond is played by the batch."""
 BRUTE_WALLS = 48
-"""Up to this many walls, a segment query tries them all; beyond, it gathers them by cell."""
+"""Up to this many entries (walls alone, and chains of a straight wall's pieces: see
+:mod:`vigile.sim.kernel.grid`), a segment query tries them all; beyond, it gathers the walls
+by cell."""
 
 Array = np.ndarray[Any, Any]
 
@@ -92,9 +94,8 @@ def _noise_sources(
 def _by_door_state(start: Array, walls: Array, move_mask: Array) -> tuple[Array, Array]:
     """The near walls of each cell (CSR ``start``, ``walls``) for each door state: only those
     that block a move in that state (``move_mask[state]``), in their order; ``start[state]``
-    indexes the one flat list of all states. Unsigned (``uint32``): numba indexes with an
-    unsigned integer without the fix-up of a negative index, and the tables take half the
-    memory (a patrol's move reads them at every step)."""
+    indexes the one flat list of all states (then made entries, :func:`vigile.sim.kernel.grid.
+    entries`: signed, a chain's run is a negative code)."""
     starts = np.zeros((move_mask.shape[0], start.shape[0]), np.uint32)
     kept: list[Array] = []
     offset = 0
@@ -310,7 +311,12 @@ def build(scenario: Scenario) -> KernelModel:
         *near_walls(move_grid, all_x1, all_y1, all_x2, all_y2, movers, float(move)), move_mask
     )
     line_grid = Grid.over(width, height, max(width, height) / 32)
-    line_start, line_walls = cell_walls(line_grid, x1, y1, x2, y2)
+    # every list as entries: the runs of a straight wall's pieces as one (grid.entries), whose
+    # box the segments' arrays hold after the board's own
+    chained = chains(all_x1, all_y1, all_x2, all_y2, m)
+    near_start, near_walls_ = entries(near_start, near_walls_, chained)
+    line_start, line_walls = entries(*cell_walls(line_grid, x1, y1, x2, y2), chained)
+    every_wall = entries(np.array([0, m]), np.arange(m), chained)[1]
 
     # --- cover and surfaces as polygons
     def polygons(points: list[tuple[tuple[float, float], ...]]) -> tuple[Array, Array, Array]:
@@ -432,7 +438,7 @@ def build(scenario: Scenario) -> KernelModel:
             move_grid.rows,
             line_grid.columns,
             line_grid.rows,
-            int(m <= BRUTE_WALLS),
+            int(len(every_wall) <= BRUTE_WALLS),
             len(sim.groups),
             STATES.index(AwarenessState.OBSERVED),
             STATES.index(heard_state),
@@ -441,16 +447,20 @@ def build(scenario: Scenario) -> KernelModel:
             SIDES,
             int(sim.struck_sees),
             -1 if striker is None else STATES.index(striker),
+            len(every_wall),
         ],
         np.int64,
     )
     patrolling = np.array([a.state is GuardState.PATROLLING for a in defenders] or [False])
-    sector_start, sector_walls = sector_lists(
-        *_noise_sources(ops, noise_mask, patrolling, sim.start_x, sim.start_y),
-        all_x1,
-        all_y1,
-        all_x2,
-        all_y2,
+    sector_start, sector_walls = entries(
+        *sector_lists(
+            *_noise_sources(ops, noise_mask, patrolling, sim.start_x, sim.start_y),
+            all_x1,
+            all_y1,
+            all_x2,
+            all_y2,
+        ),
+        chained,
     )
     arrays: dict[str, Array] = {
         "ops": ops,
@@ -461,10 +471,11 @@ def build(scenario: Scenario) -> KernelModel:
         "turn_doors": turn_doors,
         "objective": objective,
         "talks": talks,
-        "x1": all_x1,
-        "y1": all_y1,
-        "x2": all_x2,
-        "y2": all_y2,
+        "x1": chained.x1,
+        "y1": chained.y1,
+        "x2": chained.x2,
+        "y2": chained.y2,
+        "every_wall": every_wall,
         "normal_x": normal_x,
         "normal_y": normal_y,
         "has_normal": has_normal,
