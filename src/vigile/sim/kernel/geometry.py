@@ -318,6 +318,118 @@ def chain_apart(
     )
 
 
+SHORT_RUN = 4
+"""A chain's run of this many pieces or fewer is tried whole; a longer one, only where the
+query can meet it (:func:`chain_span`)."""
+
+
+@inlined
+def _first_at_least(values: np.ndarray, other: np.ndarray, lo: int, hi: int, q: float) -> int:
+    """The first k of lo .. hi with ``max(values[k], other[k]) >= q`` (``hi`` if none), where
+    that maximum never falls as k grows (a binary search)."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if max(values[mid], other[mid]) >= q:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@inlined
+def _first_above(values: np.ndarray, other: np.ndarray, lo: int, hi: int, q: float) -> int:
+    """The first k of lo .. hi with ``min(values[k], other[k]) > q`` (``hi`` if none), where
+    that minimum never falls as k grows."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if min(values[mid], other[mid]) > q:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@inlined
+def _last_at_most(values: np.ndarray, other: np.ndarray, lo: int, hi: int, q: float) -> int:
+    """The first k of lo .. hi with ``min(values[k], other[k]) <= q`` (``hi`` if none), where
+    that minimum never rises as k grows."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if min(values[mid], other[mid]) <= q:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@inlined
+def _first_below(values: np.ndarray, other: np.ndarray, lo: int, hi: int, q: float) -> int:
+    """The first k of lo .. hi with ``max(values[k], other[k]) < q`` (``hi`` if none), where
+    that maximum never rises as k grows."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if max(values[mid], other[mid]) < q:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@inlined
+def chain_span(
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+    x1: np.ndarray,
+    y1: np.ndarray,
+    x2: np.ndarray,
+    y2: np.ndarray,
+    box: int,
+    first: int,
+    n: int,
+) -> tuple[int, int]:
+    """The pieces ``k0 .. k1`` of a chain's run (``first`` .. ``first + n``) that A–B may meet
+    or end on: every other piece is apart from A–B. A chain runs along the longer side of its
+    box (its axis), its pieces' spans on the axis in order (:func:`vigile.sim.kernel.grid.
+    chains` keeps no other): the pieces are those whose span meets the part of A–B inside the
+    chain's band across the axis (widened by ``tol``), found by binary search. Why none is
+    lost: a piece that meets A–B, even within rounding (1e-16 of the coordinates), does so at
+    a point X of A–B within its box, so in the band; X's place on the axis lies between the
+    band's ends on A–B, computed to a few roundings, far inside ``tol`` (1e-9 of the
+    coordinates)."""
+    if n <= SHORT_RUN:
+        return first, first + n
+    low_x: float = x1[box]
+    low_y: float = y1[box]
+    high_x: float = x2[box]
+    high_y: float = y2[box]
+    reach = max(abs(low_x), abs(high_x)) + max(abs(low_y), abs(high_y))
+    tol = 4.0 * BOX_MARGIN * (1.0 + abs(ax) + abs(ay) + abs(bx) + abs(by) + reach)
+    if high_x - low_x >= high_y - low_y:
+        ua, ub, va, vb, band_low, band_high = ax, bx, ay, by, low_y, high_y
+        c1, c2 = x1, x2
+    else:
+        ua, ub, va, vb, band_low, band_high = ay, by, ax, bx, low_x, high_x
+        c1, c2 = y1, y2
+    if va == vb:
+        q0 = min(ua, ub) - tol
+        q1 = max(ua, ub) + tol
+    else:
+        t0 = min(max((band_low - tol - va) / (vb - va), 0.0), 1.0)
+        t1 = min(max((band_high + tol - va) / (vb - va), 0.0), 1.0)
+        u0 = ua + t0 * (ub - ua)
+        u1 = ua + t1 * (ub - ua)
+        q0 = min(u0, u1) - tol
+        q1 = max(u0, u1) + tol
+    end = first + n
+    if c1[first] <= c1[end - 1]:  # the pieces go up the axis
+        k0 = _first_at_least(c1, c2, first, end, q0)
+        return k0, _first_above(c1, c2, k0, end, q1)
+    k0 = _last_at_most(c1, c2, first, end, q1)
+    return k0, _first_below(c1, c2, k0, end, q0)
+
+
 @inlined
 def meets_open(
     ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
@@ -358,7 +470,8 @@ def crossings(
             box, first, n = decode(j)
             if chain_apart(ax, ay, bx, by, x1, y1, x2, y2, box):
                 continue
-            for k in range(first, first + n):
+            k0, k1 = chain_span(ax, ay, bx, by, x1, y1, x2, y2, box, first, n)
+            for k in range(k0, k1):
                 if mask[k] and meets_open(ax, ay, bx, by, x1[k], y1[k], x2[k], y2[k]):
                     scratch[1, hits] = k
                     hits += 1
@@ -497,7 +610,8 @@ def sees(
             box, first, n = decode(j)
             if chain_apart(ax, ay, bx, by, x1, y1, x2, y2, box):
                 continue
-            for k in range(first, first + n):
+            k0, k1 = chain_span(ax, ay, bx, by, x1, y1, x2, y2, box, first, n)
+            for k in range(k0, k1):
                 if mask[k] and meets_open(ax, ay, bx, by, x1[k], y1[k], x2[k], y2[k]):
                     return False
         elif mask[j] and meets_open(ax, ay, bx, by, x1[j], y1[j], x2[j], y2[j]):
@@ -575,12 +689,13 @@ def _leg_is_clear(
         return not end_touches
     for c in range(count):
         j = walls[c]
-        first, n = j, 1
+        k0, k1 = j, j + 1
         if j < 0:
             box, first, n = decode(j)
             if chain_apart(sx, sy, fx, fy, x1, y1, x2, y2, box):
                 continue  # no piece touches S–F, and F is outside each one's box
-        for k in range(first, first + n):
+            k0, k1 = chain_span(sx, sy, fx, fy, x1, y1, x2, y2, box, first, n)
+        for k in range(k0, k1):
             touch, _, _ = contacts(sx, sy, fx, fy, x1[k], y1[k], x2[k], y2[k])
             if touch or point_touches(fx, fy, x1[k], y1[k], x2[k], y2[k]):
                 return False
@@ -695,10 +810,11 @@ def trace_unit(
                     end_touches,
                 )  # fmt: skip
                 continue
-            box, k0, n = decode(j)
+            box, run, n = decode(j)
             if chain_apart(sx, sy, ex, ey, x1, y1, x2, y2, box):
                 continue
-            for k in range(k0, k0 + n):
+            k0, k1 = chain_span(sx, sy, ex, ey, x1, y1, x2, y2, box, run, n)
+            for k in range(k0, k1):
                 best, first, first_collinear, end_touches = _leg_meets(
                     sx, sy, ex, ey, x1, y1, x2, y2, k, best, first, first_collinear,
                     end_touches,

@@ -159,14 +159,18 @@ def chains(x1: Floats, y1: Floats, x2: Floats, y2: Floats, walls: int) -> Chains
     label = np.cumsum(~joins) - 1  # the chain each segment would open or go on
     sizes = np.bincount(label, minlength=n)
     chained = (sizes[label] >= SHORTEST_CHAIN) & (np.arange(n) < walls)
+    low_x, high_x = np.minimum(x1, x2), np.maximum(x1, x2)
+    low_y, high_y = np.minimum(y1, y2), np.maximum(y1, y2)
+    for k in np.unique(label[chained]):
+        pieces = np.nonzero(label == k)[0]
+        if not _in_order(x1[pieces], y1[pieces], x2[pieces], y2[pieces]):
+            chained[pieces] = False
     kept = np.unique(label[chained])
     if n + kept.size > CODE_MASK:  # too many to code: no chains (the same answers)
         kept = kept[:0]
         chained[:] = False
     chain = np.full(n, -1, np.int64)
     chain[chained] = np.searchsorted(kept, label[chained])
-    low_x, high_x = np.minimum(x1, x2), np.maximum(x1, x2)
-    low_y, high_y = np.minimum(y1, y2), np.maximum(y1, y2)
     box_x1, box_y1 = np.full(kept.size, np.inf), np.full(kept.size, np.inf)
     box_x2, box_y2 = np.full(kept.size, -np.inf), np.full(kept.size, -np.inf)
     members = chain[chained]
@@ -182,6 +186,21 @@ def chains(x1: Floats, y1: Floats, x2: Floats, y2: Floats, walls: int) -> Chains
         np.concatenate([x2, box_x2]),
         np.concatenate([y2, box_y2]),
     )
+
+
+def _in_order(x1: Floats, y1: Floats, x2: Floats, y2: Floats) -> bool:
+    """A chain's pieces lie in order along its axis, the longer side of its box: each one's
+    start further along than the last one's, its span's ends no nearer (the order the kernel's
+    binary search needs, :func:`vigile.sim.kernel.geometry.chain_span`, which finds the axis
+    and the way as this does)."""
+    lows_x, highs_x = np.minimum(x1, x2), np.maximum(x1, x2)
+    lows_y, highs_y = np.minimum(y1, y2), np.maximum(y1, y2)
+    along_x = highs_x.max() - lows_x.min() >= highs_y.max() - lows_y.min()
+    start, low, high = (x1, lows_x, highs_x) if along_x else (y1, lows_y, highs_y)
+    if start[0] > start[-1]:
+        start, low, high = -start, -high, -low
+    steps = (np.diff(start) > 0) & (np.diff(low) >= 0) & (np.diff(high) >= 0)
+    return bool(steps.all())
 
 
 def code(box: Ints, first: Ints, count: Ints) -> Ints:
