@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
+from bench_scenarios import bench_simulate
 from d20_scenarios import dnd35_scenarios, starfinder_scenarios
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import UniformFaces, UniformStream
@@ -132,6 +133,18 @@ def assert_same_game(scenario: Scenario, runs: int, seed: int) -> None:
 @pytest.mark.parametrize("name", PLAYED)
 def test_the_kernel_plays_the_engines_game_on_the_bundled_scenarios(name: str) -> None:
     assert_same_game(load_scenario(name), 300, seed=3)
+
+
+@pytest.mark.parametrize("name", ["dnd35-invisible-intruder", "starfinder-infiltration"])
+def test_the_kernel_plays_the_engines_game_with_walls_in_pieces(name: str) -> None:
+    """The scenario's unnamed walls each cut in pieces: the kernel lists the pieces of one
+    straight wall as one entry (:mod:`vigile.sim.kernel.grid`), skipped where its box is apart
+    from the query's, else tried where the query may meet it: the same game."""
+    scenario = load_scenario(name)
+    cut = bench_simulate().with_walls_cut(scenario, 8 * len(scenario.walls))
+    model = sf_build(cut) if cut.ruleset == "starfinder" else build(cut)
+    assert (model.arrays["every_wall"] < 0).any()
+    assert_same_game(cut, 200, seed=4)
 
 
 @pytest.mark.parametrize("name", BUNDLED)

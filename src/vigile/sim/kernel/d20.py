@@ -50,6 +50,7 @@ from vigile.sim.kernel.geometry import (
     sees,
     trace_unit,
 )
+from vigile.sim.kernel.grid import chains, entries
 from vigile.sim.tally import HEAT_BINS, Tally
 
 Arrays = tuple[Any, ...]
@@ -137,8 +138,11 @@ E_UNSEEN, E_DETECTED, E_ALARM, E_TURN_LIMIT, E_CAUGHT = range(5)
 GX, GY, GALERT, WALKED, AWARE, KKIND, KSQ, KBEAR, PIN, IALIVE = range(10)
 PAIRS, SC, HX, HY, CAND, SCR, LIST, LSTATE, IX, IY = range(10, 20)
 GALIVE, INVIS, NOISY, FOUGHT = range(20, 24)
-"""A defender still in the game (not killed); an intruder invisible now (cast or ended since
-the start); an intruder that fought or spoke this round, fought this round (DD-5, DD-20)."""
+"""``CAND``: the entries of every wall (a straight wall's pieces in runs, :func:`vigile.sim.
+kernel.grid.entries`), which a line of sight or a count of walls tries.
+``GALIVE``, ``INVIS``, ``NOISY``, ``FOUGHT``: a defender still in the game (not killed); an
+intruder invisible now (cast or ended since the start); an intruder that fought or spoke this
+round, fought this round (DD-5, DD-20)."""
 STATE = 24
 """The first index of a game's own state arrays."""
 # SC
@@ -261,7 +265,7 @@ def line_of_sight(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: flo
         M[Y2],
         M[SIGHT_M][W[SC][S_DOORS]],
         W[CAND],
-        M[IN][I_M],
+        W[CAND].shape[0],
     )
 
 
@@ -282,7 +286,7 @@ def between(M: Arrays, W: Arrays, masks: np.ndarray, g: int, i: int) -> bool:
             M[Y2],
             mask,
             W[CAND],
-            M[IN][I_M],
+            W[CAND].shape[0],
             W[SCR],
         )
         > 0
@@ -898,6 +902,9 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
     sight_mask = np.zeros((n_states, m + 4), np.bool_)
     door_mask = np.zeros((n_states, m + 4), np.bool_)
     stone_mask = np.zeros((n_states, m + 4), np.bool_)
+    # every list of walls as entries: the runs of a straight wall's pieces as one (grid.entries)
+    chained = chains(all_x1, all_y1, all_x2, all_y2, m)
+    every_wall = entries(np.array([0, m]), np.arange(m), chained)[1]
     movers = np.zeros((n_states, m + 4), np.int64)
     mover_count = np.zeros(n_states, np.int64)
     for s, way in enumerate(ways):
@@ -911,8 +918,9 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
             door_mask[s, :m] = doorish & barriers.counts_for_noise
             stone_mask[s, :m] = barriers.of_kind(WallKind.WALL.value) & barriers.counts_for_noise
         blocking = [j for j in range(m) if barriers.blocks_movement[j]] + list(range(m, m + 4))
-        movers[s, : len(blocking)] = blocking
-        mover_count[s] = len(blocking)
+        listed = entries(np.array([0, len(blocking)]), np.array(blocking), chained)[1]
+        movers[s, : len(listed)] = listed
+        mover_count[s] = len(listed)
     start_doors = 0  # the first row: the doors as they stand at the start
 
     def move_of(actor: Any) -> float:
@@ -939,10 +947,11 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
         else {a.name for a in intruders}
     )
     arrays: dict[str, Any] = {
-        "x1": all_x1,
-        "y1": all_y1,
-        "x2": all_x2,
-        "y2": all_y2,
+        "x1": chained.x1,
+        "y1": chained.y1,
+        "x2": chained.x2,
+        "y2": chained.y2,
+        "every_wall": every_wall,
         "normal_x": normal_x,
         "normal_y": normal_y,
         "has_normal": has_normal,
@@ -1098,8 +1107,11 @@ def _lights(
     }
 
 
-def state(n_g: int, n_i: int, m: int, extra: tuple[Array, ...] = ()) -> tuple[Array, ...]:
-    """A run's working arrays (reset by the kernel at each run), the game's ``extra`` after."""
+def state(
+    n_g: int, n_i: int, m: int, every_wall: Array, extra: tuple[Array, ...] = ()
+) -> tuple[Array, ...]:
+    """A run's working arrays (reset by the kernel at each run), the game's ``extra`` after:
+    ``m`` walls, listed by the entries ``every_wall``."""
     n_g, n_i = max(1, n_g), max(1, n_i)
     return (
         np.zeros(n_g),
@@ -1116,7 +1128,7 @@ def state(n_g: int, n_i: int, m: int, extra: tuple[Array, ...] = ()) -> tuple[Ar
         np.zeros(16, np.int64),
         np.zeros(n_g * n_i + 1),
         np.zeros(n_g * n_i + 1),
-        np.arange(m + 4, dtype=np.int64),
+        np.array(every_wall, np.int64),
         np.zeros((2, m + 4)),
         np.zeros(n_g, np.int64),
         np.zeros((n_g, 6), np.int64),

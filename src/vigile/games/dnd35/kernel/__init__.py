@@ -49,7 +49,7 @@ def state_tuple(model: D20Model) -> tuple[Array, ...]:
         np.zeros(n_g, np.int64),
         np.zeros(n_g, np.int64),
     )
-    return state(n_g, n_i, int(model.ints[3]), extra)
+    return state(n_g, n_i, int(model.ints[3]), model.arrays["every_wall"], extra)
 
 
 class KernelRound(d20.KernelRound):

@@ -36,7 +36,8 @@ class KernelRound(d20.KernelRound):
 
         def state() -> tuple[Array, ...]:
             extra = (np.zeros(max(1, n_g), np.int64), np.zeros(max(1, n_i), np.int64))
-            return d20.state(n_g, n_i, int(model.ints[3]), extra)
+            every_wall = model.arrays["every_wall"]
+            return d20.state(n_g, n_i, int(model.ints[3]), every_wall, extra)
 
         super().__init__(model, m, state, play.play_runs)
 
