@@ -324,12 +324,12 @@ query can meet it (:func:`chain_span`)."""
 
 
 @inlined
-def _first_at_least(values: np.ndarray, other: np.ndarray, lo: int, hi: int, q: float) -> int:
-    """The first k of lo .. hi with ``max(values[k], other[k]) >= q`` (``hi`` if none), where
-    that maximum never falls as k grows (a binary search)."""
+def _first_reaching(c1: np.ndarray, c2: np.ndarray, way: float, lo: int, hi: int, q: float) -> int:
+    """The first k of lo .. hi whose span (``c1[k]``, ``c2[k]``, times ``way``: 1 or -1) ends at
+    or beyond q (``hi`` if none), where those ends never fall as k grows (a binary search)."""
     while lo < hi:
         mid = (lo + hi) >> 1
-        if max(values[mid], other[mid]) >= q:
+        if max(way * c1[mid], way * c2[mid]) >= q:
             hi = mid
         else:
             lo = mid + 1
@@ -337,38 +337,12 @@ def _first_at_least(values: np.ndarray, other: np.ndarray, lo: int, hi: int, q: 
 
 
 @inlined
-def _first_above(values: np.ndarray, other: np.ndarray, lo: int, hi: int, q: float) -> int:
-    """The first k of lo .. hi with ``min(values[k], other[k]) > q`` (``hi`` if none), where
-    that minimum never falls as k grows."""
+def _first_past(c1: np.ndarray, c2: np.ndarray, way: float, lo: int, hi: int, q: float) -> int:
+    """The first k of lo .. hi whose span (times ``way``) begins beyond q (``hi`` if none),
+    where those beginnings never fall as k grows."""
     while lo < hi:
         mid = (lo + hi) >> 1
-        if min(values[mid], other[mid]) > q:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-@inlined
-def _last_at_most(values: np.ndarray, other: np.ndarray, lo: int, hi: int, q: float) -> int:
-    """The first k of lo .. hi with ``min(values[k], other[k]) <= q`` (``hi`` if none), where
-    that minimum never rises as k grows."""
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if min(values[mid], other[mid]) <= q:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-@inlined
-def _first_below(values: np.ndarray, other: np.ndarray, lo: int, hi: int, q: float) -> int:
-    """The first k of lo .. hi with ``max(values[k], other[k]) < q`` (``hi`` if none), where
-    that maximum never rises as k grows."""
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if max(values[mid], other[mid]) < q:
+        if min(way * c1[mid], way * c2[mid]) > q:
             hi = mid
         else:
             lo = mid + 1
@@ -423,11 +397,10 @@ def chain_span(
         q0 = min(u0, u1) - tol
         q1 = max(u0, u1) + tol
     end = first + n
-    if c1[first] <= c1[end - 1]:  # the pieces go up the axis
-        k0 = _first_at_least(c1, c2, first, end, q0)
-        return k0, _first_above(c1, c2, k0, end, q1)
-    k0 = _last_at_most(c1, c2, first, end, q1)
-    return k0, _first_below(c1, c2, k0, end, q0)
+    # the pieces go up the axis, or down it (then on the axis turned round: -q1 .. -q0)
+    way, low, high = (1.0, q0, q1) if c1[first] <= c1[end - 1] else (-1.0, -q1, -q0)
+    k0 = _first_reaching(c1, c2, way, first, end, low)
+    return k0, _first_past(c1, c2, way, k0, end, high)
 
 
 @inlined
