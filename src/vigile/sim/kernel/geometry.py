@@ -33,6 +33,8 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numba import njit
 
+from vigile.sim.kernel.grid import CODE_BITS, CODE_MASK
+
 Function = TypeVar("Function", bound=Callable[..., Any])
 
 
@@ -272,17 +274,26 @@ def boxes_apart(
     )
 
 
-CODE_BITS = 21
-"""Bits of each number of a chain's entry (:data:`vigile.sim.kernel.grid.CODE_BITS`)."""
-CODE_MASK = (1 << CODE_BITS) - 1
-
-
 @inlined
 def decode(entry: int) -> tuple[int, int, int]:
     """A negative entry of a list of walls (:func:`vigile.sim.kernel.grid.code`): the index of
     its chain's box, its first piece, and how many."""
     packed = -1 - entry
     return packed >> (2 * CODE_BITS), (packed >> CODE_BITS) & CODE_MASK, packed & CODE_MASK
+
+
+@inlined
+def _chain_box(
+    x1: np.ndarray, y1: np.ndarray, x2: np.ndarray, y2: np.ndarray, box: int
+) -> tuple[float, float, float, float, float]:
+    """A chain's box (lowest x, y; highest x, y), and the largest ``|x| + |y|`` of its points
+    (its corners bound it)."""
+    low_x: float = x1[box]
+    low_y: float = y1[box]
+    high_x: float = x2[box]
+    high_y: float = y2[box]
+    reach = max(abs(low_x), abs(high_x)) + max(abs(low_y), abs(high_y))
+    return low_x, low_y, high_x, high_y, reach
 
 
 @inlined
@@ -304,11 +315,7 @@ def chain_apart(
     ``BOX_MARGIN * (1 + |ax| + |ay| + |px| + |py|)``, is below the chain's (twice that factor,
     ``|px| + |py|`` bounded by the corners), whatever the rounding of either; and a rounded
     sum grows with its terms."""
-    low_x: float = x1[box]
-    low_y: float = y1[box]
-    high_x: float = x2[box]
-    high_y: float = y2[box]
-    reach = max(abs(low_x), abs(high_x)) + max(abs(low_y), abs(high_y))
+    low_x, low_y, high_x, high_y, reach = _chain_box(x1, y1, x2, y2, box)
     tol = 2.0 * BOX_MARGIN * (1.0 + abs(ax) + abs(ay) + reach)
     return (
         (max(ax, bx) + tol < low_x)
@@ -374,11 +381,7 @@ def chain_span(
     coordinates)."""
     if n <= SHORT_RUN:
         return first, first + n
-    low_x: float = x1[box]
-    low_y: float = y1[box]
-    high_x: float = x2[box]
-    high_y: float = y2[box]
-    reach = max(abs(low_x), abs(high_x)) + max(abs(low_y), abs(high_y))
+    low_x, low_y, high_x, high_y, reach = _chain_box(x1, y1, x2, y2, box)
     tol = 4.0 * BOX_MARGIN * (1.0 + abs(ax) + abs(ay) + abs(bx) + abs(by) + reach)
     if high_x - low_x >= high_y - low_y:
         ua, ub, va, vb, band_low, band_high = ax, bx, ay, by, low_y, high_y
