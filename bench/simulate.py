@@ -40,11 +40,13 @@ runs add about a minute). The first run after install compiles the kernel (about
 
 from __future__ import annotations
 
+import atexit
 import functools
 import io
 import json
 import math
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -158,6 +160,7 @@ def issue_source() -> Path | None:
     if archive.returncode != 0:
         return None
     folder = Path(tempfile.mkdtemp(prefix="vigile-issue-batch-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(folder, filter="data")
     return folder / "src"

@@ -35,7 +35,7 @@ from vigile.scene.geometry import (
 )
 from vigile.scene.loader import load_scenario
 from vigile.sim.kernel import geometry as kg
-from vigile.sim.kernel.grid import Grid, cell_walls, chains, entries
+from vigile.sim.kernel.grid import Grid, cell_walls
 
 RAID = load_scenario("night-raid")
 MODEL = build(RAID)
@@ -93,14 +93,15 @@ def points(
     return [(x, y) for x, y in found if 0 < x < WIDTH and 0 < y < HEIGHT]
 
 
-def test_the_cut_board_has_chains_and_the_plain_one_few() -> None:
+def test_the_cut_board_lists_runs_of_its_chains() -> None:
     """The boards below try what they should: the cut raid's lists name runs of a chain's
-    pieces (negative entries), and its every-wall list is short enough to be tried whole."""
+    pieces (negative entries), and its every-wall list is short enough to be tried whole;
+    the line grid's cells list walls alone."""
     cut = BOARDS["night-raid cut"]
     assert cut.walls_count == 96
-    assert (cut.a["near_walls"] < 0).any() and (cut.a["line_walls"] < 0).any()
+    assert (cut.a["near_walls"] < 0).any() and (cut.a["sector_walls"] < 0).any()
     assert len(cut.a["every_wall"]) <= 48 < cut.walls_count
-    assert (cut.a["sector_walls"] < 0).any()
+    assert (cut.a["line_walls"] >= 0).all()
 
 
 @pytest.mark.parametrize("state", STATES)
@@ -170,9 +171,8 @@ def test_crossings_and_lines_of_sight_as_the_original(name: str, state: int) -> 
     listed = a["every_wall"]
     scratch = np.zeros((2, m + 4))
     grid = Grid.over(WIDTH, HEIGHT, max(WIDTH, HEIGHT) / 32)
-    chained = chains(a["x1"][: m + 4], a["y1"][: m + 4], a["x2"][: m + 4], a["y2"][: m + 4], m)
-    segments = (chained.x1, chained.y1, chained.x2, chained.y2)
-    start, members = entries(*cell_walls(grid, *(v[:m] for v in segments)), chained)
+    segments = (a["x1"], a["y1"], a["x2"], a["y2"])  # then the chains' boxes
+    start, members = cell_walls(grid, *(v[:m] for v in segments))
     stamp = np.zeros(m + 1, np.int64)
     gathered = np.zeros(m, np.int64)
     rng = np.random.default_rng(100 + state)

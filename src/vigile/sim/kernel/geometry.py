@@ -407,6 +407,26 @@ def chain_span(
 
 
 @inlined
+def chain_pieces(
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+    x1: np.ndarray,
+    y1: np.ndarray,
+    x2: np.ndarray,
+    y2: np.ndarray,
+    entry: int,
+) -> tuple[int, int]:
+    """The pieces ``k0 .. k1`` of a chain's run (the negative ``entry``) that A–B may meet or
+    end on: none where the boxes are apart (:func:`chain_apart`), else :func:`chain_span`'s."""
+    box, first, n = decode(entry)
+    if chain_apart(ax, ay, bx, by, x1, y1, x2, y2, box):
+        return first, first
+    return chain_span(ax, ay, bx, by, x1, y1, x2, y2, box, first, n)
+
+
+@inlined
 def meets_open(
     ax: float, ay: float, bx: float, by: float, px: float, py: float, qx: float, qy: float
 ) -> bool:
@@ -443,10 +463,7 @@ def crossings(
     for c in range(count):
         j = candidates[c]
         if j < 0:
-            box, first, n = decode(j)
-            if chain_apart(ax, ay, bx, by, x1, y1, x2, y2, box):
-                continue
-            k0, k1 = chain_span(ax, ay, bx, by, x1, y1, x2, y2, box, first, n)
+            k0, k1 = chain_pieces(ax, ay, bx, by, x1, y1, x2, y2, j)
             for k in range(k0, k1):
                 if mask[k] and meets_open(ax, ay, bx, by, x1[k], y1[k], x2[k], y2[k]):
                     scratch[1, hits] = k
@@ -583,10 +600,7 @@ def sees(
     for c in range(count):
         j = candidates[c]
         if j < 0:
-            box, first, n = decode(j)
-            if chain_apart(ax, ay, bx, by, x1, y1, x2, y2, box):
-                continue
-            k0, k1 = chain_span(ax, ay, bx, by, x1, y1, x2, y2, box, first, n)
+            k0, k1 = chain_pieces(ax, ay, bx, by, x1, y1, x2, y2, j)
             for k in range(k0, k1):
                 if mask[k] and meets_open(ax, ay, bx, by, x1[k], y1[k], x2[k], y2[k]):
                     return False
@@ -665,12 +679,8 @@ def _leg_is_clear(
         return not end_touches
     for c in range(count):
         j = walls[c]
-        k0, k1 = j, j + 1
-        if j < 0:
-            box, first, n = decode(j)
-            if chain_apart(sx, sy, fx, fy, x1, y1, x2, y2, box):
-                continue  # no piece touches S–F, and F is outside each one's box
-            k0, k1 = chain_span(sx, sy, fx, fy, x1, y1, x2, y2, box, first, n)
+        # a piece left out touches neither S–F nor F (outside its box)
+        k0, k1 = (j, j + 1) if j >= 0 else chain_pieces(sx, sy, fx, fy, x1, y1, x2, y2, j)
         for k in range(k0, k1):
             touch, _, _ = contacts(sx, sy, fx, fy, x1[k], y1[k], x2[k], y2[k])
             if touch or point_touches(fx, fy, x1[k], y1[k], x2[k], y2[k]):
@@ -786,10 +796,7 @@ def trace_unit(
                     end_touches,
                 )  # fmt: skip
                 continue
-            box, run, n = decode(j)
-            if chain_apart(sx, sy, ex, ey, x1, y1, x2, y2, box):
-                continue
-            k0, k1 = chain_span(sx, sy, ex, ey, x1, y1, x2, y2, box, run, n)
+            k0, k1 = chain_pieces(sx, sy, ex, ey, x1, y1, x2, y2, j)
             for k in range(k0, k1):
                 best, first, first_collinear, end_touches = _leg_meets(
                     sx, sy, ex, ey, x1, y1, x2, y2, k, best, first, first_collinear,
@@ -915,15 +922,15 @@ def gather(
     stamp: np.ndarray,
     out: np.ndarray,
 ) -> int:
-    """The walls of the grid cells (:func:`vigile.sim.kernel.grid.cell_walls`, as entries:
-    :func:`vigile.sim.kernel.grid.entries`) that the segment A–B passes through, each once,
-    into ``out``; how many. Row by row, the columns the segment spans in that row's band
-    (widened by ``pad``), themselves widened by ``slack``: a point X of the segment lies in
-    its row's band, so its column is among them (the ends ``xa``, ``xb`` rounded by far less
-    than the slack), and a wall that touches X is listed by X's cell (a cell lists every wall
-    whose box, widened by a tenth of a cell, meets it; so on a cell's edge, by both). A chain's
-    run lists its pieces. ``stamp[0]`` counts queries, ``stamp[1:]`` marks the walls already
-    taken by this one."""
+    """The walls of the grid cells (:func:`vigile.sim.kernel.grid.cell_walls`) that the segment
+    A–B passes through, each once, into ``out``; how many. Row by row, the columns the segment
+    spans in that row's band (widened by ``pad``), themselves widened by ``slack``: a point X
+    of the segment lies in its row's band, so its column is among them (the ends ``xa``,
+    ``xb`` rounded by far less than the slack), and a wall that touches X is listed by X's
+    cell (a cell lists every wall whose box, widened by a tenth of a cell, meets it; so on a
+    cell's edge, by both). ``stamp[0]`` counts queries, ``stamp[1:]`` marks the walls already
+    taken by this one. The cells list walls alone, no chain: the walls gathered are tried one
+    by one, and a code would only be read back into its pieces here."""
     stamp[0] += 1
     mark = stamp[0]
     count = 0
@@ -949,12 +956,8 @@ def gather(
             k = c * rows + r
             for m in range(start[k], start[k + 1]):
                 j = members[m]
-                first, n = j, 1
-                if j < 0:
-                    _, first, n = decode(j)
-                for w in range(first, first + n):
-                    if stamp[w + 1] != mark:
-                        stamp[w + 1] = mark
-                        out[count] = w
-                        count += 1
+                if stamp[j + 1] != mark:
+                    stamp[j + 1] = mark
+                    out[count] = j
+                    count += 1
     return count

@@ -16,7 +16,10 @@ wall side by side: the kernel takes them as one *chain* (:func:`chains`). A list
 index of the chain's bounding box (kept as one more segment, its corners) and the run's first
 piece and count (:func:`code`). A query whose box is apart from the chain's skips the run
 at once (:func:`vigile.sim.kernel.geometry.chain_apart`), so that a wall cut in twenty pieces
-costs a query about what the whole wall costs; else it tries the run's pieces one by one.
+costs a query about what the whole wall costs; else it tries only the pieces it may meet
+(:func:`vigile.sim.kernel.geometry.chain_span`). The lists a query tries whole are entries (a
+patrol's near walls, every wall, a noise's sector); the cells of :func:`cell_walls` list walls
+alone, gathered wall by wall.
 
 Exact, not approximate: the kernel applies the exact predicates to the walls gathered, and a
 wall left out is one that cannot meet the query (with margins). Pure numpy: nothing compiled.
@@ -137,7 +140,8 @@ def straight_joins(x1: Floats, y1: Floats, x2: Floats, y2: Floats, walls: int) -
 
 @dataclass(frozen=True)
 class Chains:
-    """The board's straight walls in pieces, each chain of two or more pieces with its box."""
+    """The board's straight walls in pieces, each chain of :data:`SHORTEST_CHAIN` pieces or more
+    with its box."""
 
     chain: Ints
     """Each segment's chain, -1 for one that is in none."""
@@ -161,8 +165,9 @@ def chains(x1: Floats, y1: Floats, x2: Floats, y2: Floats, walls: int) -> Chains
     chained = (sizes[label] >= SHORTEST_CHAIN) & (np.arange(n) < walls)
     low_x, high_x = np.minimum(x1, x2), np.maximum(x1, x2)
     low_y, high_y = np.minimum(y1, y2), np.maximum(y1, y2)
-    for k in np.unique(label[chained]):
-        pieces = np.nonzero(label == k)[0]
+    opening = np.searchsorted(label, np.arange(label[-1] + 1)) if n else label
+    for k in np.unique(label[chained]):  # a chain's pieces follow each other (label grows)
+        pieces = slice(opening[k], opening[k] + sizes[k])
         if not _in_order(x1[pieces], y1[pieces], x2[pieces], y2[pieces]):
             chained[pieces] = False
     kept = np.unique(label[chained])

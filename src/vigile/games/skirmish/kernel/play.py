@@ -72,6 +72,10 @@ MOST_MISSES = 256
 OPS, TURN_OPS, POSITIONS, ATTITUDES, LIT, TURN_DOORS, OBJECTIVE, TALKS = range(8)
 X1, Y1, X2, Y2, NORMAL_X, NORMAL_Y, HAS_NORMAL = range(8, 15)
 SIGHT_MASK, NOISE_MASK, MOVE_MASK, NEAR_START, NEAR_WALLS, LINE_START, LINE_WALLS = range(15, 22)
+"""``NEAR_WALLS`` (a patrol's walls by map cell and door state, ``NEAR_START``) and
+``SECTOR_WALLS`` hold entries: a wall, or a run of a straight wall's pieces as one negative code
+(:func:`vigile.sim.kernel.grid.entries`); ``LINE_WALLS`` (by cell of the line grid, gathered
+wall by wall) holds walls alone. ``X1`` … ``Y2`` hold the chains' boxes after the segments."""
 COVER_START, COVER_X, COVER_Y, SURF_START, SURF_X, SURF_Y, REGION_SOUND = range(22, 29)
 LIGHT_X, LIGHT_Y, LIGHT_R, START_X, START_Y, PATROLLING, GROUP_OF = range(29, 36)
 GUARD_POOL, GUARD_ALERT, GUARD_OUTFIT, GUARD_ATTITUDE = range(36, 40)

@@ -170,7 +170,7 @@ def state_tuple(model: KernelModel) -> tuple[Array, ...]:
         np.zeros((n_g * n_i + 1, 2), np.int64),
         np.zeros((n_g, n_i), np.bool_),
         np.zeros(8, np.int64),
-        _candidates(model.arrays["every_wall"], m + 4),
+        _query_walls(model.arrays["every_wall"], m + 4),
         np.zeros(m + 1, np.int64),
         np.zeros((2, m + 4)),
         np.zeros(max(1, int(ints[kernel.I_GROUPS])), np.int64),
@@ -185,7 +185,7 @@ def state_tuple(model: KernelModel) -> tuple[Array, ...]:
     )
 
 
-def _candidates(every_wall: Array, size: int) -> Array:
+def _query_walls(every_wall: Array, size: int) -> Array:
     """A query's walls: the entries of every wall first (the list a query tries where there
     are few, ``L_BRUTE``), room for ``size`` walls (those it gathers by cell, else)."""
     candidates = np.zeros(max(size, every_wall.shape[0]), np.int64)

@@ -95,8 +95,8 @@ def _by_door_state(start: Array, walls: Array, move_mask: Array) -> tuple[Array,
     """The near walls of each cell (CSR ``start``, ``walls``) for each door state: only those
     that block a move in that state (``move_mask[state]``), in their order; ``start[state]``
     indexes the one flat list of all states (then made entries, :func:`vigile.sim.kernel.grid.
-    entries`: signed, a chain's run is a negative code)."""
-    starts = np.zeros((move_mask.shape[0], start.shape[0]), np.uint32)
+    entries`: a chain's run is a negative code)."""
+    starts = np.zeros((move_mask.shape[0], start.shape[0]), np.int64)
     kept: list[Array] = []
     offset = 0
     for state, mask in enumerate(move_mask):
@@ -105,7 +105,7 @@ def _by_door_state(start: Array, walls: Array, move_mask: Array) -> tuple[Array,
         starts[state] = offset + before[start]
         kept.append(walls[keep])
         offset += int(keep.sum())
-    return starts, np.concatenate(kept).astype(np.uint32)
+    return starts, np.concatenate(kept).astype(np.int64)
 
 
 def _look_reach(
@@ -311,11 +311,11 @@ def build(scenario: Scenario) -> KernelModel:
         *near_walls(move_grid, all_x1, all_y1, all_x2, all_y2, movers, float(move)), move_mask
     )
     line_grid = Grid.over(width, height, max(width, height) / 32)
-    # every list as entries: the runs of a straight wall's pieces as one (grid.entries), whose
-    # box the segments' arrays hold after the board's own
+    line_start, line_walls = cell_walls(line_grid, x1, y1, x2, y2)  # walls alone (gather)
+    # the lists a query tries whole as entries: the runs of a straight wall's pieces as one
+    # (grid.entries), whose box the segments' arrays hold after the board's own
     chained = chains(all_x1, all_y1, all_x2, all_y2, m)
     near_start, near_walls_ = entries(near_start, near_walls_, chained)
-    line_start, line_walls = entries(*cell_walls(line_grid, x1, y1, x2, y2), chained)
     every_wall = entries(np.array([0, m]), np.arange(m), chained)[1]
 
     # --- cover and surfaces as polygons
