@@ -24,13 +24,11 @@ Compiled without reference counting (``_nrt=False``, as the geometry): the kerne
 nothing; its state lives in arrays allocated once by the caller. The turn's phases are
 inlined (:func:`~vigile.sim.kernel.geometry.inlined`), not left to LLVM's
 judgement: when it stopped inlining the sight phase (a helper grew by a few lines), passing
-the model's arrays at each call halved the kernel's speed. So are the run itself
-(:func:`play_run`, into :func:`play_runs`' loop) and the noise (:func:`_noise`): a call passes
-each array as seven or more words pushed on the stack, and a profile (``bench/perf_kernel.py``)
-put 13% of the night raid's time on those pushes; inlined, it plays 15% more runs per
-CPU-second. ``_noise`` is called from two places only (a turn's operations, an alarm's blows),
-each inlining a copy: the raid's first compile takes about 30 s instead of 25 (41 with the five
-calls it had).
+the model's arrays at each call halved the kernel's speed. So is the noise of a turn's
+operations (:func:`_noise`, at its one call there), and the turns are played in the loop over
+the runs itself (:func:`play_runs`): a call passes each array as seven or more words pushed on
+the stack, and a profile (``bench/perf_kernel.py``) put 13% of the night raid's time on those
+pushes; without them the raid plays about 20% more runs per CPU-second.
 
 A run stops early, to be played again, when the stream runs out (:data:`EXHAUSTED`) or when it
 meets a case of the hearing table not yet asked of the rule (:data:`MISSED`).
@@ -525,6 +523,39 @@ def _noise(
 
 
 @internal
+def _blow_noise(
+    G: Arrays,
+    L: Arrays,
+    D: Arrays,
+    V: Arrays,
+    P: Arrays,
+    sound: int,
+    ax: float,
+    ay: float,
+    maker: int,
+    outfit: int,
+    noise_mask: np.ndarray,
+    sight_mask: np.ndarray,
+    mx: float,
+    my: float,
+    attitude: int,
+    lit: int,
+    besides: int,
+    key: int,
+    look_key: int,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
+) -> None:
+    """:func:`_noise`, called: for the alarm's blows (:func:`_alarms`), rarer than a turn's
+    operations, whose one call inlines it. A second inlined copy in the run's function doubled
+    the memory of the raid's first compile (0.5 to 1 GB) for no speed."""
+    _noise(
+        G, L, D, V, P, sound, ax, ay, maker, outfit, noise_mask, sight_mask,
+        mx, my, attitude, lit, besides, key, look_key, uniforms, ctx,
+    )  # fmt: skip
+
+
+@internal
 def _queries(M: Arrays, W: Arrays) -> tuple[Any, Any, Any, Any, Any]:
     """The few arrays and scalars the hot helpers read, out of the model and the state: ``G``
     (segment queries), ``L`` (the line grid's scalars), ``D`` (detections), ``V`` (the
@@ -992,27 +1023,22 @@ def _alarms(
         outfit = M[INTRUDER_OUTFIT][i]
         key = n_ops + doors * n_g + g if not M[PATROLLING][g] else -1
         look_key = n_ops + t * ints[I_INTRUDERS] + i
-        for blow in range(2):  # the melee's noise, then the fall's (one call: inlined)
-            besides = g
-            sound = ints[I_MELEE_SOUND]
-            if blow == 1:
-                if not alive[g]:
-                    break
-                alive[g] = False
-                _found(M, W, i, g)
-                besides = NOBODY
-                sound = _ground(M, gx, gy)
-            _noise(
-                G, L, D, V, P, sound, gx, gy, i, outfit, noise_mask, sight_mask,
-                ix, iy, attitude, lit, besides, key, look_key, uniforms, ctx,
+        _blow_noise(
+            G, L, D, V, P, ints[I_MELEE_SOUND], gx, gy, i, outfit, noise_mask, sight_mask,
+            ix, iy, attitude, lit, g, key, look_key, uniforms, ctx,
+        )  # fmt: skip
+        if alive[g]:
+            alive[g] = False
+            _found(M, W, i, g)
+            _blow_noise(
+                G, L, D, V, P, _ground(M, gx, gy), gx, gy, i, outfit, noise_mask, sight_mask,
+                ix, iy, attitude, lit, NOBODY, key, look_key, uniforms, ctx,
             )  # fmt: skip
 
 
 @inlined
-def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """One run, from its first turn to its end, into W's state and scalars."""
-    ints = M[INTS]
-    n_g, n_i, n_t = ints[I_GUARDS], ints[I_INTRUDERS], ints[I_TURNS]
+def _new_run(M: Arrays, W: Arrays) -> None:
+    """The state at a run's start: the guards at their posts, no one dead, seen or heard."""
     for g in range(W[GX].shape[0]):
         W[GX][g] = M[START_X][g]
         W[GY][g] = M[START_Y][g]
@@ -1028,32 +1054,6 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
     scalars = W[SCALARS]
     scalars[:] = 0
     scalars[S_OUTCOME] = RUNNING
-    endings = M[ENDINGS]
-    G, L, D, V, P = _queries(M, W)
-    for t in range(n_t):
-        scalars[S_TURN] = t + 1
-        scalars[S_QUEUED] = 0
-        W[EPOCH][0] += 1
-        _patrols(M, W, M[TURN_DOORS][t, 0], uniforms, ctx)
-        if M[TURN_OPS][t] < M[TURN_OPS][t + 1]:  # most turns have none
-            _ops(M, W, G, L, D, V, P, t, uniforms, ctx)
-        _conversations(M, W, G, L, V, P, t, uniforms, ctx)
-        _sight(M, W, G, L, D, V, P, t, uniforms, ctx)
-        if n_g and n_i:
-            _alarms(M, W, G, L, D, V, P, t, uniforms, ctx)
-        if scalars[S_OUTCOME] == RUNNING and M[OBJECTIVE][t]:
-            if scalars[S_ALARM]:
-                scalars[S_OUTCOME] = endings[E_AFTER_ALARM]
-            elif scalars[S_EVER]:
-                scalars[S_OUTCOME] = endings[E_DETECTED]
-            else:
-                scalars[S_OUTCOME] = endings[E_UNSEEN]
-            scalars[S_END] = t + 1
-        if scalars[S_OUTCOME] != RUNNING or ctx[C_STATUS]:
-            break
-    if scalars[S_OUTCOME] == RUNNING:
-        scalars[S_OUTCOME] = endings[E_TURN_LIMIT]
-        scalars[S_END] = n_t
 
 
 @compiled
@@ -1081,11 +1081,46 @@ def play_runs(
     in x and y). The ending and the detections are recorded as every kernel records them
     (:mod:`vigile.sim.kernel.blocks`); a raid's guards alive, on alert, and what each intruder
     knew of each guard, here, run by run (``alive``, ``alert``, ``aware``: with one row, the
-    last run's only, for a tally that reads none of them)."""
+    last run's only, for a tally that reads none of them).
+
+    A run's turns are played here, in the loop over the runs, not in a function of their own:
+    calling one per run pushed the model's and the state's arrays on the stack (8% of the
+    night raid's time), and inlining it (a function that inlines the turn's phases) doubled the
+    memory of the first compile (0.5 to 0.9 GB)."""
+    ints = M[INTS]
+    n_g, n_i, n_t = ints[I_GUARDS], ints[I_INTRUDERS], ints[I_TURNS]
+    endings = M[ENDINGS]
     scalars = W[SCALARS]
     for r in range(first, last):
         start = ctx[C_POS]
-        play_run(M, W, uniforms, ctx)
+        _new_run(M, W)
+        # the hot helpers' tuples, made in the loop: no copy, and measured 2% faster than made
+        # once before it (interleaved A/B)
+        G, L, D, V, P = _queries(M, W)
+        for t in range(n_t):
+            scalars[S_TURN] = t + 1
+            scalars[S_QUEUED] = 0
+            W[EPOCH][0] += 1
+            _patrols(M, W, M[TURN_DOORS][t, 0], uniforms, ctx)
+            if M[TURN_OPS][t] < M[TURN_OPS][t + 1]:  # most turns have none
+                _ops(M, W, G, L, D, V, P, t, uniforms, ctx)
+            _conversations(M, W, G, L, V, P, t, uniforms, ctx)
+            _sight(M, W, G, L, D, V, P, t, uniforms, ctx)
+            if n_g and n_i:
+                _alarms(M, W, G, L, D, V, P, t, uniforms, ctx)
+            if scalars[S_OUTCOME] == RUNNING and M[OBJECTIVE][t]:
+                if scalars[S_ALARM]:
+                    scalars[S_OUTCOME] = endings[E_AFTER_ALARM]
+                elif scalars[S_EVER]:
+                    scalars[S_OUTCOME] = endings[E_DETECTED]
+                else:
+                    scalars[S_OUTCOME] = endings[E_UNSEEN]
+                scalars[S_END] = t + 1
+            if scalars[S_OUTCOME] != RUNNING or ctx[C_STATUS]:
+                break
+        if scalars[S_OUTCOME] == RUNNING:
+            scalars[S_OUTCOME] = endings[E_TURN_LIMIT]
+            scalars[S_END] = n_t
         if ctx[C_STATUS]:
             ctx[C_POS] = start
             return r
