@@ -19,7 +19,8 @@ ends with: its ending, its turns, and who detected whom where. What each game re
 (who is alive, on alert, aware of whom: per guard in the raid, per intruder in the d20 games)
 stays in its own ``play_runs``, as does the loop over the runs itself: numba caches neither a
 function that takes another compiled function as an argument nor one closed over it (each
-process would compile the raid afresh, minutes), so each game's loop names its own ``play_run``.
+process would compile the raid afresh, minutes), so each game writes its own loop, which calls
+the game's own function for a run or plays a run's turns in the loop itself.
 """
 
 from __future__ import annotations

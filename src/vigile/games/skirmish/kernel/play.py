@@ -28,7 +28,7 @@ the model's arrays at each call halved the kernel's speed. So is the noise of a 
 operations (:func:`_noise`, at its one call there), and the turns are played in the loop over
 the runs itself (:func:`play_runs`): a call passes each array as seven or more words pushed on
 the stack, and a profile (``bench/perf_kernel.py``) put 13% of the night raid's time on those
-pushes; without them the raid plays about 20% more runs per CPU-second.
+pushes; without them the raid plays 13 to 24% more runs per CPU-second (interleaved A/B).
 
 A run stops early, to be played again, when the stream runs out (:data:`EXHAUSTED`) or when it
 meets a case of the hearing table not yet asked of the rule (:data:`MISSED`).
@@ -546,9 +546,12 @@ def _blow_noise(
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> None:
-    """:func:`_noise`, called: for the alarm's blows (:func:`_alarms`), rarer than a turn's
-    operations, whose one call inlines it. A second inlined copy in the run's function doubled
-    the memory of the raid's first compile (0.5 to 1 GB) for no speed."""
+    """:func:`_noise` (the same arguments), called: for the alarm's blows (:func:`_alarms`),
+    rarer than a turn's operations, whose one call inlines it. Inlined at the blows too (two
+    more copies in the run's function), the night raid ran 10 to 13% slower (interleaved A/B,
+    3 rounds); so did an :func:`_alarms` called only on a turn with a detection, with
+    :func:`_noise` inlined in it. numba forwards no ``*args`` to an inlined function: hence the
+    signature written again."""
     _noise(
         G, L, D, V, P, sound, ax, ay, maker, outfit, noise_mask, sight_mask,
         mx, my, attitude, lit, besides, key, look_key, uniforms, ctx,
