@@ -177,6 +177,21 @@ class D20Game(Game):
             return target.at
         return centre_of(square_of(target.at))
 
+    def blow_reach(self, walker: Walker, *, ranged: bool) -> float:
+        """LP-7 [R]: a shot reaches ``blow.shot_range_ft``; a melee blow the adjacent squares,
+        or the attacker's ``reach`` when it is longer."""
+        if ranged:
+            return float(self.rules.num("blow.shot_range_ft"))
+        return max(float(stats_of(walker).reach), SQUARE_FT)
+
+    def blow_distance(self, walker: Walker, point: Point, *, ranged: bool) -> float:
+        """LP-7: a melee blow counts the squares between (diagonals as one: an adjacent square
+        is 5 ft away); a shot, the straight distance."""
+        if ranged:
+            return distance(walker.at, point)
+        a, b = square_of(walker.at), square_of(point)
+        return SQUARE_FT * max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
     def _unfinished(self) -> Outcome:
         """At the round limit: the alarm if it was raised (with its round), else the limit."""
         if self.alarm is not None:

@@ -24,9 +24,10 @@ from vigile.engine.objective import reached_by
 from vigile.engine.result import GameResult, Outcome
 from vigile.engine.state import Walker
 from vigile.rulesets.data import RuleData
+from vigile.rulesets.economy import Cost, RoundAllows, Spent, cost_of, left, round_of, spend
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
-from vigile.scene.plans import MAX_ACTIONS, Leg, Speak
+from vigile.scene.plans import MAX_ACTIONS, AttackSquare, Kill, Leg, Snipe, Speak, Strike
 
 
 class Game:
@@ -62,6 +63,8 @@ class Game:
         """Live play: how many things each intruder did this turn."""
         self.grapples: set[str] = set()
         """Live play: intruders who threw a grapple since their last move."""
+        self.live_spent: dict[str, Spent] = {}
+        """Live play: what each creature has spent of its round (LP-1, the d20 games)."""
 
     # ---------------------------------------------------------------- queries
 
@@ -185,6 +188,7 @@ class Game:
             self._end_live_turn()
             return self.events[start:]
         walker = self._live_actor(action)
+        spent = self._live_economy(walker, action)
         if isinstance(action, Move):
             self._live_move(walker, action)
         elif isinstance(action, Hide):
@@ -193,11 +197,14 @@ class Game:
             self._live_still(walker, hidden=False)
         else:
             self._live_act(walker, action)
+        if spent is not None:
+            self.live_spent[walker.name] = spent
         return self.events[start:]
 
     def _end_live_turn(self) -> None:
         self.finish_turn()
         self.live_acts.clear()
+        self.live_spent.clear()
         if self.outcome is None and self.turn >= self.scenario.turns:
             self.emit("end", "engine.event.turn_limit", public=True)
             self.outcome = self._unfinished()
@@ -226,8 +233,33 @@ class Game:
             )
         return walker
 
+    def _live_economy(self, walker: Walker, action: BaseModel) -> Spent | None:
+        """What ``walker`` will have spent of its round once ``action`` is done, or None in a
+        game that keeps its own turn (the skirmish: one move, then its actions). An action the
+        round has no room for is refused, naming LP-1 and what is left [LP-1]."""
+        allows = self.round_allows()
+        if allows is None:
+            return None
+        name = "run" if isinstance(action, Move) and action.run else str(action.model_dump()["do"])
+        cost = self.action_cost(name)
+        before = self.live_spent.get(walker.name, Spent())
+        after = spend(allows, before, name, cost)
+        if after is None:
+            standard, move = left(allows, before)
+            raise Refusal(
+                f"live.refusal.economy_{cost.value}",
+                f"{walker.name} cannot {name} now (a {cost.value} action): left this round, "
+                f"{standard} standard and {move} move action(s)",
+                rule="LP-1",
+                name=walker.name,
+                action=name,
+                standard=standard,
+                move=move,
+            )
+        return after
+
     def _live_move(self, walker: Walker, action: Move) -> None:
-        if walker.moved:
+        if walker.moved and self.round_allows() is None:
             raise Refusal(
                 "live.refusal.moved", f"{walker.name} has already moved this turn", name=walker.name
             )
@@ -316,6 +348,7 @@ class Game:
                 )
             if not victim.alive:
                 raise Refusal("live.refusal.dead", f"{target} is dead", name=victim.name)
+        self._check_reach(walker, action)
         self.check_live_action(walker, action)
         self._act(walker, action)
         if type(action).__name__ == "ThrowGrapple":
@@ -324,6 +357,66 @@ class Game:
 
     def _count(self, walker: Walker) -> None:
         self.live_acts[walker.name] = self.live_acts.get(walker.name, 0) + 1
+
+    def _check_reach(self, walker: Walker, action: BaseModel) -> None:
+        """A blow (``strike``, ``kill``, ``snipe``, ``attack-square``) needs its reach [LP-7]:
+        never at oneself or an ally; in melee within the game's reach (:meth:`blow_reach`) and
+        no wall, closed door or partition between; a shot within its range and in a line of
+        sight. Refused naming LP-7 and the distance."""
+        if not isinstance(action, Strike | Kill | Snipe | AttackSquare):
+            return
+        ranged = isinstance(action, Snipe) or action.ranged
+        unit = self.scenario.units.value
+        if isinstance(action, AttackSquare):
+            point = (float(action.at[0]), float(action.at[1]))
+            target = f"[{point[0]:g}, {point[1]:g}]"
+        else:
+            victim = self.by_name[action.target]
+            point, target = victim.at, victim.name
+            if victim is walker:
+                raise Refusal(
+                    "live.refusal.self_blow",
+                    f"{walker.name} cannot strike itself",
+                    rule="LP-7",
+                    name=walker.name,
+                )
+            if victim.side is walker.side:
+                raise Refusal(
+                    "live.refusal.ally_blow",
+                    f"{walker.name} cannot strike {victim.name}, one of its own side",
+                    rule="LP-7",
+                    name=walker.name,
+                    target=victim.name,
+                )
+        gap = self.blow_distance(walker, point, ranged=ranged)
+        reach = self.blow_reach(walker, ranged=ranged)
+        params: dict[str, str | int | float] = {
+            "name": walker.name,
+            "target": target,
+            "distance": quoted(gap),
+            "reach": quoted(reach),
+            "unit": unit,
+        }
+        away = f"{target} is {gap:.4g} {unit} from {walker.name}"
+        if gap > reach + 1e-9:
+            what = "range" if ranged else "reach"
+            raise Refusal(
+                f"live.refusal.out_of_{what}",
+                f"{away}: beyond its {what} of {reach:g} {unit}",
+                rule="LP-7",
+                **params,
+            )
+        if ranged and not self.board.sees(walker.at, point):
+            raise Refusal(
+                "live.refusal.no_line", f"{away}, with no line of sight", rule="LP-7", **params
+            )
+        if not ranged and self.board.blocks_walker(walker.at, point):
+            raise Refusal(
+                "live.refusal.blow_wall",
+                f"{away}, a wall, a closed door or a partition between",
+                rule="LP-7",
+                **params,
+            )
 
     # The hooks of live play a game supplies (the numbers are its ruleset's).
 
@@ -334,6 +427,24 @@ class Game:
 
     can_run = False
     """Whether a move may run (a leg's ``run``: the d20 games)."""
+
+    def round_allows(self) -> RoundAllows | None:
+        """What a round allows each creature (LP-1: the ruleset's ``[round]``), or None where
+        the game keeps its own turn (no ``[round]`` in its data: the skirmish)."""
+        return round_of(self.rules)
+
+    def action_cost(self, action: str) -> Cost:
+        """What ``action`` (a live ``do``; ``run`` for a running move) costs in a round
+        (LP-1: the ruleset's ``[actions]``)."""
+        return cost_of(self.rules, action)
+
+    def blow_reach(self, walker: Walker, *, ranged: bool) -> float:
+        """How far a blow of ``walker`` reaches (LP-7): its melee reach, or its shots' range."""
+        raise NotImplementedError
+
+    def blow_distance(self, walker: Walker, point: Point, *, ranged: bool) -> float:
+        """How far ``point`` is from ``walker`` for a blow (LP-7): by default straight."""
+        return distance(walker.at, point)
 
     def move_rate(self, walker: Walker, speed: Attitude, *, run: bool = False) -> float:
         """How far ``walker`` moves in one turn at ``speed`` (running, when ``run``)."""

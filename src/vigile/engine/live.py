@@ -18,8 +18,14 @@ there: each is a :class:`Refusal` that names what is wrong, and the game is as i
 
 Rulings of live play where the texts are silent (each a proposal for RULES.md):
 
-* [R] A live turn allows each intruder one move (as a plan's leg: at most its rate for the
-  speed chosen), then any number of actions, up to the plan's limit per waypoint.
+* [R] A skirmish turn allows each intruder one move (as a plan's leg: at most its rate for the
+  speed chosen), then any number of actions, up to the plan's limit per waypoint. A d20 round
+  allows what LP-1 gives (the ruleset's ``[actions]`` and ``[round]``: a standard and a move
+  action, two moves, or one full-round action such as a run); beyond it, a refusal names LP-1
+  and what is left of the round.
+* LP-7: a blow (``strike``, ``kill``, ``snipe``, ``attack-square``) needs its reach (melee: the
+  game's reach, no wall between) or its range and a line of sight (a shot); never at oneself or
+  an ally. A refusal names LP-7 and the distance.
 * [R] ``hide`` is staying still; in a game where hiding needs cover (the skirmish, SK-V3),
   out of cover it is refused. A ``hidden`` move may end out of cover, as a plan's step between
   two covers does: the game's sight rules say what a guard sees of it (SK-V9).

@@ -2,9 +2,9 @@
 
 The shipped file (``rulesets/<name>/rules.toml``) is also the schema of the overrides: a
 house-rule file may only set keys that the shipped file has, with a value of the same type
-(a whole number for a number, true/false for a switch). An unknown key is an error that names
-the key and its line. Every value a house rule changed is remembered, so that explanations
-can say so.
+(a whole number for a number, true/false for a switch, one of its words for a word). An
+unknown key is an error that names the key and its line. Every value a house rule changed is
+remembered, so that explanations can say so.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from vigile import registry
 from vigile.checks.verdict import Modifier, ModifierKind, Param
 from vigile.errors import HouseRuleError, InputError
-from vigile.rulesets.limits import MAX_DIGITS, digits_issue, rule_range_issue
+from vigile.rulesets.limits import MAX_DIGITS, digits_issue, rule_range_issue, rule_word_issue
 from vigile.rulesets.toml_lines import key_line, long_number
 
 MAX_HOUSE_RULE_BYTES = 64 * 1024
@@ -57,6 +57,17 @@ class RuleData:
         if not isinstance(value, bool):
             raise KeyError(f"{self.ruleset}: {key} is not a switch")
         return value
+
+    def word(self, key: str) -> str:
+        """A word from the data (``actions.strike``: ``standard``, LP-1)."""
+        value = self._get(key)
+        if not isinstance(value, str):
+            raise KeyError(f"{self.ruleset}: {key} is not a word")
+        return value
+
+    def keys(self, prefix: str) -> list[str]:
+        """The dotted keys that start with ``prefix`` (``round.free_once.``), in file order."""
+        return [key for key in self._flat if key.startswith(prefix)]
 
     def is_overridden(self, key: str) -> bool:
         return key in self.overridden
@@ -170,6 +181,10 @@ def _issues(base: Mapping[str, Any], over: Mapping[str, Any], path: tuple[str, .
         elif isinstance(old, bool):
             if not isinstance(value, bool):
                 found.append((where, f"{name!r} must be true or false"))
+        elif isinstance(old, str):
+            wrong = rule_word_issue(name, value)
+            if wrong is not None:
+                found.append((where, wrong))
         elif isinstance(value, bool) or not isinstance(value, int):
             found.append((where, f"{name!r} must be a whole number"))
         else:

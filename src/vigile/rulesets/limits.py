@@ -158,6 +158,7 @@ RULE_RANGES: tuple[tuple[tuple[str, ...], RuleRange], ...] = (
         RuleRange(1, 20, "a d6 difficulty (N+)"),
     ),
     (("*.dc.*",), RuleRange(0, _BONUS, "a DC")),
+    (("round.standard", "round.move"), RuleRange(0, 10, "a number of actions a round")),
     (("*",), RuleRange(-_BONUS, _BONUS, "a modifier")),
 )
 """The range of every rule number of every game, by the pattern of its dotted key (the first
@@ -171,6 +172,27 @@ def rule_range(key: str) -> RuleRange:
         if any(fnmatch.fnmatchcase(key, pattern) for pattern in patterns):
             return allowed
     raise AssertionError("the last pattern matches every key")  # pragma: no cover
+
+
+RULE_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("actions.*",), ("standard", "move", "full", "free")),
+)
+"""The words a rule word may be, by the pattern of its dotted key (LP-1: an action's cost, the
+words of :class:`vigile.rulesets.economy.Cost`)."""
+
+
+def rule_word_issue(key: str, value: object) -> str | None:
+    """What is wrong with the house rule ``key = value`` where the shipped value is a word:
+    not a word, or not one of the words that key takes."""
+    words = next(
+        (w for patterns, w in RULE_WORDS if any(fnmatch.fnmatchcase(key, p) for p in patterns)),
+        None,
+    )
+    if not isinstance(value, str):
+        return f"{key!r} must be a word" + (f" ({', '.join(words)})" if words else "")
+    if words is not None and value not in words:
+        return f"{key!r} = {value[:40]!r} is not one of {', '.join(words)}"
+    return None
 
 
 def rule_range_issue(key: str, value: int) -> str | None:

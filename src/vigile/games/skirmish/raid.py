@@ -186,6 +186,11 @@ class SkirmishGame(Game):
     def rule_of(self, topic: str) -> str | None:
         return {"walls": "SK-G1", "attitudes": "SK-V3"}.get(topic)
 
+    def blow_reach(self, walker: Walker, *, ranged: bool) -> float:
+        """LP-7: a melee blow reaches ``alarm.strike_reach_cm`` (SK-G5 [R]); a shot
+        ``alarm.shot_range_cm`` [R], in a line of sight (SK-V6)."""
+        return float(self.rules.num("alarm.shot_range_cm" if ranged else "alarm.strike_reach_cm"))
+
     # ---------------------------------------------------------------- the turn
 
     def begin_turn(self) -> None:
