@@ -271,7 +271,8 @@ def test_SK_A5_undetected_ambusher_shoots_a_far_target(tmp_path: Path) -> None:
     en = "\n".join(gm_lines(result, Lang.EN))
     assert "Sanjiro acts first: a shot at Tomoe" in en
     tomoe = "\n".join(character_lines(result, "Tomoe", Lang.EN))
-    assert "Sanjiro acts first: a shot at Tomoe" in tomoe  # she perceives the attack
+    # she perceives the attack, not who shot: the ambush went undetected (LP-5)
+    assert "Someone acts first: a shot at Tomoe" in tomoe and "Sanjiro" not in tomoe
 
 
 def test_SK_A5_detected_both_sides_act_at_once(tmp_path: Path) -> None:

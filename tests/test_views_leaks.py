@@ -105,11 +105,13 @@ def test_night_raid_guards_hear_no_numbers(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_d20_views_keep_the_numbers_to_the_gm(capsys: pytest.CaptureFixture[str]) -> None:
-    # D&D 3.5: the Watchdog smells Elandra (DD-13) without knowing the distance to a tenth of a
-    # foot; Sergeant Brom's failed Spot and Listen rolls ("notices nothing", DD-3, DD-5) are
-    # not in his view. Starfinder: Nyx does not learn how many observers her Stealth faces.
+    # D&D 3.5: the Watchdog smells someone (DD-13) without knowing the distance to a tenth of a
+    # foot, nor who it is (LP-5: the scent locates, it does not see Elandra); Sergeant Brom's
+    # failed Spot and Listen rolls ("notices nothing", DD-3, DD-5) are not in his view.
+    # Starfinder: Nyx does not learn how many observers her Stealth faces.
     dog = _run(capsys, "run", "dnd35-invisible-intruder", "--seed", "1", "--as", "Watchdog")
-    assert "smells Elandra [DD-13]" in dog and not DISTANCE.search(dog)
+    assert "smells someone [DD-13]" in dog and not DISTANCE.search(dog)
+    assert "Elandra" not in dog.split("10 rounds at most.")[1]
     brom = _run(capsys, "run", "dnd35-invisible-intruder", "--seed", "1", "--as", "Sergeant Brom")
     assert "notices nothing" not in brom and "hears nothing" not in brom
     assert "rolls Spot (" not in brom and "rolls Listen (" not in brom

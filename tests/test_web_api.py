@@ -166,9 +166,8 @@ def test_tokens_roles_and_views(server: Server) -> None:
         assert problem_of(kage.get("/api/v1/encounters"))["status"] == 401
     with server.client(tokens["table"]) as table:
         shown = table.get(f"{url}/view").json()
-        assert shown["role"] == "table" and [i["name"] for i in shown["intruders"]] == [
-            "Kage", "Tsuki", "Kaze",
-        ]  # fmt: skip
+        # LP-5: the shared screen shows what the defenders perceive: nobody yet
+        assert shown["role"] == "table" and shown["intruders"] == []
         assert problem_of(table.get(f"{url}/view", params={"as": "Kage"}))["status"] == 403
     with server.client(tokens["gm"]) as own_gm:
         assert act(own_gm, encounter, GRAPPLE).status_code == 200
@@ -421,6 +420,7 @@ def test_demo_starts_a_night_raid_and_prints_its_links(tmp_path: Path) -> None:
         encounter = link.path.rsplit("/", 1)[-1]
         with running.client(link.params["token"]) as player:
             view = player.get(f"/api/v1/encounters/{encounter}/view").json()
-        assert view["character"] == "Kage" and view["seq"] == 0
+        # LP-5: Kage's own sequence, the events he was told (the start and turn 1)
+        assert view["character"] == "Kage" and view["seq"] == len(view["events"]) == 2
     finally:
         running.stop()

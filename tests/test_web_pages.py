@@ -217,7 +217,8 @@ def test_a_players_link_on_the_gm_page_goes_to_its_own_page(client: TestClient) 
     page = client.get(response.headers["location"]).text
     assert "Kage" in page and "Tsuki" not in page  # its own view: not its allies' places
     table = client.get(f"/encounters/{encounter}?token={created['tokens']['table']}")
-    assert "<h1>Night raid" in table.text and all(name in table.text for name in INTRUDERS)
+    # LP-5: the shared screen shows no intruder that no defender perceived
+    assert "<h1>Night raid" in table.text and not any(name in table.text for name in INTRUDERS)
     assert "Jubei" not in table.text
 
 

@@ -74,6 +74,29 @@ class Stream:
     def wait_seq(self, seq: int) -> None:
         self.wait_for(lambda frames: any(f.id == str(seq) for f in frames))
 
+    def wait_view(self) -> None:
+        """The whole view, the first frame."""
+        self.wait_for(lambda frames: bool(frames))
+
+    def wait_turn(self, turn: int) -> None:
+        """A character's or the table's stream has told turn ``turn``'s start (public)."""
+
+        def told(frames: list[ServerSentEvent]) -> bool:
+            events = [e for f in frames for e in json.loads(f.data)["events"]]
+            return any(e["event"] == "turn" and e["turn"] == turn for e in events)
+
+        self.wait_for(told)
+
+    def assert_own_sequence(self) -> None:
+        """LP-5: a character's or the table's ids count the events it was told, 1, 2, 3...:
+        the first view's id is its number of events, each frame's the count after it."""
+        count = 0
+        for index, frame in enumerate(self.frames):
+            data = json.loads(frame.data)
+            count = len(data["events"]) if frame.event == "view" else count + len(data["events"])
+            assert frame.id == str(count) and data["seq"] == count, (index, frame)
+            assert frame.event == "view" or data["events"], frame
+
     def close(self) -> None:
         self.stop.set()
 
@@ -119,13 +142,16 @@ def test_a_players_stream_never_receives_a_secret(server: Server) -> None:
             **{guard: Stream(server, encounter, players[guard]) for guard in ("Jubei", "Kuro")},
         }
         for stream in streams.values():
-            stream.wait_seq(0)  # the whole view first
+            stream.wait_view()  # the whole view first
         grapple = act(gm, encounter, GRAPPLE)
         act(gm, encounter, {"do": "end-turn"})
         act(gm, encounter, {"do": "move", "actor": "Kage", "to": [60, 11], "climb": True})
         last = act(gm, encounter, {"do": "end-turn"})  # a new turn: every viewer is told
-        for stream in streams.values():
-            stream.wait_seq(last)
+        streams["gm"].wait_seq(last)
+        for name, stream in streams.items():
+            if name != "gm":
+                stream.wait_turn(3)
+                stream.assert_own_sequence()
             stream.close()
 
         gm_frames = {f.id: json.loads(f.data) for f in streams["gm"].frames}
@@ -146,19 +172,27 @@ def test_a_players_stream_never_receives_a_secret(server: Server) -> None:
             view = own.get(f"/api/v1/encounters/{encounter}/view").json()
         assert kage.events() == view["events"]
 
-        # the guard who heard nothing learns nothing: no frame at all for the grapple
+        # the guard who heard nothing learns nothing: no frame at all for the grapple, and only
+        # the two new turns counted in his own sequence (LP-5)
         jubei = streams["Jubei"]
-        assert str(grapple) not in [f.id for f in jubei.frames]
         assert "grapple" not in "\n".join(jubei.raw)
-        # the one who heard is told so, without the distance or the odds
-        kuro = {f.id: json.loads(f.data) for f in streams["Kuro"].frames}
-        told = kuro[str(grapple)]["events"]
-        assert told and all("cm" not in e["text"] for e in told), told
+        assert [json.loads(f.data)["events"][0]["event"] for f in jubei.frames[1:]] == [
+            "turn", "turn"
+        ]  # fmt: skip
+        # the one who heard is told so, without the distance, the odds or the name (LP-5: a
+        # noise gives a direction, not an identity)
+        kuro = [json.loads(f.data)["events"] for f in streams["Kuro"].frames[1:]]
+        told = kuro[0]
+        assert [e["event"] for e in told] == ["noise"], told
+        assert all("cm" not in e["text"] for e in told), told
+        assert "Kage" not in json.dumps(kuro) and told[0]["target"] is None
+        assert told[0]["text"].startswith("Kuro hears a noise")
         assert_no_numbers(told)
 
+        # the shared screen: what the defenders perceive (Kuro heard someone), no intruder named
         table = streams["table"]
         assert_no_numbers(table.events())
-        assert str(grapple) not in [f.id for f in table.frames]  # nothing public happened
+        assert not any(name in "\n".join(table.raw) for name in ("Kage", "Tsuki", "Kaze"))
 
 
 SQUARE = [42, 22]
@@ -171,19 +205,22 @@ def sable_frame(server: Server, gm: httpx.Client, text: str, dice: list[int]) ->
     ).json()
     encounter = created["encounter"]["id"]
     sable = Stream(server, encounter, created["tokens"]["players"]["Sable"])
-    sable.wait_seq(0)
+    sable.wait_view()
     response = gm.post(
         f"/api/v1/encounters/{encounter}/actions",
         json={"action": {"do": "attack-square", "actor": "Sable", "at": SQUARE}, "dice": dice},
     )
     assert response.status_code == 200, response.text
-    sable.wait_seq(1)
+    sable.wait_for(lambda frames: len(frames) == 2)
     sable.close()
+    sable.assert_own_sequence()
     return sable.raw[-1], json.dumps(response.json()["events"])
 
 
 def test_dd9_every_miss_on_a_named_square_reads_the_same_byte_for_byte(server: Server) -> None:
+    # Sable stands next to the named square (LP-7: an attack on a square needs her reach)
     text = bundled_path("dnd35-rogue-sneak-attack").read_text("utf-8")
+    text = text.replace("position: [17, 20]", "position: [37, 22]", 1)
     elsewhere = text.replace("position: [42, 22]", "position: [42, 32]")
     assert elsewhere != text
     with server.client() as gm:
@@ -204,15 +241,15 @@ def test_an_invisible_intruders_distance_is_never_sent_to_a_guard(server: Server
             for name in ("Sergeant Brom", "Guard Pell")
         }
         for stream in guards.values():
-            stream.wait_seq(0)
+            stream.wait_view()
         moves = [[12, 22], [24, 22], [30, 18]]
-        last = 0
         for to in moves:
             act(gm, encounter, {"do": "move", "actor": "Elandra", "to": to, "speed": "half"})
-            last = act(gm, encounter, {"do": "end-turn"})
+            act(gm, encounter, {"do": "end-turn"})
         for stream in guards.values():
-            stream.wait_seq(last)
+            stream.wait_turn(len(moves) + 1)
             stream.close()
+            stream.assert_own_sequence()
             assert_no_numbers(stream.events())
             raw = "\n".join(stream.raw)
             assert " ft" not in raw and "distance" not in raw and "Move Silently" not in raw
@@ -229,7 +266,10 @@ def test_a_guard_that_knows_only_the_direction_is_not_told_the_square(server: Se
         act(gm, encounter, {"do": "end-turn"})
         with server.client(created["tokens"]["players"]["Sergeant Brom"]) as brom:
             view = brom.get(f"/api/v1/encounters/{encounter}/view").json()
-    assert view["known"] == [{"name": "Elandra", "awareness": "direction"}]
+    # LP-5: he heard someone (DD-5), due west: Brom at (30, 22), Elandra at (24, 22), so the
+    # bearing is atan2(0, -6) = 180 degrees; neither her name nor her square
+    assert view["known"] == [{"name": None, "awareness": "direction", "bearing": 180}]
+    assert "Elandra" not in json.dumps(view)
     assert "(24, 22)" not in json.dumps(view["events"])
 
 
@@ -277,7 +317,7 @@ def test_kill_9_mid_game_then_a_restart_loses_nothing(db_url: str) -> None:
             act(gm, encounter, {"do": "end-turn"})
             act(gm, encounter, {"do": "move", "actor": "Kage", "to": [60, 11], "climb": True})
             watching = Stream(first, encounter, kage_token)
-            watching.wait_seq(3)
+            watching.wait_view()
             before = gm.get(f"/api/v1/encounters/{encounter}/view").json()
         with first.client(kage_token) as kage:
             kage_before = kage.get(f"/api/v1/encounters/{encounter}/view").json()
@@ -291,7 +331,7 @@ def test_kill_9_mid_game_then_a_restart_loses_nothing(db_url: str) -> None:
         with second.client(kage_token) as kage:  # the players' links still work
             after = kage.get(f"/api/v1/encounters/{encounter}/view").json()
         assert after["events"][: len(kage_before["events"])] == kage_before["events"]
-        assert after["seq"] == 4
+        assert after["seq"] == len(after["events"]) == len(kage_before["events"]) + 1
     finally:
         second.stop()
 
@@ -340,10 +380,11 @@ def test_a_write_by_another_process_reaches_the_streams(server: Server, db_url: 
         created = new_encounter(gm, seed=2)
     encounter = created["encounter"]["id"]
     kage = Stream(server, encounter, created["tokens"]["players"]["Kage"])
-    kage.wait_seq(0)
+    kage.wait_view()
     with Store(db_url) as store:  # this test's process, not the server's
-        played = Encounter(store, encounter).act(GRAPPLE)
-    kage.wait_seq(played.record.seq)
+        Encounter(store, encounter).act(GRAPPLE)
+    kage.wait_for(lambda frames: len(frames) == 2)
     kage.close()
+    kage.assert_own_sequence()
     told = json.loads(kage.frames[-1].data)["events"]
     assert [e["event"] for e in told] == ["action"] and told[0]["actor"] == "Kage"

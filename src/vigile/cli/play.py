@@ -486,10 +486,13 @@ class Session:
             where = ""
             if "at" in entry:
                 where = f" ({entry['at'][0]:g}, {entry['at'][1]:g})"
+            elif "bearing" in entry:
+                where = f" ({entry['bearing']}°)"
             elif entry.get("scouted"):
                 where = f" ({tr('console.scouted', self.lang)})"
             state = tr("term." + entry["awareness"], self.lang)
-            self.say("console.knows", name=entry["name"], state=state, where=where)
+            who = entry["name"] or tr("engine.player.someone", self.lang)
+            self.say("console.knows", name=who, state=state, where=where)
 
     def event_lines_as(self, name: str, events: Iterable[Any]) -> list[str]:
         from vigile.io.views import event_lines
@@ -509,10 +512,10 @@ class Session:
         self.write([""])
         self.say("console.intruders")
         for walker in view["intruders"]:
-            flags = "" if walker["alive"] else f" ({tr('console.dead', self.lang)})"
+            flags = "" if walker.get("alive", True) else f" ({tr('console.dead', self.lang)})"
             self.say(
                 "console.actor",
-                name=walker["name"],
+                name=walker["name"] or tr("engine.player.someone", self.lang),
                 x=f"{walker['at'][0]:g}",
                 y=f"{walker['at'][1]:g}",
                 flags=flags,

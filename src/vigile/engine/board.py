@@ -192,3 +192,9 @@ class Board:
 
 def distance(a: Point, b: Point) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def bearing(origin: Point, toward: Point) -> float:
+    """The direction from ``origin`` to ``toward``, in degrees counter-clockwise from the x axis
+    (toward larger y at 90°), in [0, 360): a way, with no distance."""
+    return math.degrees(math.atan2(toward[1] - origin[1], toward[0] - origin[0])) % 360.0

@@ -171,6 +171,32 @@ class D20Game(Game):
             return self._move(walker) * float(self.rules.num("turn.run_multiplier"))
         return self._move(walker) if speed is Attitude.FAST else self._move(walker) / 2
 
+    def knows_who(self, viewer: Walker, other: Walker) -> bool:
+        """An intruder knows who a defender is while it has a line of sight to it and the
+        defender is not invisible to it: the texts' perception rules are the defenders' search
+        for the hidden, the defenders do not hide ([R] LP-5)."""
+        if super().knows_who(viewer, other):
+            return True
+        return (
+            viewer.side is Side.ATTACKERS
+            and other.side is Side.DEFENDERS
+            and not hidden_from(viewer, other)
+            and self._sight_line(viewer, other)
+        )
+
+    def perceived(self, observer: Walker, target: Walker) -> tuple[Point | None, float | None]:
+        """What ``observer`` holds of where ``target`` is (:attr:`known`): the centre of the
+        square it located, the point it observes, or the bearing it perceived (LP-2, LP-5)."""
+        state = observer.aware_of(target.name)
+        if state is AwarenessState.OBSERVED:
+            return target.at, None
+        held = self.known.get((observer.name, target.name))
+        if isinstance(held, Bearing):
+            return None, held.degrees
+        if held is not None and state is AwarenessState.LOCATION:
+            return centre_of(held), None
+        return None, None
+
     def known_place(self, target: Walker, state: AwarenessState) -> Point:
         """Located but unseen, a target is known by its square (DD-4..DD-6): its centre."""
         if state is AwarenessState.OBSERVED:

@@ -32,6 +32,14 @@ class Event:
     """Who knows of it; empty for events everyone knows (the start, the end, a raised alarm)."""
     public: bool = False
     """True when every character knows of it."""
+    unnamed: frozenset[tuple[str, str]] = frozenset()
+    """(viewer, name): a viewer who perceives the event without knowing who ``name`` (its actor
+    or its target, an enemy) is: a noise heard, a blow from an unseen attacker (LP-5). The
+    viewer is told "someone"."""
 
     def known_to(self, name: str) -> bool:
         return self.public or name in self.perceived_by
+
+    def unnamed_for(self, viewer: str) -> frozenset[str]:
+        """The names ``viewer`` does not know in this event (LP-5)."""
+        return frozenset(name for who, name in self.unnamed if who == viewer)

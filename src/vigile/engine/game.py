@@ -17,7 +17,7 @@ from vigile.awareness.vocabulary import Attitude
 from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Param, Verdict
 from vigile.dice.source import FaceSource
-from vigile.engine.board import Board, Point, distance
+from vigile.engine.board import Board, Point, bearing, distance
 from vigile.engine.events import Event
 from vigile.engine.live import EndTurn, Hide, Move, Refusal, Wait, actor_of
 from vigile.engine.objective import reached_by
@@ -116,10 +116,45 @@ class Game:
                 verdict=verdict,
                 perceived_by=frozenset(names),
                 public=public,
+                unnamed=self._unnamed(
+                    [w.name for w in self.walkers] if public else names, actor, target, shown
+                ),
             )
         )
         if self.on_event is not None:
             self.on_event(self.events[-1])
+
+    def knows_who(self, viewer: Walker, other: Walker) -> bool:
+        """Whether ``viewer`` knows who ``other`` is: its own side, an enemy it observes now
+        or one whose position it knew beforehand (SK-G3). A noise heard, a square located, a
+        blow from an unseen attacker give no name (LP-5)."""
+        return (
+            viewer.side is other.side
+            or viewer.aware_of(other.name) is AwarenessState.OBSERVED
+            or other.name in viewer.knows_position
+        )
+
+    def _unnamed(
+        self,
+        viewers: Iterable[str],
+        actor: Walker | None,
+        target: Walker | None,
+        params: Mapping[str, Param],
+    ) -> frozenset[tuple[str, str]]:
+        """(viewer, name) for each actor the event names (its actor, its target, a value such
+        as ``by``) that a viewer perceiving it does not know (:meth:`knows_who`)."""
+        doers = [w for w in (actor, target) if w is not None]
+        doers += [
+            self.by_name[v]
+            for k, v in params.items()
+            if k not in ("actor", "target") and isinstance(v, str) and v in self.by_name
+        ]
+        return frozenset(
+            (name, doer.name)
+            for name in viewers
+            for doer in doers
+            if name in self.by_name and not self.knows_who(self.by_name[name], doer)
+        )
 
     def roll(self, check: Callable[..., Verdict], who: Walker, **inputs: object) -> Verdict:
         """Run one check of the rules for ``who``, rolling its dice from the game's faces.
@@ -424,6 +459,27 @@ class Game:
         """Where an enemy aware of ``target`` at ``state`` (location or observed) knows it to be:
         by default the point; a game on a grid knows only the square of a located target."""
         return target.at
+
+    def perceived(self, observer: Walker, target: Walker) -> tuple[Point | None, float | None]:
+        """What ``observer`` knows of where ``target`` is (LP-2, LP-5): ``(point, None)`` where
+        it observes or has located it (:meth:`known_place`), ``(None, degrees)`` where it
+        only knows which way (the bearing of the last noise of it heard, from where the
+        observer stands), ``(None, None)`` otherwise. A game that keeps what each observer knew
+        (a square where the target *was*) says so here."""
+        state = observer.aware_of(target.name)
+        if state.at_least(AwarenessState.LOCATION):
+            return self.known_place(target, state), None
+        if state is AwarenessState.DIRECTION:
+            for event in reversed(self.events):
+                if (
+                    event.actor == observer.name
+                    and event.target == target.name
+                    and event.at is not None
+                    and event.verdict is not None
+                    and event.verdict.success
+                ):
+                    return None, bearing(observer.at, event.at)
+        return None, None
 
     can_run = False
     """Whether a move may run (a leg's ``run``: the d20 games)."""

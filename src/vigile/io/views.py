@@ -86,9 +86,28 @@ def player_key(event: Event) -> str:
     return PLAYER_MESSAGES.get(event.message, event.message) or event.message
 
 
-def player_text(event: Event, lang: Lang) -> str:
-    """The event as a character perceives it: no number it could not know."""
-    return tr(player_key(event), lang, event.params)
+def player_params(
+    event: Event, lang: Lang, unnamed: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """The event's values as a viewer perceives them: each name in ``unnamed`` (an enemy it
+    does not know, :meth:`Event.unnamed_for`) told as "someone", and no place of an unknown
+    actor (LP-5)."""
+    params = dict(event.params)
+    if unnamed:
+        someone = tr("engine.player.someone", lang)
+        for key, value in params.items():
+            if isinstance(value, str) and value in unnamed:
+                params[key] = someone
+        if event.actor in unnamed:  # where someone unknown stands is not perceived either
+            params |= {"x": "?", "y": "?"}
+    return params
+
+
+def player_text(event: Event, lang: Lang, unnamed: frozenset[str] = frozenset()) -> str:
+    """The event as a character perceives it: no number it could not know, no name it does not
+    know (``unnamed``)."""
+    text = tr(player_key(event), lang, player_params(event, lang, unnamed))
+    return text[:1].upper() + text[1:] if unnamed else text
 
 
 def check_summary(event: Event, lang: Lang) -> str:
@@ -141,10 +160,12 @@ def character_header(walkers: Sequence[Walker], name: str, lang: Lang) -> Iterat
 def character_end(walkers: Sequence[Walker], name: str, lang: Lang) -> Iterator[str]:
     """The last line of ``name``'s view: what it knows of each enemy at the end."""
     walker = next(w for w in walkers if w.name == name)
-    knows = [
-        f"{other}: {tr('term.' + state.value, lang)}"
-        for other, state in sorted(walker.awareness.items())
-    ]
+    someone = tr("engine.player.someone", lang)
+    knows = sorted(
+        f"{other if named else someone}: {tr('term.' + state.value, lang)}"
+        for other, state in walker.awareness.items()
+        for named in (state.value == "observed" or other in walker.knows_position,)
+    )
     if knows:
         yield tr("engine.view.awareness", lang, {"list": "; ".join(knows)})
 
@@ -164,7 +185,7 @@ def event_lines(event: Event, lang: Lang, name: str | None = None) -> Iterator[s
             text += " — " + check_summary(event, lang)
         yield f"  {text}"
         return
-    text = player_text(event, lang)
+    text = player_text(event, lang, event.unnamed_for(name))
     if event.verdict is not None:
         key = event.verdict.player_outcome or event.verdict.outcome
         text += f" → {tr(key, lang)}" if key else ""
@@ -192,21 +213,23 @@ def outcome_lines(outcome: Outcome, walkers: Iterable[Walker], lang: Lang) -> It
 # ---------------------------------------------------------------- JSON Lines
 
 
-def event_json(event: Event, lang: Lang, *, player: bool = False) -> dict[str, Any]:
+def event_json(
+    event: Event, lang: Lang, *, player: bool = False, unnamed: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     """One event as a JSON object (one line of the log); ``player``: as its actor perceives
     it (an event retold by a player message keeps its target and place only where that
-    message names them)."""
+    message names them), without the names in ``unnamed`` (LP-5)."""
     retold = player and player_key(event) != event.message
     template = messages(lang).get(player_key(event), "") if retold else ""
     named = not retold or "{target}" in template
-    placed = not retold or "{x}" in template
+    placed = (not retold or "{x}" in template) and event.actor not in unnamed
     data: dict[str, Any] = {
         "turn": event.turn,
         "event": event.kind,
-        "actor": event.actor,
-        "target": event.target if named else None,
+        "actor": None if event.actor in unnamed else event.actor,
+        "target": event.target if named and event.target not in unnamed else None,
         "at": list(event.at) if event.at and placed else None,
-        "text": player_text(event, lang) if player else event_text(event, lang),
+        "text": player_text(event, lang, unnamed) if player else event_text(event, lang),
     }
     if event.verdict is not None:
         data["check"] = verdict_json(event.verdict, lang, view="player" if player else "gm")
@@ -220,7 +243,8 @@ def event_json_line(
     ``name`` does not perceive it. ``seed``, the seed the game drew, goes on the start line."""
     if name is not None and not seen_by(event, name):
         return None
-    data = event_json(event, lang, player=name is not None)
+    unnamed = event.unnamed_for(name) if name is not None else frozenset()
+    data = event_json(event, lang, player=name is not None, unnamed=unnamed)
     if seed is not None and event.kind == "start":
         data["seed"] = seed
     return json.dumps(data, ensure_ascii=False)

@@ -1,17 +1,27 @@
 """What each viewer of a live encounter may see, as JSON: the GM, one character, the table.
 
 The server decides what leaves it: a view is built here from the whole game, and only the view
-is sent. The GM's view holds everything, the awareness matrix of who knows what of whom
-included. A character's view holds its own place, the enemies it knows of (where it observes
-or has located them, the position it knew at the start, the direction it heard), and the events
-it perceives told as it perceives them (:mod:`vigile.io.views`: a failed perception check is
-not there, a check shows no odds, a miss reads the same whatever missed). The table's view is
-what every character knows: the public events, and the intruders' own places.
+is sent (RULES.md LP-5). The GM's view holds everything, the awareness matrix of who knows what
+of whom included. A character's view holds its own place, the enemies it knows of
+at the precision it knows them (named only where it knows who they are: observed, or scouted;
+a located enemy is "someone" on a square, one only heard "someone" that way, with a bearing and
+no distance), and the events it perceives told as it perceives them (:mod:`vigile.io.views`: a
+failed perception check is not there, a check shows no odds, a miss reads the same whatever
+missed, a name it does not know reads "someone").
+
+The table's shared screen shows what the defenders collectively perceive (LP-5): an intruder
+only where some defender observes it (named) or has located it (a square, unnamed); its events
+are the public ones and each defender's perception of an intruder or blow from one, told as
+that defender perceives it. A scenario's ``open_table`` shows every intruder where it stands.
+
+Each viewer's events are numbered in its own sequence (LP-5): a character's or the table's
+``seq`` is how many events it has been told, so nobody can count what it did not perceive; the
+GM's is the log's record number.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 from vigile.awareness.ladder import AwarenessState
@@ -29,22 +39,67 @@ Role = Literal["gm", "player", "table"]
 KNOWN = (AwarenessState.LOCATION, AwarenessState.OBSERVED)
 
 
-def viewer_sees(role: Role, character: str | None, event: Event) -> bool:
+def table_lenses(game: Game, event: Event) -> list[str]:
+    """The defenders through whose perception the table's shared screen knows the event: every
+    defender for a public event; otherwise its actor or target, a defender, who perceives it
+    (a guard seeing, hearing or locating an intruder; a guard struck)."""
+    if event.public:
+        return [w.name for w in game.walkers if w.side is Side.DEFENDERS]
+    lenses = []
+    for name in (event.actor, event.target):
+        walker = game.by_name.get(name or "")
+        if walker is not None and walker.side is Side.DEFENDERS and seen_by(event, walker.name):
+            other = event.target if name == event.actor else event.actor
+            enemy = game.by_name.get(other or "")
+            if enemy is not None and enemy.side is Side.ATTACKERS:
+                lenses.append(walker.name)
+    return lenses
+
+
+def viewer_sees(game: Game, role: Role, character: str | None, event: Event) -> bool:
     """Whether the event reaches this viewer."""
     if role == "gm":
         return True
     if role == "table":
-        return event.public
+        return bool(table_lenses(game, event))
     return character is not None and seen_by(event, character)
 
 
+def unnamed_for(game: Game, role: Role, character: str | None, event: Event) -> frozenset[str]:
+    """The names in the event this viewer does not know (LP-5): a character's own; for the
+    table, those no defender through whom it knows the event knows (none on an open table)."""
+    if role == "gm":
+        return frozenset()
+    if role == "player":
+        return event.unnamed_for(character or "")
+    if game.scenario.open_table:
+        return frozenset()
+    lenses = table_lenses(game, event)
+    hidden = [event.unnamed_for(name) for name in lenses]
+    return frozenset.intersection(*hidden) if hidden else frozenset()
+
+
+def told(game: Game, role: Role, character: str | None, events: Iterable[Event]) -> list[Event]:
+    """The events this viewer is told, in order."""
+    return [e for e in events if viewer_sees(game, role, character, e)]
+
+
 def events_for(
-    role: Role, character: str | None, events: Iterable[Event], lang: Lang
+    game: Game, role: Role, character: str | None, events: Iterable[Event], lang: Lang
 ) -> list[dict[str, Any]]:
     """The events this viewer is told, as it is told them (the GM: each with its whole check;
-    the others: as a character perceives it)."""
+    the others: as a character perceives it, without the names it does not know)."""
+    return tell(game, role, character, told(game, role, character, events), lang)
+
+
+def tell(
+    game: Game, role: Role, character: str | None, events: Sequence[Event], lang: Lang
+) -> list[dict[str, Any]]:
+    """Events already chosen for this viewer (:func:`told`), as JSON."""
+    player = role != "gm"
     return [
-        event_json(e, lang, player=role != "gm") for e in events if viewer_sees(role, character, e)
+        event_json(e, lang, player=player, unnamed=unnamed_for(game, role, character, e))
+        for e in events
     ]
 
 
@@ -56,7 +111,9 @@ def _point(point: tuple[float, float]) -> list[float]:
     return [round(point[0], 2), round(point[1], 2)]
 
 
-def _outcome(game: Game) -> dict[str, Any] | None:
+def _outcome(game: Game, viewer: str | None = None) -> dict[str, Any] | None:
+    """How the game ended; for a character (or the ``table``), each name of ``by`` it does not
+    know is None (LP-5)."""
     outcome = game.outcome
     if outcome is None:
         return None
@@ -64,9 +121,21 @@ def _outcome(game: Game) -> dict[str, Any] | None:
         "kind": outcome.kind,
         "turn": outcome.turn,
         "unseen": outcome.unseen,
-        "by": list(outcome.by),
+        "by": [name if _may_name(game, viewer, name) else None for name in outcome.by],
         "after_alarm": outcome.after_alarm,
     }
+
+
+def _may_name(game: Game, viewer: str | None, name: str) -> bool:
+    """Whether ``viewer`` (None: the GM; ``table``: the shared screen) knows who ``name`` is."""
+    other = game.by_name.get(name)
+    if viewer is None or other is None:
+        return True
+    if viewer == "table":
+        return game.scenario.open_table or any(
+            game.knows_who(d, other) for d in game.walkers if d.side is Side.DEFENDERS
+        )
+    return game.knows_who(game.by_name[viewer], other)
 
 
 def awareness_matrix(game: Game) -> dict[str, dict[str, str]]:
@@ -109,17 +178,23 @@ def gm_view(encounter: Encounter, replayed: Replayed, lang: Lang) -> dict[str, A
         "doors": {name: i in game.board.open_doors for name, i in game.board.door_index.items()},
         "awareness": awareness_matrix(game),
         "can_undo": bool(replayed.done),
-        "events": events_for("gm", None, game.events, lang),
+        "events": events_for(game, "gm", None, game.events, lang),
     }
+
+
+def _bearing(degrees: float) -> int:
+    return round(degrees) % 360
 
 
 def character_view(
     encounter: Encounter, replayed: Replayed, name: str, lang: Lang
 ) -> dict[str, Any]:
-    """What ``name`` perceives: its own place, the enemies it knows of, its events."""
+    """What ``name`` perceives: its own place, the enemies it knows of (at the precision it
+    knows them, named only where it knows who: LP-5), its events."""
     game = replayed.game
     me = game.by_name[name]
     known: list[dict[str, Any]] = []
+    strangers: list[dict[str, Any]] = []
     for other in game.walkers:
         if other.side is me.side:
             continue
@@ -127,43 +202,73 @@ def character_view(
         scouted = other.name in me.knows_position
         if state is AwarenessState.UNAWARE and not scouted:
             continue
-        entry: dict[str, Any] = {"name": other.name, "awareness": state.value}
-        if state in KNOWN:
-            entry["at"] = _point(game.known_place(other, state))
+        named = game.knows_who(me, other)
+        entry: dict[str, Any] = {"name": other.name if named else None, "awareness": state.value}
+        at, way = game.perceived(me, other)
+        if at is not None:
+            entry["at"] = _point(at)
+        elif way is not None:
+            entry["bearing"] = _bearing(way)
+        if named and (at is not None or state is AwarenessState.OBSERVED):
             entry["alive"] = other.alive
-        elif scouted:
+        if scouted and state is AwarenessState.UNAWARE:
             entry["scouted"] = True
-        known.append(entry)
+        (known if named else strangers).append(entry)
+    strangers.sort(key=lambda e: (e["awareness"], e.get("at", []), e.get("bearing", -1)))
+    events = told(game, "player", name, game.events)
     return {
         "encounter": encounter.id,
         "role": "player",
         "character": name,
-        "seq": replayed.seq,
+        "seq": len(events),
         "turn": game.turn,
         "units": game.scenario.units.value,
-        "outcome": _outcome(game),
+        "outcome": _outcome(game, name),
         "me": {"name": name, "at": _place(me), "alive": me.alive},
-        "known": known,
-        "events": events_for("player", name, game.events, lang),
+        "known": known + strangers,
+        "events": tell(game, "player", name, events, lang),
     }
 
 
+def table_intruders(game: Game) -> list[dict[str, Any]]:
+    """The intruders as the table shows them: every one on an open table; otherwise those some
+    living defender observes (named, where they stand) or has located (unnamed, on the square
+    it was located on), LP-5."""
+    intruders = [w for w in game.walkers if w.side is Side.ATTACKERS]
+    if game.scenario.open_table:
+        return [{"name": w.name, "at": _place(w), "alive": w.alive} for w in intruders]
+    watchers = [w for w in game.walkers if w.side is Side.DEFENDERS and w.alive]
+    named: list[dict[str, Any]] = []
+    located: list[dict[str, Any]] = []
+    for intruder in intruders:
+        if any(game.knows_who(d, intruder) for d in watchers if d.aware_of(intruder.name) in KNOWN):
+            named.append({"name": intruder.name, "at": _place(intruder), "alive": intruder.alive})
+            continue
+        squares = {
+            tuple(_point(at))
+            for d in watchers
+            for at in (game.perceived(d, intruder)[0],)
+            if at is not None
+        }
+        located += [{"name": None, "at": list(at), "awareness": "location"} for at in squares]
+    located.sort(key=lambda e: e["at"])
+    return named + located
+
+
 def table_view(encounter: Encounter, replayed: Replayed, lang: Lang) -> dict[str, Any]:
-    """The shared screen: the intruders' places and the public events."""
+    """The shared screen: what the defenders collectively perceive (LP-5)."""
     game = replayed.game
+    events = told(game, "table", None, game.events)
     return {
         "encounter": encounter.id,
         "role": "table",
-        "seq": replayed.seq,
+        "seq": len(events),
         "turn": game.turn,
         "units": game.scenario.units.value,
-        "outcome": _outcome(game),
-        "intruders": [
-            {"name": w.name, "at": _place(w), "alive": w.alive}
-            for w in game.walkers
-            if w.side is Side.ATTACKERS
-        ],
-        "events": events_for("table", None, game.events, lang),
+        "outcome": _outcome(game, "table"),
+        "open": game.scenario.open_table,
+        "intruders": table_intruders(game),
+        "events": tell(game, "table", None, events, lang),
     }
 
 
@@ -176,18 +281,6 @@ def view(encounter: Encounter, role: Role, character: str | None, lang: Lang) ->
             return table_view(encounter, replayed, lang)
         assert character is not None
         return character_view(encounter, replayed, character, lang)
-
-
-def record_events(
-    encounter: Encounter, seq: int, role: Role, character: str | None, lang: Lang
-) -> list[dict[str, Any]] | None:
-    """The events record ``seq`` logged, as this viewer is told them; None when the record
-    is no longer in force (undone, or an undo: the viewer must take its whole view again)."""
-    with encounter.reading() as replayed:
-        span = replayed.spans.get(seq)
-        if span is None:
-            return None
-        return events_for(role, character, replayed.game.events[span[0] : span[1]], lang)
 
 
 def needs_json(error: NeedDice, lang: Lang) -> dict[str, Any]:

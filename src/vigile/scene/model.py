@@ -8,7 +8,8 @@ one side, plans not walking through walls, fields that fit the ruleset). Read a 
 
 Coordinates are ``[x, y]`` in the scenario's unit: centimetres of table for the skirmish game,
 feet for the d20 games (5-ft squares: the square of a point is ``(x // 5, y // 5)``). The map
-spans ``0..width`` by ``0..height``, borders included.
+spans ``0..width`` by ``0..height``, borders included (but a patrolling guard starts strictly
+inside: its patrol bounces off the edge, SK-G1).
 """
 
 from __future__ import annotations
@@ -320,6 +321,9 @@ class Scenario(BaseModel):
     alarm_ends: bool = False
     """The game ends when the alarm is raised. By default it goes on, every defender who
     heard the cry on alert (SK-G5)."""
+    open_table: bool = False
+    """Live play: the table's shared screen shows every intruder where it stands. Off by
+    default: it shows what the defenders collectively perceive, at that precision (LP-5)."""
     encounter: Encounter | None = None
     """A day situation to play instead of a night raid: shadowing or ambush."""
     house_rules: dict[str, Any] = Field(default_factory=dict)

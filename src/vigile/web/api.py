@@ -354,7 +354,9 @@ def post_action(
     answer = {
         "seq": played.record.seq,
         "faces": played.record.payload.get("faces", []),
-        "events": events_for("gm", None, played.events, lang),
+        "events": events_for(
+            encounter.state(at_least=played.record.seq).game, "gm", None, played.events, lang
+        ),
     }
     if body.view:
         answer["view"] = view(encounter, "gm", None, lang)

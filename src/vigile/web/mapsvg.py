@@ -166,33 +166,14 @@ def initials(names: Iterable[str]) -> dict[str, str]:
     return labels
 
 
-def heard_from(game: Game, listener: str, target: str) -> Point | None:
-    """Where the last noise of ``target`` that ``listener`` heard came from: the place of its
-    latest successful noise check (the listener knows which way, not how far)."""
-    for event in reversed(game.events):
-        if (
-            event.kind == "noise"
-            and event.actor == listener
-            and event.target == target
-            and event.at is not None
-            and event.verdict is not None
-            and event.verdict.success
-        ):
-            return event.at
-    return None
-
-
-def arrow(start: Point, toward: Point, length: float) -> dict[str, float] | None:
-    """A fixed-length arrow from ``start`` pointing at ``toward`` (a direction, no distance)."""
-    dx, dy = toward[0] - start[0], toward[1] - start[1]
-    norm = math.hypot(dx, dy)
-    if norm == 0:
-        return None
+def arrow(start: Point, degrees: float, length: float) -> dict[str, float]:
+    """A fixed-length arrow from ``start`` along a bearing (a direction, no distance)."""
+    angle = math.radians(degrees)
     return {
         "x1": start[0],
         "y1": start[1],
-        "x2": round(start[0] + dx / norm * length, 2),
-        "y2": round(start[1] + dy / norm * length, 2),
+        "x2": round(start[0] + math.cos(angle) * length, 2),
+        "y2": round(start[1] + math.sin(angle) * length, 2),
     }
 
 
@@ -226,78 +207,77 @@ def gm_tokens(model: MapModel, game: Game, view: Mapping[str, Any]) -> None:
         for item in knows:
             if item["state"] != "direction":
                 continue
-            source = heard_from(game, walker.name, item["target"])
-            length = max(model.width, model.height) * ARROW
-            drawn = arrow(walker.at, source, length) if source else None
-            if drawn is not None:
+            way = game.perceived(walker, game.by_name[item["target"]])[1]
+            if way is not None:
+                drawn = arrow(walker.at, way, max(model.width, model.height) * ARROW)
                 model.arrows.append({**drawn, "who": walker.name, "target": item["target"]})
     for name, places in groups.items():
         for a, b in pairwise(places):
             model.links.append({"group": name, "x1": a[0], "y1": a[1], "x2": b[0], "y2": b[1]})
 
 
+def _token(
+    name: str | None, label: str, side: str, at: Sequence[float], **extra: Any
+) -> dict[str, Any]:
+    """One token of a character's or the table's map (an unknown enemy: no name, ``?``)."""
+    return {
+        "name": name,
+        "label": label,
+        "side": side,
+        "x": at[0],
+        "y": at[1],
+        "alive": True,
+        "alert": False,
+        "group": None,
+        "knows": [],
+        "me": False,
+    } | extra
+
+
 def character_tokens(model: MapModel, game: Game, view: Mapping[str, Any]) -> None:
-    """The character itself, the enemies it observes or has located, and an arrow toward
-    each it only heard (:func:`vigile.live.character_view`, nothing more)."""
+    """The character itself, the enemies it observes or has located (unnamed where
+    it does not know who), and an arrow the way it heard each it only heard
+    (:func:`vigile.live.character_view`, nothing more)."""
     me = view["me"]
-    names = [me["name"], *(k["name"] for k in view["known"])]
-    labels = initials(names)
+    side = game.by_name[me["name"]].side
+    named = [me["name"], *(k["name"] for k in view["known"])]
+    labels = initials(n for n in named if n is not None)
     model.tokens.append(
-        {
-            "name": me["name"],
-            "label": labels[me["name"]],
-            "side": game.by_name[me["name"]].side.value,
-            "x": me["at"][0],
-            "y": me["at"][1],
-            "alive": me["alive"],
-            "alert": False,
-            "group": None,
-            "knows": [],
-            "me": True,
-        }
+        _token(me["name"], labels[me["name"]], side.value, me["at"], alive=me["alive"], me=True)
     )
+    enemy_side = next((w.side.value for w in game.walkers if w.side is not side), side.value)
     for known in view["known"]:
+        name = known["name"]
         if "at" in known:
             model.tokens.append(
-                {
-                    "name": known["name"],
-                    "label": labels[known["name"]],
-                    "side": game.by_name[known["name"]].side.value,
-                    "x": known["at"][0],
-                    "y": known["at"][1],
-                    "alive": known["alive"],
-                    "alert": False,
-                    "group": None,
-                    "knows": [],
-                    "seen_as": known["awareness"],
-                    "me": False,
-                }
+                _token(
+                    name,
+                    labels[name] if name is not None else "?",
+                    enemy_side,
+                    known["at"],
+                    alive=known.get("alive", True),
+                    seen_as=known["awareness"],
+                )
             )
-        elif known["awareness"] == "direction":
-            source = heard_from(game, me["name"], known["name"])
-            length = max(model.width, model.height) * ARROW
-            drawn = arrow(tuple(me["at"]), source, length) if source else None
-            if drawn is not None:
-                model.arrows.append({**drawn, "who": me["name"], "target": known["name"]})
+        elif "bearing" in known:
+            drawn = arrow(tuple(me["at"]), known["bearing"], max(model.width, model.height) * ARROW)
+            model.arrows.append({**drawn, "who": me["name"], "target": name})
 
 
 def table_tokens(model: MapModel, view: Mapping[str, Any]) -> None:
-    """The intruders' places (:func:`vigile.live.table_view`)."""
-    labels = initials(i["name"] for i in view["intruders"])
+    """The intruders the defenders observe, and the squares where they located someone
+    (:func:`vigile.live.table_view`)."""
+    labels = initials(i["name"] for i in view["intruders"] if i["name"] is not None)
     for intruder in view["intruders"]:
+        name = intruder["name"]
         model.tokens.append(
-            {
-                "name": intruder["name"],
-                "label": labels[intruder["name"]],
-                "side": "attackers",
-                "x": intruder["at"][0],
-                "y": intruder["at"][1],
-                "alive": intruder["alive"],
-                "alert": False,
-                "group": None,
-                "knows": [],
-                "me": False,
-            }
+            _token(
+                name,
+                labels[name] if name is not None else "?",
+                "attackers",
+                intruder["at"],
+                alive=intruder.get("alive", True),
+            )
         )
 
 

@@ -460,7 +460,9 @@ async def act(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         except Refusal as refusal:
             return fragment_error(request, lang, pageplay.refusal_text(refusal, lang))
         ctx.hub.notify(encounter.id)
-        events = events_for("gm", None, played.events, lang)
+        events = events_for(
+            encounter.state(at_least=played.record.seq).game, "gm", None, played.events, lang
+        )
         panels = gm_context(request, ctx, encounter, lang, fields.get("overlay"))
     except (Denied, VigileError) as error:
         return guarded(request, lang, error, fragment=True)

@@ -1,14 +1,18 @@
 """Live updates over Server-Sent Events: each viewer's stream of one encounter.
 
-A stream's ``id:`` is the sequence number of the encounter's record it reports, so a client
-that reconnects with ``Last-Event-ID`` (or ``?after=N``) gets every record after it, missing
-nothing. Frames:
+Each viewer's events are numbered in its own sequence (RULES.md LP-5). The GM's stream's
+``id:`` is the sequence number of the encounter's record it reports; a character's or the
+table's is how many events that viewer has been told (1, 2, 3...), so that nobody counts what
+it did not perceive. A client that reconnects with ``Last-Event-ID`` (or ``?after=N``) in its
+own sequence gets everything after it, missing nothing. Frames:
 
 - ``event: view``: the viewer's whole view (:func:`vigile.live.view`), on a fresh connection
-  (no ``Last-Event-ID``), and after an undo (the records undone no longer tell the story);
-- ``event: events``: ``{"seq": N, "events": [...]}``, the events record N logged as this viewer
-  is told them (:func:`vigile.live.views.events_for`). A record whose events this viewer does
-  not perceive sends nothing at all: a player's stream carries no trace of a secret roll;
+  (no ``Last-Event-ID``), and after an undo of something this viewer perceived (for the GM:
+  after any undo);
+- ``event: events``: ``{"seq": N, "events": [...]}``, the events new to this viewer as it is
+  told them (:func:`vigile.live.views.events_for`), N its sequence number after them. A record
+  whose events this viewer does not perceive, or the undo of one, sends nothing at all: a
+  player's stream carries no trace of a secret roll;
 - ``: keep-alive`` comments about every 15 s.
 
 Writers in this process wake the streams of their encounter at once (:class:`Hub`); a stream
@@ -24,7 +28,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
 
@@ -32,7 +36,8 @@ from starlette.concurrency import run_in_threadpool
 
 from vigile.io.i18n import Lang
 from vigile.live import Encounter, Role
-from vigile.live.views import character_view, events_for, gm_view, table_view
+from vigile.live.encounter import Replayed
+from vigile.live.views import character_view, events_for, gm_view, table_view, tell, viewer_sees
 from vigile.store import Store
 
 POLL_S: Final = 1.0
@@ -95,14 +100,19 @@ def frame(kind: str | None, seq: int | None, data: Any) -> bytes:
     return ("\n".join(lines) + "\n\n").encode("utf-8")
 
 
-@dataclass(frozen=True)
+@dataclass
 class Subscriber:
-    """Whose stream: the viewer and the language it reads."""
+    """Whose stream: the viewer and the language it reads; for a character or the table, the
+    last event it was told (to see whether an undo took back something it perceived)."""
 
     encounter: Encounter
     role: Role
     character: str | None
     lang: Lang
+    last_told: tuple[int, int] | None = None
+    """(record, index in the record's events) of the last event sent, when known."""
+    looked: int = field(default=-1, init=False, repr=False)
+    """The last record of the log this stream looked at (no new record: no work)."""
 
     def whole_view(self) -> tuple[int, dict[str, Any]]:
         with self.encounter.reading() as replayed:
@@ -113,14 +123,59 @@ class Subscriber:
             else:
                 assert self.character is not None
                 shown = character_view(self.encounter, replayed, self.character, self.lang)
-            return replayed.seq, shown
+            if self.role != "gm":
+                keys = self._told_keys(replayed)
+                self.last_told = keys[-1] if keys else None
+            return int(shown["seq"]), shown
+
+    def _told_keys(self, replayed: Replayed) -> list[tuple[int, int]]:
+        """(record, index in its events) of each event this viewer is told, in order."""
+        game = replayed.game
+        return [
+            (seq, index - start)
+            for seq, (start, end) in replayed.spans.items()
+            for index in range(start, end)
+            if viewer_sees(game, self.role, self.character, game.events[index])
+        ]
 
     def catch_up(self, store: Store, sent: int, *, polled: bool = True) -> tuple[list[bytes], int]:
-        """The frames of the records after ``sent``, and the last record they cover.
+        """The frames after ``sent`` (in this viewer's sequence), and the number they reach.
 
         Woken by a write of this process (``polled`` false), the game it cached is enough: no
         question to the database, whatever the number of streams; the poll (``polled``) asks the
         database, for the records other processes wrote."""
+        if self.role == "gm":
+            return self._records(store, sent, polled=polled)
+        if polled:
+            if store.last_seq(self.encounter.id) == self.looked:
+                return [], sent
+            at_least = None
+        else:
+            cached = self.encounter.cached_seq()
+            if cached is None or cached == self.looked:
+                return [], sent
+            at_least = cached
+        with self.encounter.reading(at_least=at_least) as replayed:
+            self.looked = replayed.seq
+            keys = self._told_keys(replayed)
+            if sent > len(keys) or (
+                sent > 0 and self.last_told is not None and keys[sent - 1] != self.last_told
+            ):  # something this viewer perceived was undone: tell it again
+                seq, shown = self.whole_view()
+                return [frame("view", seq, shown)], seq
+            if len(keys) == sent:
+                return [], sent
+            upto = min(len(keys), sent + MAX_FRAMES)
+            game = replayed.game
+            events = [game.events[replayed.spans[k[0]][0] + k[1]] for k in keys[sent:upto]]
+            told_now = tell(game, self.role, self.character, events, self.lang)
+            self.last_told = keys[upto - 1]
+            if upto < len(keys):
+                self.looked = -1  # more to send: look again at once
+            return [frame("events", upto, {"seq": upto, "events": told_now})], upto
+
+    def _records(self, store: Store, sent: int, *, polled: bool) -> tuple[list[bytes], int]:
+        """The GM's frames: one per record after ``sent``."""
         at_least: int | None = None
         if not polled:
             cached = self.encounter.cached_seq()
@@ -141,7 +196,7 @@ class Subscriber:
                     seq, shown = self.whole_view()
                     return [*frames, frame("view", seq, shown)], seq
                 events = replayed.game.events[span[0] : span[1]]
-                told = events_for(self.role, self.character, events, self.lang)
+                told = events_for(replayed.game, "gm", None, events, self.lang)
                 if told:
                     frames.append(frame("events", seq, {"seq": seq, "events": told}))
             return frames, upto

@@ -59,6 +59,7 @@ from vigile.rulesets.skirmish.ambush import ambush_check
 from vigile.rulesets.skirmish.movement import turn_rate
 from vigile.rulesets.skirmish.shadow import Setting, Task, shadow_check
 from vigile.rulesets.skirmish.sight import Attitude
+from vigile.scene.actors import Side
 from vigile.scene.encounters import Ambush, Shadowing
 from vigile.scene.model import Scenario
 
@@ -68,6 +69,11 @@ class EncounterGame(SkirmishGame):
 
     def begin_turn(self) -> None:
         """Nothing comes before the round: the encounter's rolls are its whole turn."""
+
+    def knows_who(self, viewer: Walker, other: Walker) -> bool:
+        """By day everyone sees everyone (SK-S1): the follower or the ambusher knows whom it
+        follows or waits for; the other side knows it once it noticed it (LP-5)."""
+        return viewer.side is Side.ATTACKERS or super().knows_who(viewer, other)
 
     def finish_turn(self) -> None:
         encounter = self.scenario.encounter
