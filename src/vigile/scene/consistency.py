@@ -208,12 +208,27 @@ def _inside_map(parts: Parts) -> list[Issue]:
             f"(0..{width:g} x 0..{height:g} {unit})"
         ).rstrip()
 
+    def on_edge(point: Point) -> bool:
+        x, y = point
+        return x in (0, width) or y in (0, height)
+
+    def edge_message(name: str, point: Point) -> str:
+        # A patrol bounces off the map's edge (SK-G1): a walker starting on the edge has no
+        # inside to bounce into, so play (engine, kernels, live play) refuses it.
+        return (
+            f"patrolling guard {name!r} at [{point[0]:g}, {point[1]:g}] is on the map's edge: "
+            f"a patrol bounces off the edge (SK-G1), so it must start strictly inside "
+            f"(0 < x < {width:g}, 0 < y < {height:g}{' ' + unit if unit else ''})"
+        )
+
     found: list[Issue] = []
     for i, actor in parts.actors:
         if outside(actor.position):
             found.append(
                 (("actors", i, "position"), message(f"actor {actor.name!r}", actor.position))
             )
+        elif actor.state.value == "patrolling" and on_edge(actor.position):
+            found.append((("actors", i, "position"), edge_message(actor.name, actor.position)))
     for i, wall in parts.walls:
         for end in ("start", "end"):
             point = wall.start if end == "start" else wall.end
