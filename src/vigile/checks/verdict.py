@@ -119,7 +119,10 @@ class Verdict:
     modifiers: tuple[Modifier, ...] = ()
     notes: tuple[Line, ...] = ()
     difficulty: int | None = None
-    """Final difficulty before any bonus to the die; None where no roll applies."""
+    """Final difficulty before any bonus to the die, set whether or not the check can succeed
+    (an impossible or automatic check keeps it: the JSON and the GM report it); None where the
+    check has none (the rules settle it with no difficulty, or an opposed check before the
+    other side rolls)."""
     die_bonus: int = 0
     dice: int = 0
     """Dice in the pool (skirmish), 0 where the check is not a d6 pool."""

@@ -36,7 +36,7 @@ def verdict_json(
         "ruleset": verdict.ruleset,
         "check": verdict.check,
         "question": tr(verdict.question, lang),
-        "difficulty": None if verdict.automatic or verdict.impossible else verdict.difficulty,
+        "difficulty": verdict.difficulty,
         "die_bonus": verdict.die_bonus,
         "dice": verdict.dice,
         "modifiers": [
