@@ -132,3 +132,25 @@ def test_LP5_an_undo_a_viewer_never_perceived_sends_it_nothing(store: Store) -> 
     # nothing new since: no frame, no number moves
     assert all(s.catch_up(store, seq)[0] == [] for s, seq in zip(streams.values(), (
         sent["Jubei"], sent["Kuro"] - 1, sent["Kage"] - 1), strict=True))  # fmt: skip
+
+
+def test_LP5_a_character_resumes_its_stream_in_its_own_sequence(store: Store) -> None:
+    # Kage's stream after the grapple and an end of turn: resumed from its own number N, a new
+    # subscriber (a reconnection with Last-Event-ID: N) is told exactly the events after N.
+    encounter = encounter_of(store, "night-raid", seed=7)
+    first = Subscriber(encounter, "player", "Kage", Lang.EN)
+    start, _ = first.whole_view()
+    encounter.act(GRAPPLE)
+    (_frame,), one = first.catch_up(store, start)
+    encounter.act({"do": "end-turn"})
+    encounter.act({"do": "wait", "actor": "Kage"})
+    resumed = Subscriber(encounter, "player", "Kage", Lang.EN)
+    (rest,), upto = resumed.catch_up(store, one)
+    whole = character_view(encounter, encounter.state(), "Kage", Lang.EN)
+    assert upto == whole["seq"] == len(whole["events"])
+    told = json.loads(rest.decode("utf-8").split("data: ", 1)[1])
+    assert told["events"] == whole["events"][one:] and told["seq"] == upto
+    assert rest.startswith(f"id: {upto}\nevent: events".encode())
+    # a number beyond what it was told (another encounter's, or a forged one): the whole view
+    (again,), seq = Subscriber(encounter, "player", "Kage", Lang.EN).catch_up(store, upto + 5)
+    assert again.startswith(f"id: {upto}\nevent: view".encode()) and seq == upto
