@@ -5,8 +5,9 @@ overhears from afar (base: whispered 6, normal 5, animated 4)", then the noise m
 +1 per whole 50 cm at night, +1 per whole 10 cm by day (SK-N4), +1 per partition (SK-N5), −1
 on alert (SK-N6). The rulings where the text is silent ([R], in
 :mod:`vigile.rulesets.skirmish.eavesdrop`): a guard with ``talks`` converses every turn at that
-volume; each intruder who knows nothing of a speaker tests once a turn with its perception
-pool (SK-D1); hearing gives the speaker's direction, not its place (SK-N10, RULES.md §4).
+volume; each intruder tests once a turn with its perception pool (SK-D1), whatever it knows of
+the speaker (a spy listens for what is said); hearing gives the speaker's direction, not its
+place (SK-N10, RULES.md §4).
 
 Every expected number is worked out by hand from the rule text, in the docstrings.
 """
@@ -101,20 +102,24 @@ def test_SK_N7_a_normal_conversation_60_cm_away_at_night(tmp_path: Path) -> None
     assert _kage(result).aware_of("Jubei") is AwarenessState.DIRECTION
 
 
-def test_SK_N7_once_heard_the_speaker_is_no_longer_tested(tmp_path: Path) -> None:
-    """Three turns. Turn 1: Kage rolls 3 and 4 against 6+: nothing. Turn 2: 6 and 1: heard.
-    Turn 3: he knows Jubei's direction, nothing more to learn by ear [R]: no test. Four dice."""
+def test_SK_N7_the_talk_goes_on_and_is_tested_each_turn(tmp_path: Path) -> None:
+    """Three turns, Jubei 60 cm away: 6+ each turn (5 + floor(60 / 50) = 1). Turn 1: Kage
+    rolls 3 and 4: nothing. Turn 2: 6 and 1: heard, he knows Jubei's direction. Turn 3: the
+    talk goes on and a spy listens for what is said [SK-N7 R]: he tests again, 2 and 6: heard
+    again. Six dice."""
     body = (
         "actors:\n"
         + KAGE
         + "  - {name: Jubei, side: defenders, position: [160, 100], dice: 2, talks: conversation}\n"
     )
-    result = _play(tmp_path, body, [3, 4, 6, 1], turns=3)
+    result = _play(tmp_path, body, [3, 4, 6, 1, 2, 6], turns=3)
     assert [(e.turn, e.verdict.success) for e in _tests(result) if e.verdict] == [
         (1, False),
         (2, True),
+        (3, True),
     ]
-    assert [e.turn for e in _overheard(result)] == [2]
+    assert [e.turn for e in _overheard(result)] == [2, 3]
+    assert _kage(result).aware_of("Jubei") is AwarenessState.DIRECTION
 
 
 def test_SK_N7_a_whisper_behind_a_shoji_chains_sixes(tmp_path: Path) -> None:
@@ -193,16 +198,28 @@ def test_SK_N7_each_speaker_is_a_source_and_silent_guards_say_nothing(tmp_path: 
     assert [e.target for e in _overheard(result)] == ["Goro"]
 
 
-def test_SK_N7_a_scouted_intruder_does_not_eavesdrop(tmp_path: Path) -> None:
-    """Scouted (SK-G3), Kage knows where Jubei stands: nothing to learn by ear [R], no die."""
+def test_SK_N7_a_spy_who_knows_where_the_speaker_stands_still_rolls(tmp_path: Path) -> None:
+    """Scouted (SK-G3), Kage knows where Jubei stands, 60 cm away at night. The seed's spy
+    listens to catch what is said: knowing the place neither spares the roll nor eases it
+    [SK-N7 R]: 5 (conversation) + floor(60 / 50) = 1 (SK-N4) = 6+, as for a spy who knows
+    nothing; two perception dice, 1 − (5/6)² = 11/36. Turn 1: 6 and 3, caught; turn 2: 2 and
+    5, missed. What he knows is not lowered to a direction: he still knows Jubei's place."""
     body = (
         "actors:\n"
         + KAGE
         + "  - {name: Jubei, side: defenders, position: [160, 100], dice: 2, talks: conversation}\n"
         + "scouting: {observed_beforehand: true}\n"
     )
-    result = _play(tmp_path, body, [], turns=3)
-    assert not _tests(result)
+    result = _play(tmp_path, body, [6, 3, 2, 5], turns=2)
+    tests = _tests(result)
+    assert [(e.turn, e.verdict.difficulty, e.verdict.success) for e in tests if e.verdict] == [
+        (1, 6, True),
+        (2, 6, False),
+    ]
+    assert all(e.verdict is not None and e.verdict.chance == F(11, 36) for e in tests)
+    assert [e.turn for e in _overheard(result)] == [1]
+    kage = _kage(result)
+    assert "Jubei" in kage.knows_position
 
 
 def test_SK_N7_the_views_keep_the_secrets(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ Each turn, in order:
    the direction (SK-N10), is not on alert for it (unless the house rule ``alert_on_noise``),
    and turns round: he sees the maker only by the sight rules, measured to the maker and with a
    line of sight (SK-N10, SK-V1..SK-V9);
-3. the guards who talk (a scenario's ``talks``) converse: each living intruder who knows
-   nothing of a speaker tests to overhear it (SK-N7, the roles of the noise rules reversed,
+3. the guards who talk (a scenario's ``talks``) converse: each living intruder, whatever it
+   knows of a speaker, tests to overhear it (SK-N7, the roles of the noise rules reversed,
    :mod:`vigile.rulesets.skirmish.eavesdrop`); one who does knows its direction;
 4. every living guard tests sight on every intruder a test is allowed for (SK-V1..SK-V9), the
    intruder's attitude being what it did this turn (:func:`seen_attitude`); a target lit by
@@ -425,9 +425,9 @@ class SkirmishGame(Game):
     # ---------------------------------------------------------------- 3. eavesdropping (SK-N7)
 
     def _conversations(self) -> None:
-        """Each talking defender converses; each living intruder who knows nothing of it tests
-        to overhear it, and one who does knows its direction (SK-N7, SK-N10 reversed [R]:
-        :mod:`vigile.rulesets.skirmish.eavesdrop`)."""
+        """Each talking defender converses; each living intruder, whatever it knows of it,
+        tests to overhear it, and one who does knows at least its direction (SK-N7, SK-N10
+        reversed [R]: :mod:`vigile.rulesets.skirmish.eavesdrop`)."""
         for speaker in self.defenders():
             volume = speaker.actor.talks
             if volume is None:

@@ -8,13 +8,16 @@ defenders talk, nor what hearing them teaches; the rulings here [R] are this pro
 * [R] Defenders talk where the scenario says so: a guard with ``talks: whisper``,
   ``conversation`` or ``animated`` converses at that volume every turn while alive (guards
   posted together, or a patrol chatting as it walks). The others keep silent.
-* [R] Each living intruder who does not know the speaker at all (unaware of it: not scouted,
-  not seen, not yet heard) tests to overhear it once each turn, with its perception pool and
-  its own alert, the roles of the defenders' noise checks reversed (as discovery, SK-G3,
-  reverses the sight rules).
-* [R] Overhearing gives what hearing gives a guard (SK-N10, RULES.md §4): the speaker's
-  presence and direction, not where it stands; finding it is still a sight test (SK-G3,
-  SK-G4). The content of the talk is the GM's to tell.
+* [R] Each living intruder tests to overhear each speaker once each turn, with its perception
+  pool and its own alert, the roles of the defenders' noise checks reversed (as discovery,
+  SK-G3, reverses the sight rules). What it knows of the speaker changes nothing: the seed's
+  spy listens to catch *what is said*, and a spy who knows where the speaker stands (scouted,
+  SK-G3, or seen) still rolls, at the same difficulty (the volume, then SK-N4..SK-N6: no
+  modifier for knowing the place). The talk goes on each turn: each turn is a new test.
+* [R] Overhearing catches that turn's words (the GM tells what was said) and gives what
+  hearing gives a guard (SK-N10, RULES.md §4): the speaker's presence and direction, not where
+  it stands; finding it is still a sight test (SK-G3, SK-G4). It never lowers what the
+  intruder already knows (a scouted position stays known).
 
 Nothing the defenders do depends on it: the batched simulator, which plays the defenders' side,
 is unaffected.
@@ -39,9 +42,12 @@ VOLUMES = {
 
 
 def may_overhear(state: AwarenessState, *, knows_position: bool) -> bool:
-    """Whether an intruder tests to overhear a speaker this turn [SK-N7, R]: only while it
-    knows nothing of it (unaware, and its position not scouted)."""
-    return state is AwarenessState.UNAWARE and not knows_position
+    """Whether an intruder tests to overhear a speaker this turn [SK-N7, R]: always, whatever
+    it knows of the speaker (``state``, ``knows_position``): a spy listens for what is said,
+    and knowing where the speaker stands neither spares it the roll nor eases it. The turn
+    engine and the kernel's table both ask here."""
+    del state, knows_position  # [R] what it knows of the speaker does not matter
+    return True
 
 
 def overhear_check(

@@ -9,7 +9,7 @@ draw interface, :class:`vigile.dice.source.UniformFaces`): one uniform a die fac
 2. the intruders' schedule (:mod:`vigile.games.skirmish.schedule`): fumble rolls (only while
    the victim of a kill or strike lives), noises, kills, strikes; each noise is heard by every
    living defender not watching its maker, who then turns round (a sight test);
-3. eavesdropping: each living intruder that knows nothing of a talking guard rolls to overhear;
+3. eavesdropping: each living intruder rolls to overhear each talking guard (``may_overhear``);
 4. sight: every living guard on every intruder it does not watch; then each intruder on every
    living guard whose position it does not know (discovery);
 5. the alarms of the turn, in the order of detection: initiative within reach, else the cry;
@@ -768,7 +768,7 @@ def _conversations(
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> None:
-    """Each living intruder that knows nothing of a talking guard tests to overhear it (SK-N7)."""
+    """Each living intruder tests to overhear each talking guard (SK-N7, ``may_overhear``)."""
     ints = M[INTS]
     talks = M[TALKS]
     mask = M[NOISE_MASK][M[TURN_DOORS][t, 1]]
