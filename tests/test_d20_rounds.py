@@ -85,7 +85,7 @@ def test_DD6_a_groped_square_is_lost_when_the_intruder_moves(tmp_path: Path) -> 
     nothing found."""
     legs = "    - {to: [27, 10], speed: fast}\n    - {to: [27, 0], speed: fast}\n"
     result = play(scene(tmp_path, turns=2, legs=legs), dice_values=[1, 10, 12, 15, 70, 1, 20, 1, 1])
-    lost = [e for e in result.events if e.message == "dnd35.round.lost"]
+    lost = [e for e in result.events if e.message == "engine.d20.lost"]
     assert [(e.turn, e.actor, e.target, e.params["rule"], e.params["state"]) for e in lost] == [
         (2, "Guard", "Ghost", "DD-6", "presence")
     ]
@@ -123,7 +123,7 @@ def test_DD7_a_square_learnt_from_an_adjacent_blow_is_lost_when_it_moves(tmp_pat
         "    - {to: [27, 0], speed: fast}\n"
     )
     result = play(scene(tmp_path, turns=2, legs=legs), dice_values=[10, 1, 20, 1, 1])
-    lost = [e for e in result.events if e.message == "dnd35.round.lost"]
+    lost = [e for e in result.events if e.message == "engine.d20.lost"]
     assert [(e.turn, e.params["rule"]) for e in lost] == [(2, "DD-7")]
 
 

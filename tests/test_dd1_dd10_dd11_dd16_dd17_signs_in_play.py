@@ -82,7 +82,7 @@ def game(
 
 
 def learned(result: GameResult) -> list[tuple[int, str, object, object]]:
-    keys = ("engine.d20.learns", "dnd35.round.lost", "engine.d20.vanishes")
+    keys = ("engine.d20.learns", "engine.d20.lost", "engine.d20.vanishes")
     return [
         (e.turn, e.message, e.params.get("state"), e.params.get("rule"))
         for e in result.events
@@ -130,7 +130,7 @@ def test_DD10_a_baker_throws_flour_at_the_square_he_lost_and_then_knows_hers(
     assert learned(result) == [
         (1, "engine.d20.learns", "direction", "DD-5"),
         (1, "engine.d20.learns", "location", "DD-6"),
-        (2, "dnd35.round.lost", "presence", "DD-6"),
+        (2, "engine.d20.lost", "presence", "DD-6"),
         (2, "engine.d20.learns", "location", "DD-10"),
     ]
     attack = [e for e in result.events if e.kind == "attack" and e.verdict is not None]
@@ -201,7 +201,7 @@ def test_DD1_cast_invisibility_before_the_baker_keeps_only_the_square(tmp_path: 
     assert [(t, m, s) for t, m, s, _ in learned(result)] == [
         (1, "engine.d20.learns", "observed"),
         (2, "engine.d20.vanishes", "location"),
-        (3, "dnd35.round.lost", "presence"),
+        (3, "engine.d20.lost", "presence"),
     ]
     assert [r for *_, r in learned(result)] == ["DD-20", "DD-1", "DD-1"]
     baker = next(w for w in result.walkers if w.name == "Baker")

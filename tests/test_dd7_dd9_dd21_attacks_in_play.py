@@ -153,7 +153,7 @@ def learned(result: GameResult) -> list[tuple[int, str, object, object]]:
     return [
         (e.turn, e.message, e.params.get("state"), e.params.get("rule"))
         for e in result.events
-        if e.message in ("engine.d20.learns", "dnd35.round.lost")
+        if e.message in ("engine.d20.learns", "engine.d20.lost")
     ]
 
 
@@ -208,7 +208,7 @@ def test_DD7_the_square_is_lost_as_soon_as_she_moves(tmp_path: Path) -> None:
     result = strike_game(tmp_path, [4, 10, 1, 1, 1], turns=2, legs=legs)
     assert learned(result) == [
         (1, "engine.d20.learns", "location", "DD-7"),
-        (2, "dnd35.round.lost", "presence", "DD-7"),
+        (2, "engine.d20.lost", "presence", "DD-7"),
     ]
     guard = next(w for w in result.walkers if w.name == "Guard")
     assert guard.aware_of("Sable").value == "presence"

@@ -128,12 +128,12 @@ def test_awareness_never_decreases(name: str, seed: int) -> None:
     before = {w.name: {} for w in game.walkers}
     while game.outcome is None and game.turn < scene.turns:
         game.play_turn()
-        # DD-6, DD-7: a square found by groping or by a blow is lost when the intruder moves,
-        # down to presence, and the engine says so; nothing else is ever forgotten.
+        # LP-2 (DD-4..DD-7): a square found by any means is lost when the intruder moves,
+        # down to presence or direction, and the engine says so; nothing else is forgotten.
         lost = {
             (e.actor, e.target)
             for e in game.events
-            if e.turn == game.turn and e.message == "dnd35.round.lost"
+            if e.turn == game.turn and e.message == "engine.d20.lost"
         }
         for walker in game.walkers:
             now = {k: v.rank for k, v in walker.awareness.items()}

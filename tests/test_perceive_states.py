@@ -87,7 +87,7 @@ def test_signs_scent_blindsight_and_lost_pinpoints_say_what_their_rules_give() -
     assert {s for (m, s) in found if m == "engine.d20.scent"} <= {
         reach(Sense.SCENT, [Condition.INVISIBLE]).state.value
     }
-    lost = {s for (m, s) in found if m == "dnd35.round.lost"}
+    lost = {s for (m, s) in found if m == "engine.d20.lost"}
     assert lost == {traits.pinpoint_lost("DD-6")[0].value}
     assert not lost & set(LOCATED_OR_SEEN)
 

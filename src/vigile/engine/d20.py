@@ -70,7 +70,7 @@ from vigile.awareness.vocabulary import Attitude, TimeOfDay
 from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
-from vigile.engine.board import Board, Point, distance
+from vigile.engine.board import Board, Point, bearing, distance
 from vigile.engine.game import Game
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
@@ -136,9 +136,9 @@ class D20Game(Game):
         self.walked: dict[str, float] = {}
         """How far each defender moved this round: never more than its speed."""
         self.pinned: dict[tuple[str, str], str] = {}
-        """(defender, intruder) → the rule that gave the defender its square for the moment
-        only (DD-6 groping, DD-7 its blow, DD-1 it vanished, DD-10 flour, DD-11 footprints,
-        DD-16 its light): lost when it moves."""
+        """(defender, intruder) → the rule that gave the defender its square (DD-4 Spot, DD-5
+        Listen, DD-6 groping, DD-7 its blow, DD-1 it vanished, DD-10 flour, SF-5...): the
+        square where the intruder was, lost when it moves (LP-2)."""
         self.running: set[str] = set()
         """Intruders who ran or charged this round (a leg's ``run``: DD-5, DD-20, SF-3)."""
         self.emit(
@@ -195,6 +195,8 @@ class D20Game(Game):
             return None, held.degrees
         if held is not None and state is AwarenessState.LOCATION:
             return centre_of(held), None
+        if held is not None and state is AwarenessState.DIRECTION:
+            return None, bearing(observer.at, centre_of(held))  # LP-2: the way to where it was
         return None, None
 
     def known_place(self, target: Walker, state: AwarenessState) -> Point:
@@ -291,6 +293,7 @@ class D20Game(Game):
         self._advance(intruder, to, rate)
         self.speeds[intruder.name] = speed
         if intruder.at != before:
+            self._unpin(intruder)
             self._moved(intruder, before)
         watchers = {
             d.name for d in self.defenders() if d.aware_of(intruder.name) is AwarenessState.OBSERVED
@@ -371,8 +374,7 @@ class D20Game(Game):
             state, rule = self._vanished()
             defender.awareness[intruder.name] = state
             self.known[(name, intruder.name)] = square_of(intruder.at)
-            if rule.startswith("DD-"):
-                self.pinned[(name, intruder.name)] = rule
+            self.pinned[(name, intruder.name)] = rule  # until it moves (LP-2)
             self.emit(
                 "perceive",
                 "engine.d20.vanishes",
@@ -395,8 +397,7 @@ class D20Game(Game):
             state, rule = self._vanished()
             defender.awareness[intruder.name] = state
             self.known[(defender.name, intruder.name)] = square_of(intruder.at)
-            if rule.startswith("DD-"):
-                self.pinned[(defender.name, intruder.name)] = rule
+            self.pinned[(defender.name, intruder.name)] = rule  # until it moves (LP-2)
             self.emit(
                 "perceive",
                 "engine.d20.vanishes",  # into the dark
@@ -442,17 +443,20 @@ class D20Game(Game):
     ) -> None:
         """Raise what ``observer`` knows of ``intruder``; a first location raises the alarm.
 
-        ``pin``: the rule that gives the location for the moment only (DD-6 groping, DD-7 its
-        blow, DD-10 flour...): it is lost when the intruder moves; any other location keeps it.
+        A location, whatever found it (Spot +20, Listen by 20, groping, a blow, a sign), is
+        the square where the intruder *was*: it holds only until the intruder moves, then the
+        game's ``_moved`` leaves the observer what its rule says of a lost square and the
+        square itself, never the new one (LP-2). ``pin``: the rule recorded as the one that
+        gave the square, ``rule`` by default.
         """
         if state is AwarenessState.UNAWARE:
             return
         key = (observer.name, intruder.name)
         self._remember(observer, intruder, state)
-        if state is AwarenessState.LOCATION and pin is not None:
+        if state is AwarenessState.LOCATION:
             if observer.aware_of(intruder.name) is not AwarenessState.OBSERVED:
-                self.pinned[key] = pin
-        elif state.at_least(AwarenessState.LOCATION):
+                self.pinned[key] = rule if pin is None else pin
+        elif state is AwarenessState.OBSERVED:
             self.pinned.pop(key, None)
         if not observer.learn(intruder.name, state):
             return
@@ -492,6 +496,27 @@ class D20Game(Game):
                 return
             dx, dy = intruder.x - observer.x, intruder.y - observer.y
             self.known[key] = Bearing(observer.at, math.degrees(math.atan2(dy, dx)) % 360.0)
+
+    def _unpin(self, intruder: Walker) -> None:
+        """The intruder moved: each defender that had located it (and does not observe it)
+        keeps the square where it was and what its game's rule leaves of a lost square
+        (``_location_lost``); it must perceive again to find the new one (LP-2)."""
+        for (name, target), cause in list(self.pinned.items()):
+            if target != intruder.name:
+                continue
+            del self.pinned[(name, target)]
+            defender = self.by_name[name]
+            if defender.aware_of(target) is not AwarenessState.LOCATION:
+                continue
+            state, rule = self._location_lost(cause)
+            defender.awareness[target] = state
+            self.emit(
+                "perceive",
+                "engine.d20.lost",
+                actor=defender,
+                target=intruder,
+                params={"state": state.value, "rule": rule},
+            )
 
     def _sight_line(self, observer: Walker, intruder: Walker) -> bool:
         return self.board.sees(observer.at, intruder.at)
@@ -594,10 +619,14 @@ class D20Game(Game):
         if state in LOCATED:
             if intruder.actor.ethereal:
                 return  # not physically there: no blow reaches it (DD-17) [engine]
-            # Located but not seen, it knows the square, not the point in it (DD-4..DD-6): it
-            # closes in on the square, and its move tells no one more than that.
-            seen = state is AwarenessState.OBSERVED
-            self._close_in(defender, intruder.at if seen else centre_of(square_of(intruder.at)))
+            # Located but not seen, it knows the square where it found it, not the point in it
+            # (DD-4..DD-6, LP-2): it closes in on that square, and its move tells no one more.
+            held = self.known.get((defender.name, intruder.name))
+            if state is AwarenessState.OBSERVED:
+                self._close_in(defender, intruder.at)
+            else:
+                square = held if isinstance(held, tuple) else square_of(intruder.at)
+                self._close_in(defender, centre_of(square))
             if adjacent(defender.at, intruder.at) and self._sight_line(defender, intruder):
                 self._attack(defender, intruder, state)
             return
@@ -725,6 +754,11 @@ class D20Game(Game):
     ) -> Verdict | None:
         """The game's attack check on a located or observed intruder; None when the defender
         sees it and strikes with no miss chance."""
+        raise NotImplementedError
+
+    def _location_lost(self, cause: str) -> tuple[AwarenessState, str]:
+        """What a defender keeps of an intruder it had located by the rule ``cause`` once it
+        moves, and the rule that says so (LP-2)."""
         raise NotImplementedError
 
     def _moved(self, intruder: Walker, start: Point) -> None:

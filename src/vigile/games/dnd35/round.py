@@ -273,10 +273,15 @@ class Dnd35Game(D20Game):
             self._learn(observer, intruder, found[0], found[1], pin=found[1])
 
     def _moved(self, intruder: Walker, start: Point) -> None:
-        self._unpin(intruder)
         self._into_the_dark(intruder)
 
     def _search(self, defender: Walker, intruder: Walker, known: Known | None) -> None:
+    def _location_lost(self, cause: str) -> tuple[AwarenessState, str]:
+        """Heard, spotted or smelled: the direction; shown for the moment: the presence
+        [LP-2, DD-4..DD-7, :func:`~vigile.rulesets.dnd35.traits.pinpoint_lost`]."""
+        state, line = pinpoint_lost(cause)
+        return state, line.rule
+
         """What the defender does with what it knows [R, :func:`search.search`]: a square, it
         walks toward it and, with flour left, within its range and in sight of the square,
         throws a handful there [DD-10 R], else, within reach, gropes it [DD-6]; a bearing, it
@@ -576,26 +581,6 @@ class Dnd35Game(D20Game):
             )
             if found is not None:
                 self._learn(observer, intruder, *found)
-
-    def _unpin(self, intruder: Walker) -> None:
-        """The intruder moved: defenders who located it by groping or by its blow lose its
-        square [DD-6, DD-7]."""
-        for (name, target), cause in list(self.pinned.items()):
-            if target != intruder.name:
-                continue
-            del self.pinned[(name, target)]
-            defender = self.by_name[name]
-            if defender.aware_of(target) is not AwarenessState.LOCATION:
-                continue
-            state, line = pinpoint_lost(cause)
-            defender.awareness[target] = state
-            self.emit(
-                "perceive",
-                "dnd35.round.lost",
-                actor=defender,
-                target=intruder,
-                params={"state": state.value, "rule": line.rule},
-            )
 
     def _grope(self, defender: Walker, intruder: Walker, squares: tuple[Square, ...]) -> bool:
         """A touch attack into ``squares`` (two adjacent ones, or one where a wall or the map's

@@ -100,6 +100,11 @@ class StarfinderGame(D20Game):
         change = starfinder.vanished(AwarenessState.OBSERVED)
         return change.after, change.line.rule
 
+    def _location_lost(self, cause: str) -> tuple[AwarenessState, str]:
+        """A located intruder moved: its presence only [LP-2, SF-11 R]."""
+        change = starfinder.location_lost()
+        return change.after, change.line.rule
+
     def _moved(self, intruder: Walker, start: Point) -> None:
         """Did it lose cover or concealment on its way? [SF-6] Its way is looked at every
         foot (and at both ends)."""

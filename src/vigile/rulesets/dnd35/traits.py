@@ -115,6 +115,8 @@ def pinpoint_lost(cause: str) -> tuple[AwarenessState, Line]:
 
 
 def carried_object_visible(
+    if cause in ("DD-4", "DD-5", "DD-13"):
+        return AwarenessState.DIRECTION, Line("dnd35.traits.located_lost", cause)
     *, picked_up_visible: bool, tucked_away: bool = False
 ) -> tuple[bool, Line]:
     """Is an object carried by an invisible creature visible? [DD-10]

@@ -168,6 +168,17 @@ def vanished(before: AwarenessState) -> StateChange:
     )
 
 
+def location_lost(before: AwarenessState = AwarenessState.LOCATION) -> StateChange:
+    """A creature an observer was aware of the location of (SF-5, SF-11) moved: the square is
+    where it *was* (LP-2). [R] The observer stays aware of its presence only (Starfinder's
+    ladder has no direction) and must succeed at Perception again to locate it."""
+    return StateChange(
+        before,
+        AwarenessState.PRESENCE,
+        Line("starfinder.awareness.location_lost", "SF-11", companion=True),
+    )
+
+
 def ranged_attack_from_unseen(before: AwarenessState) -> StateChange:
     """Struck by a ranged attack from an unseen creature [SF-11, R]: you know something is
     there (``presence``), not where; only an adjacent melee attack reveals the square."""

@@ -259,6 +259,7 @@ F_SEARCH_STEP, F_FLOUR_RANGE, F_FLOUR_BURST, F_HIDE_STEP, F_RADII = range(8, 13)
 I_RADII, I_HEARD_FROM = 5, 7
 I_GROPE_STATE, I_GROPE_PIN, I_FLOUR_ROUNDS, I_VANISH_STATE, I_VANISH_PIN = range(10, 15)
 I_HIDE_STATE, I_REFUSED_STATE, I_STRUCK_PIN, I_DEFAULT_WATER, I_GROPE_TOUCH = range(15, 20)
+I_SPOT_PIN, I_LISTEN_PIN = range(20, 22)
 # the run's state: after the shared arrays
 FLOUR_LEFT, FLOURED, HIDERS, DARKS = STATE, STATE + 1, STATE + 2, STATE + 3
 """Handfuls of flour left; rounds an intruder stays floured; each defender's part in this
@@ -278,7 +279,8 @@ def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
     only the direction (DD-7)."""
     t = W[SC][S_TURN] - 1
     if not unseen_by(M, W, g, i):
-        learn(M, W, g, i, M[STRUCK_SEEN][i, M[WLIQ][t, i], W[INVIS][i]], NO_PIN)
+        seen = M[STRUCK_SEEN][i, M[WLIQ][t, i], W[INVIS][i]]
+        learn(M, W, g, i, seen[0], seen[1])
         return
     near = 1 if adjacent(W[GX][g], W[GY][g], W[IX][i], W[IY][i]) else 0
     learn(M, W, g, i, M[STRUCK][i, near, ranged], M[IN][I_STRUCK_PIN])
@@ -430,9 +432,9 @@ def _senses(
     line = line_of_sight(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i])
     if (invisible != 0 or dark) and line and hypot_below(dx, dy, fl[F_SENSE], False):
         if M[GSENSES][g, BLIND] and reaches[0] > 0:
-            learn(M, W, g, i, reaches[0], NO_PIN)
+            learn(M, W, g, i, reaches[0], reaches[6])
         if M[GSENSES][g, SCENT] and reaches[1] > 0:
-            learn(M, W, g, i, reaches[1], NO_PIN)
+            learn(M, W, g, i, reaches[1], reaches[7])
     if W[AWARE][g, i] >= LOCATION:
         return False
     if (
@@ -448,7 +450,7 @@ def _senses(
         value = face(20, uniforms, ctx)
         state = M[SPOT][g, kind, steps, distracted(M, W, g), value - 1]
         if state:
-            learn(M, W, g, i, state, NO_PIN)
+            learn(M, W, g, i, state, M[IN][I_SPOT_PIN])
     if W[AWARE][g, i] >= LOCATION:
         return False
     noisy = W[NOISY][i]
@@ -569,7 +571,7 @@ def _perceive(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: n
         value = face(20, uniforms, ctx)
         cases[k, 5] = by_margin(M[HEARD], heard_from, value + bonus - dc)
     for k in range(n):
-        learn(M, W, listeners[k], i, cases[k, 5], NO_PIN)
+        learn(M, W, listeners[k], i, cases[k, 5], M[IN][I_LISTEN_PIN])
 
 
 @internal

@@ -202,26 +202,40 @@ def build(scenario: Scenario) -> D20Model:
     shared = d20.prefix(scenario, rules, walk)
     width, height = shared["floats"][0], shared["floats"][1]
 
+    pins = ["", "DD-6"]
+    """The rules that gave a square, lost when the intruder moves (LP-2; 0: none; 1:
+    groping): what each leaves is ``lost``."""
+
+    def pin_of(rule: str) -> int:
+        if rule not in pins:
+            pins.append(rule)
+        return pins.index(rule)
+
     # --- what each sense reaches, by intruder, out of a liquid or in one
-    reaches = np.zeros((n_i, 2, 2, 6), np.int64)
+    reaches = np.zeros((n_i, 2, 2, 8), np.int64)
     """[intruder, in a liquid, invisible] → blindsight's state, scent's state, sight not
     blocked, hearing not blocked, hearing not blocked when it makes noise (DD-17), divination
-    not blocked (DD-19)."""
-    struck_seen = np.zeros((n_i, 2, 2), np.int64)
+    not blocked (DD-19), blindsight's pin, scent's pin (LP-2)."""
+    struck_seen = np.zeros((n_i, 2, 2, 2), np.int64)
     """[intruder, in a liquid, invisible] → what a struck defender that sees it learns: what
-    sight (see invisibility, when it is invisible) reaches (``Dnd35Game._struck``)."""
+    sight (see invisibility, when it is invisible) reaches (``Dnd35Game._struck``), and its
+    pin (LP-2)."""
     for i, actor in enumerate(intruders):
         for liquid, invisible in np.ndindex(2, 2):
             held = _conditions(actor, bool(invisible), bool(liquid))
             sense = Sense.SEE_INVISIBLE if invisible else Sense.SIGHT
-            struck_seen[i, liquid, invisible] = _rank(reach(sense, held).state)
+            sight = reach(sense, held)
+            struck_seen[i, liquid, invisible] = (_rank(sight.state), pin_of(sight.line.rule))
+            blind, scent = reach(Sense.BLINDSIGHT, held), reach(Sense.SCENT, held)
             reaches[i, liquid, invisible] = (
-                _rank(reach(Sense.BLINDSIGHT, held).state),
-                _rank(reach(Sense.SCENT, held).state),
+                _rank(blind.state),
+                _rank(scent.state),
                 int(not reach(Sense.SIGHT, held).blocked),
                 int(not reach(Sense.HEARING, held).blocked),
                 int(not reach(Sense.HEARING, [*held, Condition.MAKING_NOISE]).blocked),
                 int(not reach(Sense.DIVINATION, held).blocked),
+                pin_of(blind.line.rule),
+                pin_of(scent.line.rule),
             )
 
     # --- the signs that show an invisible intruder's square [DD-10, DD-11, DD-12, DD-16]
@@ -233,14 +247,6 @@ def build(scenario: Scenario) -> D20Model:
         }
     )
     bands = len(radii) + 1
-    pins = ["", "DD-6"]
-    """The rules that give a square for the moment only (0: none; 1: groping)."""
-
-    def pin_of(rule: str) -> int:
-        if rule not in pins:
-            pins.append(rule)
-        return pins.index(rule)
-
     night = scenario.time is TimeOfDay.NIGHT
     signs = np.zeros((n_i, 2, 2, 2, 2, bands, 2), np.int64)
     """[intruder, floured, moved, soft ground, liquid, band] → (state, pin)."""
@@ -588,6 +594,8 @@ def build(scenario: Scenario) -> D20Model:
     surf_y = np.array([y for p in surfaces for _, y in p] or [0.0], np.float64)
 
     struck_pin = pin_of("DD-7")
+    spot_pin = pin_of("DD-4")  # Spot beating its DC by 20 (LP-2)
+    listen_pin = pin_of("DD-5")  # Listen beating its DC by 20 (LP-2)
     lost = np.array([0] + [_rank(traits.pinpoint_lost(rule)[0]) for rule in pins[1:]], np.int64)
 
     floats = np.array(
@@ -621,6 +629,8 @@ def build(scenario: Scenario) -> D20Model:
             struck_pin,
             int(scenario.default_surface == "water"),
             int(grope_touch),
+            spot_pin,
+            listen_pin,
         ],
         np.int64,
     )

@@ -48,7 +48,6 @@ from vigile.sim.kernel.d20 import (
     IY,
     LOCATION,
     LSTATE,
-    NO_PIN,
     OBSERVED,
     OP_APPEAR,
     OP_DOOR,
@@ -57,6 +56,7 @@ from vigile.sim.kernel.d20 import (
     OP_START,
     OP_STRIKE,
     OP_VANISH,
+    PIN,
     S_OUTCOME,
     S_TURN,
     SC,
@@ -128,7 +128,10 @@ MODEL = [
 ]
 """The Starfinder arrays after the shared ones, by their names in the tables."""
 F_SOUND_STEP, F_SNIPE_LEAST = 4, 5
-I_BEST, I_VANISH, I_NOTICED_FROM = 10, 13, 14
+I_BEST, I_VANISH, I_NOTICED_FROM, I_LOST = 10, 13, 14, 15
+PINNED = cast(int, np.int64(1))
+"""``pin`` for :func:`learn`: every square a Starfinder defender locates is where the intruder
+was, lost when it moves (LP-2: ``I_LOST``)."""
 SIGHT_M = 9
 """The shared sight masks (:data:`vigile.sim.kernel.d20.SIGHT_M`)."""
 CROWD, SNIPED = STATE, STATE + 1
@@ -154,7 +157,7 @@ def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
         after = M[STRUCK][1, before]
     else:
         after = M[STRUCK][2, before]
-    learn(M, W, g, i, after, NO_PIN)
+    learn(M, W, g, i, after, PINNED)
 
 
 @internal
@@ -168,8 +171,9 @@ def _roll_to_hit(M: Arrays, i: int, g: int, uniforms: np.ndarray, ctx: np.ndarra
 
 @inlined
 def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """Each living intruder where its plan takes it: a visible one that walks into the dark
-    leaves those that observed it only its square (``_into_the_dark``); then its doors,
+    """Each living intruder where its plan takes it: those that had located it keep the square
+    where it was and only its presence (``_unpin``, LP-2); a visible one that walks into the
+    dark leaves those that observed it only its square (``_into_the_dark``); then its doors,
     invisibility cast or ended, blows, kills and sniping shots (a dead victim: nothing)."""
     n_i = M[IN][I_I]
     ops = M[DOOR_OPS]
@@ -180,16 +184,21 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
         W[IX][i] = M[WX][t, i]
         W[IY][i] = M[WY][t, i]
         if M[WSHIFT][t, i]:
-            into_the_dark(M, W, i, vanished, NO_PIN)
+            for h in range(M[IN][I_G]):
+                if W[PIN][h, i] > 0:
+                    W[PIN][h, i] = 0
+                    if W[AWARE][h, i] == LOCATION:
+                        W[AWARE][h, i] = M[IN][I_LOST]
+            into_the_dark(M, W, i, vanished, PINNED)
         for k in range(M[OP_START][t * n_i + i], M[OP_START][t * n_i + i + 1]):
             kind = ops[k, 0]
             g = ops[k, 1]
             if kind == OP_DOOR:
                 door(M, W, ops[k, 1], ops[k, 2])
             elif kind == OP_VANISH:
-                set_invisible(M, W, i, INVISIBLE, vanished, NO_PIN)
+                set_invisible(M, W, i, INVISIBLE, vanished, PINNED)
             elif kind == OP_APPEAR:
-                set_invisible(M, W, i, VISIBLE, vanished, NO_PIN)
+                set_invisible(M, W, i, VISIBLE, vanished, PINNED)
             elif kind == OP_STRIKE:
                 if strike_lands(W, i, g):
                     _roll_to_hit(M, i, g, uniforms, ctx)
@@ -284,7 +293,7 @@ def _stealth(
         W[LSTATE][g, 1] = after
     for g in range(n_g):
         if crowd[g]:
-            learn(M, W, g, i, W[LSTATE][g, 1], NO_PIN)
+            learn(M, W, g, i, W[LSTATE][g, 1], PINNED)
 
 
 @inlined

@@ -321,7 +321,7 @@ def build(scenario: Scenario) -> SfModel:
         struck[2, before] = _rank(starfinder.ranged_attack_from_unseen(STATES[before]).after)
     best = np.array([_rank(starfinder.noticed_state(bool(u))) for u in (0, 1)], np.int64)
     vanished = starfinder.vanished(AwarenessState.OBSERVED)
-    assert not vanished.line.rule.startswith("DD-")  # Starfinder pins no square (D&D 3.5 does)
+    lost = starfinder.location_lost()  # a located square is lost when it moves (LP-2)
 
     floats = np.array([*shared.pop("floats"), sound_step, least], np.float64)
     first = shared.pop("ints")
@@ -333,6 +333,7 @@ def build(scenario: Scenario) -> SfModel:
             0,
             _rank(vanished.after),
             NOTICED_FROM,
+            _rank(lost.after),
         ],
         np.int64,
     )
