@@ -121,3 +121,52 @@ def test_LP2_SF5_a_located_square_is_lost_to_presence_when_it_moves(tmp_path: Pa
     assert [e.kind for e in game.events if e.turn == 2 and e.actor == "Guard" and e.verdict] == [
         "sight"
     ]
+
+
+# ------------------------------------------------------------------ LP-3
+
+PLAIN_SIGHT = """\
+ruleset: starfinder
+name: plain sight
+map: {width: 80, height: 20}
+turns: 1
+walls:
+  - {kind: wall, start: [20, 0], end: [20, 12]}
+actors:
+  - name: Vex
+    side: attackers
+    position: [10, 5]
+    move: 30
+    bonuses: {attack: 6, stealth: 12}
+  - name: Guard
+    side: defenders
+    position: [50, 5]
+    move: 1
+    bonuses: {ac: 15, perception: 4}
+plans:
+  Vex:
+    - {to: [10, 15], speed: half, actions: [{do: snipe, target: Guard}]}
+"""
+
+
+def test_LP3_SF10_SF9_an_attacker_who_never_hid_shoots_but_does_not_snipe(
+    tmp_path: Path,
+) -> None:
+    """Vex starts behind the wall, out of the guard's sight: no Stealth check was ever made
+    against him. She walks 10 ft into the open, (10, 15) (her line to (50, 5) passes the
+    wall's end at y = 15 − 10 × 10/40 = 12.5 > 12), and shoots. She never hid from him: LP-3,
+    no snipe. Not flat-footed (SF-9: not hidden): AC 15, +6 needs 9; d20 12 → 18 hits. No
+    Stealth at −20 (SF-10); struck by a visible attacker in the open, he observes her (SF-11),
+    so the round's perception has nobody left to roll: one die in all."""
+    path = tmp_path / "plain.yaml"
+    path.write_text(PLAIN_SIGHT, encoding="utf-8")
+    game = new_game(load_scenario(path), faces=GivenFaces([12]))
+    assert isinstance(game, D20Game)
+    game.play_turn()
+    shots = [e.verdict for e in game.events if e.kind == "attack" and e.verdict is not None]
+    assert len(shots) == 1 and shots[0] is not None and shots[0].success
+    notes = {n.reason for n in shots[0].notes}
+    assert "starfinder.attack.not_hidden" in notes
+    assert "starfinder.attack.flat_footed_first" not in notes
+    assert not [e for e in game.events if e.message == "starfinder.round.stealth"]
+    assert game.by_name["Guard"].aware_of("Vex") is AwarenessState.OBSERVED

@@ -68,6 +68,10 @@ class StarfinderGame(D20Game):
         """Intruders who lost cover or concealment on their way this round (SF-6)."""
         self.sniped: set[str] = set()
         """Intruders whose sniping Stealth roll is this round's (SF-10)."""
+        self.hid_from: set[tuple[str, str]] = set()
+        """(intruder, defender): a Stealth check of the intruder succeeded against that
+        defender's Perception and it has not observed it since (LP-3: sniping, and attacking
+        from hiding, need it)."""
 
     def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
         """A visible attacker is observed; an unseen one that struck from an adjacent square
@@ -132,8 +136,9 @@ class StarfinderGame(D20Game):
         then one Stealth roll at −20 against every defender in a line of sight who does not
         observe the sniper, to stay hidden, its square's cover being where it gets back to;
         the victim at least knows something shot it (SF-11 [R]). Not hidden from the victim:
-        an ordinary shot."""
-        hidden = victim.aware_of(intruder.name) is not AwarenessState.OBSERVED
+        an ordinary shot, and the victim is not flat-footed: hidden means a Stealth check
+        already used successfully to hide from it (LP-3)."""
+        hidden = self._hid(intruder, victim)
         self.noisy.add(intruder.name)
         self._roll_to_hit(intruder, victim)
         self._blow(intruder, victim, "engine.d20.snipes")
@@ -156,7 +161,7 @@ class StarfinderGame(D20Game):
             knows = target.aware_of(attacker.name)
             key = (attacker.name, target.name)
             ruling = starfinder.flat_footed(
-                hidden=knows is not AwarenessState.OBSERVED,
+                hidden=self._hid(attacker, target),
                 first_attack=key not in self.attacked,
                 still_invisible=hidden_from(target, attacker),
                 located=knows.at_least(AwarenessState.LOCATION),
@@ -169,6 +174,14 @@ class StarfinderGame(D20Game):
             attack=stats_of(attacker).attack,
             ac=ac,
             flat_footed=ruling,
+        )
+
+    def _hid(self, intruder: Walker, defender: Walker) -> bool:
+        """The intruder hid from the defender with a Stealth check that succeeded, and the
+        defender has not observed it since [LP-3, SF-9, SF-10]: an attacker in plain sight that
+        never hid attacks from no hiding."""
+        return (intruder.name, defender.name) in self.hid_from and (
+            defender.aware_of(intruder.name) is not AwarenessState.OBSERVED
         )
 
     def _attack_verdict(
@@ -270,3 +283,8 @@ class StarfinderGame(D20Game):
                 change.after,
             )
             self._learn(observer, intruder, change.after, change.line.rule)
+            key = (intruder.name, observer.name)
+            if observer.aware_of(intruder.name) is AwarenessState.OBSERVED:
+                self.hid_from.discard(key)
+            elif member.outcome != "starfinder.hide.observer_sees" and not member.success:
+                self.hid_from.add(key)  # LP-3: hidden from it by this Stealth check

@@ -35,7 +35,11 @@ class KernelRound(d20.KernelRound):
         n_g, n_i = len(model.defenders), len(model.intruders)
 
         def state() -> tuple[Array, ...]:
-            extra = (np.zeros(max(1, n_g), np.int64), np.zeros(max(1, n_i), np.int64))
+            extra = (
+                np.zeros(max(1, n_g), np.int64),
+                np.zeros(max(1, n_i), np.int64),
+                np.zeros((max(1, n_g), max(1, n_i)), np.int64),
+            )
             every_wall = model.arrays["every_wall"]
             return d20.state(n_g, n_i, int(model.ints[3]), every_wall, extra)
 

@@ -134,10 +134,12 @@ PINNED = cast(int, np.int64(1))
 was, lost when it moves (LP-2: ``I_LOST``)."""
 SIGHT_M = 9
 """The shared sight masks (:data:`vigile.sim.kernel.d20.SIGHT_M`)."""
-CROWD, SNIPED = STATE, STATE + 1
+CROWD, SNIPED, HID = STATE, STATE + 1, STATE + 2
 """The run's state after the shared arrays: each defender's part in this round's Stealth roll
 (0: none, 1: rolls, 2: sees the hider without a roll); intruders whose Stealth roll this round
-was their sniping's (SF-10)."""
+was their sniping's (SF-10); [defender, intruder] 1 where a Stealth check of the intruder
+succeeded against the defender, which has not observed it since (LP-3,
+``StarfinderGame.hid_from``)."""
 
 
 @internal
@@ -207,7 +209,7 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
                 if strike_lands(W, i, g):
                     W[GALIVE][g] = 0
             elif kind == OP_SNIPE and strike_lands(W, i, g):
-                hidden = W[AWARE][g, i] != OBSERVED
+                hidden = W[AWARE][g, i] != OBSERVED and W[HID][g, i] == 1
                 _roll_to_hit(M, i, g, uniforms, ctx)
                 _struck(M, W, g, i, RANGED)
                 if hidden:
@@ -290,10 +292,15 @@ def _stealth(
             noticed = by_margin(M[NOTICED], M[IN][I_NOTICED_FROM], margin)
             total = 1 if part[3] == LOCATION else 0
             after = M[AFTER][noticed, total, before]
+            W[LSTATE][g, 2] = 0 if noticed else 1
         W[LSTATE][g, 1] = after
     for g in range(n_g):
         if crowd[g]:
             learn(M, W, g, i, W[LSTATE][g, 1], PINNED)
+            if W[AWARE][g, i] == OBSERVED:
+                W[HID][g, i] = 0
+            elif crowd[g] == 1 and rolls and W[LSTATE][g, 2]:
+                W[HID][g, i] = 1
 
 
 @inlined
@@ -338,6 +345,7 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
     n_g, n_i = M[IN][I_G], M[IN][I_I]
     sc = W[SC]
     start_run(M, W)
+    W[HID][:, :] = 0
     for t in range(M[IN][I_T]):
         sc[S_TURN] = t + 1
         for g in range(n_g):
