@@ -160,8 +160,12 @@ class StarfinderGame(D20Game):
         if attacker.side is Side.ATTACKERS and target.side is Side.DEFENDERS:
             knows = target.aware_of(attacker.name)
             key = (attacker.name, target.name)
+            # LP-3: hidden by a Stealth check that beat it, or unseen by it (SF-11: invisible,
+            # or in the dark for it) and not observed; an attacker in plain sight that never
+            # hid is not hidden.
             ruling = starfinder.flat_footed(
-                hidden=self._hid(attacker, target),
+                hidden=self._hid(attacker, target)
+                or (knows is not AwarenessState.OBSERVED and self._unseen_by(target, attacker)),
                 first_attack=key not in self.attacked,
                 still_invisible=hidden_from(target, attacker),
                 located=knows.at_least(AwarenessState.LOCATION),
