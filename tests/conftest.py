@@ -2,8 +2,10 @@
 
 With ``CI`` set (CI runs with ``CI=true``) hypothesis runs the ``ci`` profile: no deadline, so a
 property test on a loaded two-core machine fails only on a wrong answer, never on a slow example;
-its examples are derandomized, so a CI run is reproducible. Locally the default profile applies
-(``--hypothesis-profile=ci`` picks the other one by hand).
+its examples are derandomized, so a CI run is reproducible. Locally the ``dev`` profile applies:
+random examples, as a newcomer runs the README's test command, and no deadline either (a test
+never asserts on time: a slow example on a busy machine is not a wrong answer);
+``--hypothesis-profile=ci`` picks the other one by hand.
 
 The suite runs on every core (pytest-xdist, ``-n auto --dist loadfile`` in pyproject.toml: a
 module's tests stay in one worker, with its servers and browser), and the session's first
@@ -33,8 +35,8 @@ from hypothesis import settings
 from vigile.rulesets.data import RuleData, apply_overrides, shipped
 
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+settings.register_profile("dev", deadline=None, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture
