@@ -1,8 +1,8 @@
 """What gives an invisible intruder away in the d20 round (issue 10): flour (DD-10 [R]),
 footprints on soft ground (DD-11 [R]), a carried light (DD-16 [R]), casting and ending
 invisibility (DD-1 [R]), and the GM's note of senses that cannot reach (DD-17). Worked out by
-hand from the seed text and rules.toml ([flour] range 10 ft, burst 5 ft, 3 rounds; [objects]
-60 ft; [tracks] 30 ft)."""
+hand from the seed text and rules.toml ([flour] range 10 ft, burst 5 ft, rounds 0: until it
+falls; [objects] 60 ft; [tracks] 30 ft)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from vigile.io.i18n import Lang
 from vigile.io.views import character_lines, gm_lines
 from vigile.rulesets.data import shipped
 from vigile.rulesets.dnd35 import traits
+from vigile.scene.house import scenario_rules
 from vigile.scene.loader import load_scenario
 
 DND = shipped("dnd35")
@@ -91,10 +92,14 @@ def learned(result: GameResult) -> list[tuple[int, str, object, object]]:
 
 
 def test_DD10_flour_within_10_ft_covers_within_5_ft() -> None:
-    """[flour] range_ft 10, burst_ft 5: thrown 8 ft at a point 4 ft from it, it covers (for 3
-    rounds); thrown 12 ft, out of range; 6 ft from it, missed."""
+    """[flour] range_ft 10, burst_ft 5: thrown 8 ft at a point 4 ft from it, it covers, as long
+    as it stays on it (rounds 0, DD-10 [R]); with a house rule of 3 rounds, for 3 rounds;
+    thrown 12 ft, out of range; 6 ft from it, missed."""
     assert traits.flour_covers(DND, throw_ft=8, miss_ft=4)[0]
-    assert traits.flour_covers(DND, throw_ft=8, miss_ft=4)[1].params == {"rounds": 3}
+    until = traits.flour_covers(DND, throw_ft=8, miss_ft=4)[1]
+    assert until.reason == "dnd35.traits.flour.covers_until_it_falls" and not until.params
+    three = scenario_rules("dnd35", {"flour": {"rounds": 3}})
+    assert traits.flour_covers(three, throw_ft=8, miss_ft=4)[1].params == {"rounds": 3}
     assert traits.flour_covers(DND, throw_ft=12, miss_ft=0)[1].reason.endswith("out_of_range")
     assert traits.flour_covers(DND, throw_ft=8, miss_ft=6)[1].reason.endswith("missed")
 
@@ -138,14 +143,37 @@ def test_DD10_a_baker_throws_flour_at_the_square_he_lost_and_then_knows_hers(
     assert result.outcome.kind == "detected" and result.outcome.turn == 3
 
 
-def test_DD10_the_flour_falls_after_3_rounds(tmp_path: Path) -> None:
-    """As above, but the baker cannot hit her (she has an AC of 40 and his d20 2 + 0 misses):
-    the flour thrown in round 2 shows her in rounds 2, 3 and 4, then falls at the end of round
-    4. Dice: rounds 1 and 2 as above; then each round the attack roll's d20, 2."""
+def test_DD10_the_flour_shows_her_constantly_while_it_stays_on(tmp_path: Path) -> None:
+    """The seed: flour lets one know "constamment" where the invisible thing is, "jusqu'à ce
+    que la farine tombe". As above, but the baker cannot hit her (AC 40: his d20 2 + 0 misses).
+    [flour] rounds 0: no round count makes it fall (DD-10 [R]) and she never enters a liquid:
+    thrown in round 2, it still shows her in rounds 3, 4, 5 and 6, so he attacks her square
+    each of those rounds (one attack roll d20 each, 2: four misses) and it never falls. Dice:
+    rounds 1 and 2 as above (8), then 2, 2, 2, 2."""
+    result = game(
+        tmp_path,
+        [1, 1, 10, 15, 70, 1, 20, 1, 2, 2, 2, 2],
+        turns=6,
+        baker_bonuses=", flour: 1",
+        wisp_bonuses=", ac: 40",
+        legs=FLOUR_LEGS,
+    )
+    assert not [e for e in result.events if e.message == "dnd35.round.flour_falls"]
+    attacks = [e.turn for e in result.events if e.kind == "attack" and e.actor == "Baker"]
+    assert attacks == [1, 3, 4, 5, 6]  # round 1: his grope (DD-6); 3 to 6: the flour shows her
+    baker = next(w for w in result.walkers if w.name == "Baker")
+    assert baker.aware_of("Wisp") is AwarenessState.LOCATION
+
+
+def test_DD10_a_house_rule_makes_the_flour_fall_after_3_rounds(tmp_path: Path) -> None:
+    """House rule ``flour.rounds = 3`` (DD-10 [R]): the flour thrown in round 2 shows her in
+    rounds 2, 3 and 4, then falls at the end of round 4. Dice: rounds 1 and 2 as above; then
+    each round the attack roll's d20, 2."""
     result = game(
         tmp_path,
         [1, 1, 10, 15, 70, 1, 20, 1, 2, 2],
         turns=4,
+        extra="house_rules: {flour: {rounds: 3}}",
         baker_bonuses=", flour: 1",
         wisp_bonuses=", ac: 40",
         legs=FLOUR_LEGS,

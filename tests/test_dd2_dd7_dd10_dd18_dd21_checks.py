@@ -3,7 +3,7 @@
 ``senses`` (DD-1, DD-13, DD-15, DD-17, DD-19), ``gaze`` (DD-18). Worked out by hand from the
 seed text and rules.toml: an attack roll hits when face + bonus >= AC, a natural 1 always
 missing and a natural 20 always hitting (DD-6 [C]); [attack] invisible_attacker = 2;
-[flour] range 10 ft, burst 5 ft, 3 rounds; [objects] sight 60 ft; [tracks] 30 ft; [spot]
+[flour] range 10 ft, burst 5 ft, until it falls; [objects] sight 60 ft; [tracks] 30 ft; [spot]
 range 30 ft."""
 
 from __future__ import annotations

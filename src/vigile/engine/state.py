@@ -41,7 +41,7 @@ class Walker:
     """Invisible from now on (True: it cast invisibility; False: it ended it, or attacked), over
     its actor's ``invisible``; None: as the scenario says (d20 games, DD-1, SF-7)."""
     floured: int = 0
-    """Rounds the flour thrown on it still shows it (DD-10); 0: none."""
+    """Rounds the flour thrown on it still shows it (DD-10); 0: none; -1: until it falls."""
 
     @property
     def name(self) -> str:

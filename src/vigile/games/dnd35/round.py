@@ -216,11 +216,12 @@ class Dnd35Game(D20Game):
         self._perceive_dnd(intruder)
 
     def _end_of_round(self) -> None:
-        """Flour falls after its rounds, or in a liquid [DD-10 R]."""
+        """Flour stays until it falls: washed off in a liquid, or after ``flour.rounds``
+        rounds when a group sets them [DD-10 R, :func:`traits.flour_after_round`]."""
         for intruder in self.intruders():
             if intruder.floured:
                 wet = Condition.IN_LIQUID in self._conditions(intruder)
-                intruder.floured = 0 if wet else intruder.floured - 1
+                intruder.floured = traits.flour_after_round(intruder.floured, wet=wet)
                 if not intruder.floured:
                     _, line = traits.flour_reveals(flour_fallen=True)
                     self._gm_note(None, intruder, "dnd35.round.flour_falls", line.rule)
@@ -327,7 +328,7 @@ class Dnd35Game(D20Game):
             miss_ft=distance(point, intruder.at),
         )
         if covers:
-            intruder.floured = self.rules.num("flour.rounds")
+            intruder.floured = traits.flour_rounds(self.rules)
         self.emit(
             "action",
             "dnd35.round.flour",

@@ -14,8 +14,12 @@ Rulings of this project where the seed is silent (proposals for RULES.md), their
 - [R] DD-10: a handful of flour is thrown, with no roll, at a point within ``flour.range_ft``
   (10 ft); it covers an invisible creature within ``flour.burst_ft`` (5 ft) of that point,
   and every awake sighted observer with a line of sight within ``objects.sight_ft`` (60 ft)
-  then knows its square (total concealment stays, DD-8), for ``flour.rounds`` (3) rounds or
-  until it enters a liquid (the flour falls or washes off).
+  then knows its square (total concealment stays, DD-8) "constantly" (the seed's
+  "constamment"), as long as the flour stays on it: until it enters a liquid (DD-12: the flour
+  washes off). [R] Nothing else makes it fall by default: the seed's "jusqu'à ce que la farine
+  tombe ou soit emportée par un courant d'air" names no time, and the scenarios have no
+  draught; a group may set ``flour.rounds`` (0 by default: no limit) to make it fall after so
+  many rounds.
 - [R] DD-11: an invisible creature that moves on soft ground leaves footprints there as it
   goes: an awake sighted observer with a line of sight within ``tracks.range_ft`` (30 ft; 0
   switches it off) knows its square that round.
@@ -138,6 +142,29 @@ def flour_reveals(*, flour_fallen: bool = False) -> tuple[AwarenessState, Line]:
     return AwarenessState.LOCATION, Line("dnd35.traits.flour.reveals", "DD-10")
 
 
+FLOUR_STAYS = -1
+"""The rounds left of flour that stays until it falls (``flour.rounds`` 0) [DD-10, R]."""
+
+
+def flour_rounds(rules: RuleData) -> int:
+    """The rounds a fresh covering of flour shows the creature [DD-10, R]: ``flour.rounds``,
+    or, with 0 (the default), :data:`FLOUR_STAYS`: as long as it stays on it (the seed:
+    "constamment ... jusqu'à ce que la farine tombe")."""
+    rounds = int(rules.num("flour.rounds"))
+    return rounds if rounds > 0 else FLOUR_STAYS
+
+
+def flour_after_round(rounds_left: int, *, wet: bool) -> int:
+    """The rounds the flour still shows the creature after a round [DD-10, DD-12 R]: none
+    once it has been in a liquid (washed off); flour that stays (:data:`FLOUR_STAYS`) stays;
+    else one round fewer (0: it fell)."""
+    if wet:
+        return 0
+    if rounds_left == FLOUR_STAYS:
+        return FLOUR_STAYS
+    return max(0, rounds_left - 1)
+
+
 def flour_covers(rules: RuleData, *, throw_ft: float, miss_ft: float) -> tuple[bool, Line]:
     """Does a handful of flour, thrown ``throw_ft`` away at a point ``miss_ft`` from the
     invisible creature, cover it? [DD-10, R] Within ``flour.range_ft`` only, and the creature
@@ -148,7 +175,10 @@ def flour_covers(rules: RuleData, *, throw_ft: float, miss_ft: float) -> tuple[b
         )
     if miss_ft > rules.num("flour.burst_ft"):
         return False, Line("dnd35.traits.flour.missed", "DD-10")
-    return True, Line("dnd35.traits.flour.covers", "DD-10", {"rounds": rules.num("flour.rounds")})
+    rounds = flour_rounds(rules)
+    if rounds == FLOUR_STAYS:
+        return True, Line("dnd35.traits.flour.covers_until_it_falls", "DD-10")
+    return True, Line("dnd35.traits.flour.covers", "DD-10", {"rounds": rounds})
 
 
 def seen_object(rules: RuleData, *, distance_ft: float) -> bool:

@@ -739,7 +739,8 @@ def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> Non
                 _defend(M, W, t, g, uniforms, ctx)
         for i in range(n_i):
             if W[IALIVE][i] and W[FLOURED][i]:
-                W[FLOURED][i] = 0 if M[WLIQ][t, i] else W[FLOURED][i] - 1
+                left = W[FLOURED][i]  # traits.flour_after_round: -1 stays until it falls
+                W[FLOURED][i] = 0 if M[WLIQ][t, i] else (left if left < 0 else left - 1)
         if sc[S_OUTCOME] == 0:
             objective(M, W, t)
         if ctx[C_STATUS]:

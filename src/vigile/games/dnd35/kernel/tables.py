@@ -621,7 +621,7 @@ def build(scenario: Scenario) -> D20Model:
             *first,
             grope_state,
             pins.index("DD-6"),
-            int(rules.num("flour.rounds")),
+            traits.flour_rounds(rules),
             _rank(vanish_state),
             vanish_pin,
             hide_state,
