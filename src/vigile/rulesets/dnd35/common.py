@@ -22,7 +22,11 @@ def companion(rules: RuleData, name: str) -> bool:
 
 
 def distance_steps(rules: RuleData, step_key: str, distance_ft: float) -> int:
-    """Whole steps of the data file's length in ``distance_ft`` (``-1 per 10 ft``: 25 ft is 2)."""
+    """Whole steps of the data file's length in ``distance_ft`` (``-1 per 10 ft``: 25 ft is 2).
+
+    [R, DD-3, DD-5, DD-20] ``distance_ft`` is the straight-line distance in feet between the
+    two creatures' positions, not a count of squares: 19 ft is 1 step though the creatures
+    stand 4 squares apart. The compiled kernel counts so too (``hypot_steps``)."""
     return int(distance_ft // rules.num(step_key))
 
 

@@ -30,7 +30,15 @@ _PRESENCE_ONLY = Line("dnd35.spot.presence_only", "DD-3")
 
 
 class SpotTarget(StrEnum):
-    """What the invisible target is or does (DD-3): the stiller, the harder."""
+    """What the invisible target is or does (DD-3): the stiller, the harder.
+
+    [R] The turn engine and its kernel give a breathing creature that moved this round
+    ``moving`` (DC 20) and one that did not ``still`` (DC 30): standing still, it still
+    breathes and shifts, the seed's "ne bouge pas (ou presque pas)". ``immobile`` (DC 40, "une
+    créature totalement immobile") is for a creature that cannot stir at all (paralysed, held,
+    petrified), which the round does not play: the GM names it to ``vigile check dnd35 spot``.
+    A construct or an undead (``breathing: false``) is ``non-breathing``, DC 40.
+    """
 
     MOVING = "moving"
     STILL = "still"
