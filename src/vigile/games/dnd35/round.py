@@ -276,13 +276,13 @@ class Dnd35Game(D20Game):
     def _moved(self, intruder: Walker, start: Point) -> None:
         self._into_the_dark(intruder)
 
-    def _search(self, defender: Walker, intruder: Walker, known: Known | None) -> None:
     def _location_lost(self, cause: str) -> tuple[AwarenessState, str]:
         """Heard, spotted or smelled: the direction; shown for the moment: the presence
         [LP-2, DD-4..DD-7, :func:`~vigile.rulesets.dnd35.traits.pinpoint_lost`]."""
         state, line = pinpoint_lost(cause)
         return state, line.rule
 
+    def _search(self, defender: Walker, intruder: Walker, known: Known | None) -> None:
         """What the defender does with what it knows [R, :func:`search.search`]: a square, it
         walks toward it and, with flour left, within its range and in sight of the square,
         throws a handful there [DD-10 R], else, within reach, gropes it [DD-6]; a bearing, it

@@ -104,13 +104,19 @@ def vanished() -> tuple[AwarenessState, Line]:
 
 
 def pinpoint_lost(cause: str) -> tuple[AwarenessState, Line]:
-    """A creature pinpointed for the moment moved: its square is lost. ``cause`` is the rule
-    that gave the square: groping (DD-6), its blow (DD-7), watching it vanish (DD-1), flour
-    (DD-10), footprints (DD-11), its light (DD-16).
+    """A creature pinpointed moved: its square is lost (LP-2: a square found by any means is
+    where the creature *was*). ``cause`` is the rule that gave the square: Spot beating its DC
+    by 20 (DD-4), Listen beating it by 20 (DD-5), scent (DD-13), groping (DD-6), its blow
+    (DD-7), watching it vanish (DD-1), flour (DD-10), footprints (DD-11), its light (DD-16).
 
-    [R] The character still knows that something is there (``presence``), as when the attacker
-    moves at once (DD-7).
+    A square heard, spotted or smelled leaves the direction the character last perceived
+    (``direction``, the way to that old square) and it must listen, spot or grope again
+    (LP-2). [R] One the character was shown for the moment (groped, struck, a sign) leaves it
+    knowing only that something is there (``presence``), as when the attacker moves at once
+    (DD-7).
     """
+    if cause in ("DD-4", "DD-5", "DD-13"):
+        return AwarenessState.DIRECTION, Line("dnd35.traits.located_lost", cause)
     if cause == "DD-7":
         return AwarenessState.PRESENCE, Line("dnd35.traits.struck.lost", "DD-7")
     if cause == "DD-6":
@@ -119,8 +125,6 @@ def pinpoint_lost(cause: str) -> tuple[AwarenessState, Line]:
 
 
 def carried_object_visible(
-    if cause in ("DD-4", "DD-5", "DD-13"):
-        return AwarenessState.DIRECTION, Line("dnd35.traits.located_lost", cause)
     *, picked_up_visible: bool, tucked_away: bool = False
 ) -> tuple[bool, Line]:
     """Is an object carried by an invisible creature visible? [DD-10]
