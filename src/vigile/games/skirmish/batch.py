@@ -4,7 +4,7 @@ A block of runs advances together: each guard's position, life, alert and awaren
 the runs; each check draws one random number per run and compares it with the chance the rule
 function gives for that run's case (:mod:`vigile.games.skirmish.model`). The order of a turn is the
 engine's (:mod:`vigile.games.skirmish.raid`): patrols, the intruders' schedule (fumbles, noises,
-kills, strikes, each heard by the defenders not already watching their maker), sight tests,
+kills, strikes, each heard by the defenders not watching their maker in sight, LP-4), sight tests,
 initiative in the order the detections happened, the objective. The intruders' plans come from the
 engine itself (:mod:`vigile.games.skirmish.schedule`)."""
 
@@ -152,9 +152,9 @@ class Block:
         grounds: tuple[Ints, list[Surface]] | None = None,
         besides: int | None = None,
     ) -> None:
-        """Every living defender not watching the maker checks the noise (SK-N1..SK-N7); one
-        who hears knows the direction and turns round: a sight test on the maker where it
-        stands, ``seen`` = (where, attitude, lit) (SK-N10).
+        """Every living defender not watching the maker (seen and in sight now, LP-4) checks the
+        noise (SK-N1..SK-N7); one who hears knows the direction and turns round: a sight test
+        on the maker where it stands, ``seen`` = (where, attitude, lit) (SK-N10).
 
         The source is ``at``, or per run (``xs``, ``ys``, with the ground of each run in
         ``grounds``) for a guard struck down where he stood. ``besides``: a defender who is
@@ -168,6 +168,12 @@ class Block:
             if g == besides:
                 continue
             listens = where & self.alive[:, g] & (self.aware[:, g, maker] < OBSERVED)
+            watching = np.nonzero(where & self.alive[:, g] & ~listens)[0]
+            if len(watching):
+                # LP-4 [R]: one who saw the maker and has it out of sight now listens again
+                (mx, my), attitude, lit = seen
+                chance = self._sight_chances(watching, g, maker, mx, my, attitude, lit, walls)
+                listens[watching[chance <= 0]] = True
             if not listens.any():
                 continue
             rows = np.nonzero(listens)[0]
@@ -281,7 +287,28 @@ class Block:
             close = gap < max(self.m.auto, self.m.bands[attitude])
             if not close.any():
                 return
-            rows, gap = rows[close], gap[close]
+            rows = rows[close]
+        chance = self._sight_chances(rows, g, i, x, y, attitude, lit, walls)
+        seen = self.rng.random(len(rows)) < chance
+        if seen.any():
+            mask = np.zeros(self.n, np.bool_)
+            mask[rows[seen]] = True
+            self.detect(mask, g, i, np.full(self.n, x), np.full(self.n, y))
+
+    def _sight_chances(
+        self,
+        rows: Ints,
+        g: int,
+        i: int,
+        x: float,
+        y: float,
+        attitude: Attitude,
+        lit: bool,
+        walls: Barriers,
+    ) -> Floats:
+        """The sight rule's chance for guard ``g`` on intruder ``i`` at (x, y) in the runs
+        ``rows`` (0 where it allows no test, SK-V1..SK-V9)."""
+        gap = np.hypot(self.gx[rows, g] - x, self.gy[rows, g] - y)
         near = gap < self.m.auto
         band = gap < self.m.bands[attitude]
         chance = np.zeros(len(rows))
@@ -304,11 +331,7 @@ class Block:
         if test.any() and len(walls):
             seen_line = line_of_sight(walls, self.gx[rows[test], g], self.gy[rows[test], g], x, y)
             chance[np.nonzero(test)[0][~seen_line]] = 0.0
-        seen = self.rng.random(len(rows)) < chance
-        if seen.any():
-            mask = np.zeros(self.n, np.bool_)
-            mask[rows[seen]] = True
-            self.detect(mask, g, i, np.full(self.n, x), np.full(self.n, y))
+        return chance
 
     def _never_far(self, attitude: Attitude, lit: bool, i: int, g: int) -> bool:
         """The sight rule gives 0 beyond both bands, alert or not (the usual night case)."""

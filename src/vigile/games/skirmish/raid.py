@@ -8,7 +8,8 @@ Each turn, in order:
    so does each action meant to be silent: opening or closing a door, climbing, a strike, a
    killing blow in melee (SK-N3); a fumble is a noise. On arrival (after any wait) it acts:
    grapple, kill, strike, speak, open or close a door. Every noise is checked at once by each
-   living defender who is not already watching its maker (SK-N1..SK-N7). One who hears knows
+   living defender who is not watching its maker, seen and in his sight now (SK-N1..SK-N7,
+   LP-4). One who hears knows
    the direction (SK-N10), is not on alert for it (unless the house rule ``alert_on_noise``),
    and turns round: he sees the maker only by the sight rules, measured to the maker and with a
    line of sight (SK-N10, SK-V1..SK-V9);
@@ -34,7 +35,9 @@ for a chain of sixes or succeeds without a roll (SK-D3).
 
 Rulings of the engine where the texts are silent, each a proposal for RULES.md:
 
-* [R] A noise is "out of sight" for a listener who does not already observe its maker.
+* [R] A noise is "out of sight" for a listener unless he has seen its maker and has it in his
+  sight now, by the sight rules where it stands (LP-4,
+  :func:`~vigile.rulesets.skirmish.noise.checks_noise`).
 * [R] The listener who hears turns round at once: a sight test on the maker where it stands at
   the moment of the noise. The turn's own sight test (step 3) still follows; one failed glance
   does not blind a guard for the turn.
@@ -65,6 +68,7 @@ Rulings of the engine where the texts are silent, each a proposal for RULES.md:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import partial
 
 import numpy as np
@@ -103,6 +107,7 @@ from vigile.rulesets.skirmish.movement import Speed, move_check, rolls_for_fumbl
 from vigile.rulesets.skirmish.noise import (
     NoiseEvent,
     Surface,
+    checks_noise,
     death_surface,
     heard_puts_on_alert,
     noise_check,
@@ -377,14 +382,17 @@ class SkirmishGame(Game):
         surface: Surface | None = None,
         besides: set[str] | None = None,
     ) -> None:
-        """Each living defender who does not watch the maker checks the noise; one who hears
-        knows its direction and turns round (SK-N10). ``besides``: who is not a listener (the
-        one struck is in the fight)."""
+        """Each living defender who does not watch the maker (seen and in sight now, LP-4) checks
+        the noise; one who hears knows its direction and turns round (SK-N10). ``besides``: who
+        is not a listener (the one struck is in the fight)."""
         for listener in self.defenders():
             if besides and listener.name in besides:
                 continue
-            if listener.aware_of(maker.name) is AwarenessState.OBSERVED:
-                continue  # he watches its maker: not a noise out of sight (SK-N1)
+            if not checks_noise(
+                observed=listener.aware_of(maker.name) is AwarenessState.OBSERVED,
+                sight=self._sight_rule(listener, maker, self.attitude(maker)),
+            ):
+                continue  # he watches its maker: not a noise out of sight (SK-N1, LP-4)
             gap = distance(listener.at, at)
             verdict = self.roll(
                 noise_check,
@@ -540,9 +548,29 @@ class SkirmishGame(Game):
     def _sight_test(self, observer: Walker, target: Walker, attitude: Attitude) -> Verdict | None:
         """The sight rule for ``observer`` looking at ``target`` doing ``attitude``, rolled and
         logged; None (nothing logged) when the rules allow no test (SK-V1..SK-V9)."""
+        check = self._sight_rule(observer, target, attitude)
+        if check().impossible:
+            return None
+        verdict = self.roll(check, observer)
+        self.emit(
+            "sight",
+            "engine.event.sight",
+            actor=observer,
+            target=target,
+            at=target.at,
+            verdict=verdict,
+            params={"distance": quoted(distance(observer.at, target.at))},
+        )
+        return verdict
+
+    def _sight_rule(
+        self, observer: Walker, target: Walker, attitude: Attitude
+    ) -> Callable[..., Verdict]:
+        """The sight rule (SK-V1..SK-V9) for ``observer`` on ``target`` doing ``attitude``,
+        where both stand now, ready to be asked or rolled."""
         gap = distance(observer.at, target.at)
         lit = self.board.lit(target.at)
-        check = partial(
+        return partial(
             sight_check,
             self.rules,
             attitude=attitude,
@@ -555,19 +583,6 @@ class SkirmishGame(Game):
             line_of_sight=self.board.sees(observer.at, target.at),
             roller=detection_roller(observer.actor),
         )
-        if check().impossible:
-            return None
-        verdict = self.roll(check, observer)
-        self.emit(
-            "sight",
-            "engine.event.sight",
-            actor=observer,
-            target=target,
-            at=target.at,
-            verdict=verdict,
-            params={"distance": quoted(gap)},
-        )
-        return verdict
 
     def light_kind(self, at: Point) -> str | None:
         """The kind of the first of the scenario's lights that reaches ``at`` (SK-G2, SK-V5),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 
 from vigile.awareness.ladder import AwarenessState
@@ -60,6 +61,22 @@ def heard_puts_on_alert(rules: RuleData) -> bool:
 
 EAVESDROPPING = {NoiseEvent.WHISPER, NoiseEvent.CONVERSATION, NoiseEvent.ANIMATED}
 OUTCOMES = ("skirmish.noise.heard", "skirmish.noise.not_heard")
+
+
+def checks_noise(*, observed: bool, sight: Callable[[], Verdict]) -> bool:
+    """Whether a listener checks a noise made by a character [SK-N1; LP-4, R].
+
+    SK-N1: noises are checked by each enemy who could hear an event *out of his sight*.
+    LP-4 [R]: seeing is not a standing state. A listener skips the check only while he both
+    has seen the maker (``observed``) and has it in his sight now: ``sight`` is the sight rule
+    (:func:`~vigile.rulesets.skirmish.sight.sight_check`) for him on the maker where it stands,
+    doing what it does, and "in sight" means that rule sees it or allows a test (a line of
+    sight, SK-V6, and by day, SK-V8, or lit, SK-V5, or moving closer than 10 cm, SK-V2, or
+    within the band of its attitude, SK-V3). Behind a wall, in the dark beyond the band, the
+    rule allows nothing (``impossible``): he checks the noise again. One who never saw the
+    maker checks every noise (the sight rule is then not asked). The compiled kernel reads the
+    same rule from its sight table, where ``impossible`` is its NEVER code."""
+    return not observed or sight().impossible
 
 
 def base_difficulty(rules: RuleData, event: NoiseEvent, surface: Surface | None) -> Modifier:

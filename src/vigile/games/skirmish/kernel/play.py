@@ -8,7 +8,8 @@ draw interface, :class:`vigile.dice.source.UniformFaces`): one uniform a die fac
    each living member moves (:func:`vigile.sim.kernel.geometry.trace_unit`);
 2. the intruders' schedule (:mod:`vigile.games.skirmish.schedule`): fumble rolls (only while
    the victim of a kill or strike lives), noises, kills, strikes; each noise is heard by every
-   living defender not watching its maker, who then turns round (a sight test);
+   living defender not watching its maker (seen and in sight now, LP-4), who then turns round
+   (a sight test);
 3. eavesdropping: each living intruder rolls to overhear each talking guard (``may_overhear``);
 4. sight: every living guard on every intruder it does not watch; then each intruder on every
    living guard whose position it does not know (discovery);
@@ -462,8 +463,9 @@ def _noise(
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> None:
-    """Every living defender not watching the maker checks the noise at (ax, ay) (SK-N1..SK-N7);
-    one who hears turns round: a sight test on the maker at (mx, my) (SK-N10). ``key``: where
+    """Every living defender not watching the maker (seen, and in sight now: LP-4) checks the
+    noise at (ax, ay) (SK-N1..SK-N7); one who hears turns round: a sight test on the maker at
+    (mx, my) (SK-N10). ``key``: where
     a posted listener's count of walls to this source is cached, -1 for none."""
     alive = V[V_ALIVE]
     watches = D[D_WATCHES]
@@ -479,10 +481,19 @@ def _noise(
     step = P[P_STEP]
     sides = P[P_SIDES]
     for g in range(P[P_GUARDS]):
-        if g == besides or not alive[g] or watches[g, maker]:
+        if g == besides or not alive[g]:
             continue
-        gx, gy = gxs[g], gys[g]
         posted = not patrolling[g]
+        if watches[g, maker]:
+            # seen, and in sight now: not a noise out of his sight (SK-N1, LP-4 [R]: the rule's
+            # checks_noise, the sight rule allowing a test or seeing, not NEVER)
+            in_sight = _look_code(
+                G, L, V, P, g, outfit, mx, my, attitude, lit, 1 if alerts[g] else 0,
+                sight_mask, V[V_CACHE_LINE], look_key if posted else -1, ZERO,
+            )  # fmt: skip
+            if in_sight != NEVER:
+                continue
+        gx, gy = gxs[g], gys[g]
         walls = -1
         steps = -1
         if key >= 0 and posted:
