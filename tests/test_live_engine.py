@@ -219,7 +219,7 @@ def snapshot(game: Game) -> tuple[Any, ...]:
         ),
         ({"do": "hide", "actor": "Kage"}, "live.refusal.no_cover", "SK-V3"),
         ({"do": "wait", "actor": "Nobody"}, "live.refusal.unknown", None),
-        ({"do": "wait", "actor": "Jubei"}, "live.refusal.defender", None),
+        ({"do": "wait", "actor": "Jubei"}, "live.refusal.defender", "LP-6"),
         ({"do": "open-door", "actor": "Kage", "door": "back door"}, "live.refusal.no_door", None),
         ({"do": "strike", "actor": "Kage", "target": "Nobody"}, "live.refusal.unknown", None),
     ],

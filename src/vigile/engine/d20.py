@@ -244,7 +244,7 @@ class D20Game(Game):
         for intruder in self.intruders():
             self._perceive(intruder)
         for defender in self.defenders():
-            if self.outcome is None:
+            if self.outcome is None and self.left_alone(defender):  # LP-6
                 self._defend(defender)
         self._end_of_round()
         if self.outcome is None:
@@ -262,23 +262,64 @@ class D20Game(Game):
             if guard.actor.state is not GuardState.PATROLLING or self._pursues(guard):
                 continue
             angle = float(self.rng.uniform(0.0, 2.0 * math.pi))
-            xs, ys = self.board.patrol(
-                [guard.x],
-                [guard.y],
-                angle,
-                self._move(guard) / 2,
-                self.rules.num("turn.patrol_bounces"),
-            )
-            self.walked[guard.name] = distance(guard.at, (xs[0], ys[0]))
-            guard.x, guard.y, guard.moved = xs[0], ys[0], True
-            self.emit(
-                "patrol",
-                "engine.event.patrol",
-                actor=guard,
-                at=guard.at,
-                perceived_by=self._allies(guard),
-                params={"degrees": round(math.degrees(angle)) % 360},
-            )
+            if self.left_alone(guard):  # LP-6: one the GM acted for does not patrol
+                self._wander(guard, angle)
+
+    def _wander(self, guard: Walker, angle: float) -> None:
+        """A patrol: half its speed along ``angle``, bouncing (SK-G1's scatter borrowed)."""
+        xs, ys = self.board.patrol(
+            [guard.x],
+            [guard.y],
+            angle,
+            self._move(guard) / 2,
+            self.rules.num("turn.patrol_bounces"),
+        )
+        walked = self.walked.get(guard.name, 0.0) + distance(guard.at, (xs[0], ys[0]))
+        self.walked[guard.name] = walked
+        guard.x, guard.y, guard.moved = xs[0], ys[0], True
+        self.emit(
+            "patrol",
+            "engine.event.patrol",
+            actor=guard,
+            at=guard.at,
+            perceived_by=self._allies(guard),
+            params={"degrees": round(math.degrees(angle)) % 360},
+        )
+
+    # ---------------------------------------------------------------- the GM's defenders (LP-6)
+
+    def guard_rate(self, defender: Walker) -> float:
+        """What is left of its speed this round, its patrol included (LP-6 [R])."""
+        return max(0.0, self._move(defender) - self.walked.get(defender.name, 0.0))
+
+    def guard_moved(self, defender: Walker, start: Point) -> None:
+        self.walked[defender.name] = self.walked.get(defender.name, 0.0) + distance(
+            start, defender.at
+        )
+
+    def patrol_of(self, defender: Walker) -> list[Walker]:
+        """A patrolling defender walks alone."""
+        return [defender] if defender.actor.state is GuardState.PATROLLING else []
+
+    def gm_scatter(self, members: list[Walker], degrees: float) -> None:
+        for guard in members:
+            self._wander(guard, math.radians(degrees))
+
+    def gm_alarm(self, defender: Walker) -> None:
+        """The round's alarm (step 4 [engine]): every defender on alert, which wakes the
+        asleep and ends distraction; the first alarm is the one the outcome names."""
+        if self.alarm is None:
+            self.alarm = (self.turn, defender.name)
+        for other in self.defenders():
+            other.alert = True
+        self.emit(
+            "alarm",
+            "live.event.raise_alarm",
+            actor=defender,
+            at=defender.at,
+            public=True,
+            params={"rule": "LP-6"},
+        )
 
     # ---------------------------------------------------------------- 2. plans
 

@@ -17,9 +17,10 @@ from vigile.awareness.vocabulary import Attitude
 from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Param, Verdict
 from vigile.dice.source import FaceSource
+from vigile.engine import defenders
 from vigile.engine.board import Board, Point, bearing, distance
 from vigile.engine.events import Event
-from vigile.engine.live import EndTurn, Hide, Move, Refusal, Wait, actor_of
+from vigile.engine.live import DEFENDER_ACTIONS, EndTurn, Hide, Move, Refusal, Wait, actor_of
 from vigile.engine.objective import reached_by
 from vigile.engine.result import GameResult, Outcome
 from vigile.engine.state import Walker
@@ -65,6 +66,9 @@ class Game:
         """Live play: intruders who threw a grapple since their last move."""
         self.live_spent: dict[str, Spent] = {}
         """Live play: what each creature has spent of its round (LP-1, the d20 games)."""
+        self.orders: dict[str, set[str]] = {}
+        """Live play: the defenders the GM acted for this turn, and what each order spent
+        (LP-6, :mod:`vigile.engine.defenders`); cleared once the next turn has begun."""
 
     # ---------------------------------------------------------------- queries
 
@@ -222,6 +226,9 @@ class Game:
         if isinstance(action, EndTurn):
             self._end_live_turn()
             return self.events[start:]
+        if isinstance(action, DEFENDER_ACTIONS):
+            defenders.order(self, action)
+            return self.events[start:]
         walker = self._live_actor(action)
         spent = self._live_economy(walker, action)
         if isinstance(action, Move):
@@ -245,6 +252,7 @@ class Game:
             self.outcome = self._unfinished()
         elif self.outcome is None:
             self.begin_turn()
+        self.orders.clear()  # the GM's orders held until the next turn began (LP-6)
 
     def _live_actor(self, action: BaseModel) -> Walker:
         name = actor_of(action)
@@ -254,7 +262,9 @@ class Game:
         if walker.side is not Side.ATTACKERS:
             raise Refusal(
                 "live.refusal.defender",
-                f"{name} is a defender: the defenders act by the rules at the end of the turn",
+                f"{name} is a defender: the GM moves it with guard-move, search, hold, "
+                "raise-alarm or scatter",
+                rule="LP-6",
                 name=walker.name,
             )
         if not walker.alive:
@@ -516,6 +526,50 @@ class Game:
 
     def check_live_action(self, walker: Walker, action: BaseModel) -> None:
         """Refuse an action this game does not play; by default every plan action is played."""
+
+    # The hooks of the GM's actions for a defender (LP-6, :mod:`vigile.engine.defenders`).
+
+    def left_alone(self, defender: Walker) -> bool:
+        """Whether the GM gave ``defender`` no order this turn: then it acts by the rules at
+        the end of the turn (LP-6); one the GM acted for does not."""
+        return defender.name not in self.orders
+
+    def guard_rate(self, defender: Walker) -> float:
+        """How far the GM may move ``defender`` now (LP-6 [R]): by default its half-speed
+        rate."""
+        return self.move_rate(defender, Attitude.HALF)
+
+    def guard_moved(self, defender: Walker, start: Point) -> None:
+        """The GM moved ``defender`` from ``start``: what the game keeps of it (nothing here)."""
+
+    def patrol_of(self, defender: Walker) -> list[Walker]:
+        """The living members of the patrol ``defender`` walks in (LP-6, a typed scatter die);
+        empty when it does not patrol."""
+        return []
+
+    def gm_scatter(self, members: list[Walker], degrees: float) -> None:
+        """Move a patrol as its scatter die showing ``degrees`` would (LP-6)."""
+        raise NotImplementedError
+
+    def gm_search(self, defender: Walker, point: Point) -> None:
+        """``defender`` searches ``point`` by the game's rule (LP-6); refused where the game
+        has none."""
+        raise Refusal(
+            "live.refusal.no_search",
+            f"no rule of this game lets {defender.name} search a place",
+            rule="LP-6",
+            name=defender.name,
+        )
+
+    def gm_alarm(self, defender: Walker) -> None:
+        """``defender`` raises the alarm as the game plays it (LP-6); refused where it has
+        none."""
+        raise Refusal(
+            "live.refusal.no_alarm",
+            f"no rule of this game lets {defender.name} raise an alarm",
+            rule="LP-6",
+            name=defender.name,
+        )
 
     # ---------------------------------------------------------------- plans
 

@@ -6,7 +6,9 @@ turn). Live play keeps that order and puts the GM's actions in the middle: once 
 begun, the GM moves the intruders and has them act, one action at a time, each with the
 checks it triggers at once (a fumble roll, the noise it makes and who hears it); ``end-turn``
 runs the end of the turn (sight, alarms, the defenders' own moves, the objective) and begins
-the next one. The defenders always act by the rules, never by the GM's hand.
+the next one. The GM may also act for any defender (LP-6, :mod:`vigile.engine.defenders`):
+``guard-move``, ``search``, ``hold``, ``raise-alarm``, ``scatter``; the defenders the GM leaves
+alone act by the rules at the end of the turn.
 
 An action is the plan's vocabulary with the actor's name: ``move`` (to a point at a speed:
 a leg of one turn), ``hide``, ``wait``, and every plan action (:data:`vigile.scene.plans.Action`:
@@ -91,6 +93,66 @@ class Wait(BaseModel):
     actor: Name
 
 
+class GuardMove(BaseModel):
+    """The GM moves a defender straight to a point (LP-6): its move of the turn."""
+
+    model_config = MODEL_CONFIG
+
+    do: Literal["guard-move"]
+    actor: Name
+    """The defender who moves."""
+    to: Point
+    """Where to: within its move (:meth:`Game.guard_rate`), no wall, closed door or
+    partition on the way."""
+
+
+class Search(BaseModel):
+    """The GM has a defender search a point (LP-6): the game's own rule of searching."""
+
+    model_config = MODEL_CONFIG
+
+    do: Literal["search"]
+    actor: Name
+    """The defender who searches."""
+    at: Point
+    """Where it searches (a square in the d20 games)."""
+
+
+class Hold(BaseModel):
+    """The GM holds a defender still (LP-6): it does not move by the rules this turn."""
+
+    model_config = MODEL_CONFIG
+
+    do: Literal["hold"]
+    actor: Name
+
+
+class RaiseAlarm(BaseModel):
+    """The GM has a defender raise the alarm (LP-6), as the game's rules play an alarm."""
+
+    model_config = MODEL_CONFIG
+
+    do: Literal["raise-alarm"]
+    actor: Name
+
+
+class Scatter(BaseModel):
+    """The GM types the scatter die of a patrol (LP-6, SK-G1): the patrol moves that way."""
+
+    model_config = MODEL_CONFIG
+
+    do: Literal["scatter"]
+    actor: Name
+    """A patrolling defender: its whole group moves (SK-G1: a group moves as one)."""
+    bearing: Annotated[float, Field(ge=0, lt=360, allow_inf_nan=False)]
+    """The die's arrow, in degrees counter-clockwise from the x axis (toward larger y at 90°),
+    as the patrol events show it."""
+
+
+DEFENDER_ACTIONS: tuple[type[BaseModel], ...] = (GuardMove, Search, Hold, RaiseAlarm, Scatter)
+"""The GM's actions for a defender (LP-6): :mod:`vigile.engine.defenders` plays them."""
+
+
 class EndTurn(BaseModel):
     """End the turn: sight, alarms, the defenders, the objective; then the next turn begins."""
 
@@ -118,14 +180,14 @@ ACTED: tuple[type[BaseModel], ...] = tuple(_with_actor(model) for model in PLAN_
 """The same, each with an ``actor``."""
 
 LiveAction = Annotated[
-    Union[Move, Hide, Wait, EndTurn, *ACTED],  # type: ignore[valid-type]
+    Union[Move, Hide, Wait, EndTurn, *ACTED, *DEFENDER_ACTIONS],  # type: ignore[valid-type]
     Field(discriminator="do"),
 ]
 """One action of live play, chosen by its ``do``."""
 
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(LiveAction)
 
-LIVE_MODELS: tuple[type[BaseModel], ...] = (Move, Hide, Wait, EndTurn, *ACTED)
+LIVE_MODELS: tuple[type[BaseModel], ...] = (Move, Hide, Wait, EndTurn, *ACTED, *DEFENDER_ACTIONS)
 ACTION_NAMES: tuple[str, ...] = tuple(
     str(get_args(model.model_fields["do"].annotation)[0]) for model in LIVE_MODELS
 )
@@ -156,7 +218,8 @@ def action_json(action: BaseModel) -> dict[str, Any]:
 
 
 def actor_of(action: BaseModel) -> str | None:
-    """The intruder who acts, or None (``end-turn``)."""
+    """The intruder (or, for the GM's defender actions, the defender) who acts, or None
+    (``end-turn``)."""
     name = getattr(action, "actor", None)
     return str(name) if name is not None else None
 

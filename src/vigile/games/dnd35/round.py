@@ -87,6 +87,7 @@ from vigile.engine.d20 import (
     square_of,
     stats_of,
 )
+from vigile.engine.live import Refusal
 from vigile.engine.state import Walker
 from vigile.rulesets import dnd35
 from vigile.rulesets.dnd35 import search, traits
@@ -292,6 +293,32 @@ class Dnd35Game(D20Game):
             self._search_square(defender, intruder, known)
         elif plan is search.Search.BEARING and isinstance(known, Bearing):
             self._search_bearing(defender, intruder, known)
+
+    def gm_search(self, defender: Walker, point: Point) -> None:
+        """The GM has ``defender`` grope (LP-6 [R], DD-6): the square of ``point``, within its
+        reach (LP-7) and in its line of sight, and the next square along its way there. One
+        touch attack, against the intruder in those squares if any (else nobody is there to
+        find: the roll still tells the GM nothing more)."""
+        square = square_of(point)
+        centre = centre_of(square)
+        gap = self.blow_distance(defender, centre, ranged=False)
+        reach_ft = self.blow_reach(defender, ranged=False)
+        if gap > reach_ft + 1e-9 or not self.board.sees(defender.at, centre):
+            raise Refusal(
+                "live.refusal.search_reach",
+                f"{defender.name} cannot grope square [{square[0]}, {square[1]}]: "
+                f"{gap:g} ft away (reach {reach_ft:g} ft), or a wall between",
+                rule="DD-6",
+                name=defender.name,
+                distance=quoted(gap),
+                reach=quoted(reach_ft),
+            )
+        squares = search.squares_toward(square, x=defender.x, y=defender.y)
+        intruders = self.intruders()
+        there = [i for i in intruders if square_of(i.at) in squares]
+        if not intruders:
+            return
+        self._grope(defender, (there or intruders)[0], squares)
 
     def _search_square(self, defender: Walker, intruder: Walker, square: Square) -> None:
         point = centre_of(square)

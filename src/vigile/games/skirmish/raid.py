@@ -189,7 +189,43 @@ class SkirmishGame(Game):
         return True  # SK-V3: hidden is in cover
 
     def rule_of(self, topic: str) -> str | None:
-        return {"walls": "SK-G1", "attitudes": "SK-V3"}.get(topic)
+        return {"walls": "SK-G1", "attitudes": "SK-V3", "patrol": "SK-G1"}.get(topic)
+
+    def patrol_of(self, defender: Walker) -> list[Walker]:
+        """The living guards of ``defender``'s patrol group, itself included (SK-G1: a group
+        moves as one); empty for a posted guard."""
+        if defender.actor.state is not GuardState.PATROLLING:
+            return []
+        group = defender.actor.group or defender.name
+        return [
+            g
+            for g in self.defenders()
+            if g.actor.state is GuardState.PATROLLING and (g.actor.group or g.name) == group
+        ]
+
+    def gm_scatter(self, members: list[Walker], degrees: float) -> None:
+        """The patrol moves as the scatter die the GM typed shows (SK-G1, LP-6)."""
+        self._patrol(members, math.radians(degrees))
+
+    def gm_search(self, defender: Walker, point: Point) -> None:
+        """The guard looks at ``point`` (LP-6 [R]): a sight test (SK-V1..SK-V9) from where he
+        stands on each intruder he does not observe within ``orders.search_radius_cm`` of it."""
+        radius = float(self.rules.num("orders.search_radius_cm"))
+        self.emit(
+            "action",
+            "live.event.search",
+            actor=defender,
+            at=point,
+            perceived_by=self._allies(defender),
+        )
+        for intruder in self.intruders():
+            near = distance(intruder.at, point) <= radius
+            if near and defender.aware_of(intruder.name) is not AwarenessState.OBSERVED:
+                self._look(defender, intruder, "engine.event.sees")
+
+    def gm_alarm(self, defender: Walker) -> None:
+        """The guard cries the alarm (SK-G5, SK-N7; LP-6): heard as any alarm cry."""
+        self._cry(defender, None)
 
     def blow_reach(self, walker: Walker, *, ranged: bool) -> float:
         """LP-7: a melee blow reaches ``alarm.strike_reach_cm`` (SK-G5 [R]); a shot
@@ -248,9 +284,14 @@ class SkirmishGame(Game):
         for guard in self.defenders():
             if guard.actor.state is GuardState.PATROLLING:
                 groups.setdefault(guard.actor.group or guard.name, []).append(guard)
-        move = patrol_move(self.rules)
         for members in groups.values():
-            angle = scatter_die(self.rng)
+            angle = scatter_die(self.rng)  # drawn even for a patrol the GM moved: same draws
+            self._patrol([m for m in members if self.left_alone(m)], angle)  # LP-6
+
+    def _patrol(self, members: list[Walker], angle: float) -> None:
+        """A patrol group moves as one along the scatter die's ``angle`` (SK-G1)."""
+        move = patrol_move(self.rules)
+        if members:
             xs, ys = self.board.patrol(
                 [m.x for m in members], [m.y for m in members], angle, move.length_cm, move.bounces
             )
@@ -662,20 +703,22 @@ class SkirmishGame(Game):
         if guard.alive:
             self._kill(intruder, guard, None)
 
-    def _cry(self, guard: Walker, intruder: Walker) -> None:
+    def _cry(self, guard: Walker, intruder: Walker | None) -> None:
         """The alarm is a cry (SK-G5, SK-N7): heard by each defender on alert, by any other
-        unless his die shows 1; whoever hears it is on alert from then on."""
+        unless his die shows 1; whoever hears it is on alert from then on. ``intruder``: the
+        one he detected; None when the GM has him cry (LP-6)."""
         guard.alert = True
         if self.alarm_turn is None:
             self.alarm_turn = self.turn
         hearers = {guard.name}
         self.emit(
             "alarm",
-            "engine.raid.cry",
+            "engine.raid.cry" if intruder is not None else "live.event.raise_alarm",
             actor=guard,
             target=intruder,
             at=guard.at,
-            perceived_by={intruder.name},
+            perceived_by={intruder.name} if intruder is not None else (),
+            params=None if intruder is not None else {"rule": "SK-G5, SK-N7"},
         )
         for listener in self.defenders():
             if listener is guard:
