@@ -122,6 +122,12 @@ def _raid_game() -> Any:
         ),
         ("do Kage cast-invisibility", {"do": "cast-invisibility", "actor": "Kage"}),
         ("end", {"do": "end-turn"}),
+        # LP-6: the GM's actions for a defender
+        ("guard kuro 30 45", {"do": "guard-move", "actor": "Kuro", "to": [30, 45]}),
+        ("search Jubei 95 100", {"do": "search", "actor": "Jubei", "at": [95, 100]}),
+        ("hold Shiro", {"do": "hold", "actor": "Shiro"}),
+        ("alarm Masa", {"do": "raise-alarm", "actor": "Masa"}),
+        ("scatter Tetsu 90", {"do": "scatter", "actor": "Tetsu", "bearing": 90}),
     ],
 )
 def test_a_line_is_the_live_action(line: str, action: dict[str, Any], raid_names: Names) -> None:
@@ -137,6 +143,30 @@ def test_dice_typed_with_an_action(raid_names: Names) -> None:
 
 
 # ---------------------------------------------------------------- playing the night raid
+
+
+def test_LP6_the_GM_moves_a_posted_guard_and_holds_a_patrol_at_the_prompt(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, db: str
+) -> None:
+    """Goro, posted at (92, 104), walks 10 cm west to (82, 104) (within his 15 cm of half
+    speed, LP-6 [R]); a second move of his is refused; Kuro is held; Kage is not a defender.
+    After the turn, Kuro has not patrolled (LP-6) and Goro stands where the GM put him."""
+    script = (
+        "guard Goro 82 104\nguard Goro 80 104\nhold Kuro\nguard Kage 60 5\nscatter Jubei 0\nquit\n"
+    )
+    code, out, _ = play(capsys, monkeypatch, script, "night-raid", "--db", db)
+    assert code == 0
+    assert "Goro walks 10 cm to (82, 104) (the GM's order)" in out
+    assert "Refused: Goro has already moved this turn" in out
+    assert "Kuro holds still at (" in out
+    assert "Refused: Kage is an intruder: guard-move, search, hold" in out
+    assert "Refused: Jubei does not patrol: move it with guard-move [SK-G1]" in out
+    encounter = only(db)
+    assert encounter.store.last_seq(encounter.id) == 2  # the two accepted actions
+    kuro = encounter.game.by_name["Kuro"].at
+    encounter.act({"do": "end-turn"})
+    assert encounter.game.by_name["Kuro"].at == kuro
+    assert encounter.game.by_name["Goro"].at == (82, 104)
 
 
 def test_the_grapple_onto_tile_is_a_noise_every_guard_listens_for(

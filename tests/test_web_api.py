@@ -205,7 +205,7 @@ def test_an_improvised_night_raid_with_refusals_that_change_nothing(server: Serv
             "wall": ({"do": "move", "actor": "Tsuki", "to": [66, 11]}, "SK-G1"),
             "too far": ({"do": "move", "actor": "Kaze", "to": [54, 30]}, None),
             "unknown": ({"do": "wait", "actor": "Nobody"}, None),
-            "defender": ({"do": "wait", "actor": "Jubei"}, None),
+            "defender": ({"do": "wait", "actor": "Jubei"}, "LP-6"),
         }
         for name, (action, rule) in refusals.items():
             problem = problem_of(act(gm, encounter, action))
@@ -308,6 +308,45 @@ def test_undo(server: Server) -> None:
         assert after["awareness"] == start["awareness"]
         stale = problem_of(gm.post(f"{url}/undo", json={"expect_seq": 2}))
         assert stale["status"] == 409
+
+
+def test_LP6_the_GM_moves_a_guard_a_player_cannot_and_undo_puts_him_back(
+    server: Server,
+) -> None:
+    """Hachi, posted at (50, 30), walks 5 cm west to (45, 30) at the GM's word (within his 15
+    cm of half speed, LP-6 [R]); Kage's token may not (403); a defender does not ``move``
+    and an intruder does not ``guard-move`` (409, LP-6); undo puts Hachi back."""
+    with server.client() as gm:
+        created = gm.post("/api/v1/encounters", json={"text": SMALL, "filename": "yard.yaml"})
+        assert created.status_code == 201, created.text
+        encounter = created.json()["encounter"]["id"]
+        kage_token = created.json()["tokens"]["players"]["Kage"]
+        url = f"/api/v1/encounters/{encounter}"
+
+        def hachi() -> list[float]:
+            actors = gm.get(f"{url}/view").json()["actors"]
+            at: list[float] = next(a["at"] for a in actors if a["name"] == "Hachi")
+            return at
+
+        assert hachi() == [50, 30]
+        with server.client(kage_token) as kage:
+            order = {"do": "guard-move", "actor": "Hachi", "to": [45, 30]}
+            assert problem_of(act(kage, encounter, order))["status"] == 403
+        moved = act(gm, encounter, {"do": "guard-move", "actor": "Hachi", "to": [45, 30]})
+        assert moved.status_code == 200, moved.text
+        assert "Hachi walks 5 cm to (45, 30)" in str(moved.json()["events"])
+        assert hachi() == [45, 30]
+        for action in (
+            {"do": "move", "actor": "Hachi", "to": [45, 25]},
+            {"do": "guard-move", "actor": "Kage", "to": [12, 12]},
+            {"do": "hold", "actor": "Hachi"},  # he moved this turn
+        ):
+            problem = problem_of(act(gm, encounter, action))
+            assert problem["status"] == 409 and problem["type"] == "urn:vigile:problem:refused"
+        undone = gm.post(f"{url}/undo")
+        assert undone.status_code == 200, undone.text
+        assert hachi() == [50, 30]
+        assert act(gm, encounter, {"do": "hold", "actor": "Hachi"}).status_code == 200
 
 
 # ---------------------------------------------------------------------------- problems, limits

@@ -2,8 +2,10 @@
 
 ``vigile play SCENARIO`` creates an encounter in the store (:mod:`vigile.store`) and loops on a
 prompt; ``vigile play --resume ID`` picks a saved one up where it stopped. Each line typed is a
-short command in the game's words (``move Kage 60 14 hidden``, ``kill Kage Daisuke``), turned
-into the action's JSON and handed to :meth:`vigile.live.Encounter.act`, which checks it
+short command in the game's words (``move Kage 60 14 hidden``, ``kill Kage Daisuke``; for a
+defender, LP-6: ``guard Kuro 50 20``, ``search Kuro 55 20``, ``hold Kuro``, ``alarm Kuro``,
+``scatter Kuro 90``), turned into the action's JSON and handed to
+:meth:`vigile.live.Encounter.act`, which checks it
 (:func:`vigile.engine.live.parse_action`, :meth:`vigile.engine.game.Game.apply`), plays it and
 appends it to the log: every accepted action is stored at once, a refused one changes nothing.
 The events print as the GM's log does (:func:`vigile.io.views.event_lines`): every check with its
@@ -240,10 +242,19 @@ def _words_action(verb: str, words: list[str], names: Names, lang: Lang) -> dict
         raise _usage(_USAGES[verb], verb, lang)
     actor = names.actor(words[0])
     rest = words[1:]
-    if verb in ("hide", "wait"):
+    if verb in ("hide", "wait", "hold", "alarm"):
         if rest:
             raise _usage("console.usage.still", verb, lang)
-        return {"do": verb, "actor": actor}
+        return {"do": "raise-alarm" if verb == "alarm" else verb, "actor": actor}
+    if verb in ("guard", "search"):  # the GM's defender (LP-6)
+        if len(rest) != 2:
+            raise _usage("console.usage.point", verb, lang)
+        key, do = ("to", "guard-move") if verb == "guard" else ("at", "search")
+        return {"do": do, "actor": actor, key: [_number(w) for w in rest]}
+    if verb == "scatter":
+        if len(rest) != 1:
+            raise _usage("console.usage.scatter", verb, lang)
+        return {"do": "scatter", "actor": actor, "bearing": _number(rest[0])}
     if verb == "move":
         rest, flags = _flags(rest, (*SPEEDS, "climb"))
         if len(rest) != 2:
@@ -301,6 +312,11 @@ _USAGES = {
     "move": "console.usage.move",
     "hide": "console.usage.still",
     "wait": "console.usage.still",
+    "hold": "console.usage.still",
+    "alarm": "console.usage.still",
+    "guard": "console.usage.point",
+    "search": "console.usage.point",
+    "scatter": "console.usage.scatter",
     "open": "console.usage.door",
     "close": "console.usage.door",
     "grapple": "console.usage.grapple",
