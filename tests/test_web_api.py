@@ -201,7 +201,7 @@ def test_an_improvised_night_raid_with_refusals_that_change_nothing(server: Serv
         assert len(played["faces"]) >= 10
 
         before = gm.get(f"/api/v1/encounters/{encounter}/view").json()
-        refusals = {
+        refusals: dict[str, tuple[dict[str, Any], str | None]] = {
             "wall": ({"do": "move", "actor": "Tsuki", "to": [66, 11]}, "SK-G1"),
             "too far": ({"do": "move", "actor": "Kaze", "to": [54, 30]}, None),
             "unknown": ({"do": "wait", "actor": "Nobody"}, None),
