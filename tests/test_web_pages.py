@@ -171,6 +171,28 @@ def test_a_refused_action_names_its_rule_and_changes_nothing(client: TestClient)
     assert client.get(f"/api/v1/encounters/{encounter}/view", headers=AUTH).json()["seq"] == 0
 
 
+def test_LP6_the_gm_page_acts_for_a_defender(client: TestClient) -> None:
+    """The GM page offers the defenders' actions with a menu of the living defenders; Goro,
+    posted at (92, 104), walks 10 cm west at the GM's word (LP-6, 15 cm of half speed)."""
+    encounter = start(client)
+    page = client.get(f"/encounters/{encounter}?token={TOKEN}&lang=en").text
+    assert '<option value="guard-move">move a defender (the GM' in page
+    assert '<option value="scatter">type a patrol' in page
+    guards = re.search(r'<select id="defender" name="actor"[^>]*>(.*?)</select>', page, re.S)
+    assert guards is not None and '<option value="Goro">' in guards.group(1)
+    assert '<option value="Kage">' not in guards.group(1)
+    french = client.get(f"/encounters/{encounter}?token={TOKEN}&lang=fr").text
+    assert "déplacer un défenseur (ordre du MJ)" in french
+    form = {"do": "guard-move", "actor": "Goro", "x": "82", "y": "104"}
+    played = client.post(f"/encounters/{encounter}/act", data=form, headers=AUTH)
+    assert "Goro walks 10 cm to (82, 104)" in played.text
+    view = client.get(f"/api/v1/encounters/{encounter}/view", headers=AUTH).json()
+    assert next(a["at"] for a in view["actors"] if a["name"] == "Goro") == [82, 104]
+    form = {"do": "scatter", "actor": "Goro", "scatter.bearing": "90"}
+    refused = client.post(f"/encounters/{encounter}/act", data=form, headers=AUTH)
+    assert "Goro does not patrol" in refused.text and 'role="alert"' in refused.text
+
+
 def test_only_the_gm_acts(client: TestClient) -> None:
     created = tokens(client)
     encounter = created["encounter"]["id"]

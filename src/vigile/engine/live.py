@@ -192,6 +192,10 @@ ACTION_NAMES: tuple[str, ...] = tuple(
     str(get_args(model.model_fields["do"].annotation)[0]) for model in LIVE_MODELS
 )
 """Every ``do`` live play knows."""
+DEFENDER_NAMES: tuple[str, ...] = tuple(
+    str(get_args(model.model_fields["do"].annotation)[0]) for model in DEFENDER_ACTIONS
+)
+"""The ``do`` of the GM's actions for a defender (LP-6)."""
 
 
 def parse_action(data: object, *, where: str = "action") -> BaseModel:

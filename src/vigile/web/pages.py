@@ -40,7 +40,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import FormData, UploadFile
 
-from vigile.engine.live import ACTION_NAMES, NeedDice, Refusal
+from vigile.engine.live import ACTION_NAMES, DEFENDER_NAMES, NeedDice, Refusal
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang
 from vigile.live import Encounter, character_view, gm_view, needs_json, table_view
@@ -362,6 +362,8 @@ def gm_page(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         actor_actions=[f.do for f in pageplay.FORMS.values() if f.needs_actor],
         action_names=[n for n in ACTION_NAMES if n != "end-turn"],
         living_intruders=[w.name for w in game.intruders() if w.alive],
+        defender_actions=list(DEFENDER_NAMES),  # LP-6: the actor is a defender
+        living_defenders=[w.name for w in game.defenders() if w.alive],
         all_actors=[w.name for w in game.walkers],
         doors=doors,
         **data,
