@@ -47,7 +47,8 @@ Rulings of live play where the texts are silent (each a proposal for RULES.md):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from pydantic import BaseModel
 
@@ -57,8 +58,50 @@ from vigile.engine.live import GuardMove, Hold, RaiseAlarm, Refusal, Scatter, Se
 from vigile.scene.actors import Side
 
 if TYPE_CHECKING:
-    from vigile.engine.game import Game
+    from vigile.checks.verdict import Param, Verdict
+    from vigile.engine.board import Board, Point
     from vigile.engine.state import Walker
+    from vigile.scene.model import Scenario
+
+
+class Game(Protocol):
+    """What the GM's orders ask of a game (:class:`vigile.engine.game.Game` is one): named
+    here, not imported, because that game imports this module (no import cycle)."""
+
+    by_name: dict[str, Walker]
+    walkers: list[Walker]
+    orders: dict[str, set[str]]
+    board: Board
+    scenario: Scenario
+
+    def emit(
+        self,
+        kind: str,
+        message: str,
+        *,
+        actor: Walker | None = None,
+        target: Walker | None = None,
+        at: Point | None = None,
+        verdict: Verdict | None = None,
+        perceived_by: Iterable[str] = (),
+        public: bool = False,
+        params: Mapping[str, Param] | None = None,
+    ) -> None: ...
+
+    def rule_of(self, topic: str) -> str | None: ...
+
+    def guard_rate(self, defender: Walker) -> float: ...
+
+    def guard_moved(self, defender: Walker, start: Point) -> None: ...
+
+    def patrol_of(self, defender: Walker) -> list[Walker]: ...
+
+    def gm_scatter(self, members: list[Walker], degrees: float) -> None: ...
+
+    def gm_search(self, defender: Walker, point: Point) -> None: ...
+
+    def gm_alarm(self, defender: Walker) -> None: ...
+
 
 MOVE = "move"
 """What an order spent: the defender's move (``guard-move``, ``scatter``, ``hold``)."""
