@@ -185,24 +185,27 @@ def renders(result: GameResult) -> None:
     ("ruleset", "ghost"),
     [("dnd35", "{hide: 5, ac: 14, dex: 2}"), ("starfinder", "{stealth: 5, ac: 14}")],
 )
-@pytest.mark.parametrize(("face", "caught"), [(10, True), (9, False)])
+@pytest.mark.parametrize(("face", "hits"), [(10, True), (9, False)])
 def test_a_guard_rolls_to_hit_an_intruder_it_sees(
-    tmp_path: Path, ruleset: str, ghost: str, face: int, caught: bool
+    tmp_path: Path, ruleset: str, ghost: str, face: int, hits: bool
 ) -> None:
     """A visible ghost without cover is seen (no Hide or Stealth allowed: DD-20, SF-2, no
     dice). It stops at (15, 10); the guard closes in to (19.5, 10), the next square, and
     attacks: +4 against AC 14 (the ghost's Dex counts: it sees the guard), the d20 needs 10
     (DD-21 does not apply; SF-9 is not an attack from hiding). No miss chance against a seen
-    creature. Face 10: 14 hits, caught; face 9: 13 misses, the game goes on."""
+    creature. Face 10: 14 hits; face 9: 13 misses. A hit is logged and, with no hit points
+    and one blow not ending the encounter (LP-7 [R]), catches nobody: the alarm of round 1
+    ends the game at its limit either way."""
     result = play(
         scene(tmp_path, ruleset=ruleset, invisible="false", ghost=ghost, guard="{attack: 4}"),
         dice_values=[face],
     )
     (roll,) = attacks(result)
     assert roll.check == "attack_roll" and roll.chance == Fraction(11, 20)
-    assert roll.success is caught
-    assert (result.outcome.kind == "detected") is caught
-    assert ("engine.d20.caught" in [e.message for e in result.events]) is caught
+    assert roll.success is hits
+    assert (result.outcome.kind, result.outcome.turn) == ("alarm", 1)
+    assert ("engine.d20.hits" in [e.message for e in result.events]) is hits
+    assert "engine.d20.caught" not in [e.message for e in result.events]
     renders(result)
 
 
@@ -215,7 +218,8 @@ def test_DD21_DD2_in_play_an_invisible_strike_then_the_guards_blow(tmp_path: Pat
     13/20; face 8 hits (12). The guard now knows its square (DD-7), raises the alarm and
     attacks it: +4 against the ghost's AC 14 (Dex 2 kept: the guard is not invisible), needs
     10: 11/20; natural 20 hits and, against an invisible target, "critical: applies" (DD-2);
-    then the miss chance (DD-8): d% 60 > 50, the blow lands, the ghost is caught."""
+    then the miss chance (DD-8): d% 60 > 50, the blow lands: a hit, which catches nobody
+    (LP-7 [R]: no hit points, one blow does not end the encounter); the alarm ends round 1."""
     result = play(
         scene(
             tmp_path,
@@ -233,7 +237,8 @@ def test_DD21_DD2_in_play_an_invisible_strike_then_the_guards_blow(tmp_path: Pat
     assert "DD-21" not in rules_of(blow)
     assert "dnd35.attack_roll.critical" in {n.reason for n in blow.notes if n.rule == "DD-2"}
     assert miss.check == "attack" and miss.chance == Fraction(1, 2) and miss.success
-    assert result.outcome.kind == "detected" and result.outcome.turn == 1
+    assert "engine.d20.hits" in [e.message for e in result.events]
+    assert (result.outcome.kind, result.outcome.turn) == ("alarm", 1)
     renders(result)
 
 
@@ -262,7 +267,8 @@ def test_SF9_in_play_flat_footed_only_against_the_first_attack_once_located(
     12/20 = 3/5; face 9 hits. The adjacent blow reveals its square (SF-11); the guard, located,
     attacks (the ghost has no AC: no attack roll): d% 10 ≤ 50 stops it (SF-8).
     Round 2: it strikes again, still invisible but located: no longer flat-footed (SF-9):
-    +5 against 16 needs 11: 1/2; face 10 (15) misses. The guard's d% 60 lands: caught."""
+    +5 against 16 needs 11: 1/2; face 10 (15) misses. The guard's d% 60 lands: a hit, which
+    catches nobody (LP-7 [R]); the alarm of round 1 ends the game at round 2."""
     legs = STRIKE + "    - {to: [27, 10], speed: half, actions: [{do: strike, target: Guard}]}\n"
     result = play(
         scene(
@@ -282,13 +288,15 @@ def test_SF9_in_play_flat_footed_only_against_the_first_attack_once_located(
     assert second.chance == Fraction(1, 2) and not second.success
     assert "starfinder.attack.flat_footed_located" in {n.reason for n in second.notes}
     assert lands.check == "attack" and lands.success
-    assert result.outcome.kind == "detected" and result.outcome.turn == 2
+    assert [e.turn for e in result.events if e.message == "engine.d20.hits"] == [2]
+    assert (result.outcome.kind, result.outcome.turn) == ("alarm", 1)
     renders(result)
 
 
 def test_without_an_ac_no_attack_roll_is_played(tmp_path: Path) -> None:
-    """No ``ac`` on the target: the round keeps its old ruling, no d20 to hit; the struck
-    guard's blow at the located ghost rolls only the d% (DD-8): 60 > 50, caught."""
+    """No ``ac`` on the target: no d20 to hit, the GM's hit or miss taken as a hit
+    (``blow.hits_without_ac``, LP-7 [R]); the struck guard's blow at the located ghost rolls
+    only the d% (DD-8): 60 > 50, a hit."""
     result = play(scene(tmp_path, legs=STRIKE), dice_values=[60])
     (miss,) = attacks(result)
     assert miss.check == "attack" and miss.success

@@ -122,7 +122,8 @@ def test_DD10_a_baker_throws_flour_at_the_square_he_lost_and_then_knows_hers(
     Silently 20 + 0 > Listen 0 + d20 1. He throws his flour at that square's centre (22.5,
     12.5), 3.5 ft away (≤ 10): she is 2.9 ft from it (≤ 5), covered: he sees where she is
     (DD-10 [R]). Round 3 she stands still; he attacks her square: d100 60 > 50, the blow
-    lands (DD-8): caught."""
+    lands (DD-8): a hit, which catches nobody (LP-7 [R]: no hit points, one blow does not
+    end the encounter): the game ends at round 3 on the alarm of round 1."""
     result = game(
         tmp_path,
         [1, 1, 10, 15, 70, 1, 20, 1, 60],
@@ -140,7 +141,8 @@ def test_DD10_a_baker_throws_flour_at_the_square_he_lost_and_then_knows_hers(
     ]
     attack = [e for e in result.events if e.kind == "attack" and e.verdict is not None]
     assert attack[-1].verdict is not None and attack[-1].verdict.chance == Fraction(1, 2)
-    assert result.outcome.kind == "detected" and result.outcome.turn == 3
+    assert [e.turn for e in result.events if e.message == "engine.d20.hits"] == [3]
+    assert result.outcome.kind == "alarm" and result.outcome.turn == 1
 
 
 def test_DD10_the_flour_shows_her_constantly_while_it_stays_on(tmp_path: Path) -> None:

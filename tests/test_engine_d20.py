@@ -166,7 +166,8 @@ def test_DD5_DD6_a_guard_who_hears_only_the_direction_sweeps_along_it(tmp_path: 
     Listen (no noise). Gropes (4, 2) and (4, 1): nothing; steps to (20, 10).
     Round 3: Spot d20 1 (DC 30, +4: chance 0). Gropes (3, 2) and (3, 1): the ghost is in (3, 2):
     touch 15 against touch AC 12 (9/20), then d% 70 > 50: 9/20 · 1/2 = 9/40, found (DD-6), the
-    alarm. Round 4: the guard attacks the located ghost: d% 51 > 50, the blow lands (DD-8)."""
+    alarm. Round 4: the guard attacks the located ghost: d% 51 > 50, the blow lands (DD-8): a
+    hit, which catches nobody (LP-7 [R]): the game ends at round 4 on the alarm of round 3."""
     scene = scenario(tmp_path, turns=4)
     result = play(scene, dice_values=SWEEP_DICE)
 
@@ -209,8 +210,11 @@ def test_DD5_DD6_a_guard_who_hears_only_the_direction_sweeps_along_it(tmp_path: 
 
     alarm = [e for e in result.events if e.kind == "alarm"]
     assert [(e.turn, e.actor) for e in alarm] == [(3, "Guard")]
-    assert result.outcome.kind == "detected"
-    assert (result.outcome.turn, result.outcome.by, result.outcome.unseen) == (4, ("Guard",), False)
+    # LP-7 [R]: the blow hits (no ac: the GM's hit, taken as one), no hit points, one blow
+    # does not end the encounter: the game ends at its limit on the alarm of round 3.
+    assert [e.turn for e in result.events if e.message == "engine.d20.hits"] == [4]
+    assert result.outcome.kind == "alarm"
+    assert (result.outcome.turn, result.outcome.by, result.outcome.unseen) == (3, ("Guard",), False)
     guard = next(w for w in result.walkers if w.name == "Guard")
     assert guard.aware_of("Ghost") is AwarenessState.LOCATION
     render_everything(result)
@@ -231,7 +235,7 @@ def test_a_character_sees_only_its_own_checks(tmp_path: Path) -> None:
     assert "dnd35.round.spot" in guard and "engine.d20.grope" in guard
     assert "dnd35.round.move_silently" not in guard
     assert "engine.event.move" in ghost and "engine.event.move" not in guard
-    assert "engine.d20.caught" in ghost
+    assert "engine.d20.hits" in ghost and "engine.d20.hits" in guard
 
 
 def test_the_gms_dice_run_out_when_the_engine_asks_for_more(tmp_path: Path) -> None:
@@ -264,7 +268,8 @@ def test_a_guard_with_scent_locates_an_invisible_intruder_within_30_ft(tmp_path:
     (attack,) = checks(result)
     assert attack.kind == "attack" and attack.verdict is not None
     assert attack.verdict.chance == Fraction(1, 2)
-    assert result.outcome.kind == "detected" and result.outcome.turn == 1
+    assert "engine.d20.hits" in [e.message for e in result.events]  # LP-7: not caught
+    assert result.outcome.kind == "alarm" and result.outcome.turn == 1
     render_everything(result)
 
 
@@ -290,7 +295,7 @@ def test_scent_does_not_reach_past_30_ft(tmp_path: Path) -> None:
 
 def test_see_invisibility_meets_hide_with_spot(tmp_path: Path) -> None:
     """DD-20: Hide 5 + 8 = 13 against Spot 15 + 4 − 1 (15 ft) = 18: spotted, observed; the
-    guard then strikes an intruder it sees: no miss chance, caught."""
+    guard then strikes an intruder it sees: no miss chance, a hit (LP-7: not caught)."""
     scene = scenario(tmp_path, senses="[sight, hearing, see-invisible]")
     result = play(scene, dice_values=[5, 15])
     hide, spot = checks(result)
@@ -300,7 +305,8 @@ def test_see_invisibility_meets_hide_with_spot(tmp_path: Path) -> None:
     guard = next(w for w in result.walkers if w.name == "Guard")
     assert guard.aware_of("Ghost") is AwarenessState.OBSERVED
     assert any(e.message == "engine.d20.attack_seen" for e in result.events)
-    assert result.outcome.kind == "detected"
+    assert any(e.message == "engine.d20.hits" for e in result.events)
+    assert result.outcome.kind == "alarm"
     ghost_view = list(character_lines(result, "Ghost", Lang.EN))
     assert not any("Spot against" in line for line in ghost_view)
     render_everything(result)
@@ -311,7 +317,7 @@ def test_see_invisibility_meets_hide_with_spot(tmp_path: Path) -> None:
 
 def test_a_starfinder_intruder_without_cover_is_observed(tmp_path: Path) -> None:
     """SF-2: no cover, no concealment, not invisible: no Stealth check; the guard observes it,
-    raises the alarm, closes in and catches it."""
+    raises the alarm, closes in and hits it (LP-7: one blow does not end the encounter)."""
     scene = scenario(
         tmp_path,
         ruleset="starfinder",
@@ -325,7 +331,8 @@ def test_a_starfinder_intruder_without_cover_is_observed(tmp_path: Path) -> None
     assert stealth.verdict.outcome == "starfinder.hide.refused"
     learns = [e for e in result.events if e.message == "engine.d20.learns"]
     assert [(e.params["state"], e.params["rule"]) for e in learns] == [("observed", "SF-2")]
-    assert result.outcome.kind == "detected"
+    assert any(e.message == "engine.d20.hits" for e in result.events)
+    assert result.outcome.kind == "alarm"
     render_everything(result)
 
 

@@ -27,18 +27,21 @@ Each round, in order:
 5. each living defender acts against the first intruder it knows most about: one that has
    located it (``location``) or observes it closes in (up to its ``move``, 30 ft by default,
    stopping within 5 ft) and attacks it from an adjacent square in its line of sight, with the
-   game's attack roll against the intruder's AC when it has one (``ac``; none given: no
-   attack roll [engine]), then on a hit the game's miss chance (none when it sees it). A blow
-   that hits and that the miss chance does not stop catches the intruder [engine: no hit
-   points]. A
+   game's attack roll against the intruder's AC when it has one (``ac``; none given: the GM
+   says hit or miss, taken as a hit where ``blow.hits_without_ac`` says so, LP-7 [R]), then on
+   a hit the game's miss chance (none when it sees it). A hit that the miss chance does not
+   stop takes the attacker's ``damage`` from an intruder with ``hp`` (down, caught, at 0 or
+   less); without hit points it catches the intruder only where one blow ends the encounter
+   (``blow.ends_encounter``), and is only logged otherwise (LP-7 [R]). A
    defender aware only of the presence or direction does what its game lets it with what it
    knows (``_search``; D&D 3.5: grope), and nothing where the game has no such rule. A defender
    never moves farther in a round than its speed, its patrol included;
 6. the objective is checked.
 
 The game ends when the attackers reach the objective (``objective``, ``unseen`` when no
-defender ever located or observed an intruder), when every intruder is caught (``detected``),
-or at the turn limit: ``alarm`` if the alarm was raised (on its round, by whom), else
+defender ever located or observed an intruder), when every intruder is caught (``detected``:
+down, or caught by one blow where the scenario says so, LP-7), by the GM in live play, or at
+the turn limit: ``alarm`` if the alarm was raised (on its round, by whom), else
 ``turn_limit``. Every check is rolled through ``Game.roll``.
 
 What a character perceives: a check's event quotes the distance only when it gave the
@@ -141,6 +144,10 @@ class D20Game(Game):
         square where the intruder was, lost when it moves (LP-2)."""
         self.running: set[str] = set()
         """Intruders who ran or charged this round (a leg's ``run``: DD-5, DD-20, SF-3)."""
+        self.hp: dict[str, int] = {
+            w.name: hp for w in self.walkers if (hp := stats_of(w).hp) is not None
+        }
+        """The hit points left to each creature that has ``hp`` (LP-7: optional)."""
         self.emit(
             "start",
             "engine.d20.start",
@@ -368,10 +375,12 @@ class D20Game(Game):
             if victim.alive:
                 self.noisy.add(intruder.name)
                 self.fought.add(intruder.name)
-                self._roll_to_hit(intruder, victim)
+                hit = self._roll_to_hit(intruder, victim)
                 self._blow(intruder, victim)
                 if victim.side is Side.DEFENDERS:
                     self._struck(victim, intruder, ranged=action.ranged)
+                if hit:
+                    self._hit(intruder, victim)
         elif isinstance(action, Speak):
             self.noisy.add(intruder.name)  # DD-5: speaking is DC 0 to hear this round
             self._speak(intruder, action)
@@ -751,25 +760,76 @@ class D20Game(Game):
             )
             if not verdict.success:
                 return
-        intruder.alive = False
+        self._hit(defender, intruder)
+
+    def _hit(self, attacker: Walker, target: Walker) -> None:
+        """A hit that nothing stopped (LP-7 [R]). A target with ``hp`` takes the attacker's
+        ``damage`` and is down at 0 or less. Without hit points to count, a defender's hit on
+        an intruder catches it only where one blow ends the encounter
+        (``blow.ends_encounter``), and is logged otherwise; an intruder's hit on a defender is
+        the GM's (its attack roll is logged)."""
+        damage = stats_of(attacker).damage
+        hp = self.hp.get(target.name)
+        if hp is not None and damage is not None:
+            self.hp[target.name] = hp - damage
+            self.emit(
+                "attack",
+                "engine.d20.wounds",
+                actor=attacker,
+                target=target,
+                at=target.at,
+                perceived_by={target.name},
+                params={"damage": damage, "hp": hp - damage},
+            )
+            if hp - damage <= 0:
+                self._down(attacker, target)
+        elif target.side is Side.DEFENDERS:
+            return
+        elif self.rules.flag("blow.ends_encounter"):
+            self._down(attacker, target)
+        else:
+            self.emit(
+                "attack",
+                "engine.d20.hits",
+                actor=attacker,
+                target=target,
+                at=target.at,
+                perceived_by={target.name},
+            )
+
+    def _down(self, attacker: Walker, target: Walker) -> None:
+        """The target is out: a defender down, an intruder caught; the last intruder caught
+        ends the game (``detected``)."""
+        target.alive = False
+        if target.side is Side.DEFENDERS:
+            self.emit(
+                "action",
+                "engine.d20.down",
+                actor=attacker,
+                target=target,
+                at=target.at,
+                perceived_by={target.name},
+            )
+            return
         self.emit(
             "attack",
             "engine.d20.caught",
-            actor=defender,
-            target=intruder,
-            at=intruder.at,
-            perceived_by={intruder.name},
+            actor=attacker,
+            target=target,
+            at=target.at,
+            perceived_by={target.name},
         )
         if not self.intruders():
-            self.outcome = Outcome("detected", self.turn, unseen=False, by=(defender.name,))
-            self.emit("end", "engine.d20.all_caught", public=True, params={"by": defender.name})
+            self.outcome = Outcome("detected", self.turn, unseen=False, by=(attacker.name,))
+            self.emit("end", "engine.d20.all_caught", public=True, params={"by": attacker.name})
 
     def _roll_to_hit(self, attacker: Walker, target: Walker) -> bool:
-        """The game's attack roll, logged for the attacker; True when it hits or when none is
-        played (a target without ``ac``)."""
+        """The game's attack roll, logged for the attacker; True when it hits. A target
+        without ``ac`` has none: the GM says hit or miss, which the round takes from
+        ``blow.hits_without_ac`` (LP-7 [R])."""
         roll = self._attack_roll(attacker, target)
         if roll is None:
-            return True
+            return self.rules.flag("blow.hits_without_ac")
         self.emit(
             "attack",
             "engine.event.attack",

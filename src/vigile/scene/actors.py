@@ -179,7 +179,14 @@ class D20Stats(BaseModel):
     """Melee attack bonus: groping touch attacks (DD-6) and attack rolls (DD-21, SF-9)."""
     ac: Annotated[int, Field(ge=0, le=LIMITS.max_ac)] | None = None
     """Armor Class against attack rolls (DD-21, SF-9). Absent: the round plays no attack roll
-    against this creature, and a blow the miss chance does not stop lands [engine]."""
+    against this creature; the GM says hit or miss, which the round's blows take as a hit
+    (``blow.hits_without_ac``) when the miss chance does not stop them (LP-7 [R])."""
+    hp: Annotated[int, Field(ge=1, le=10_000)] | None = None
+    """Its hit points (LP-7: optional). Absent: the GM keeps the damage, a hit downs nobody
+    (one blow ends the encounter only where ``blow.ends_encounter`` says so)."""
+    damage: Annotated[int, Field(ge=1, le=1000)] | None = None
+    """The damage each of its hits deals, a fixed number (LP-7 [R]: no damage roll): taken
+    from a target with ``hp``, which is down at 0 or less. Absent: its hits deal none."""
     blind_fight: bool = False
     """Has the Blind-Fight feat (DD-14)."""
     reach: Annotated[int, Field(ge=0, le=1000)] = 5

@@ -165,9 +165,11 @@ class Dnd35Game(D20Game):
             None,
         )
         if there is not None and not hidden_from(intruder, there):
-            self._roll_to_hit(intruder, there)
+            hit = self._roll_to_hit(intruder, there)
             self._blow(intruder, there)
             self._struck(there, intruder, ranged=action.ranged)
+            if hit:
+                self._hit(intruder, there)  # LP-7: its damage where it has hit points
             return
         point = ((named[0] + 0.5) * SQUARE_FT, (named[1] + 0.5) * SQUARE_FT)
         stats = stats_of(intruder)
@@ -193,6 +195,7 @@ class Dnd35Game(D20Game):
         if there is not None and verdict.success:
             self._blow(intruder, there)
             self._struck(there, intruder, ranged=action.ranged)
+            self._hit(intruder, there)  # LP-7: its damage where it has hit points
 
     def _attack_verdict(
         self, defender: Walker, intruder: Walker, state: AwarenessState, blindsight: bool

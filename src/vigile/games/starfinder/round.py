@@ -140,9 +140,11 @@ class StarfinderGame(D20Game):
         already used successfully to hide from it (LP-3)."""
         hidden = self._hid(intruder, victim)
         self.noisy.add(intruder.name)
-        self._roll_to_hit(intruder, victim)
+        hit = self._roll_to_hit(intruder, victim)
         self._blow(intruder, victim, "engine.d20.snipes")
         self._struck(victim, intruder, ranged=True)
+        if hit:
+            self._hit(intruder, victim)  # LP-7: its damage where it has hit points
         if not hidden:
             return
         self.sniped.add(intruder.name)

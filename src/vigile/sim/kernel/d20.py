@@ -69,8 +69,8 @@ WX, WY, WMOVED, WSHIFT, WSPEED, WSOFT, WLIQ, WINSIDE, DOOR_OPS, OP_START = range
 GSX, GSY, GMOVE, GALERT0, GASLEEP, GDISTR, GSENSES, NAMED, ENDINGS = range(24, 33)
 WNOISY, WFOUGHT, WCOVER, WLOST, ISX, ISY = range(33, 39)
 DOOR_NEXT, LIGHT_X, LIGHT_Y, LIGHT_R, CARRIED, CARRIED_R, LIGHT_N = range(39, 46)
-DARK, DARK_TO, DARK_RANGE, IETH, IINV0, GETH = range(46, 52)
-GAME = 52
+DARK, DARK_TO, DARK_RANGE, IETH, IINV0, GETH, BLOW = range(46, 53)
+GAME = 53
 """The first index of a game's own arrays."""
 PREFIX = [
     "x1",
@@ -123,8 +123,11 @@ PREFIX = [
     "intruder_ethereal",
     "intruder_invisible",
     "guard_ethereal",
+    "blow",
 ]
-"""The names of the model's arrays ``X1`` … ``GETH`` (after ``FL`` and ``IN``)."""
+"""The names of the model's arrays ``X1`` … ``BLOW`` (after ``FL`` and ``IN``)."""
+# BLOW: the house rules of a blow (LP-7 [R])
+B_ENDS, B_NO_AC = range(2)
 # FL: the floats every game has first
 F_W, F_H, F_EPS, F_CLOSE = range(4)
 # IN: the ints every game has at these places
@@ -616,6 +619,22 @@ def into_the_dark(M: Arrays, W: Arrays, i: int, state: int, pin: int) -> None:
 
 
 @internal
+def lands(M: Arrays, W: Arrays, i: int) -> None:
+    """A defender's hit on intruder i that nothing stopped (``D20Game._hit``, LP-7 [R]): the
+    kernel plays no hit points, so it catches the intruder only where one blow ends the
+    encounter (``blow.ends_encounter``); otherwise it changes nothing the run keeps."""
+    if M[BLOW][B_ENDS]:
+        caught(M, W, i)
+
+
+@internal
+def no_roll_hits(M: Arrays) -> bool:
+    """Against an intruder without ``ac``, a blow hits (``blow.hits_without_ac``, LP-7 [R];
+    ``D20Game._roll_to_hit``)."""
+    return bool(M[BLOW][B_NO_AC])
+
+
+@internal
 def caught(M: Arrays, W: Arrays, i: int) -> None:
     """Intruder i is caught (``D20Game._attack``); the last one ends the game (``detected``)."""
     W[IALIVE][i] = 0
@@ -977,6 +996,10 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
         "intruder_ethereal": np.array([int(a.ethereal) for a in intruders] or [0], np.int64),
         "intruder_invisible": np.array([int(a.invisible) for a in intruders] or [0], np.int64),
         "guard_ethereal": np.array([int(a.ethereal) for a in defenders] or [0], np.int64),
+        "blow": np.array(
+            [int(rules.flag("blow.ends_encounter")), int(rules.flag("blow.hits_without_ac"))],
+            np.int64,
+        ),
         "floats": [width, height, EPSILON, CLOSE_FT],
         "ints": [
             len(defenders),

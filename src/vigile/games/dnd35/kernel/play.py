@@ -134,7 +134,6 @@ from vigile.sim.kernel.d20 import (
     begin_walk,
     between,
     by_margin,
-    caught,
     centre,
     close_in,
     dark_to,
@@ -142,10 +141,12 @@ from vigile.sim.kernel.d20 import (
     door,
     end_run,
     into_the_dark,
+    lands,
     learn,
     line_of_sight,
     lit,
     may_be_dark,
+    no_roll_hits,
     objective,
     on_map,
     patrols,
@@ -699,7 +700,10 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
     if not (adjacent(x, y, W[IX][i], W[IY][i]) and line_of_sight(M, W, x, y, W[IX][i], W[IY][i])):
         return
     blind = 1 if M[GSENSES][g, BLIND] and unseen_by(M, W, g, i) else 0
-    if M[HAS_AC][i] and not M[HIT][g, i, W[INVIS][i], face(20, uniforms, ctx) - 1]:
+    if M[HAS_AC][i]:
+        if not M[HIT][g, i, W[INVIS][i], face(20, uniforms, ctx) - 1]:
+            return
+    elif not no_roll_hits(M):
         return
     if best == LOCATION or blind:
         liquid = M[WLIQ][t, i]
@@ -711,7 +715,7 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
                     spared = True
             if not spared:
                 return
-    caught(M, W, i)
+    lands(M, W, i)
 
 
 @internal

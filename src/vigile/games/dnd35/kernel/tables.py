@@ -105,6 +105,8 @@ def unsupported(scenario: Scenario) -> str | None:
     :data:`vigile.sim.kernel.d20.MOST_DOOR_STATES` of those."""
     if scenario.ruleset != "dnd35":
         return "not a D&D 3.5 scenario"
+    if any(a.bonuses is not None and a.bonuses.hp is not None for a in scenario.actors):
+        return "hit points (LP-7): the engine counts them"
     rules = scenario.rules()
     try:
         d20.door_states(scenario, schedule(scenario, rules))

@@ -75,7 +75,6 @@ from vigile.sim.kernel.d20 import (
     adjacent,
     any_light,
     by_margin,
-    caught,
     centre,
     close_in,
     dark_to,
@@ -83,9 +82,11 @@ from vigile.sim.kernel.d20 import (
     end_run,
     hidden_from,
     into_the_dark,
+    lands,
     learn,
     line_of_sight,
     lit,
+    no_roll_hits,
     objective,
     patrols,
     record_run,
@@ -327,7 +328,10 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
     x, y = W[GX][g], W[GY][g]
     if not (adjacent(x, y, W[IX][i], W[IY][i]) and line_of_sight(M, W, x, y, W[IX][i], W[IY][i])):
         return
-    if M[HAS_AC][i] and not M[HIT][g, i, face(20, uniforms, ctx) - 1]:
+    if M[HAS_AC][i]:
+        if not M[HIT][g, i, face(20, uniforms, ctx) - 1]:
+            return
+    elif not no_roll_hits(M):
         return
     if best == LOCATION:
         spared = False
@@ -336,7 +340,7 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
                 spared = True
         if not spared:
             return
-    caught(M, W, i)
+    lands(M, W, i)
 
 
 @internal

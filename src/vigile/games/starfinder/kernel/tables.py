@@ -115,6 +115,8 @@ def unsupported(scenario: Scenario) -> str | None:
     """Why the kernel does not play ``scenario`` yet (None: it does); see the module."""
     if scenario.ruleset != "starfinder":
         return "not a Starfinder scenario"
+    if any(a.bonuses is not None and a.bonuses.hp is not None for a in scenario.actors):
+        return "hit points (LP-7): the engine counts them"
     try:
         d20.door_states(scenario, schedule(scenario))
     except NotCovered as error:
