@@ -11,6 +11,8 @@ defenders, attacking squares (D&D 3.5), sniping (Starfinder). Featured adds: up 
 doors, lights placed and carried, cover, night more often, darkvision with see invisibility,
 ethereal actors, kills, words, invisibility cast and ended, grapples, and the house rules the
 kernels read (darkness without lights; groping without the touch attack; the sound distance).
+Both draw a blow's house rules (LP-7 [R]): one blow ends the encounter half of the time (the
+kernel's caught intruders), a blow at a creature without ``ac`` misses now and then.
 """
 
 from __future__ import annotations
@@ -209,7 +211,15 @@ def _intruder(
 
 
 def _ending(draw: st.DrawFn, scenario: dict[str, object], house: dict[str, Any]) -> str:
-    """The house rules (if any), an objective now and then; the scenario's JSON."""
+    """The blow's house rules, the others (if any), an objective now and then; the scenario's
+    JSON."""
+    blow: dict[str, bool] = {}
+    if draw(st.booleans()):
+        blow["ends_encounter"] = True
+    if _chance(draw, 4):
+        blow["hits_without_ac"] = False
+    if blow:
+        house["blow"] = blow
     if house:
         scenario["house_rules"] = house
     if draw(st.booleans()):

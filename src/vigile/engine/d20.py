@@ -18,7 +18,8 @@ Each round, in order:
    any other speed) and, on arrival, acts: ``strike`` (the victim learns what its game says),
    ``kill`` (the victim is out; the blow needs no roll [engine]), ``speak``, ``open-door``,
    (a ``strike`` at a victim with an ``ac`` rolls the game's attack roll first; hit or miss,
-   the victim learns of the blow [engine]),
+   the victim learns of the blow [engine]; a hit takes the striker's ``damage`` from a victim
+   with ``hp``, down at 0 or less, LP-7 [R]),
    ``close-door``. Striking, killing and speaking mark the intruder as noisy this round (DD-5:
    "in combat or speaking") and striking as attacking (DD-20);
 3. every living defender perceives every intruder it does not yet observe (the game's rules);

@@ -269,7 +269,8 @@ def attack_roll_check(
     (:func:`attack_check`). The attacker's extra damage on a hit is noted where a rule decides
     it: ``sneak_attack`` dice apply against a target denied its Dexterity bonus by the
     invisible attacker (DD-21 [C]) and never against an invisible target, nor does a
-    ``favored_enemy`` bonus (DD-2); no damage is rolled (the round has no hit points).
+    ``favored_enemy`` bonus (DD-2); no damage is rolled (the round's hit points, optional,
+    take a fixed ``damage``: LP-7 [R]).
 
     Rolling order: one d20, the attack roll.
     """

@@ -167,7 +167,8 @@ def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
 def _roll_to_hit(M: Arrays, i: int, g: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """The attack roll of intruder i on defender g (``StarfinderGame._attack_roll``, SF-9): its
     d20 when g has an ``ac``. Hit or miss, the victim learns of the blow and nothing the kernel
-    keeps depends on it (no hit points), so the kernel draws the face and reads nothing."""
+    keeps depends on it (hit points are the engine's), so the kernel draws the face and reads
+    nothing."""
     if M[GAC][g]:
         face(20, uniforms, ctx)
 
