@@ -245,10 +245,10 @@ def test_coarser_open_ground_cells_stay_an_exact_acceleration(
     monkeypatch.setattr(model, "ground_cell", lambda *_: 2.0)
     fine = OpenGround.of(walls, 3000.0, 3000.0, 40.0)
     assert fine.cell == 2.0
-    got = coarse.move(x.copy(), y.copy(), dx, dy, 3000.0, 3000.0, 2)
-    same = fine.move(x.copy(), y.copy(), dx, dy, 3000.0, 3000.0, 2)
+    got = coarse.move(x.copy(), y.copy(), dx, dy, 3000.0, 3000.0, 2, 0.5)
+    same = fine.move(x.copy(), y.copy(), dx, dy, 3000.0, 3000.0, 2, 0.5)
     assert np.array_equal(got[0], same[0]) and np.array_equal(got[1], same[1])
-    traced = move_with_bounce(walls, x, y, dx, dy, 3000.0, 3000.0, 2)
+    traced = move_with_bounce(walls, x, y, dx, dy, 3000.0, 3000.0, 2, epsilon=0.5)
     np.testing.assert_allclose(got, traced, rtol=0, atol=1e-9)  # one ulp apart at most
 
 

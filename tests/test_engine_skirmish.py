@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
+from vigile import load_rules
 from vigile.engine.run import play
 from vigile.errors import InputError
+from vigile.games.skirmish.raid import skirmish_board
 from vigile.io.i18n import Lang
 from vigile.io.views import character_lines, gm_lines, json_lines
+from vigile.rulesets.skirmish.patrol import patrol_move
 from vigile.scene.loader import bundled_names, load_scenario
 
 SKIRMISH = [n for n in bundled_names() if load_scenario(n).ruleset == "skirmish"]
@@ -108,11 +112,30 @@ def test_SK_G1_patrols_stay_on_the_map_and_inside_the_compound(seed: int) -> Non
         if event.kind == "patrol":
             assert event.at is not None
             x, y = event.at
-            # the log rounds to 0.01 cm: a guard stopped EPSILON short of the wall reads 10
+            # the log rounds to 0.01 cm (a walk may end nearer a wall than the margin
+            # without meeting it: the margin is for a patrol that meets a wall)
             assert 10 <= x <= 190 and 10 <= y <= 110, (event.actor, event.at)
     for walker in result.walkers:
         if walker.side.value == "defenders":
             assert 10 < walker.x < 190 and 10 < walker.y < 110, walker.name
+
+
+def test_SK_G1_a_patrol_turns_half_a_centimetre_short_of_a_wall() -> None:
+    """[R] turn.patrol_margin_mm = 5: a patrol that meets the compound's wall (x = 10) turns
+    0.5 cm short of its line, so it never stands on the line and sees through the wall.
+    From (14, 60) straight at the wall (180°), 10 cm: 3.5 cm to x = 10.5, then 6.5 cm back,
+    x = 17; with no bounce left it stays at 10.5."""
+    scenario = load_scenario("night-raid")
+    rules = load_rules("skirmish")
+    move = patrol_move(rules)
+    assert (move.length_cm, move.margin_cm) == (10.0, 0.5)
+    board = skirmish_board(scenario, rules)
+    xs, ys = board.patrol([14.0], [60.0], math.pi, move.length_cm, 1, move.margin_cm)
+    assert (xs[0], ys[0]) == pytest.approx((17.0, 60.0), abs=1e-9)
+    xs, _ = board.patrol([14.0], [60.0], math.pi, move.length_cm, 0, move.margin_cm)
+    assert xs[0] == pytest.approx(10.5, abs=1e-9)
+    # at 10.5 the wall still stands between the guard and a ninja outside it
+    assert not board.sees((xs[0], 60.0), (8.0, 60.0))
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -547,6 +547,31 @@ def test_without_bounces_a_mover_stops_epsilon_short() -> None:
     assert int(m.bounces) == 0
 
 
+def test_a_patrol_turns_its_margin_short_of_the_walls_line() -> None:
+    # SK-G1 [R] turn.patrol_margin_mm: from (5, 5) at 60° (cos 60° = 1/2 against the wall's
+    # normal), 20 cm, margin 0.5. The line x = 10 is met after 10 cm along the path; it turns
+    # 0.5 / (1/2) = 1 cm before, at (9.5, 5 + 9·√3/2): 0.5 from the line, not 0.5 along the
+    # path. Then 11 cm at 120°: x = 9.5 - 5.5 = 4, y = 5 + 20·√3/2.
+    m = trace_along(WALL_AT_10, 5.0, 5.0, 0.5, math.sqrt(3) / 2, 20.0, *MAP, epsilon=0.5)
+    assert float(m.path_x[1]) == pytest.approx(9.5, abs=1e-12)
+    assert float(m.path_y[1]) == pytest.approx(5 + 9 * math.sqrt(3) / 2, abs=1e-12)
+    assert (float(m.x), float(m.y)) == pytest.approx((4.0, 5 + 10 * math.sqrt(3)), abs=1e-12)
+    # Straight in, no bounce left: 0.5 short (cos = 1); the map's edge is a wall like any other.
+    m = trace_along(WALL_AT_10, 5.0, 5.0, 1.0, 0.0, 20.0, *MAP, max_bounces=0, epsilon=0.5)
+    assert (float(m.x), bool(m.stopped)) == (9.5, True)
+    m = trace_along(WALL_AT_10, 50.0, 95.0, 0.0, 1.0, 20.0, *MAP, max_bounces=0, epsilon=0.5)
+    assert (float(m.y), bool(m.stopped)) == (99.5, True)
+    # 1° off the line from 1 cm away: the line is met after 1 / cos 89° ≈ 57.3 cm, it turns
+    # 0.5 / cos 89° ≈ 28.6 cm before, at x = 9.5 again. From 0.3 cm away (nearer than the
+    # margin, where the GM put it), it turns where it stands: it never creeps onto the line.
+    a = math.radians(89.0)
+    m = trace_along(WALL_AT_10, 9.0, 5.0, math.cos(a), math.sin(a), 80.0, *MAP, epsilon=0.5)
+    assert float(m.path_x[1]) == pytest.approx(9.5, abs=1e-12)
+    m = trace_along(WALL_AT_10, 9.7, 5.0, math.cos(a), math.sin(a), 80.0, *MAP, epsilon=0.5)
+    assert (float(m.path_x[1]), float(m.path_y[1])) == (9.7, 5.0)
+    assert float(m.x) < 9.7 and int(m.bounces) == 1
+
+
 def test_moving_end_on_into_a_walls_end_comes_straight_back() -> None:
     # Along y = 5 into the end (10, 5) of the wall (10, 5)-(20, 5), 3 cm away, 10 cm.
     m = trace_moves(walls((10, 5, 20, 5)), 7.0, 5.0, 10.0, 0.0, *MAP)

@@ -115,17 +115,22 @@ def test_moves_bounce_as_the_original(state: int) -> None:
     rng = np.random.default_rng(state)
     # 600 points anywhere besides the 243 on and about the walls (where the special cases
     # lie): each costs the engine's one-point geometry six moves, about 5 ms
-    for x, y in points(rng, 600):
+    for i, (x, y) in enumerate(points(rng, 600)):
+        margin = (1e-6, 0.5)[i % 2]  # the tracer's default, and the skirmish's patrol margin
         angle = float(rng.uniform(0.0, 2.0 * math.pi))
         dx, dy = 10.0 * math.cos(angle), 10.0 * math.sin(angle)
         # as a patrol moves: the unit direction (cos, sin) itself, and the length
         ux, uy = math.cos(angle), math.sin(angle)
         for bounces in (0, 1, 2):
-            rest = (*barriers, movers, len(movers), WIDTH, HEIGHT, bounces, 1e-6)
-            ex, ey = move_with_bounce(walls, [x], [y], dx, dy, WIDTH, HEIGHT, bounces)
+            rest = (*barriers, movers, len(movers), WIDTH, HEIGHT, bounces, margin)
+            ex, ey = move_with_bounce(
+                walls, [x], [y], dx, dy, WIDTH, HEIGHT, bounces, epsilon=margin
+            )
             got = kg.trace_move(x, y, dx, dy, *rest)
             assert got == (float(ex[0]), float(ey[0])), (x, y, angle, bounces)
-            along = trace_along(walls, [x], [y], ux, uy, 10.0, WIDTH, HEIGHT, bounces)
+            along = trace_along(
+                walls, [x], [y], ux, uy, 10.0, WIDTH, HEIGHT, bounces, epsilon=margin
+            )
             got = kg.trace_unit(x, y, ux, uy, 10.0, *rest)
             assert got == (float(along.x[0]), float(along.y[0])), (x, y, angle, bounces)
 
@@ -143,6 +148,8 @@ def test_moves_by_map_cell_bounce_as_the_original(name: str, state: int) -> None
     length = float(floats[play.F_MOVE])
     rows = int(ints[play.I_MOVE_ROWS])
     per_cell = 1.0 / floats[play.F_MOVE_CELL]  # the cell as the kernel finds it (_patrols)
+    margin = float(floats[play.F_MARGIN])  # the ruleset's (SK-G1 [R] turn.patrol_margin_mm)
+    assert margin == 0.5
     rng = np.random.default_rng(40 + state)
     for x, y in points(rng, 300, board):
         column = min(int(ints[play.I_MOVE_COLUMNS]) - 1, int(x * per_cell))
@@ -152,9 +159,11 @@ def test_moves_by_map_cell_bounce_as_the_original(name: str, state: int) -> None
         angle = float(rng.uniform(0.0, 2.0 * math.pi))
         ux, uy = math.cos(angle), math.sin(angle)
         for bounces in (1, 2):
-            along = trace_along(walls, [x], [y], ux, uy, length, WIDTH, HEIGHT, bounces)
+            along = trace_along(
+                walls, [x], [y], ux, uy, length, WIDTH, HEIGHT, bounces, epsilon=margin
+            )
             got = kg.trace_unit(
-                x, y, ux, uy, length, *barriers, near, len(near), WIDTH, HEIGHT, bounces, 1e-6
+                x, y, ux, uy, length, *barriers, near, len(near), WIDTH, HEIGHT, bounces, margin
             )
             assert got == (float(along.x[0]), float(along.y[0])), (x, y, angle, bounces)
 

@@ -171,10 +171,17 @@ class Board:
         return result
 
     def patrol(
-        self, xs: list[float], ys: list[float], angle: float, length: float, bounces: int
+        self,
+        xs: list[float],
+        ys: list[float],
+        angle: float,
+        length: float,
+        bounces: int,
+        margin: float,
     ) -> tuple[list[float], list[float]]:
         """Move walkers ``length`` along one scatter-die direction, bouncing (SK-G1): the
-        unit direction ``(cos angle, sin angle)`` itself (:func:`trace_along`)."""
+        unit direction ``(cos angle, sin angle)`` itself (:func:`trace_along`), stopping or
+        turning ``margin`` short of a barrier's line (the ruleset's)."""
         moves = trace_along(
             self.barriers,
             xs,
@@ -185,6 +192,7 @@ class Board:
             self.width,
             self.height,
             bounces,
+            epsilon=margin,
         )
         nx, ny = moves.x, moves.y
         return [float(v) for v in np.atleast_1d(nx)], [float(v) for v in np.atleast_1d(ny)]

@@ -281,6 +281,7 @@ class D20Game(Game):
             angle,
             self._move(guard) / 2,
             self.rules.num("turn.patrol_bounces"),
+            self.rules.num("turn.patrol_margin_in") / 12,  # inches, in feet
         )
         walked = self.walked.get(guard.name, 0.0) + distance(guard.at, (xs[0], ys[0]))
         self.walked[guard.name] = walked

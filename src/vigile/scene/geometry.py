@@ -54,6 +54,7 @@ from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
     "EPSILON",
+    "GRAZING",
     "Barriers",
     "KindRule",
     "Moves",
@@ -78,7 +79,12 @@ BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.int64]
 
 EPSILON: Final = 1e-6
-"""How far short of a barrier a mover stops or turns, measured back along its path."""
+"""How far short of a barrier's line a mover stops or turns, by default: a game's patrol passes
+its ruleset's margin instead (SK-G1 [R] ``turn.patrol_margin_*``)."""
+
+GRAZING: Final = 1e-12
+"""The least |cos| of a leg's angle to a barrier's normal that the stop is divided by: a leg
+running closer to parallel stops where it began."""
 
 _BLOCK: Final = 1 << 16
 """Point-barrier pairs handled at once (a few MiB per temporary array)."""
@@ -735,7 +741,12 @@ def trace_moves(
     |(dx, dy)| unless stopped. When a leg would touch a barrier with ``blocks_movement`` or
     the map border, the mover turns ``epsilon`` before the contact point (back along its
     path) and goes on for the rest of its length in the mirrored direction (angle in = angle
-    out, about the barrier's line). Special hits:
+    out, about the barrier's line). "Before" means ``epsilon`` from the barrier's line, not
+    along the path: a leg meeting the line at an angle θ to its normal turns ``epsilon / cos θ``
+    back along its path, so a mover ends no nearer than ``epsilon`` to the line of any barrier
+    it met (SK-G1 [R]: a patrol never stands on a wall's line, where it would see and hear
+    through the wall). A head-on hit into a barrier's end or a point turns ``epsilon`` back.
+    Special hits:
 
     * moving along a barrier's line into its end, or onto a zero-length barrier: straight back;
     * two barriers hit at once (a corner): it reflects off the first listed (the map border
@@ -746,8 +757,7 @@ def trace_moves(
     (no closer than where that leg began). So no leg, and no end point, ever touches a
     movement-blocking barrier or the border: every leg is checked with the same predicate
     before it is taken, and a leg that fails the check (a float rounding case) is not taken.
-    Turning ``epsilon`` early puts the end within ``2 * epsilon`` per bounce of the exact
-    mirror path. Starts must be strictly inside the map (else ValueError); a mover starting
+    Starts must be strictly inside the map (else ValueError); a mover starting
     exactly on a movement-blocking barrier stays put (and is reported ``stopped``).
     The straight line from start to end may still cross a barrier the mover walked around.
     """
@@ -871,7 +881,12 @@ def _trace_block(
             first = np.argmin(first_at, axis=1)
             at = first_at[np.arange(idx.size), first]
             hit = np.isfinite(at)
-            travel = np.where(hit, np.maximum(np.where(hit, at, 0.0) * rest - epsilon, 0.0), rest)
+            bnx, bny = nx[first], ny[first]
+            back = collinear[np.arange(idx.size), first] | ~has_normal[first]
+            dot = dirx * bnx + diry * bny
+            # epsilon from the barrier's line: epsilon / cos back along the path
+            short = np.where(back, epsilon, epsilon / np.maximum(np.abs(dot), GRAZING))
+            travel = np.where(hit, np.maximum(np.where(hit, at, 0.0) * rest - short, 0.0), rest)
             fx = np.where(hit, sx + travel * dirx, ex)
             fy = np.where(hit, sy + travel * diry, ey)
             safe = _leg_is_clear(sx, sy, fx, fy, walls, width, height)
@@ -879,9 +894,6 @@ def _trace_block(
             fy = np.where(safe, fy, sy)
             bounce = safe & hit & (leg < max_bounces)
             # Reflect about the barrier's line; head-on into an end or a point: straight back.
-            bnx, bny = nx[first], ny[first]
-            back = collinear[np.arange(idx.size), first] | ~has_normal[first]
-            dot = dirx * bnx + diry * bny
             rx = np.where(back, -dirx, dirx - 2.0 * dot * bnx)
             ry = np.where(back, -diry, diry - 2.0 * dot * bny)
             ux[idx] = np.where(bounce, rx, dirx)

@@ -93,7 +93,7 @@ class Block:
     def patrols(self, doors: frozenset[int]) -> None:
         """Each group draws one scatter-die direction per run and moves as one (SK-G1)."""
         move = patrol_move(self.m.rules)
-        length, bounces = move.length_cm, move.bounces
+        length, bounces, margin = move.length_cm, move.bounces, move.margin_cm
         live = self.running
         for members in self.m.groups:
             angle = scatter_die(self.rng, self.n)
@@ -106,7 +106,14 @@ class Block:
             dy = length * np.sin(angle[rows])
             x0, y0 = self.gx[rows, index], self.gy[rows, index]
             x, y = self.m.open_ground(doors, length).move(
-                x0, y0, dx, dy, self.m.scenario.map.width, self.m.scenario.map.height, bounces
+                x0,
+                y0,
+                dx,
+                dy,
+                self.m.scenario.map.width,
+                self.m.scenario.map.height,
+                bounces,
+                margin,
             )
             self.gx[rows, index] = x
             self.gy[rows, index] = y

@@ -195,9 +195,11 @@ class OpenGround:
         width: float,
         height: float,
         bounces: int,
+        margin: float,
     ) -> tuple[FloatArray, FloatArray]:
         """Every mover's end (SK-G1): open cells straight on, the others traced against only
-        the walls near their cell, through :func:`vigile.scene.geometry.move_with_bounce`."""
+        the walls near their cell, through :func:`vigile.scene.geometry.move_with_bounce`,
+        turning ``margin`` short of a wall's line."""
         from vigile.scene.geometry import move_with_bounce
 
         i, j = self.cells(x, y)
@@ -208,7 +210,7 @@ class OpenGround:
             # one call against the walls near any of these movers (fewer calls beat fewer walls)
             walls = self._union(frozenset(int(g) for g in np.unique(group[near])))
             tx, ty = move_with_bounce(
-                walls, x[near], y[near], dx[near], dy[near], width, height, bounces
+                walls, x[near], y[near], dx[near], dy[near], width, height, bounces, epsilon=margin
             )
             nx[near], ny[near] = tx, ty
         return nx, ny

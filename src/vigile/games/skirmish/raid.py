@@ -293,7 +293,12 @@ class SkirmishGame(Game):
         move = patrol_move(self.rules)
         if members:
             xs, ys = self.board.patrol(
-                [m.x for m in members], [m.y for m in members], angle, move.length_cm, move.bounces
+                [m.x for m in members],
+                [m.y for m in members],
+                angle,
+                move.length_cm,
+                move.bounces,
+                move.margin_cm,
             )
             for member, x, y in zip(members, xs, ys, strict=True):
                 member.x, member.y, member.moved = x, y, True

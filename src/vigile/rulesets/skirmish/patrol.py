@@ -1,7 +1,8 @@
 """Patrols: a patrolling guard moves by scatter die each turn (SK-G1).
 
-The rule's numbers are ``turn.patrol_cm`` (10 cm) and ``turn.patrol_bounces`` (once a turn) in
-``rules.toml``; the board reflects a move off the walls it meets (angle in = angle out). The
+The rule's numbers are ``turn.patrol_cm`` (10 cm), ``turn.patrol_bounces`` (once a turn) and
+``turn.patrol_margin_mm`` (it turns 5 mm short of a wall's line) in ``rules.toml``; the board
+reflects a move off the walls it meets (angle in = angle out). The
 turn engine and the batched simulator both draw the die here, so that one seed gives the same
 patrols in both.
 """
@@ -28,11 +29,18 @@ class PatrolMove:
     """10 cm (SK-G1: "mvt de 10 cm")."""
     bounces: int
     """[R] Once each turn: the text says a patrol bounces, not how often."""
+    margin_cm: float
+    """[R] How far short of a wall's line (or the map's edge) it stops or turns: a guard on
+    the line would see and hear through the wall (``turn.patrol_margin_mm``, 5 mm)."""
 
 
 def patrol_move(rules: RuleData) -> PatrolMove:
     """A patrol's move, from the data file [SK-G1]."""
-    return PatrolMove(float(rules.num("turn.patrol_cm")), int(rules.num("turn.patrol_bounces")))
+    return PatrolMove(
+        float(rules.num("turn.patrol_cm")),
+        int(rules.num("turn.patrol_bounces")),
+        rules.num("turn.patrol_margin_mm") / 10,
+    )
 
 
 @overload

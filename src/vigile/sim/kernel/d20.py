@@ -129,7 +129,7 @@ PREFIX = [
 # BLOW: the house rules of a blow (LP-7 [R])
 B_ENDS, B_NO_AC = range(2)
 # FL: the floats every game has first
-F_W, F_H, F_EPS, F_CLOSE = range(4)
+F_W, F_H, F_MARGIN, F_CLOSE = range(4)
 # IN: the ints every game has at these places
 I_G, I_I, I_T, I_M, I_BOUNCES = range(5)
 I_DOORS0, I_HAS_OBJ, I_ANY = 6, 8, 9
@@ -393,7 +393,7 @@ def patrols(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None
             fl[F_W],
             fl[F_H],
             M[IN][I_BOUNCES],
-            fl[F_EPS],
+            fl[F_MARGIN],
         )
         W[WALKED][g] = py_hypot(x - nx, y - ny)
         W[GX][g], W[GY][g] = nx, ny
@@ -878,7 +878,6 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
     from vigile.engine.result import Ending
     from vigile.rulesets.senses import Sense
     from vigile.scene.actors import GuardState, Side
-    from vigile.scene.geometry import EPSILON
     from vigile.scene.model import WallKind
     from vigile.sim.tally import CODE
 
@@ -1000,7 +999,7 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
             [int(rules.flag("blow.ends_encounter")), int(rules.flag("blow.hits_without_ac"))],
             np.int64,
         ),
-        "floats": [width, height, EPSILON, CLOSE_FT],
+        "floats": [width, height, rules.num("turn.patrol_margin_in") / 12, CLOSE_FT],
         "ints": [
             len(defenders),
             len(intruders),

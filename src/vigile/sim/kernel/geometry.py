@@ -33,6 +33,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numba import njit
 
+from vigile.scene.geometry import GRAZING
 from vigile.sim.kernel.grid import CODE_BITS, CODE_MASK
 
 Function = TypeVar("Function", bound=Callable[..., Any])
@@ -804,7 +805,12 @@ def trace_unit(
                 )  # fmt: skip
         hit = math.isfinite(best)
         if hit:
-            travel = max(best * rest - epsilon, 0.0)
+            # epsilon from the barrier's line (the original's ``short``)
+            if first_collinear or not has_normal[first]:
+                short = epsilon
+            else:
+                short = epsilon / max(abs(dirx * normal_x[first] + diry * normal_y[first]), GRAZING)
+            travel = max(best * rest - short, 0.0)
             fx = sx + travel * dirx
             fy = sy + travel * diry
         else:

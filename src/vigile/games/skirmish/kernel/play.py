@@ -106,7 +106,7 @@ discoveries, but for a guard the intruder knows from the start (``KNOWN``, which
 changes) or a posted guard whose code is NEVER (:func:`vigile.games.skirmish.kernel.raid.
 sight_lists`). A pair left out rolls nothing: the rolls of the others keep their order."""
 # FLOATS
-F_WIDTH, F_HEIGHT, F_MOVE, F_EPSILON, F_STEP, F_AUTO, F_REACH, F_MOVE_CELL, F_LINE_CELL = range(9)
+F_WIDTH, F_HEIGHT, F_MOVE, F_MARGIN, F_STEP, F_AUTO, F_REACH, F_MOVE_CELL, F_LINE_CELL = range(9)
 # INTS
 (
     I_BOUNCES,
@@ -699,7 +699,7 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
                 floats[F_WIDTH],
                 floats[F_HEIGHT],
                 ints[I_BOUNCES],
-                floats[F_EPSILON],
+                floats[F_MARGIN],
             )
             h = next_in_group[h]
 

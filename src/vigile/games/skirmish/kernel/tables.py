@@ -34,9 +34,9 @@ from vigile.rulesets.skirmish.alarm import alarm_check, striker_knows
 from vigile.rulesets.skirmish.common import Roller
 from vigile.rulesets.skirmish.eavesdrop import VOLUMES, may_overhear, overhear_check
 from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, death_surface, noise_check
+from vigile.rulesets.skirmish.patrol import patrol_move
 from vigile.rulesets.skirmish.sight import Attitude, patrol_attitude, sight_check
 from vigile.scene.actors import GuardState, Outfit, Side
-from vigile.scene.geometry import EPSILON
 from vigile.scene.model import Scenario
 from vigile.sim.kernel.grid import Grid, cell_walls, chains, entries, near_walls
 from vigile.sim.kernel.sectors import sector_lists
@@ -414,7 +414,7 @@ def build(scenario: Scenario) -> KernelModel:
             width,
             height,
             float(move),
-            EPSILON,
+            patrol_move(sim.rules).margin_cm,
             float(sim.step),
             sim.auto,
             sim.reach,
