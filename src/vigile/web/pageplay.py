@@ -16,6 +16,7 @@ depends on the dice; the list is the one a roll of 1s would give. Nothing is sto
 from __future__ import annotations
 
 import copy
+import re
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -122,12 +123,65 @@ def action_forms() -> tuple[ActionForm, ...]:
 FORMS: Final = {form.do: form for form in action_forms()}
 
 
-def _number(value: str, where: str) -> float:
-    try:
-        number = float(value.replace(",", "."))
-    except ValueError:
-        raise InputError(f"{value!r} is not a number", where=where) from None
-    return number
+MAX_DIGITS: Final = 12
+"""Digits of a number typed in a form (either side of the decimal mark)."""
+MAX_DEPTH: Final = 16
+"""Nesting of a form's JSON ``action`` (an action is two or three deep)."""
+MAX_JSON: Final = 10_000
+"""Characters of a form's JSON ``action`` (a dice prompt's: a few hundred)."""
+_DECIMAL: Final = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}(?:[.,][0-9]{{1,{MAX_DIGITS}}})?")
+_WHOLE: Final = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
+
+
+def number(value: str, where: str) -> float:
+    """A number typed in a form: ASCII digits only (``12``, ``-3.5``, ``7,5``), at most
+    :data:`MAX_DIGITS` each side of the mark; no exponent, ``nan``, ``inf``, ``_`` or other
+    scripts' digits."""
+    text = value.strip()
+    if not _DECIMAL.fullmatch(text):
+        raise InputError(f"{_shown(value)} is not a number", where=where)
+    return float(text.replace(",", "."))
+
+
+def whole(value: str, where: str, low: int, high: int) -> int:
+    """A whole number typed in a form, from ``low`` to ``high``: ASCII digits only, at most
+    :data:`MAX_DIGITS` of them (``²``, ``٣``, ``1_0`` and 5,000 digits are refused, not
+    parsed)."""
+    text = value.strip()
+    if not _WHOLE.fullmatch(text) or not low <= int(text) <= high:
+        raise InputError(f"{_shown(value)} is not a whole number from {low} to {high}", where=where)
+    return int(text)
+
+
+def _shown(value: str) -> str:
+    """A form's value in a message: quoted, and cut short."""
+    return repr(value[:20] + "…" if len(value) > 20 else value)
+
+
+def check_json(text: str, where: str) -> None:
+    """Refuse a form's JSON longer than :data:`MAX_JSON` characters or nested deeper than
+    :data:`MAX_DEPTH` (brackets and braces outside strings), before anything parses it: a
+    parser asked to recurse 100,000 deep fails, so it is never asked."""
+    if len(text) > MAX_JSON:
+        raise InputError(f"longer than {MAX_JSON:,} characters", where=where)
+    depth = 0
+    inside = escaped = False
+    for char in text:
+        if inside:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                inside = False
+        elif char == '"':
+            inside = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise InputError(f"nested more than {MAX_DEPTH} deep", where=where)
+        elif char in "]}":
+            depth -= 1
 
 
 def action_from_form(form: Mapping[str, str]) -> dict[str, Any]:
@@ -145,7 +199,7 @@ def action_from_form(form: Mapping[str, str]) -> dict[str, Any]:
         if spec.kind == "point":
             x, y = form.get("x", "").strip(), form.get("y", "").strip()
             if x and y:
-                data[spec.name] = [_number(x, "x"), _number(y, "y")]
+                data[spec.name] = [number(x, "x"), number(y, "y")]
             continue
         value = form.get(key, "").strip()
         if spec.kind == "flag":
@@ -154,7 +208,7 @@ def action_from_form(form: Mapping[str, str]) -> dict[str, Any]:
             continue
         if not value:
             continue
-        data[spec.name] = _number(value, spec.name) if spec.kind == "number" else value
+        data[spec.name] = number(value, spec.name) if spec.kind == "number" else value
     return data
 
 

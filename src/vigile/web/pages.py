@@ -44,6 +44,7 @@ from vigile.engine.live import ACTION_NAMES, DEFENDER_NAMES, NeedDice, Refusal
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang
 from vigile.live import Encounter, character_view, gm_view, needs_json, table_view
+from vigile.live.encounter import MAX_DICE
 from vigile.live.views import events_for
 from vigile.scene.actors import Side
 from vigile.scene.loader import ScenarioValidationError, bundled_names, bundled_path
@@ -67,6 +68,10 @@ templates.env.filters["tojson_attr"] = lambda value: json.dumps(value, ensure_as
 ATTITUDES: Final = ("hidden", "immobile", "half", "fast")
 """Attitudes a risk overlay may be drawn for (SK-V3)."""
 MAX_DIE: Final = 100
+"""Sides of a die, and the largest face, typed or rolled on a page."""
+MAX_FACES: Final = MAX_DICE
+"""Faces in one form's ``dice`` (an action's dice, as the API takes)."""
+MAX_SEED: Final = 2**63 - 1
 
 router = APIRouter(include_in_schema=False)
 Ctx = Annotated[Context, Depends(context)]
@@ -225,7 +230,11 @@ async def _start(request: Request, ctx: Context, lang: Lang, form: FormData) -> 
     seed_text = str(form.get("seed") or "").strip()
     name = str(form.get("name") or "").strip() or None
     try:
-        seed = int(seed_text) if seed_text else None
+        seed = pageplay.whole(seed_text, "seed", 0, MAX_SEED) if seed_text else None
+    except InputError:
+        message = pagetext.text("bad_seed", lang)
+        return list_page(request, ctx, lang, token, message=message, status=422)
+    try:
         if dice not in ("rolled", "given"):
             raise InputError("rolled or given", where="dice")
         if isinstance(upload, UploadFile) and upload.filename:
@@ -250,9 +259,6 @@ async def _start(request: Request, ctx: Context, lang: Lang, form: FormData) -> 
             for e in error.errors
         ]
         return list_page(request, ctx, lang, token, errors=errors, status=422)
-    except ValueError:
-        message = pagetext.text("bad_seed", lang)
-        return list_page(request, ctx, lang, token, message=message, status=422)
     except VigileError as error:
         return list_page(request, ctx, lang, token, message=str(error), status=422)
     target = f"/encounters/{encounter.id}?" + urlencode({"token": token, "lang": lang.value})
@@ -393,6 +399,7 @@ def _action(fields: Mapping[str, str]) -> dict[str, Any]:
     """The action: a JSON ``action`` field (a dice prompt's), else built from the form."""
     given = fields.get("action")
     if given:
+        pageplay.check_json(given, "action")
         try:
             data = json.loads(given)
         except json.JSONDecodeError:
@@ -404,14 +411,12 @@ def _action(fields: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _dice(text: str) -> list[int]:
-    dice: list[int] = []
-    for part in text.replace(" ", ",").split(","):
-        if part.strip():
-            try:
-                dice.append(int(part))
-            except ValueError:
-                raise InputError(f"{part!r} is not a die's face", where="dice") from None
-    return dice
+    """Dice faces typed in a form, ``4,2`` or ``4 2``: each a whole number from 1 to
+    :data:`MAX_DIE` in ASCII digits, at most :data:`MAX_FACES` of them."""
+    parts = [part for part in text.replace(" ", ",").split(",") if part.strip()]
+    if len(parts) > MAX_FACES:
+        raise InputError(f"at most {MAX_FACES} dice", where="dice")
+    return [pageplay.whole(part, "dice", 1, MAX_DIE) for part in parts]
 
 
 @router.post("/encounters/{encounter_id}/preview", response_class=HTMLResponse)
@@ -441,8 +446,9 @@ async def act(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         data = _action(fields)
         dice = _dice(fields.get("dice", ""))
         typed = fields.get("die", "").strip()
-        if fields.get("roll") and fields.get("sides", "").isdigit():
-            dice.append(1 + secrets.randbelow(min(int(fields["sides"]), MAX_DIE)))
+        if fields.get("roll"):
+            sides = pageplay.whole(fields.get("sides", ""), "sides", 1, MAX_DIE)
+            dice.append(1 + secrets.randbelow(sides))
         elif typed:
             dice.extend(_dice(typed))
         try:
@@ -677,16 +683,14 @@ def _option_value(option: Mapping[str, Any], text: str) -> object:
         return text in ("on", "true", "1")
     if option["multiple"]:
         return [part.strip() for part in text.split(";") if part.strip()]
-    if option["type"] == "integer":
-        try:
-            return int(text)
-        except ValueError:
-            return text
-    if option["type"] == "number":
-        try:
-            return float(text.replace(",", "."))
-        except ValueError:
-            return text
+    try:  # a number in ASCII digits; anything else goes as typed, for the check to explain
+        if option["type"] == "integer":
+            sign = -1 if text.startswith("-") else 1
+            return sign * pageplay.whole(text.removeprefix("-"), option["name"], 0, MAX_SEED)
+        if option["type"] == "number":
+            return pageplay.number(text, option["name"])
+    except InputError:
+        return text
     return text
 
 
@@ -707,7 +711,7 @@ def calculate(state: Mapping[str, Any], lang: Lang) -> tuple[dict[str, Any] | No
     fields = check["fields"]
     try:
         if state["seed"].strip() and "seed" in fields:
-            body["seed"] = int(state["seed"].strip())
+            body["seed"] = _seed(state["seed"])
         if state["dice"].strip() and "dice_values" in fields:
             body["dice_values"] = _dice(state["dice"])
         if "view" in fields and state["view"] in ("gm", "player"):
@@ -723,6 +727,14 @@ def calculate(state: Mapping[str, Any], lang: Lang) -> tuple[dict[str, Any] | No
     if response.status_code != 200:
         return None, str(payload.get("detail") or payload.get("title"))
     return payload, None
+
+
+def _seed(text: str) -> int:
+    """The calculator's seed, a ValueError if it is not one (the page says "not a number")."""
+    try:
+        return pageplay.whole(text, "seed", 0, MAX_SEED)
+    except InputError as error:
+        raise ValueError(str(error)) from None
 
 
 def calculator_url(state: Mapping[str, Any]) -> str:
