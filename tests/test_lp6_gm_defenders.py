@@ -179,15 +179,16 @@ def test_LP6_SKG1_a_guard_the_GM_moved_does_not_also_patrol() -> None:
 
 def test_LP6_SKG1_the_GM_types_the_scatter_die_and_the_group_bounces() -> None:
     """Test setup: the group west (Kuro, Jiro) stands at (97, 50) and (97, 60) when the GM
-    acts; a wall runs along x = 100. The GM types the die: 0° (east). Each goes 3 cm to the
-    wall, then reflects straight back for the 7 cm left (SK-G1): (93, 50), (93, 60). The
-    group moved as one; at the start of turn 2 neither patrols again."""
+    acts; a wall runs along x = 100. The GM types the die: 0° (east). Each goes 2.5 cm, to
+    half a centimetre short of the wall ([R] turn.patrol_margin_mm = 5, head-on), then
+    reflects straight back for the 7.5 cm left (SK-G1): (92, 50), (92, 60). The group moved
+    as one; at the start of turn 2 neither patrols again."""
     game = skirmish(PATROL, [], "[{kind: wall, start: [100, 0], end: [100, 100]}]")
     kuro, jiro = game.by_name["Kuro"], game.by_name["Jiro"]
     kuro.x, kuro.y, jiro.x, jiro.y = 97.0, 50.0, 97.0, 60.0
     events = act(game, do="scatter", actor="Kuro", bearing=0)
-    assert kuro.at == pytest.approx((93.0, 50.0))
-    assert jiro.at == pytest.approx((93.0, 60.0))
+    assert kuro.at == pytest.approx((92.0, 50.0))
+    assert jiro.at == pytest.approx((92.0, 60.0))
     assert [e.params["degrees"] for e in events if e.kind == "patrol"] == [0, 0]
     assert refused(game, do="guard-move", actor="Jiro", to=[90, 60]).key == "live.refusal.moved"
     events = act(game, do="end-turn")
