@@ -188,17 +188,18 @@ def test_DD10_a_house_rule_makes_the_flour_fall_after_3_rounds(tmp_path: Path) -
 
 def test_DD11_footprints_on_soft_ground_show_her_square(tmp_path: Path) -> None:
     """The ground is soft: moving to (15, 10), 10 ft from the baker (within 30 ft), she leaves
-    footprints: he knows her square, no die (DD-11 [R]); he closes in to (19.5, 10) and
+    footprints, which may betray her: his Spot d20 11 + 0 - 1 (one whole 10 ft) = 10 against
+    [tracks] spot_dc 10: seen, he knows her square (DD-11 [R]); he closes in to (19.5, 10) and
     strikes: d100 10 stops it (DD-8)."""
     extra = (
         "surfaces:\n  - {kind: soft-ground, name: mud, "
         "points: [[0, 0], [40, 0], [40, 20], [0, 20]]}"
     )
-    result = game(tmp_path, [10], extra=extra)
+    result = game(tmp_path, [11, 10], extra=extra)
     assert learned(result) == [(1, "engine.d20.learns", "location", "DD-11")]
-    sign = next(e for e in result.events if e.message == "dnd35.round.sign")
-    assert sign.actor == "Baker" and sign.params["rule"] == "DD-11"
-    assert sign.params["state"] == "location"
+    seen = next(e for e in result.events if e.message.startswith("dnd35.round.footprints"))
+    assert seen.actor == "Baker" and seen.message == "dnd35.round.footprints_seen"
+    assert seen.verdict is not None and seen.verdict.figures.result == 10
 
 
 def test_DD16_a_lit_light_gives_away_its_invisible_bearer_at_night(tmp_path: Path) -> None:

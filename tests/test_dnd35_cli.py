@@ -142,6 +142,7 @@ def test_seed_replays_the_same_roll() -> None:
         ["signs", "--distance", "-1"],
         ["signs", "--distance", "5", "--flour-throw", "nan"],
         ["signs", "--distance", "5", "--light", "-20"],
+        ["signs", "--distance", "5", "--soft-ground", "--moved", "--spot", "1000"],
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

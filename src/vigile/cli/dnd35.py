@@ -364,11 +364,17 @@ def signs(
     in_water: Annotated[
         bool, typer.Option("--in-water", help="It moves through water or a liquid (DD-12).")
     ] = False,
+    spot: Annotated[
+        int, typer.Option("--spot", help="The observer's Spot bonus, for footprints (DD-11).")
+    ] = 0,
+    distracted: Annotated[
+        bool, typer.Option("--distracted", help="Observer distracted (Spot for footprints).")
+    ] = False,
     *,
     common: Common,
 ) -> None:
     """Does something show an invisible creature's square: a visible object, flour, its light,
-    a liquid, its footprints? (DD-10, DD-11, DD-12, DD-16)"""
+    a liquid, or, on a Spot check, its footprints? (DD-10, DD-11, DD-12, DD-16)"""
     run_check(
         "dnd35",
         common,
@@ -384,6 +390,9 @@ def signs(
             moved=moved,
             soft_ground=soft_ground,
             in_liquid=in_water,
+            spot_bonus=spot,
+            distracted=distracted,
+            source=source,
         ),
     )
 

@@ -24,17 +24,21 @@ stays. Found: ``location``. A square found by groping or by its blow is lost whe
 moves, down to presence (DD-6, DD-7, [R] ``pinpoint_lost``).
 
 Every ``perceive`` event of a defender carries the ``state`` its perception gives, as the rule
-that gives it says: a sign, the state ``sign_shown`` gives (the square: DD-10, DD-11, DD-12,
-DD-16); blindsight and scent, what ``senses.reach`` gives (DD-15: observed; DD-13: the square);
-a lost pinpoint, what ``pinpoint_lost`` leaves (presence, [R]: not a detection). The GM's notes
-(``_gm_note``) are no character's perception: they name no actor and carry no state.
+that gives it says: a sign, the state ``sign_shown`` gives (the square: DD-10, DD-12, DD-16;
+footprints in soft ground give it only on a Spot check, DD-11 [R]); blindsight and scent, what
+``senses.reach`` gives (DD-15: observed; DD-13: the square); a lost pinpoint, what
+``pinpoint_lost`` leaves (presence, [R]: not a detection). The GM's notes (``_gm_note``) are no
+character's perception: they name no actor and carry no state.
 
-Dice, each round, for each intruder in the scenario's order: the Hide d20 and the Spot d20 of
-each defender who can see it (none when refused), ties rolled again as ``hide_check`` says;
-then, defender by defender, its Spot d20; then the intruder's Move Silently d20 (not in a
-round it fought or spoke) and each listener's Listen d20 in the scenario's order. Then,
-defender by defender: a grope's touch d20 then its d100 (only on a touch), or an attack's
-d100 miss chance (two with Blind-Fight; none against an intruder it sees or with blindsight).
+Dice, each round, for each intruder in the scenario's order: first, defender by defender, the
+Spot d20 on its footprints of each one that no certain sign shows its square, where it moved on
+soft ground within ``tracks.range_ft`` of it (``footprints_check``, DD-11 [R]); then the Hide
+d20 and the Spot d20 of each defender who can see it (none when refused), ties rolled again as
+``hide_check`` says; then, defender by defender, its Spot d20; then the intruder's Move
+Silently d20 (not in a round it fought or spoke) and each listener's Listen d20 in the
+scenario's order. Then, defender by defender: a grope's touch d20 then its d100 (only on a
+touch), or an attack's d100 miss chance (two with Blind-Fight; none against an intruder it sees
+or with blindsight).
 
 Rulings where the rules are silent: an intruder that neither moved, fought nor spoke this
 round makes no noise (no Listen check: the DD-5 table has no line for a still creature); a
@@ -238,16 +242,21 @@ class Dnd35Game(D20Game):
             params["actor"] = observer.name
         self.emit("perceive", key, params=params)
 
-    def _signs(self, intruder: Walker) -> None:
+    def _signs(self, intruder: Walker, *, footprints: bool = True) -> None:
         """What gives an invisible intruder's square away to the awake sighted defenders in a
-        line of sight: flour on it (DD-10), its footprints on soft ground (DD-11), a liquid it
-        moves through (DD-12), a lit light it carries (DD-16) [R]."""
+        line of sight: for certain, flour on it (DD-10), a liquid it moves through (DD-12), a
+        lit light it carries (DD-16) [R]; where none does and it moved on soft ground, its
+        footprints may (DD-11 [R]): the defender's Spot d20 within ``tracks.range_ft``
+        (``footprints_check``), defender by defender. ``footprints`` False: the certain signs
+        only (flour just thrown: the footprints were looked for this round already)."""
         if not is_invisible(intruder) or intruder.actor.ethereal:
             return
         conditions = self._conditions(intruder)
         stats = stats_of(intruder)
         night = self.scenario.time is TimeOfDay.NIGHT
-        soft = self.board.surface(intruder.at) == "soft-ground"
+        prints = footprints and traits.footprints_left(
+            soft_ground=self.board.surface(intruder.at) == "soft-ground", moved=intruder.moved
+        )
         for observer in self.defenders():
             if observer.aware_of(intruder.name).at_least(AwarenessState.LOCATION):
                 continue
@@ -255,18 +264,20 @@ class Dnd35Game(D20Game):
                 continue
             if Sense.SEE_INVISIBLE in observer.actor.senses:
                 continue  # it sees the creature itself: Hide against Spot (DD-20)
+            gap = distance(observer.at, intruder.at)
             sign = traits.sign_shown(
                 self.rules,
-                distance_ft=distance(observer.at, intruder.at),
+                distance_ft=gap,
                 night=night,
                 conditions=conditions,
                 visible_object=bool(intruder.floured),
                 light_ft=stats.light,
                 moved=intruder.moved,
-                soft_ground=soft,
             )
             found = None if sign is None else (sign[0], sign[1].rule)
             if found is None:
+                if prints and traits.footprints_in_range(self.rules, distance_ft=gap):
+                    self._footprints(observer, intruder, gap)
                 continue
             self.emit(
                 "perceive",
@@ -276,6 +287,30 @@ class Dnd35Game(D20Game):
                 params={"state": found[0].value, "rule": found[1], "sign": found[1]},
             )
             self._learn(observer, intruder, found[0], found[1], pin=found[1])
+
+    def _footprints(self, observer: Walker, intruder: Walker, gap: float) -> None:
+        """The observer's Spot d20 on the footprints in soft ground: its square, or nothing
+        this round [DD-11 R, ``footprints_check``]."""
+        verdict = self.roll(
+            dnd35.footprints_check,
+            observer,
+            rules=self.rules,
+            spot_bonus=stats_of(observer).spot or 0,
+            distance_ft=gap,
+            distracted=distracted(observer),
+        )
+        found = dnd35.reached(verdict)
+        self._check_event(
+            "sight",
+            "dnd35.round.footprints_seen",
+            "dnd35.round.footprints",
+            observer,
+            intruder,
+            verdict,
+            found[0] if found else AwarenessState.UNAWARE,
+        )
+        if found is not None:
+            self._learn(observer, intruder, *found)
 
     def _moved(self, intruder: Walker, start: Point) -> None:
         self._into_the_dark(intruder)
@@ -369,7 +404,7 @@ class Dnd35Game(D20Game):
         )
         if covers:
             self._gm_note(defender, intruder, "dnd35.round.floured", line.rule)
-            self._signs(intruder)
+            self._signs(intruder, footprints=False)
         else:
             self.known.pop((defender.name, intruder.name), None)
 

@@ -16,7 +16,7 @@ from vigile.rulesets.dnd35.awareness import reached
 from vigile.rulesets.dnd35.common import skill_bonus, untrained_bonus
 from vigile.rulesets.dnd35.hide import HideSpeed, Size, hide_check
 from vigile.rulesets.dnd35.listen import Listener, ListenSpeed, listen_all_check, listen_check
-from vigile.rulesets.dnd35.spot import SpotTarget, spot_check
+from vigile.rulesets.dnd35.spot import SpotTarget, footprints_check, spot_check
 
 __all__ = [
     "HideSpeed",
@@ -28,6 +28,7 @@ __all__ = [
     "attack_check",
     "attack_roll_check",
     "attack_square_check",
+    "footprints_check",
     "grope_check",
     "hide_check",
     "listen_all_check",

@@ -2,7 +2,8 @@
 
 The turn engine asks here which state a check reached and which rule says so, instead of
 choosing a rule ID itself: Spot notices (DD-3) or pinpoints (DD-4), Listen gives the direction
-or the square (DD-5), Spot against Hide observes (DD-20), groping pinpoints (DD-6).
+or the square (DD-5), Spot against Hide observes (DD-20), groping pinpoints (DD-6), Spot on
+footprints in soft ground shows the square (DD-11 [R]).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ _RULES: dict[tuple[str, AwarenessState], str] = {
     ("listen", AwarenessState.LOCATION): "DD-5",
     ("hide", AwarenessState.OBSERVED): "DD-20",
     ("grope", AwarenessState.LOCATION): "DD-6",
+    ("footprints", AwarenessState.LOCATION): "DD-11",
 }
 
 

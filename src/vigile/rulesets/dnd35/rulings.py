@@ -5,22 +5,30 @@ sense reaches (DD-1, DD-13, DD-15, DD-17, DD-19), gaze attacks (DD-18).
 Each check wraps the very ruling the turn engine calls (:mod:`vigile.rulesets.dnd35.traits`,
 :mod:`vigile.rulesets.senses`) in a verdict: chance 1 when it happens, 0 when it does not, the
 awareness state it gives, its reasons with their rule IDs. No die is rolled, so the outcome is
-known before any roll. The rulings' [R] are documented where they live (``traits``).
+known before any roll; but for footprints in soft ground (DD-11 [R]), which the signs check
+reads on the observer's Spot (:func:`vigile.rulesets.dnd35.spot.footprints_check`): one d20.
+The rulings' [R] are documented where they live (``traits``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from enum import StrEnum
 from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Line, Verdict
+from vigile.dice.source import FaceSource
 from vigile.errors import InputError
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.dnd35 import traits
 from vigile.rulesets.dnd35.common import RULESET, check_distance
+from vigile.rulesets.dnd35.spot import footprints_check
+from vigile.rulesets.limits import check_bonus
 from vigile.rulesets.senses import Condition, Sense, best_reach, reach
+
+_SIGNS_OUTCOMES = ("dnd35.signs.shown", "dnd35.signs.nothing")
 
 
 class Carried(StrEnum):
@@ -99,6 +107,9 @@ def signs_check(
     moved: bool = False,
     soft_ground: bool = False,
     in_liquid: bool = False,
+    spot_bonus: int = 0,
+    distracted: bool = False,
+    source: FaceSource | None = None,
 ) -> Verdict:
     """Does something show an invisible creature's square to an observer ``distance_ft`` away?
     [DD-10, DD-11, DD-12, DD-16]
@@ -107,10 +118,14 @@ def signs_check(
     A visible object it picked up stays visible, one tucked away vanishes (DD-10); flour thrown
     at it (``flour_throw_ft`` away, at a point ``flour_miss_ft`` from it) covers it as
     :func:`traits.flour_covers` says, or it is ``floured`` already; then
-    :func:`traits.sign_shown` decides, as in the turn engine: the visible object or the flour,
-    a carried light at night, a liquid it moves through, its footprints on soft ground.
-    ``chance`` is 1 when the square shows.
+    :func:`traits.sign_shown` decides, as in the turn engine, what shows the square for certain:
+    the visible object or the flour, a carried light at night, a liquid it moves through
+    (``chance`` 1). Where none does and it moved on soft ground (:func:`traits.footprints_left`),
+    its footprints may betray it (DD-11 [R]): the observer's Spot (``spot_bonus``, ``distracted``)
+    against ``tracks.spot_dc``, :func:`~vigile.rulesets.dnd35.spot.footprints_check`, whose
+    exact chance, DC, modifiers and roll (from ``source``) the verdict carries. Else chance 0.
     """
+    check_bonus(spot_bonus, where="--spot")
     check_distance(distance_ft)
     if light_ft < 0:
         raise InputError(f"{light_ft}: a light's radius is 0 or more feet", where="--light")
@@ -137,8 +152,25 @@ def signs_check(
         visible_object=visible or floured,
         light_ft=light_ft,
         moved=moved,
-        soft_ground=soft_ground,
     )
+    if sign is None and traits.footprints_left(soft_ground=soft_ground, moved=moved):
+        prints = footprints_check(
+            rules,
+            spot_bonus=spot_bonus,
+            distance_ft=distance_ft,
+            distracted=distracted,
+            source=source,
+        )
+        notes += prints.notes
+        outcome = None if prints.success is None else _SIGNS_OUTCOMES[not prints.success]
+        return replace(
+            prints,
+            check="signs",
+            question="dnd35.signs.question",
+            notes=tuple(notes),
+            outcome=outcome,
+            player_notes=tuple(notes),
+        )
     if sign is not None:
         notes.append(sign[1])
         notes.append(Line("dnd35.signs.until_moves", sign[1].rule))
@@ -147,7 +179,7 @@ def signs_check(
         sign is not None,
         notes,
         state=AwarenessState.LOCATION,
-        outcome="dnd35.signs.shown" if sign is not None else "dnd35.signs.nothing",
+        outcome=_SIGNS_OUTCOMES[sign is None],
     )
 
 

@@ -20,9 +20,12 @@ Rulings of this project where the seed is silent (proposals for RULES.md), their
   tombe ou soit emportée par un courant d'air" names no time, and the scenarios have no
   draught; a group may set ``flour.rounds`` (0 by default: no limit) to make it fall after so
   many rounds.
-- [R] DD-11: an invisible creature that moves on soft ground leaves footprints there as it
-  goes: an awake sighted observer with a line of sight within ``tracks.range_ft`` (30 ft; 0
-  switches it off) knows its square that round.
+- [R] DD-11: an invisible creature that moves on soft ground leaves fresh footprints there as
+  it goes, which "risque de les trahir" (may betray it): an awake sighted observer with a line
+  of sight within ``tracks.range_ft`` (30 ft; 0 switches it off) that no other sign shows its
+  square makes a Spot check against ``tracks.spot_dc`` (10), with Spot's own distance and
+  distraction modifiers; success shows its square that round
+  (:func:`vigile.rulesets.dnd35.spot.footprints_check`), failure nothing.
 - [R] DD-16: at night, an invisible creature carrying a lit light is given away by it: an
   awake sighted observer with a line of sight knows its square (the light's source), the
   creature itself still unseen. By day a carried light shows nothing.
@@ -191,15 +194,18 @@ def seen_object(rules: RuleData, *, distance_ft: float) -> bool:
     return distance_ft <= rules.num("objects.sight_ft")
 
 
-def footprints(
-    rules: RuleData, *, soft_ground: bool, moved: bool, distance_ft: float
-) -> tuple[AwarenessState, Line] | None:
-    """What an observer in a line of sight learns of an invisible creature's footprints this
-    round [DD-11, R]: on soft ground, if it moved, within ``tracks.range_ft``, its square;
-    else nothing (None)."""
-    if not (soft_ground and moved) or distance_ft > rules.num("tracks.range_ft"):
-        return None
-    return AwarenessState.LOCATION, Line("dnd35.traits.tracks.footprints", "DD-11")
+def footprints_left(*, soft_ground: bool, moved: bool) -> bool:
+    """Does an invisible creature leave fresh footprints this round, that an observer may see?
+    [DD-11, R] On soft ground, where it moved: then a Spot check
+    (:func:`vigile.rulesets.dnd35.spot.footprints_check`) says whether they betray it."""
+    return soft_ground and moved
+
+
+def footprints_in_range(rules: RuleData, *, distance_ft: float) -> bool:
+    """Is an observer ``distance_ft`` away near enough to check for the footprints? [DD-11, R]
+    Within ``tracks.range_ft``; never when it is 0 (footprints switched off)."""
+    range_ft = rules.num("tracks.range_ft")
+    return range_ft > 0 and distance_ft <= range_ft
 
 
 def carried_light(*, light_ft: int, night: bool) -> tuple[AwarenessState, Line] | None:
@@ -223,16 +229,17 @@ def sign_shown(
     visible_object: bool = False,
     light_ft: int = 0,
     moved: bool = False,
-    soft_ground: bool = False,
 ) -> tuple[AwarenessState, Line] | None:
-    """What shows an invisible creature's square to an awake sighted observer with a line of
-    sight ``distance_ft`` away, that does not see invisible creatures; None when nothing does.
+    """What shows an invisible creature's square for certain to an awake sighted observer with
+    a line of sight ``distance_ft`` away, that does not see invisible creatures; None when
+    nothing does.
 
     In this order: a visible object on it, flour or a thing it picked up (DD-10, within
     ``objects.sight_ft`` [R]); a lit light it carries, at night (DD-16 [R]); the liquid it
-    moves through, within Spot's ``spot.range_ft`` (DD-12); its footprints as it moves on soft
-    ground, within ``tracks.range_ft`` (DD-11 [R]). The turn engine and ``vigile check dnd35
-    signs`` both ask here.
+    moves through, within Spot's ``spot.range_ft`` (DD-12). Its footprints on soft ground are
+    no certainty (DD-11 [R]): where nothing here shows the square, the caller asks
+    :func:`footprints_left` and rolls :func:`vigile.rulesets.dnd35.spot.footprints_check`.
+    The turn engine and ``vigile check dnd35 signs`` both ask here.
     """
     found = tuple(conditions)
     if visible_object and seen_object(rules, distance_ft=distance_ft):
@@ -243,7 +250,7 @@ def sign_shown(
     if moved and Condition.IN_LIQUID in found and distance_ft <= rules.num("spot.range_ft"):
         seen = reach(Sense.SIGHT, found)
         return seen.state, seen.line
-    return footprints(rules, soft_ground=soft_ground, moved=moved, distance_ft=distance_ft)
+    return None
 
 
 def tracks(*, soft_ground: bool = False) -> tuple[bool, Line]:

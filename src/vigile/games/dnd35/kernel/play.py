@@ -16,7 +16,9 @@ interface, :class:`vigile.dice.source.UniformFaces`): one uniform a die face
    a living defender, an attack on a named square (DD-9); a blow, a kill, words or an attack
    make it noisy (DD-5) and an attacker (DD-20) this round;
 3. for each living intruder: the signs that show an invisible one's square to the awake
-   sighted defenders in a line of sight (DD-10..DD-16); Hide against Spot for those that can
+   sighted defenders in a line of sight (DD-10, DD-12, DD-16), or, where none does and it moved
+   on soft ground, each one's Spot d20 on its footprints within ``tracks.range_ft`` (DD-11
+   [R]: the square on a success); Hide against Spot for those that can
    see it (DD-20: an invisible one, those that see invisible creatures; a visible one, the
    sighted out of the dark for them; no Hide for a visible one out of cover: they see it);
    then, defender by defender, blindsight and scent within their range against one it cannot
@@ -172,6 +174,9 @@ from vigile.sim.kernel.geometry import (
 )
 
 SEARCH_STAY, SEARCH_SQUARE, SEARCH_BEARING = range(3)
+PRINTS, NO_PRINTS = cast(int, np.int64(1)), ZERO
+"""Whether the signs look for footprints (a Spot d20, DD-11 [R]): at perception, not after a
+throw of flour (int64, not a literal: see :data:`vigile.sim.kernel.geometry.ZERO`)."""
 BOTH_SQUARES = cast(int, np.int64(2))
 """A grope of the square searched and the one toward it (int64, not a literal: see
 :data:`vigile.sim.kernel.geometry.ZERO`)."""
@@ -179,6 +184,7 @@ BOTH_SQUARES = cast(int, np.int64(2))
     REACHES,
     SIGNS,
     SPOT,
+    FOOTPRINTS,
     LPART,
     LBONUS,
     LFIXED,
@@ -212,12 +218,13 @@ BOTH_SQUARES = cast(int, np.int64(2))
     SURF_START,
     SURF_X,
     SURF_Y,
-) = range(GAME, GAME + 36)
+) = range(GAME, GAME + 37)
 """The D&D 3.5 arrays after the shared ones (:data:`vigile.sim.kernel.d20.PREFIX`)."""
 MODEL = [
     "reaches",
     "signs",
     "spot",
+    "footprints",
     "listen_part",
     "listen_bonus",
     "listen_fixed",
@@ -260,7 +267,7 @@ F_SEARCH_STEP, F_FLOUR_RANGE, F_FLOUR_BURST, F_HIDE_STEP, F_RADII = range(8, 13)
 I_RADII, I_HEARD_FROM = 5, 7
 I_GROPE_STATE, I_GROPE_PIN, I_FLOUR_ROUNDS, I_VANISH_STATE, I_VANISH_PIN = range(10, 15)
 I_HIDE_STATE, I_REFUSED_STATE, I_STRUCK_PIN, I_DEFAULT_WATER, I_GROPE_TOUCH = range(15, 20)
-I_SPOT_PIN, I_LISTEN_PIN = range(20, 22)
+I_SPOT_PIN, I_LISTEN_PIN, I_TRACKS_PIN = range(20, 23)
 # the run's state: after the shared arrays
 FLOUR_LEFT, FLOURED, HIDERS, DARKS = STATE, STATE + 1, STATE + 2, STATE + 3
 """Handfuls of flour left; rounds an intruder stays floured; each defender's part in this
@@ -384,9 +391,14 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
 
 
 @internal
-def _signs(M: Arrays, W: Arrays, t: int, i: int) -> None:
+def _signs(
+    M: Arrays, W: Arrays, t: int, i: int, prints: int, uniforms: np.ndarray, ctx: np.ndarray
+) -> None:
     """What shows intruder i's square, invisible and not ethereal, to the living awake sighted
-    defenders in a line of sight (``Dnd35Game._signs``, ``sign_shown`` by band of distance)."""
+    defenders in a line of sight (``Dnd35Game._signs``, ``sign_shown`` by band of distance):
+    a sign for certain, or, where the table says its footprints are to be looked for (and
+    ``prints``: not after a throw of flour), the defender's Spot d20 on them, read by its steps
+    and distraction in ``footprints`` (``footprints_check``, DD-11 [R])."""
     if not W[INVIS][i] or M[IETH][i]:
         return
     fl = M[FL]
@@ -406,9 +418,15 @@ def _signs(M: Arrays, W: Arrays, t: int, i: int) -> None:
         for r in range(M[IN][I_RADII]):
             if not hypot_below(dx, dy, fl[F_RADII + r], False):
                 band += 1
-        state = M[SIGNS][i, floured, moved, soft, liquid, band, 0]
-        if state:
-            learn(M, W, g, i, state, M[SIGNS][i, floured, moved, soft, liquid, band, 1])
+        sign = M[SIGNS][i, floured, moved, soft, liquid, band]
+        if sign[0]:
+            learn(M, W, g, i, sign[0], sign[1])
+        elif prints and sign[2]:
+            steps = min(hypot_steps(dx, dy, fl[F_SPOT_STEP]), M[FOOTPRINTS].shape[1] - 1)
+            value = face(20, uniforms, ctx)
+            state = M[FOOTPRINTS][g, steps, distracted(M, W, g), value - 1]
+            if state:
+                learn(M, W, g, i, state, M[IN][I_TRACKS_PIN])
 
 
 @internal
@@ -504,11 +522,12 @@ def _hide(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.nd
 
 @inlined
 def _perceive(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """Step 3 for intruder i: the signs, Hide against Spot for the defenders that can see it
-    (an invisible one: those that see invisible creatures; a visible one: the sighted, out
-    of the dark for them), each other defender's senses, then one Listen for all
-    (``Dnd35Game._perceive``; the listeners' cases are taken before any of them learns)."""
-    _signs(M, W, t, i)
+    """Step 3 for intruder i: the signs (a Spot d20 on its footprints where they are looked
+    for), Hide against Spot for the defenders that can see it (an invisible one: those that see
+    invisible creatures; a visible one: the sighted, out of the dark for them), each other
+    defender's senses, then one Listen for all (``Dnd35Game._perceive``; the listeners' cases
+    are taken before any of them learns)."""
+    _signs(M, W, t, i, PRINTS, uniforms, ctx)
     fl = M[FL]
     n_g = M[IN][I_G]
     role = W[HIDERS]
@@ -608,16 +627,27 @@ def _grope(
 
 
 @internal
-def _throw_flour(M: Arrays, W: Arrays, t: int, g: int, i: int, px: float, py: float) -> None:
+def _throw_flour(
+    M: Arrays,
+    W: Arrays,
+    t: int,
+    g: int,
+    i: int,
+    px: float,
+    py: float,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
+) -> None:
     """``Dnd35Game._throw_flour`` at (px, py): covered (``flour_covers``), the intruder shows
-    at once to the sighted (the signs again); missed, the square is forgotten."""
+    at once to the sighted (the signs again, not the footprints: no die); missed, the square
+    is forgotten."""
     fl = M[FL]
     W[FLOUR_LEFT][g] -= 1
     far = 0 if hypot_below(W[GX][g] - px, W[GY][g] - py, fl[F_FLOUR_RANGE], False) else 1
     wide = 0 if hypot_below(px - W[IX][i], py - W[IY][i], fl[F_FLOUR_BURST], False) else 1
     if M[COVERS][far, wide]:
         W[FLOURED][i] = M[IN][I_FLOUR_ROUNDS]
-        _signs(M, W, t, i)
+        _signs(M, W, t, i, NO_PRINTS, uniforms, ctx)
     else:
         W[KKIND][g, i] = KNOWN_NONE
 
@@ -637,7 +667,7 @@ def _search(
             return
         gap = py_hypot(x - px, y - py)
         if W[FLOUR_LEFT][g] and gap <= M[FL][F_FLOUR_RANGE]:
-            _throw_flour(M, W, t, g, i, px, py)
+            _throw_flour(M, W, t, g, i, px, py, uniforms, ctx)
         elif gap <= 5.0:
             second = M[TOWARD][way_case(px - x, py - y)]
             _grope(M, W, g, i, sx, sy, second[0], second[1], BOTH_SQUARES, uniforms, ctx)

@@ -4,7 +4,8 @@ groping table sorts its cases with the kernel's own :func:`~vigile.sim.kernel.d2
 and :func:`~vigile.sim.kernel.d20.bearing_case`, so that table and kernel cannot disagree).
 
 A check that rolls one die is a table of what each face gives (the rule called with that face,
-:class:`~vigile.dice.source.GivenFaces`): Spot (DD-3, DD-4) by face, the attack roll
+:class:`~vigile.dice.source.GivenFaces`): Spot (DD-3, DD-4) by face, Spot on footprints in soft
+ground (DD-11 [R], ``footprints_check``) by face, the attack roll
 (DD-21) by face, the grope's touch attack and its miss chance (DD-6) by face, the miss chance of
 a blow (DD-8, DD-12, DD-14, DD-15) by face. Listen (DD-5) has two dice, the intruder's Move
 Silently and each listener's Listen: its table holds each listener's part of the DC and its
@@ -21,7 +22,9 @@ place is dark for a defender is the shared one (:func:`vigile.sim.kernel.d20.pre
 Where a defender gropes (DD-5, DD-6 [R],
 :mod:`vigile.rulesets.dnd35.search`) is a table by case of its way or bearing (``toward``,
 ``ahead``). What a sense reaches (:func:`vigile.rulesets.senses.reach`), what shows an
-invisible creature's square (:func:`vigile.rulesets.dnd35.traits.sign_shown`) and what a lost
+invisible creature's square for certain (:func:`vigile.rulesets.dnd35.traits.sign_shown`) or
+calls for a Spot on its footprints (:func:`~vigile.rulesets.dnd35.traits.footprints_left`,
+:func:`~vigile.rulesets.dnd35.traits.footprints_in_range`) and what a lost
 pinpoint leaves (:func:`~vigile.rulesets.dnd35.traits.pinpoint_lost`) are tables too.
 
 A case is chosen so that the rule gives the same verdict for every distance it stands for: Spot
@@ -29,7 +32,8 @@ and Listen read a distance only through its whole steps (``distance_steps``: ``-
 ``+1 per 10 ft``), so the kernel counts the steps and the table holds one distance of each; the
 signs read a distance only against the ranges they name (``spot.range_ft``, ``tracks.range_ft``,
 ``objects.sight_ft``), so the kernel counts the ranges a distance is beyond, and the table holds
-the far end of each band.
+the far end of each band; Spot on footprints reads it through Spot's whole steps and
+``tracks.range_ft``, so it is a table by steps, read within the band the signs table marks.
 
 The intruders' walk does not depend on chance while they live (a plan is walked straight, doors
 opened and closed as it says): :func:`schedule` plays it once with the engine's own
@@ -250,8 +254,10 @@ def build(scenario: Scenario) -> D20Model:
     )
     bands = len(radii) + 1
     night = scenario.time is TimeOfDay.NIGHT
-    signs = np.zeros((n_i, 2, 2, 2, 2, bands, 2), np.int64)
-    """[intruder, floured, moved, soft ground, liquid, band] → (state, pin)."""
+    signs = np.zeros((n_i, 2, 2, 2, 2, bands, 3), np.int64)
+    """[intruder, floured, moved, soft ground, liquid, band] → (state, pin) of the sign that
+    shows the square for certain, and 1 when none does but its footprints are to be looked
+    for (a Spot d20 read in ``footprints``, DD-11 [R])."""
     for i, actor in enumerate(intruders):
         light = stats_of_actor(actor).light
         for floured, moved, soft, liquid, band in np.ndindex(2, 2, 2, 2, bands):
@@ -264,17 +270,41 @@ def build(scenario: Scenario) -> D20Model:
                 visible_object=bool(floured),
                 light_ft=light,
                 moved=bool(moved),
-                soft_ground=bool(soft),
             )
             if shown is not None:
-                signs[i, floured, moved, soft, liquid, band] = (
+                signs[i, floured, moved, soft, liquid, band, :2] = (
                     _rank(shown[0]),
                     pin_of(shown[1].rule),
                 )
+            elif traits.footprints_left(
+                soft_ground=bool(soft), moved=bool(moved)
+            ) and traits.footprints_in_range(rules, distance_ft=far):
+                signs[i, floured, moved, soft, liquid, band, 2] = 1
+
+    # --- Spot on footprints [DD-11 R]: the state each face gives, by steps and distraction
+    tracks_range = float(rules.num("tracks.range_ft"))
+    spot_step = float(rules.num("spot.distance_step_ft"))
+    tracks_steps = int(max(tracks_range, 0.0) // spot_step) + 1
+    footprints = np.zeros((n_g, tracks_steps, 2, FACES_D20), np.int64)
+    tracks_pin = 0
+    for g, actor in enumerate(defenders):
+        bonus = stats_of_actor(actor).spot or 0
+        for steps, dis in np.ndindex(tracks_steps, 2):
+            for face in range(1, FACES_D20 + 1):
+                verdict = dnd35.footprints_check(
+                    rules,
+                    spot_bonus=bonus,
+                    distance_ft=min(steps * spot_step, max(tracks_range, 0.0)),
+                    distracted=bool(dis),
+                    source=GivenFaces([face]),
+                )
+                found = dnd35.reached(verdict)
+                footprints[g, steps, dis, face - 1] = _rank(found[0] if found else None)
+                if found is not None:
+                    tracks_pin = pin_of(found[1])
 
     # --- Spot [DD-3, DD-4]: the state each face gives, by kind of target, steps, distraction
     spot_range = float(rules.num("spot.range_ft"))
-    spot_step = float(rules.num("spot.distance_step_ft"))
     spot_steps = int(spot_range // spot_step) + 1
     spot = np.zeros((n_g, len(SPOT_KINDS), spot_steps, 2, FACES_D20), np.int64)
     for g, actor in enumerate(defenders):
@@ -633,6 +663,7 @@ def build(scenario: Scenario) -> D20Model:
             int(grope_touch),
             spot_pin,
             listen_pin,
+            tracks_pin,
         ],
         np.int64,
     )
@@ -641,6 +672,7 @@ def build(scenario: Scenario) -> D20Model:
         "reaches": reaches,
         "signs": signs,
         "spot": spot,
+        "footprints": footprints,
         "listen_part": listen_part,
         "listen_bonus": listen_bonus,
         "listen_fixed": listen_fixed,
