@@ -24,10 +24,10 @@ from vigile.scene.loader import bundled_names, bundled_path
 from vigile.scene.reading import MAX_BYTES, Format, format_of
 from vigile.store import EncounterRow
 
-from .auth import GM, AnyViewer, Ctx, EncounterId, ServerGM, Viewer, forbidden
+from .auth import GM, AnyViewer, Ctx, EncounterId, ServerGM, Token, Viewer, forbidden
 from .language import request_lang
 from .problems import MEDIA_TYPE
-from .sse import Subscriber, stream
+from .sse import MAX_STREAMS, MAX_STREAMS_PER_TOKEN, Stream, Subscriber, stream
 
 MAX_SEED: Final = 2**63 - 1
 MAX_SEQ: Final = 2**62
@@ -401,12 +401,20 @@ def get_view(
     "/encounters/{encounter_id}/stream",
     tags=["play"],
     response_class=StreamingResponse,
-    responses={200: {"content": {"text/event-stream": {}}, "description": "SSE frames."}},
+    responses={
+        200: {"content": {"text/event-stream": {}}, "description": "SSE frames."},
+        429: {
+            **PROBLEM,
+            "description": f"Over {MAX_STREAMS_PER_TOKEN} streams open for this token, or "
+            f"{MAX_STREAMS} in all.",
+        },
+    },
 )
 def get_stream(
     encounter_id: EncounterId,
     ctx: Ctx,
     viewer: AnyViewer,
+    token: Token,
     lang: Language,
     shown_as: AsParam = None,
     after: Annotated[
@@ -419,7 +427,8 @@ def get_stream(
     """The viewer's live stream (Server-Sent Events): ``id:`` is the record's number;
     ``event: events`` the events of one record as this viewer is told them; ``event: view``
     the whole view (first, unless resuming, and after an undo). ``Last-Event-ID`` or
-    ``?after=`` resumes after a record: nothing is missed."""
+    ``?after=`` resumes after a record: nothing is missed. A token may hold a few streams
+    open at once and the server a few hundred in all: one more is a 429 problem."""
     encounter = ctx.encounter(encounter_id)
     role, character = checked_target(encounter, viewer, shown_as)
     if last_event_id is not None and last_event_id.strip():
@@ -430,8 +439,11 @@ def get_stream(
         if not 0 <= after <= MAX_SEQ:
             raise InputError("must be a record number", where="Last-Event-ID")
     subscriber = Subscriber(encounter, role, character, lang)
-    return StreamingResponse(
+    assert token is not None  # the viewer was found by it
+    release = ctx.hub.open_stream(token)  # the last thing that may fail: it is given back
+    return Stream(
         stream(subscriber, ctx.store, ctx.hub, after),
+        release,
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

@@ -82,10 +82,16 @@ HTTP_TITLES: Final[dict[int, dict[Lang, str]]] = {
     403: {Lang.EN: "This token may not do that", Lang.FR: "Ce jeton ne le permet pas"},
     404: {Lang.EN: "Not found", Lang.FR: "Introuvable"},
     405: {Lang.EN: "Method not allowed", Lang.FR: "Méthode non permise"},
+    408: {Lang.EN: "The request came too slowly", Lang.FR: "La requête est arrivée trop lentement"},
     409: {Lang.EN: "Conflict", Lang.FR: "Conflit"},
     413: {Lang.EN: "Request body too large", Lang.FR: "Corps de requête trop grand"},
     415: {Lang.EN: "Unsupported media type", Lang.FR: "Type de contenu non pris en charge"},
     422: {Lang.EN: "Unprocessable content", Lang.FR: "Contenu impossible à traiter"},
+    429: {Lang.EN: "Too many at once", Lang.FR: "Trop à la fois"},
+    431: {
+        Lang.EN: "Request headers too large",
+        Lang.FR: "En-têtes de requête trop grands",
+    },
     500: {Lang.EN: "Internal error", Lang.FR: "Erreur interne"},
     503: {Lang.EN: "Service unavailable", Lang.FR: "Service indisponible"},
 }

@@ -1,19 +1,237 @@
 """Run the app on uvicorn, on a socket bound here: port 0 picks a free port, and the caller
-learns the real one before the first request."""
+learns the real one before the first request.
+
+uvicorn's HTTP/1.1 protocol (h11) is run with vigile's guards (:class:`Guards`,
+:class:`GuardedProtocol`), so that a slow or hostile client holds nothing for long:
+
+- a request's head (request line and headers) must arrive within :data:`HEAD_TIMEOUT_S` of the
+  connection opening or of the previous response's end, and be at most :data:`MAX_HEAD` bytes;
+- its body within :data:`BODY_TIMEOUT_S` of its head;
+- a connection kept alive with nothing asked is closed after :data:`IDLE_TIMEOUT_S`;
+- a client that takes nothing of what is sent to it for :data:`WRITE_TIMEOUT_S` is cut off
+  (the socket's ``TCP_USER_TIMEOUT`` too, where the system has it: a phone gone from the network
+  does not keep its live stream open);
+- at most :data:`MAX_CONNECTIONS` connections at once; one more is answered 503 and closed.
+
+Whatever the server answers outside the app (a request that is not HTTP/1.1, a timeout, too
+many connections, an app that ended without answering) is an RFC 9457 problem, as the app's own
+errors are (:mod:`vigile.web.problems`); h11's hints above 499 (an unknown transfer coding) are
+answered 400: the request is at fault, not the server.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import socket
-from typing import Final
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass
+from functools import partial
+from http import HTTPStatus
+from typing import Any, ClassVar, Final
 
+import h11
 import uvicorn
 from fastapi import FastAPI
+from starlette.types import ASGIApp
+from uvicorn.protocols.http.h11_impl import H11Protocol, RequestResponseCycle
 
 from vigile.errors import InputError
+from vigile.io.i18n import Lang
+
+from .problems import MEDIA_TYPE, problem
 
 GRACE_S: Final = 2
 """Seconds open streams get to end when the server stops."""
+HEAD_TIMEOUT_S: Final = 10.0
+"""Seconds a request's line and headers may take to arrive."""
+BODY_TIMEOUT_S: Final = 30.0
+"""Seconds a request's body may take to arrive after its head (2 MiB at 70 KB/s)."""
+IDLE_TIMEOUT_S: Final = 5
+"""Seconds a kept-alive connection waits for its next request (uvicorn's keep-alive)."""
+WRITE_TIMEOUT_S: Final = 30.0
+"""Seconds a client may leave what is sent to it unread before it is cut off."""
+MAX_CONNECTIONS: Final = 512
+"""Connections open at once (each live stream is one)."""
+MAX_HEAD: Final = 16 * 1024
+"""Bytes of a request's head still incomplete (h11's own default)."""
+
+
+@dataclass(frozen=True)
+class Guards:
+    """The limits :class:`GuardedProtocol` holds each connection to (tests shorten them)."""
+
+    head_s: float = HEAD_TIMEOUT_S
+    body_s: float = BODY_TIMEOUT_S
+    idle_s: int = IDLE_TIMEOUT_S
+    write_s: float = WRITE_TIMEOUT_S
+    connections: int = MAX_CONNECTIONS
+    head_bytes: int = MAX_HEAD
+
+
+class GuardedProtocol(H11Protocol):
+    """uvicorn's h11 protocol with :class:`Guards`' timeouts and cap, answering problems."""
+
+    guards: ClassVar[Guards] = Guards()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._heard = False
+        """Bytes arrived since the server began waiting for a request's head."""
+        self._error: h11.RemoteProtocolError | None = None
+        next_event = self.conn.next_event
+
+        def watched() -> Any:  # the error uvicorn's handle_events does not pass on
+            try:
+                return next_event()
+            except h11.RemoteProtocolError as error:
+                self._error = error
+                raise
+
+        self.conn.next_event = watched  # type: ignore[method-assign]
+
+    # --- the connection's life
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.guards.connections:
+            self.logger.warning("Over %d connections: one refused.", self.guards.connections)
+            self._answer(503, f"over {self.guards.connections} connections", retry=True)
+            return
+        _user_timeout(transport, self.guards.write_s)
+        self._await_head()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self._heard = True
+        super().data_received(data)
+
+    def handle_events(self) -> None:
+        before = self.cycle
+        super().handle_events()
+        cycle = self.cycle
+        if cycle is not before and cycle is not None:  # a request's head arrived
+            self._cancel("head")
+            cycle.send_500_response = partial(_crashed, cycle)  # type: ignore[method-assign]
+            size = len(cycle.scope["raw_path"]) + len(cycle.scope["query_string"])
+            size += sum(len(name) + len(value) + 4 for name, value in cycle.scope["headers"])
+            if size > self.guards.head_bytes:  # whole in one read: h11 did not measure it
+                self._answer(431, f"a request's head is at most {self.guards.head_bytes} bytes")
+                return
+            if cycle.more_body:
+                self._arm("body", self.guards.body_s, self._body_late)
+        if cycle is not None and not cycle.more_body:
+            self._cancel("body")
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
+            self._await_head()
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self._arm("write", self.guards.write_s, self._write_late)
+
+    def resume_writing(self) -> None:
+        self._cancel("write")
+        super().resume_writing()
+
+    # --- the guards
+
+    def _await_head(self) -> None:
+        self._heard = False
+        self._arm("head", self.guards.head_s, self._head_late)
+
+    def _head_late(self) -> None:
+        if self._heard:  # part of a head came, not all of it
+            self._answer(408, f"a request's head must arrive within {self.guards.head_s:g} s")
+        else:  # nothing asked: close quietly, as keep-alive does
+            self.transport.close()
+
+    def _body_late(self) -> None:
+        self._answer(408, f"a request's body must arrive within {self.guards.body_s:g} s")
+
+    def _write_late(self) -> None:
+        self.logger.warning("A client read nothing for %g s: cut off.", self.guards.write_s)
+        self.transport.abort()
+
+    def _arm(self, name: str, delay: float, then: Callable[[], None]) -> None:
+        self._cancel(name)
+        self._timers[name] = self.loop.call_later(delay, then)
+
+    def _cancel(self, name: str) -> None:
+        timer = self._timers.pop(name, None)
+        if timer is not None:
+            timer.cancel()
+
+    # --- answers before the app: problems
+
+    def send_400_response(self, msg: str) -> None:
+        error, self._error = self._error, None
+        hint = error.error_status_hint if error is not None else 400
+        status = hint if 400 <= hint < 500 else 400
+        detail = f"not a valid HTTP/1.1 request ({error})" if error else "not a valid request"
+        self._answer(status, detail)
+
+    def _answer(self, status: int, detail: str, *, retry: bool = False) -> None:
+        """A problem, then the connection closes (an app still reading the request is told the
+        client left; one that began answering is cut short)."""
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            if cycle.response_started:
+                self.transport.close()
+                return
+            cycle.disconnected = True
+            cycle.message_event.set()
+        self._cancel("head")
+        self._cancel("body")
+        self.transport.write(problem_bytes(status, detail, retry=retry))
+        self.transport.close()
+
+
+def problem_bytes(status: int, detail: str, *, retry: bool = False) -> bytes:
+    """A whole HTTP/1.1 response carrying a problem, ``Connection: close`` (English: the
+    request's Accept-Language was not read)."""
+    body = bytes(problem(status, detail, Lang.EN).body)
+    lines = [
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}",
+        f"content-type: {MEDIA_TYPE}",
+        f"content-length: {len(body)}",
+        "connection: close",
+        "cache-control: no-store",
+    ]
+    if retry:
+        lines.append("retry-after: 1")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("ascii") + body
+
+
+async def _crashed(cycle: RequestResponseCycle) -> None:
+    """uvicorn's answer to an app that failed before answering, as a problem."""
+    body = bytes(problem(500, None, Lang.EN).body)
+    headers = [
+        (b"content-type", MEDIA_TYPE.encode("ascii")),
+        (b"content-length", str(len(body)).encode("ascii")),
+        (b"connection", b"close"),
+    ]
+    await cycle.send({"type": "http.response.start", "status": 500, "headers": headers})
+    await cycle.send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+def _user_timeout(transport: asyncio.Transport, seconds: float) -> None:
+    """Unacknowledged data for ``seconds`` drops the connection (Linux's TCP_USER_TIMEOUT)."""
+    option = getattr(socket, "TCP_USER_TIMEOUT", None)
+    sock = transport.get_extra_info("socket")
+    if option is None or sock is None or sock.family not in (socket.AF_INET, socket.AF_INET6):
+        return
+    with suppress(OSError):  # refused by the system: the write timer still holds
+        sock.setsockopt(socket.IPPROTO_TCP, option, int(seconds * 1000))
 
 
 def is_loopback(host: str) -> bool:
@@ -61,13 +279,22 @@ def url_base(sock: socket.socket, host: str) -> str:
     return f"http://{shown}:{port}"
 
 
-def serve(app: FastAPI, sock: socket.socket) -> None:
-    """Serve ``app`` on ``sock`` until SIGINT or SIGTERM."""
+def server(app: ASGIApp, guards: Guards = Guards()) -> uvicorn.Server:
+    """uvicorn serving ``app`` with :class:`GuardedProtocol` held to ``guards``."""
+    protocol = type("GuardedProtocol", (GuardedProtocol,), {"guards": guards})
     config = uvicorn.Config(
         app,
+        http=protocol,
         log_level="warning",
         access_log=False,
         timeout_graceful_shutdown=GRACE_S,
+        timeout_keep_alive=guards.idle_s,
+        h11_max_incomplete_event_size=guards.head_bytes,
         server_header=False,
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    return uvicorn.Server(config)
+
+
+def serve(app: FastAPI, sock: socket.socket, guards: Guards = Guards()) -> None:
+    """Serve ``app`` on ``sock`` until SIGINT or SIGTERM."""
+    server(app, guards).run(sockets=[sock])

@@ -18,22 +18,30 @@ own sequence gets everything after it, missing nothing. Frames:
 Writers in this process wake the streams of their encounter at once (:class:`Hub`); a stream
 also looks at the encounter's last sequence number about once a second, so that the records
 another process appends (``vigile play`` on the same database) reach it too.
+
+Streams are counted (:meth:`Hub.open_stream`): at most :data:`MAX_STREAMS_PER_TOKEN` open at once
+for one token and :data:`MAX_STREAMS` in all; one more is refused (a 429 problem) and a stream's
+place is given back however it ends (:class:`Stream`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
 
 from starlette.concurrency import run_in_threadpool
+from starlette.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
 
+from vigile.errors import LimitError
 from vigile.io.i18n import Lang
 from vigile.live import Encounter, Role
 from vigile.live.encounter import Replayed
@@ -44,16 +52,67 @@ POLL_S: Final = 1.0
 KEEPALIVE_S: Final = 15.0
 MAX_FRAMES: Final = 200
 """Records turned into frames in one go (a client far behind catches up in several)."""
+MAX_STREAMS_PER_TOKEN: Final = 8
+"""Streams one token may hold open at once (a page in a few tabs or devices, and a reconnection
+overlapping the stream it replaces)."""
+MAX_STREAMS: Final = 256
+"""Streams open at once in all, every token together."""
+
+
+class TooManyStreams(LimitError):
+    """One stream more than :data:`MAX_STREAMS_PER_TOKEN` or :data:`MAX_STREAMS`."""
+
+    status = 429
 
 
 class Hub:
     """Per-encounter wake-ups: a writer calls :meth:`notify` (from any thread), each stream of
     that encounter wakes."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self, max_streams: int = MAX_STREAMS, max_per_token: int = MAX_STREAMS_PER_TOKEN
+    ) -> None:
         self._lock = threading.Lock()
         self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
         self.closed = False
+        self.max_streams = max_streams
+        self.max_per_token = max_per_token
+        self._streams: dict[bytes, int] = {}
+        """Open streams by token (its digest: the tokens themselves are not kept)."""
+
+    def open_stream(self, token: str) -> Callable[[], None]:
+        """Count one more stream of ``token`` (:class:`TooManyStreams` over a cap); the function
+        that gives its place back (once, from any thread)."""
+        key = hashlib.sha256(token.encode("utf-8")).digest()
+        with self._lock:
+            if sum(self._streams.values()) >= self.max_streams:
+                raise TooManyStreams(f"{self.max_streams} live streams are open: the most at once")
+            if self._streams.get(key, 0) >= self.max_per_token:
+                raise TooManyStreams(
+                    f"this token has {self.max_per_token} live streams open: the most at once; "
+                    "close one first"
+                )
+            self._streams[key] = self._streams.get(key, 0) + 1
+        given_back = False
+
+        def release() -> None:
+            nonlocal given_back
+            with self._lock:
+                if given_back:
+                    return
+                given_back = True
+                left = self._streams[key] - 1
+                if left:
+                    self._streams[key] = left
+                else:
+                    del self._streams[key]
+
+        return release
+
+    def open_streams(self) -> int:
+        """Streams open now, every token together."""
+        with self._lock:
+            return sum(self._streams.values())
 
     @contextmanager
     def subscribe(self, encounter_id: str) -> Iterator[asyncio.Event]:
@@ -87,6 +146,23 @@ class Hub:
             encounters = list(self._waiting)
         for encounter_id in encounters:
             self.notify(encounter_id)
+
+
+class Stream(StreamingResponse):
+    """A live stream that gives its place back (:meth:`Hub.open_stream`) however it ends: the
+    client gone, the server stopping, an error."""
+
+    def __init__(
+        self, content: AsyncIterator[bytes], release: Callable[[], None], **kwargs: Any
+    ) -> None:
+        super().__init__(content, **kwargs)
+        self.release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
 
 
 def frame(kind: str | None, seq: int | None, data: Any) -> bytes:
