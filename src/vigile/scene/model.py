@@ -104,14 +104,25 @@ class LightKind(StrEnum):
 
 IMAGE_SUFFIXES = (".png", ".webp", ".jpg", ".jpeg")
 """The pictures a map's ``background`` may name."""
+MARKUP_CHARACTERS = frozenset("\"'<>`")
+"""Characters a picture's file name may not hold: quotes, angle brackets and the backtick end
+an attribute or start a tag in the pages that draw the map (issue 34: a background of
+``"/><img src=x onerror=...>.png`` was a script in the editor)."""
 
 
 def _relative_image(path: str) -> str:
     """A picture beside the scenario, or below its folder: a relative path with ``/``, no
-    ``..``, no drive, no URL, ending in one of :data:`IMAGE_SUFFIXES`."""
+    ``..``, no drive, no URL, no quote or angle bracket, ending in one of
+    :data:`IMAGE_SUFFIXES`."""
     parts = path.split("/")
     if unsafe_character(path) is not None:
         raise ValueError(f"{path!r}: a file name holds no control characters")
+    markup = sorted(MARKUP_CHARACTERS.intersection(path))
+    if markup:
+        raise ValueError(
+            f"{path!r}: a picture's file name holds no quote, angle bracket or backtick "
+            f"(found {' '.join(markup)})"
+        )
     if path.startswith(("/", "\\")) or "\\" in path or ":" in path:
         raise ValueError(
             f"{path!r}: a relative path, with /, to a picture beside the scenario (no drive, "

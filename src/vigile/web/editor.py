@@ -35,7 +35,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Final
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response, StreamingResponse
@@ -58,6 +58,7 @@ from .sse import frame
 
 router = APIRouter()
 API: Final = "/api/v1/editor"
+ASSET: Final = "/editor/asset/"
 MAX_TEXT: Final = 1024 * 1024
 """Characters of a scenario's text the editor takes."""
 SUFFIXES: Final = (".yaml", ".yml")
@@ -204,26 +205,36 @@ def workspace_files(settings: EditorSettings) -> list[str]:
 # ------------------------------------------------------------------------------ the map
 
 
-def map_svg(request: Request, scenario: Scenario, lang: Lang, file: str | None) -> str:
+def background_url(background: str | None, file: str | None, token: str | None) -> str | None:
+    """Where the page fetches a workspace file's background picture (:func:`editor_asset`):
+    the picture's path beside ``file``, percent-encoded, and the server's token (an ``<image>``
+    sends no ``Authorization`` header); None without a picture or a workspace file."""
+    if background is None or file is None:
+        return None
+    path = (PurePosixPath(file).parent / background).as_posix()
+    query = "?" + urlencode({"token": token}) if token else ""
+    return ASSET + quote(path, safe="/") + query
+
+
+def map_svg(
+    request: Request, scenario: Scenario, lang: Lang, file: str | None, token: str | None
+) -> str:
     """The editor's map: the pages' own (``_map.html``) with the plans and handles drawn over
-    it, and the background picture of a workspace file under it."""
+    it (``editor_layers.html``), and the background picture of a workspace file. Every value
+    goes through the templates' escaping; the picture's URL through :func:`background_url`."""
     model = work.editor_map(scenario)
-    data = pages.base(request, lang, map=model, letters={}, ladder=())
-    drawn = pages.templates.get_template("_map.html").render(data)
-    extra = pages.templates.get_template("editor_layers.html").render(
-        {**data, "plans": work.plan_lines(scenario), "scenario": scenario}
+    model.background = background_url(scenario.map.background, file, token)
+    data = pages.base(
+        request,
+        lang,
+        map=model,
+        letters={},
+        ladder=(),
+        editor_layers=True,
+        plans=work.plan_lines(scenario),
+        scenario=scenario,
     )
-    drawn = drawn.replace('<g id="pick"', extra + '<g id="pick"', 1)
-    background = scenario.map.background
-    if background is not None and file is not None:
-        folder = PurePosixPath(file).parent
-        href = "/editor/asset/" + (folder / background).as_posix()
-        image = (
-            f'<image class="background" href="{href}" x="0" y="0" width="{model.width:g}" '
-            f'height="{model.height:g}" preserveAspectRatio="none"/>'
-        )
-        drawn = drawn.replace('<rect class="ground"', image + '<rect class="ground"', 1)
-    return drawn
+    return pages.templates.get_template("_map.html").render(data)
 
 
 # ------------------------------------------------------------------------------ the page
@@ -234,6 +245,7 @@ def _page(
     ctx: Context,
     lang: Lang,
     *,
+    token: str,
     text: str,
     source: str,
     file: str | None = None,
@@ -242,9 +254,8 @@ def _page(
     status: int = 200,
 ) -> HTMLResponse:
     settings = settings_of(request)
-    token = pages.token_of(request) or ""
     scenario, errors = work.validated(text, source)
-    svg = map_svg(request, scenario, lang, file) if scenario is not None else None
+    svg = map_svg(request, scenario, lang, file, token) if scenario is not None else None
     actors = [a.name for a in scenario.actors] if scenario is not None else []
     intruders = [a.name for a in scenario.actors if a.side.value == "attackers"] if scenario else []
     return pages.render(
@@ -277,8 +288,8 @@ def _page(
     )
 
 
-def _gm_only(request: Request, ctx: Context, lang: Lang) -> HTMLResponse | None:
-    token = pages.token_of(request)
+def _gm_only(request: Request, ctx: Context, lang: Lang, token: str | None) -> HTMLResponse | None:
+    """The login page, unless ``token`` is the server's."""
     if not is_server_token(ctx, token):
         return pages.render(
             request, "login.html", lang, status=401 if token else 200, wrong=bool(token)
@@ -295,51 +306,63 @@ def editor_page(
     """The editor on a bundled scenario, a workspace file, or a blank scenario."""
     ctx: Context = context(request)
     lang = request_lang(request)
-    refused = _gm_only(request, ctx, lang)
+    token = pages.token_of(request) or ""
+    refused = _gm_only(request, ctx, lang, token)
     if refused is not None:
         return refused
     try:
         if file:
             text, loaded = read_workspace(settings_of(request), file)
-            return _page(request, ctx, lang, text=text, source=file, file=file, loaded=loaded)
+            return _page(
+                request, ctx, lang, token=token, text=text, source=file, file=file, loaded=loaded
+            )
         if scenario:
             path = bundled_path(scenario)
-            return _page(request, ctx, lang, text=path.read_text("utf-8"), source=path.name)
+            text = path.read_text("utf-8")
+            return _page(request, ctx, lang, token=token, text=text, source=path.name)
     except VigileError as error:
-        return _page(request, ctx, lang, text=BLANK, source="new.yaml", message=str(error),
-                     status=int(getattr(error, "status", 0) or 422))  # fmt: skip
-    return _page(request, ctx, lang, text=BLANK, source="new.yaml")
+        status = int(getattr(error, "status", 0) or 422)
+        return _page(
+            request, ctx, lang, token=token, text=BLANK, source="new.yaml", message=str(error),
+            status=status,
+        )  # fmt: skip
+    return _page(request, ctx, lang, token=token, text=BLANK, source="new.yaml")
 
 
 @router.post("/editor", response_class=HTMLResponse, include_in_schema=False)
 async def editor_upload(request: Request) -> Response:
-    """The editor on an uploaded scenario file (YAML)."""
+    """The editor on an uploaded scenario file (YAML). The page's form sends the server's token
+    as a field (the request's header or query, when there is one, wins)."""
     ctx: Context = context(request)
     lang = request_lang(request)
     form = await pages.form_of(request)
     try:
-        token = str(form.get("token") or "")
-        if token and not pages.token_of(request):
-            request.scope["query_string"] = urlencode(
-                {**request.query_params, "token": token}
-            ).encode()
-        refused = _gm_only(request, ctx, lang)
+        # the token is passed on, never written back into the request: its query parameters
+        # are read once and kept (starlette), so a token put into the scope afterwards was
+        # never seen, and the form always answered with the login page (issue 34)
+        sent = form.get("token")
+        token = pages.token_of(request) or (sent if isinstance(sent, str) else "")
+        refused = _gm_only(request, ctx, lang, token)
         if refused is not None:
             return refused
         upload = form.get("file")
         if not isinstance(upload, UploadFile) or not upload.filename:
-            return _page(request, ctx, lang, text=BLANK, source="new.yaml")
+            return _page(request, ctx, lang, token=token, text=BLANK, source="new.yaml")
         data = await upload.read(MAX_BYTES + 1)
         source = PurePosixPath(upload.filename[:200]).name or "upload.yaml"
         if len(data) > min(MAX_BYTES, MAX_TEXT):
             message = f"{source}: larger than {MAX_TEXT // 1024} KiB"
-            return _page(request, ctx, lang, text=BLANK, source="new.yaml", message=message)
+            return _page(
+                request, ctx, lang, token=token, text=BLANK, source="new.yaml", message=message
+            )
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             message = f"{source}: not UTF-8 text"
-            return _page(request, ctx, lang, text=BLANK, source="new.yaml", message=message)
-        return _page(request, ctx, lang, text=text, source=source)
+            return _page(
+                request, ctx, lang, token=token, text=BLANK, source="new.yaml", message=message
+            )
+        return _page(request, ctx, lang, token=token, text=text, source=source)
     finally:
         await form.close()
 
@@ -442,7 +465,8 @@ def apply(body: ApplyRequest, request: Request, _gm: ServerGM) -> dict[str, Any]
     name = PurePosixPath(body.file).name or "scenario.yaml"
     scenario, errors = work.validated(text, name)
     file = body.file if settings_of(request).workspace is not None else None
-    svg = map_svg(request, scenario, lang, file) if scenario is not None else None
+    token = pages.token_of(request)
+    svg = map_svg(request, scenario, lang, file, token) if scenario is not None else None
     actors = [] if scenario is None else [
         {"name": a.name, "side": a.side.value} for a in scenario.actors
     ]  # fmt: skip

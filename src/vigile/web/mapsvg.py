@@ -70,6 +70,9 @@ class MapModel:
     arrows: list[dict[str, Any]] = field(default_factory=list)
     overlay: dict[str, Any] | None = None
     clickable: bool = False
+    background: str | None = None
+    """The URL of the map's picture, drawn over the ground (the editor's, for a workspace file:
+    :func:`vigile.web.editor.background_url`); the template escapes it like any value."""
 
 
 def lit_zone(barriers: Barriers, x: float, y: float, radius: float) -> list[Point]:
