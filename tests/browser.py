@@ -3,12 +3,20 @@
 Playwright never downloads a browser here: it launches ``/usr/bin/chromium`` (installed by
 ``scripts/ci_chromium.sh``) with the flags this closed machine needs. Without playwright or
 Chromium the browser tests are skipped, except under ``CI``, where they fail.
+
+Every page the browser tests open runs under the server's Content-Security-Policy
+(:mod:`vigile.web.headers`), and every violation a page reports (its
+``securitypolicyviolation`` events, and Chromium's console errors about the policy) is kept by
+:class:`Watched`: conftest.py fails a test whose pages reported one (issue 34). So a test's
+``wait_for_function`` takes a function (``"() => ..."``): Playwright evaluates a bare expression
+with ``eval``, which the policy refuses.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +45,69 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
+REPORT = """
+(() => {
+  const report = (event) => window.vigileViolation && window.vigileViolation({
+    page: String(location.href).replace(/token=[^&]*/g, "token=…"),
+    directive: event.effectiveDirective || event.violatedDirective,
+    blocked: event.blockedURI, sample: event.sample,
+    where: event.sourceFile + ":" + event.lineNumber,
+  });
+  document.addEventListener("securitypolicyviolation", report, true);
+})();
+"""
+"""Run in every page and frame before its own scripts: each violation, to Python."""
+
+
+def policy_report(report: dict[str, Any]) -> str:
+    return (
+        f"{report.get('page')}: {report.get('directive')} blocked {report.get('blocked')!r} "
+        f"(sample {report.get('sample')!r}, at {report.get('where')})"
+    )
+
+
+def watch(context: Any, found: list[str]) -> Any:
+    """Keep in ``found`` every Content-Security-Policy violation the context's pages report:
+    the ``securitypolicyviolation`` events, and Chromium's console errors about the policy (an
+    ``eval`` refused, an inline handler refused)."""
+    context.expose_binding("vigileViolation", lambda _source, report: found.append(
+        policy_report(report)))  # fmt: skip
+    context.add_init_script(REPORT)
+
+    def console(message: Any) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            found.append(f"console: {message.text}")
+
+    context.on("console", console)
+    return context
+
+
+@dataclass
+class Watched:
+    """A launched Chromium whose every new context is watched (:func:`watch`)."""
+
+    browser: Any
+    violations: list[str] = field(default_factory=list)
+
+    def new_context(self, **options: Any) -> Any:
+        return watch(self.browser.new_context(**options), self.violations)
+
+    def new_page(self, **options: Any) -> Any:
+        return self.new_context(**options).new_page()
+
+    def taken(self) -> list[str]:
+        """The violations reported since the last call."""
+        found = list(self.violations)
+        self.violations.clear()
+        return found
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.browser, name)
+
+
 def launched_chromium() -> Iterator[Any]:
-    """Chromium, launched for one test module (the ``chromium`` fixture of conftest.py)."""
+    """Chromium, launched for one test module (the ``chromium`` fixture of conftest.py),
+    every context it opens watched for policy violations (:class:`Watched`)."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -48,7 +117,7 @@ def launched_chromium() -> Iterator[Any]:
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            yield launched
+            yield Watched(launched)
         finally:
             launched.close()
 
@@ -56,10 +125,10 @@ def launched_chromium() -> Iterator[Any]:
 def settled_html(page: Any, selector: str, quiet_ms: int = 300) -> str:
     """The element's HTML once it has stopped changing for ``quiet_ms`` (a page may still be
     rendering a later event of its stream when the text a test waited for appears)."""
-    html = page.inner_html(selector)
+    html: str = page.inner_html(selector)
     for _ in range(WAIT_MS // quiet_ms):
         page.wait_for_timeout(quiet_ms)
-        again = page.inner_html(selector)
+        again: str = page.inner_html(selector)
         if again == html:
             return html
         html = again

@@ -59,6 +59,16 @@ def chromium() -> Iterator[Any]:
     yield from launched_chromium()
 
 
+@pytest.fixture(autouse=True)
+def no_policy_violation(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A browser test fails when one of its pages reported a Content-Security-Policy
+    violation (tests/browser.py watches every page; issue 34)."""
+    yield
+    if "chromium" in request.fixturenames:
+        found = request.getfixturevalue("chromium").taken()
+        assert not found, "Content-Security-Policy violations:\n" + "\n".join(found)
+
+
 D20 = ("starfinder", "dnd35")
 KERNEL_MODULES: dict[str, tuple[str, ...]] = {
     "test_kernel_day_equivalence.py": ("skirmish",),

@@ -145,7 +145,7 @@ def night_raid(chromium: Any, server: Server, db: str, gm_client: httpx.Client) 
     gm.fill("#y", "10")
     expected = json.dumps(first["check"]["chance"])
     gm.wait_for_function(
-        f"document.querySelector('#preview .odds')?.dataset.chance === {expected}",
+        f"() => document.querySelector('#preview .odds')?.dataset.chance === {expected}",
         timeout=WAIT_MS,
     )
     assert "30.56%" in gm.inner_text("#preview")
@@ -170,7 +170,7 @@ def night_raid(chromium: Any, server: Server, db: str, gm_client: httpx.Client) 
 
     # the guard's page, live: someone heard that way (a direction, LP-5), no intruder named
     guard.wait_for_function(
-        "document.querySelector('#live').innerHTML.includes('line class=\"heard\"')",
+        "() => document.querySelector('#live').innerHTML.includes('line class=\"heard\"')",
         timeout=WAIT_MS,
     )
     assert intruders_shown(guard) == known_intruders(gm_client, encounter, "Jubei") == set()
@@ -185,10 +185,11 @@ def night_raid(chromium: Any, server: Server, db: str, gm_client: httpx.Client) 
     # undo: the log and the guard's page forget it
     gm.click("#undo")
     gm.wait_for_function(
-        "!document.querySelector('#log').innerText.includes('Jubei hears Kage')", timeout=WAIT_MS
+        "() => !document.querySelector('#log').innerText.includes('Jubei hears Kage')",
+        timeout=WAIT_MS,
     )
     guard.wait_for_function(
-        "!document.querySelector('#live').innerHTML.includes('line class=\"heard\"')",
+        "() => !document.querySelector('#live').innerHTML.includes('line class=\"heard\"')",
         timeout=WAIT_MS,
     )
     assert intruders_shown(guard) == set()
@@ -196,7 +197,7 @@ def night_raid(chromium: Any, server: Server, db: str, gm_client: httpx.Client) 
     # played again (through the API), then the server restarts: both pages reload intact
     play_with_dice(gm_client, encounter, grapple, lambda i, _sides: 6 if i == 0 else 1)
     guard.wait_for_function(
-        "document.querySelector('#live').innerHTML.includes('line class=\"heard\"')",
+        "() => document.querySelector('#live').innerHTML.includes('line class=\"heard\"')",
         timeout=WAIT_MS,
     )
     gm.reload()
@@ -246,7 +247,7 @@ def dd9_pages(chromium: Any, server: Server, client: httpx.Client) -> list[str]:
         attack = {"do": "attack-square", "actor": "Aria", "at": [7.5, 2.5], "ranged": True}
         play_with_dice(client, encounter, attack, lambda _i, sides: 20 if sides == 20 else 10)
         page.wait_for_function(
-            "document.querySelector('#player').innerText.includes('(7.5, 2.5)')",
+            "() => document.querySelector('#player').innerText.includes('(7.5, 2.5)')",
             timeout=WAIT_MS,
         )
         no_scroll(page)
@@ -287,7 +288,7 @@ def test_the_calculator_gives_the_cli_s_chances(
         else:
             page.fill(f"#o-{name}", str(value))
     page.wait_for_function(
-        f"document.querySelector('#check-chance')?.dataset.chance === {json.dumps(expected)}",
+        f"() => document.querySelector('#check-chance')?.dataset.chance === {json.dumps(expected)}",
         timeout=WAIT_MS,
     )
     shown = page.inner_text("#check-chance")

@@ -51,7 +51,7 @@ def screen_of(page: Any, x: float, y: float) -> tuple[float, float]:
 
 def overlay_after(page: Any, seq: int) -> int:
     page.wait_for_function(
-        f"+document.getElementById('ed-mapbox').dataset.overlaySeq > {seq}", timeout=WAIT_MS
+        f"() => +document.getElementById('ed-mapbox').dataset.overlaySeq > {seq}", timeout=WAIT_MS
     )
     return int(page.get_attribute("#ed-mapbox", "data-overlay-seq") or 0)
 
@@ -77,7 +77,7 @@ def test_the_editor_on_the_night_raid(chromium: Any, server: Server, workspace: 
     page.mouse.move(*end, steps=4)
     page.mouse.up()
     page.wait_for_function(
-        "document.getElementById('ed-yaml').value.includes('name: Goro, side: defenders, "
+        "() => document.getElementById('ed-yaml').value.includes('name: Goro, side: defenders, "
         "position: [80, 96]')",
         timeout=WAIT_MS,
     )
@@ -104,7 +104,7 @@ def test_the_editor_on_the_night_raid(chromium: Any, server: Server, workspace: 
     # saved into the workspace: the author's comments are all there
     page.click("#ed-save")
     page.wait_for_function(
-        "document.getElementById('ed-overlay-note').textContent.includes('raid.yaml')",
+        "() => document.getElementById('ed-overlay-note').textContent.includes('raid.yaml')",
         timeout=WAIT_MS,
     )
     saved = (workspace / "raid.yaml").read_text("utf-8")

@@ -17,6 +17,7 @@ from vigile.store import Store
 
 from . import api, checks, problems
 from .context import Context
+from .headers import SecurityHeaders
 from .limits import MAX_BODY, BodyLimit
 
 DESCRIPTION = """\
@@ -95,4 +96,5 @@ def create_app(
             allow_credentials=False,
             max_age=600,
         )
+    app.add_middleware(SecurityHeaders)  # CSP, nosniff, no referrer: every response (issue 34)
     return app

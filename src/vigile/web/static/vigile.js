@@ -1,5 +1,6 @@
-// vigile's pages: the map's clicks and keys, and live updates over the server's SSE stream.
-// No build step; htmx and Alpine.js are vendored beside this file.
+// vigile's pages: the map's clicks and keys, live updates over the server's SSE stream, the GM's
+// action form and the calculator's metres. No build step; htmx is vendored beside this file.
+// Nothing here evaluates text as code: the pages' Content-Security-Policy forbids it.
 (function () {
   "use strict";
 
@@ -108,5 +109,52 @@
     out.textContent = "(" + Math.round(p.x) + ", " + Math.round(p.y) + ") " + (svg.getAttribute("data-unit") || "");
   });
 
-  document.addEventListener("DOMContentLoaded", function () { live(document); });
+  // ---- the GM's action form: the parts each action needs, shown as it is chosen (the
+  // defender's list replaces the intruders' for a defender's order, LP-6).
+  function jsonList(el, name) {
+    try { var found = JSON.parse(el.getAttribute(name) || "[]"); return Array.isArray(found) ? found : []; }
+    catch (e) { return []; }
+  }
+  function actionForm(root) {
+    var form = root.querySelector("#action-form[data-actors]");
+    var act = form && form.querySelector("#do");
+    if (!act) return;
+    var points = jsonList(form, "data-points"), actors = jsonList(form, "data-actors");
+    var guards = jsonList(form, "data-guards");
+    function show(el, on) { if (el) el.hidden = !on; }
+    function sync() {
+      var chosen = act.value, guard = guards.indexOf(chosen) >= 0;
+      show(form.querySelector('[data-when="actor"]'), actors.indexOf(chosen) >= 0 && !guard);
+      show(form.querySelector('[data-when="guard"]'), guard);
+      show(form.querySelector('[data-when="point"]'), points.indexOf(chosen) >= 0);
+      var actor = form.querySelector("#actor"), defender = form.querySelector("#defender");
+      if (actor) actor.disabled = guard;
+      if (defender) defender.disabled = !guard;
+      form.querySelectorAll("[data-act]").forEach(function (el) { el.hidden = el.getAttribute("data-act") !== chosen; });
+    }
+    act.addEventListener("change", sync);
+    act.addEventListener("input", sync);
+    sync();
+  }
+
+  // ---- the calculator: a distance in feet also in metres, for a French reader
+  function metres(root) {
+    root.querySelectorAll("input[data-metres]").forEach(function (input) {
+      var out = document.getElementById(input.getAttribute("data-metres"));
+      if (!out) return;
+      function sync() {
+        var feet = parseFloat(String(input.value).replace(",", "."));
+        out.hidden = !input.value || isNaN(feet);
+        out.textContent = out.hidden ? "" : "\u2248 " + (feet * 0.3).toLocaleString("fr-FR", {maximumFractionDigits: 2}) + " m";
+      }
+      input.addEventListener("input", sync);
+      sync();
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    live(document);
+    actionForm(document);
+    metres(document);
+  });
 })();
