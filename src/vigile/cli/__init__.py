@@ -161,6 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     from vigile.io.safe import printable
 
     args = argv if argv is not None else sys.argv[1:]
+    if any("\x00" in arg for arg in args):  # never from a shell: argv is C strings
+        print("vigile: error: an argument holds a NUL character", file=sys.stderr)
+        return 2
     command = _command_for(args)
     try:
         code = command.main(
@@ -184,6 +187,14 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as error:
+        if error.filename is None:
+            raise
+        # A path the user gave that the system refuses where no command words it (too long a
+        # name, a loop of links...): the path and the system's reason, on one line (issue 34).
+        shown = printable(str(error.filename))
+        print(f"vigile: error: {shown}: {error.strerror or error}", file=sys.stderr)
+        return 2
     return code if isinstance(code, int) else 0
 
 

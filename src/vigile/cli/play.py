@@ -733,7 +733,7 @@ def _scenario_text(source: str) -> tuple[str, Format, str]:
     from vigile.scene.reading import Refused, format_of, read_text
 
     path, shown = Path(source), source
-    if not path.exists() and source in bundled_names():
+    if source in bundled_names() and not path.exists():
         path = bundled_path(source)
         shown = path.name
     try:

@@ -250,7 +250,7 @@ def _source(scenario: str) -> Path:
     from vigile.scene.loader import bundled_names, bundled_path
 
     path = Path(scenario)
-    if not path.exists() and scenario in bundled_names():
+    if scenario in bundled_names() and not path.exists():
         return bundled_path(scenario)
     return path
 

@@ -3,32 +3,105 @@
 Two steps, both here:
 
 * :func:`check_target`, before any work: the path is refused (an :class:`InputError` naming the
-  option, exit code 2) when its extension is not one the option writes, when it is a folder,
-  a symbolic link or anything but a regular file, when its folder is missing or cannot be
-  written, or when the file exists and ``force`` was not given (``--force``). A symbolic link
-  is never written through, even with ``--force``: the file written is always the one named,
-  in the folder named.
+  option, exit code 2) when its extension is not one the option writes, when its name holds a
+  control, invisible or bidirectional character (:func:`check_name`), when it is a folder, a
+  symbolic link or anything but a regular file, when its folder is missing or cannot be
+  written, when the name itself cannot be used (too long, a loop of links: the system's reason),
+  or when the file exists and ``force`` was not given (``--force``). A symbolic link is never
+  written through, even with ``--force``: the file written is always the one named, in the folder
+  named.
 * :func:`write_bytes` / :func:`write_text` / :func:`write_with`: the content goes to a new
   temporary file in the same folder (created exclusively, never through a link), is flushed
   and ``fsync``-ed, takes the old file's permissions, then replaces the target in one
   ``os.replace`` (atomic on POSIX and Windows), and the folder is synced. On any failure (a full
   disk, a kill, an exception while drawing) the old file is intact; the temporary file is
   removed, except after a kill, where a hidden ``.NAME.*.tmp`` may stay beside it.
+
+Reading a path the user named goes through :func:`status` (its kind, or None where nothing is
+there; the name's own trouble as an :class:`OSError` the caller words).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
+import unicodedata
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO
 
 from vigile.errors import InputError
+from vigile.io.safe import printable
 
-__all__ = ["check_target", "same_file", "write_bytes", "write_text", "write_with"]
+__all__ = [
+    "check_name",
+    "check_target",
+    "reason",
+    "same_file",
+    "status",
+    "write_bytes",
+    "write_text",
+    "write_with",
+]
+
+MAX_NAME_BYTES = 255
+"""Bytes of one name in a folder on every common file system (ext4, APFS, NTFS in UTF-16 units)."""
+_NOT_IN_NAMES = frozenset(("Cc", "Cf", "Cs", "Zl", "Zp"))
+"""Unicode categories a file name vigile writes may not hold: controls (ESC, DEL, C1), format
+characters (the bidirectional overrides and isolates U+202A..U+202E, U+2066..U+2069, the marks
+U+200E/U+200F, zero-width characters), lone surrogates, and line or paragraph separators."""
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def reason(error: OSError) -> str:
+    """Why the system refused a path, in its own words (``File name too long``)."""
+    return error.strerror or str(error)
+
+
+def status(path: Path) -> os.stat_result | None:
+    """``path``'s status, links followed; None when nothing is there (no such file, or a file
+    where a folder should be). An :class:`OSError` when the name itself cannot be looked up: a
+    name longer than the file system allows, a loop of symbolic links, a folder that may not be
+    searched, a NUL character."""
+    try:
+        return os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except ValueError:  # "embedded null byte": never from a shell, only from a caller
+        raise OSError(errno.EINVAL, "the name holds a NUL character", str(path)) from None
+
+
+def _lstatus(path: Path) -> os.stat_result | None:
+    """As :func:`status`, without following a link at the end of ``path``."""
+    try:
+        return os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except ValueError:
+        raise OSError(errno.EINVAL, "the name holds a NUL character", str(path)) from None
+
+
+def check_name(name: str, where: str) -> str:
+    """``name``, a file name vigile is about to write, if it holds no control, invisible or
+    bidirectional character (they make a name read other than it is: ``U+202E`` turns
+    ``evil\u202egpj.yaml`` into ``evilmay.jpg`` on screen); otherwise an :class:`InputError`
+    naming the first such character."""
+    for char in name:
+        if unicodedata.category(char) in _NOT_IN_NAMES:
+            code = f"U+{ord(char):04X}"
+            label = unicodedata.name(char, "")
+            shown = f"{code} {label}" if label else code
+            raise InputError(
+                f"'{printable(name)}' holds {shown}: a file name may hold no control, invisible "
+                "or bidirectional character",
+                where=where,
+            )
+    return name
 
 
 def check_target(
@@ -53,20 +126,26 @@ def check_target(
             f"{path.suffix or 'a file without extension'}",
             where=option,
         )
-    if path.is_symlink():
+    check_name(path.name, option)
+    folder = path.parent
+    try:
+        found = _lstatus(path)
+        inside = status(folder)
+    except OSError as error:
+        raise InputError(f"{path}: {reason(error)}", where=option) from None
+    if found is not None and stat.S_ISLNK(found.st_mode):
         raise InputError(
             f"{path} is a symbolic link: vigile writes only the file named; give the real path",
             where=option,
         )
-    folder = path.parent
-    if not folder.exists():
+    if inside is None:
         raise InputError(f"{folder}: no such folder", where=option)
-    if not folder.is_dir():
+    if not stat.S_ISDIR(inside.st_mode):
         raise InputError(f"{folder}: not a folder", where=option)
-    if path.exists():
-        if path.is_dir():
+    if found is not None:
+        if stat.S_ISDIR(found.st_mode):
             raise InputError(f"{path} is a folder, not a file", where=option)
-        if not path.is_file():
+        if not stat.S_ISREG(found.st_mode):
             raise InputError(f"{path} is not a regular file", where=option)
         if not (force or may_replace):
             raise InputError(f"{path} exists: add --force to replace it", where=option)
@@ -81,7 +160,7 @@ def same_file(a: Path, b: Path) -> bool:
     """``a`` and ``b`` name the same existing file."""
     try:
         return os.path.samefile(a, b)
-    except OSError:
+    except (OSError, ValueError):
         return False
 
 
@@ -95,6 +174,15 @@ def write_bytes(path: Path, data: bytes, *, option: str) -> None:
     write_with(path, lambda stream: stream.write(data), option=option)
 
 
+def _temporary_name(name: str) -> str:
+    """A hidden, unused name beside ``name`` (``.NAME.1a2b3c4d5e6f.tmp``), within the length a
+    folder allows: a long name is cut (at a character) to leave room for the rest."""
+    tail = f".{secrets.token_hex(6)}.tmp"
+    room = MAX_NAME_BYTES - 1 - len(tail)
+    kept = name.encode("utf-8")[:room].decode("utf-8", errors="ignore")
+    return f".{kept}{tail}"
+
+
 def write_with(path: Path, write: Callable[[IO[bytes]], object], *, option: str) -> None:
     """Call ``write`` on a binary stream, then put what it wrote at ``path`` atomically.
 
@@ -102,13 +190,12 @@ def write_with(path: Path, write: Callable[[IO[bytes]], object], *, option: str)
     naming ``option``; any other exception is raised again. Either way ``path`` is unchanged.
     """
     folder = path.parent
-    temporary = folder / f".{path.name}.{secrets.token_hex(6)}.tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    flags |= getattr(os, "O_BINARY", 0)
+    temporary = folder / _temporary_name(path.name)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY
     try:
         descriptor = os.open(temporary, flags, 0o666)  # the umask applies, as to any new file
     except OSError as error:
-        raise InputError(f"cannot write {path} ({error.strerror or error})", where=option) from None
+        raise InputError(f"cannot write {path} ({reason(error)})", where=option) from None
     try:
         with os.fdopen(descriptor, "wb") as stream:
             write(stream)
@@ -124,7 +211,7 @@ def write_with(path: Path, write: Callable[[IO[bytes]], object], *, option: str)
             os.unlink(temporary)
         if isinstance(error, OSError):
             raise InputError(
-                f"cannot write {path} ({error.strerror or error}); nothing was changed",
+                f"cannot write {path} ({reason(error)}); nothing was changed",
                 where=option,
             ) from None
         raise
@@ -134,7 +221,7 @@ def write_with(path: Path, write: Callable[[IO[bytes]], object], *, option: str)
 def _sync_folder(folder: Path) -> None:
     """Make the rename durable (POSIX); a no-op where folders cannot be opened."""
     try:
-        descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        descriptor = os.open(folder, os.O_RDONLY | _DIRECTORY)
     except OSError:
         return
     try:

@@ -10,6 +10,7 @@ remembered, so that explanations can say so.
 from __future__ import annotations
 
 import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -107,12 +108,18 @@ def load(ruleset: str, house_rules: Path | str | None = None) -> RuleData:
 
 def read_house_rule_text(path: Path) -> str:
     """Read a house-rule file, refusing what is not a small UTF-8 text file."""
+    from vigile.io.files import reason, status
+
     name = str(path)
-    if not path.exists():
+    try:
+        found = status(path)
+    except OSError as error:  # too long a name, a loop of links (issue 34)
+        raise HouseRuleError(f"cannot be read ({reason(error)})", file=name) from None
+    if found is None:
         raise HouseRuleError("no such file", file=name)
-    if not path.is_file():
+    if not stat.S_ISREG(found.st_mode):
         raise HouseRuleError("not a file", file=name)
-    if path.stat().st_size > MAX_HOUSE_RULE_BYTES:
+    if found.st_size > MAX_HOUSE_RULE_BYTES:
         raise HouseRuleError(
             f"larger than {MAX_HOUSE_RULE_BYTES // 1024} KiB: not a house-rule file", file=name
         )

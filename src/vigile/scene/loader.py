@@ -120,7 +120,7 @@ def bundled_path(name: str) -> Path:
 def _locate(source: str | Path) -> tuple[Path, str]:
     """The path to read and the name to show: an existing file wins over a bundled name."""
     path = Path(source)
-    if not path.exists() and isinstance(source, str) and source in bundled_names():
+    if isinstance(source, str) and source in bundled_names() and not path.exists():
         path = bundled_path(source)
         return path, path.name
     return path, str(source)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -71,15 +72,22 @@ def format_of(path: Path) -> Format:
 
 
 def read_text(path: Path) -> str:
-    """The file's text, refusing what cannot be a scenario file."""
-    if not path.exists():
+    """The file's text, refusing what cannot be a scenario file (a name the system refuses, too
+    long or a loop of links, says why: issue 34)."""
+    from vigile.io.files import reason, status
+
+    try:
+        found = status(path)
+    except OSError as error:
+        raise Refused(f"cannot be read ({reason(error)})") from None
+    if found is None:
         raise Refused("no such file")
-    if path.is_dir():
+    if stat.S_ISDIR(found.st_mode):
         raise Refused("is a directory, not a scenario file")
-    if not path.is_file():
+    if not stat.S_ISREG(found.st_mode):
         raise Refused("is not a regular file")
     try:
-        if path.stat().st_size > MAX_BYTES:
+        if found.st_size > MAX_BYTES:
             raise Refused(f"larger than {MAX_BYTES // (1024 * 1024)} MiB: not a scenario file")
         with path.open("rb") as stream:
             data = stream.read(MAX_BYTES + 1)

@@ -35,6 +35,7 @@ import binascii
 import itertools
 import json
 import math
+import stat
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,13 +132,19 @@ class ImportedMap:
 
 def read_bytes(path: Path, shown: str | None = None) -> bytes:
     """The file's bytes, refusing what cannot be a map file before reading it."""
+    from vigile.io.files import reason, status
+
     file = shown or str(path)
-    if not path.exists():
+    try:
+        found = status(path)
+    except OSError as error:  # too long a name, a loop of links (issue 34)
+        raise MapFileError(f"cannot be read ({reason(error)})", file=file) from None
+    if found is None:
         raise MapFileError("no such file", file=file)
-    if not path.is_file():
+    if not stat.S_ISREG(found.st_mode):
         raise MapFileError("not a regular file", file=file)
     try:
-        size = path.stat().st_size
+        size = found.st_size
         if size > MAX_MAP_BYTES:
             raise MapFileError(
                 f"{size / 2**20:.0f} MiB: larger than {MAX_MAP_BYTES // 2**20} MiB, the limit "
