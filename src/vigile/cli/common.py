@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -24,6 +25,7 @@ from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource, GivenFaces, RolledFaces, parse_dice_values
 from vigile.errors import InputError
 from vigile.io.i18n import Lang
+from vigile.io.safe import printable
 from vigile.io.text import View
 from vigile.rulesets.data import RuleData, load
 
@@ -48,6 +50,30 @@ HouseRulesOpt = Annotated[
     Path | None,
     typer.Option("--house-rules", metavar="FILE", help="TOML file overriding rule numbers."),
 ]
+
+
+def json_text(data: object, *, indent: int | None = None) -> str:
+    """``data`` as JSON (UTF-8 kept) that is safe on the GM's terminal: every character
+    :func:`~vigile.io.safe.printable` would escape (a control character, DEL, C1, a
+    bidirectional override) is written as a JSON escape (``\\u202e``), so that the value
+    read back is the same and the terminal obeys none of it (issue 34)."""
+    return _UNPRINTABLE.sub(_json_escape, json.dumps(data, ensure_ascii=False, indent=indent))
+
+
+_UNPRINTABLE = re.compile(r"[^\x20-\x7e\n]")
+"""What may need an escape: json escapes every C0 control in a string, so outside printable
+ASCII and the new lines of ``indent``."""
+
+
+def _json_escape(found: re.Match[str]) -> str:
+    char = found.group()
+    if printable(char) == char:
+        return char
+    code = ord(char)
+    if code > 0xFFFF:  # a surrogate pair, as JSON writes a character past the BMP
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
 
 
 def check_seed(seed: int | None, *, where: str = "--seed") -> int | None:
@@ -168,7 +194,7 @@ def show(verdict: Verdict, common: Common) -> None:
         from vigile.io.json_out import verdict_json
 
         data = verdict_json(verdict, common.lang, view=common.view)
-        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(data) + "\n")
         return
     if sys.stdout.isatty():
         from vigile.io.terminal import print_verdict

@@ -6,12 +6,12 @@ dice), so the tour shows the same numbers as RULES.md; the last steps roll with 
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from vigile.checks.verdict import Verdict
+from vigile.cli.common import json_text
 from vigile.dice.source import FaceSource, GivenFaces, RolledFaces
 from vigile.io.i18n import Lang, tr
 from vigile.rulesets.data import RuleData, apply_overrides, shipped
@@ -140,7 +140,7 @@ def run_demo(lang: Lang, seed: int, *, as_json: bool = False) -> None:
 
         lines += ["", title, *("   " + line for line in explain(verdict, lang))]
     if as_json:
-        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(out) + "\n")
         return
     lines += ["", tr("demo.outro", lang)]
     sys.stdout.write("\n".join(lines) + "\n")

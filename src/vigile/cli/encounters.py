@@ -7,13 +7,12 @@ Archiving keeps an encounter and its log, readable, but takes no more actions.
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated
 
 import typer
 
-from vigile.cli.common import JsonOpt, LangOpt
+from vigile.cli.common import JsonOpt, LangOpt, json_text
 from vigile.cli.play import SHORT_ID, DbOpt, find_encounter
 from vigile.io.i18n import Lang, tr
 from vigile.io.safe import printable
@@ -55,7 +54,7 @@ def list_encounters(
             }
             for row in rows
         ]
-        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(data) + "\n")
         return
     if not rows:
         sys.stdout.write(tr("console.list.none", lang) + "\n")

@@ -9,7 +9,6 @@ code 2, here as in ``vigile.cli.main``.
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from collections.abc import Iterator
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vigile.cli.common import JsonOpt, LangOpt
+from vigile.cli.common import JsonOpt, LangOpt, json_text
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang
 from vigile.io.risk_out import riskmap_json, riskmap_text, route_json, route_text
@@ -328,4 +327,4 @@ def _write_plan(
 
 
 def _print_json(data: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(data) + "\n")

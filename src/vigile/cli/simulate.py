@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from vigile.cli.common import JsonOpt, LangOpt, check_seed
+from vigile.cli.common import JsonOpt, LangOpt, check_seed, json_text
 from vigile.io.i18n import Lang, tr
 from vigile.io.sim_text import simulation_text, sweep_interrupted_text, sweep_json, sweep_text
 
@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
 
             save_figure(heat_figure(with_heat(result), lang), plot)
         if json_out:
-            sys.stdout.write(json.dumps(result.as_json(), ensure_ascii=False) + "\n")
+            sys.stdout.write(json_text(result.as_json()) + "\n")
             return
         sys.stdout.write("\n".join(simulation_text(result, lang, plot)) + "\n")
 
@@ -202,7 +202,7 @@ def stopped_simulation(partial: SimResult, json_out: bool, lang: Lang) -> NoRetu
     """Ctrl-C during ``simulate``: print what the runs played so far found (with its
     intervals), then exit with code 130, as a shell does for Ctrl-C."""
     if json_out:
-        sys.stdout.write(json.dumps(partial.as_json(), ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(partial.as_json()) + "\n")
     else:
         sys.stdout.write("\n".join(simulation_text(partial, lang, None)) + "\n")
     sys.stdout.flush()

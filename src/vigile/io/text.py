@@ -10,6 +10,7 @@ from vigile.checks.numbers import percent_text as percent
 from vigile.checks.verdict import Line, Modifier, Verdict
 from vigile.dice.roll import Roll
 from vigile.io.i18n import Lang, tr
+from vigile.io.safe import printable
 
 
 def percent_text(chance: Fraction, lang: Lang) -> str:
@@ -153,7 +154,14 @@ def explain(
 
     The player view shows only what the acting character perceives: the question, its
     ``player_notes`` and the outcome as it perceives it; no odds, no secret roll.
+
+    What the user typed into a line (a GM's ``--dc-mod 2:LABEL``) is printed escaped
+    (:func:`~vigile.io.safe.printable`): no line drives the terminal (issue 34).
     """
+    return [printable(line) for line in _explain(verdict, lang, hint_roll=hint_roll, view=view)]
+
+
+def _explain(verdict: Verdict, lang: Lang, *, hint_roll: bool, view: View) -> list[str]:
     lines = [header_line(verdict, lang)]
     if view == "player":
         lines += ["  " + note_line(n, lang) for n in verdict.player_notes]
