@@ -1,7 +1,8 @@
 // vigile's scenario editor (issue 13): the page holds the YAML text; every edit goes to the
 // server (POST /api/v1/editor/apply), which changes only the edited span of the text, validates
 // it and draws the map again. Then the risk overlay and the safest route follow
-// (POST /api/v1/editor/riskmap). No build step.
+// (POST /api/v1/editor/riskmap). No build step. Markup built here escapes every value
+// (escapeHtml); the map's SVG comes whole from the server's templates (escaped there).
 (function () {
   "use strict";
   var root, token, lang, text, textarea, mapbox, tool = "select";
@@ -57,7 +58,8 @@
   function errorsHtml(errors) {
     if (!errors.length) return '<p class="ok">' + escapeHtml(root.dataset.valid || "✓") + "</p>";
     return '<ul class="errors ed-error-list">' + errors.map(function (e) {
-      return '<li data-line="' + (e.line || "") + '">' + (e.line ? '<a href="#ed-yaml" class="where" data-line="' + e.line + '">' + e.line + ":</a> " : "") +
+      var line = escapeHtml(e.line || "");
+      return '<li data-line="' + line + '">' + (e.line ? '<a href="#ed-yaml" class="where" data-line="' + line + '">' + line + ":</a> " : "") +
         (e.field ? "<code>" + escapeHtml(e.field) + "</code> " : "") + escapeHtml(e.message) + "</li>";
     }).join("") + "</ul>";
   }
@@ -221,7 +223,7 @@
   // ---- the selected item's form
   function field(label, html) { return "<label>" + escapeHtml(label) + " " + html + "</label>"; }
   function options(values, current) {
-    return values.map(function (v) { return '<option value="' + v + '"' + (v === current ? " selected" : "") + ">" + v + "</option>"; }).join("");
+    return values.map(function (v) { return '<option value="' + escapeHtml(v) + '"' + (v === current ? " selected" : "") + ">" + escapeHtml(v) + "</option>"; }).join("");
   }
   function choose(item) {
     selected = item;
@@ -352,11 +354,11 @@
     var words = JSON.parse($("ed-text").textContent);
     var rows = Object.keys(found.outcomes).filter(function (k) { return found.outcomes[k].count > 0; }).map(function (k) {
       var o = found.outcomes[k];
-      return '<tr data-outcome="' + k + '" data-p="' + o.p + '"><th scope="row">' + escapeHtml(k) + "</th><td>" + pct(o.p) + "</td><td>" + pct(o.ci95[0]) + " – " + pct(o.ci95[1]) + "</td></tr>";
+      return '<tr data-outcome="' + escapeHtml(k) + '" data-p="' + escapeHtml(o.p) + '"><th scope="row">' + escapeHtml(k) + "</th><td>" + pct(o.p) + "</td><td>" + pct(o.ci95[0]) + " – " + pct(o.ci95[1]) + "</td></tr>";
     });
     var d = found.detected;
     rows.push('<tr data-outcome="detected" data-p="' + d.p + '"><th scope="row">' + escapeHtml(words.detected) + "</th><td>" + pct(d.p) + "</td><td>" + pct(d.ci95[0]) + " – " + pct(d.ci95[1]) + "</td></tr>");
-    $("ed-sim-result").innerHTML = '<table class="ed-outcomes" data-runs="' + found.runs + '"><thead><tr><th>' + escapeHtml(words.outcome) + "</th><th>" + escapeHtml(words.chance) + "</th><th>" + escapeHtml(words.interval) + "</th></tr></thead><tbody>" + rows.join("") + "</tbody></table>";
+    $("ed-sim-result").innerHTML = '<table class="ed-outcomes" data-runs="' + escapeHtml(found.runs) + '"><thead><tr><th>' + escapeHtml(words.outcome) + "</th><th>" + escapeHtml(words.chance) + "</th><th>" + escapeHtml(words.interval) + "</th></tr></thead><tbody>" + rows.join("") + "</tbody></table>";
     lastHeat = found.heat;
     $("ed-heat-label").hidden = false;
     heat(lastHeat);
