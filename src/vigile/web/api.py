@@ -11,7 +11,9 @@ from typing import Annotated, Any, Final, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, File, Form, Header, Query, Request, UploadFile
+from fastapi.dependencies.models import Dependant
 from fastapi.responses import Response, StreamingResponse
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
 from vigile.engine.live import ACTION_NAMES
@@ -24,9 +26,10 @@ from vigile.scene.loader import bundled_names, bundled_path
 from vigile.scene.reading import MAX_BYTES, Format, format_of
 from vigile.store import EncounterRow
 
+from . import limits
 from .auth import GM, AnyViewer, Ctx, EncounterId, ServerGM, Token, Viewer, forbidden
 from .language import request_lang
-from .problems import MEDIA_TYPE
+from .problems import MEDIA_TYPE, PROBLEM_SCHEMA
 from .sse import MAX_STREAMS, MAX_STREAMS_PER_TOKEN, Stream, Subscriber, stream
 
 MAX_SEED: Final = 2**63 - 1
@@ -49,41 +52,56 @@ def language(
 
 Language = Annotated[Lang, Depends(language)]
 
-PROBLEM = {
-    "content": {
-        MEDIA_TYPE: {
-            "schema": {
-                "type": "object",
-                "required": ["type", "title", "status"],
-                "properties": {
-                    "type": {"type": "string"},
-                    "title": {"type": "string"},
-                    "status": {"type": "integer"},
-                    "detail": {"type": "string"},
-                    "where": {"type": "string"},
-                    "rule": {"type": "string"},
-                    "errors": {"type": "array", "items": {"type": "object"}},
-                    "needs": {"type": "object"},
-                },
-            }
-        }
-    },
+_QUERY_NAMES: dict[int, frozenset[str]] = {}
+
+
+def _query_names(dependant: Dependant) -> set[str]:
+    """The query parameters a route (its dependencies with it) declares."""
+    names = {field.alias for field in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return names
+
+
+def known_query(request: Request) -> None:
+    """Refuse a query parameter the route does not declare (422): a misspelt ``?limt=5`` is not
+    ignored, as a body's unknown field is not (the API's models forbid them). ``token`` is the
+    security scheme's, allowed everywhere."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute):  # pragma: no cover - the API's routes are all APIRoutes
+        return
+    known = _QUERY_NAMES.get(id(route))
+    if known is None:
+        known = _QUERY_NAMES.setdefault(id(route), frozenset(_query_names(route.dependant)))
+    unknown = sorted(set(request.query_params) - known - {"token"})
+    if unknown:
+        shown = ", ".join(repr(name[:40]) for name in unknown[:5])
+        raise InputError(f"no such parameter: {shown}", where="query")
+
+
+PROBLEM: Final[dict[str, Any]] = {
+    "content": {MEDIA_TYPE: {"schema": PROBLEM_SCHEMA}},
     "description": "A problem (RFC 9457).",
 }
 ERRORS: Final[dict[int | str, dict[str, Any]]] = {
     code: PROBLEM for code in (401, 403, 404, 409, 413, 422)
 }
 
-router = APIRouter(dependencies=[Depends(language)], responses=ERRORS)
+router = APIRouter(dependencies=[Depends(language), Depends(known_query)], responses=ERRORS)
 
 
 # ---------------------------------------------------------------------------------- models
 
 
+STRICT: Final = ConfigDict(extra="forbid", strict=True)
+"""The request bodies' models: no field the schema does not name, and each value of the type
+it declares (``"5"`` or ``true`` is not an integer, ``0`` not a boolean): JSON has its types."""
+
+
 class Options(BaseModel):
     """How a new encounter is played."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     seed: int | None = Field(
         None, ge=0, le=MAX_SEED, description="Seed of its dice (else the scenario's, else drawn)."
@@ -114,7 +132,7 @@ class NewEncounter(Options):
 class ActionRequest(BaseModel):
     """One live action, perhaps with the table's dice."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     action: dict[str, Any] = Field(
         description="The action: `do` (one of " + ", ".join(ACTION_NAMES) + "), `actor` and "
@@ -135,7 +153,7 @@ class ActionRequest(BaseModel):
 
 
 class UndoRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     expect_seq: int | None = Field(None, ge=1, le=MAX_SEQ)
 
@@ -196,6 +214,7 @@ def create(
         seed=options.seed,
         dice=options.dice,
         name=options.name,
+        most=limits.MAX_ENCOUNTERS,
     )
     return encounter, tokens
 

@@ -123,7 +123,9 @@ class CheckRequest(BaseModel):
     lang: Lang | None = Field(
         default=None, description="Language of the answer; else `?lang=`, else Accept-Language."
     )
-    seed: int | None = Field(default=None, description="Roll the dice with this seed (--seed).")
+    seed: StrictInt | None = Field(
+        default=None, description="Roll the dice with this seed (--seed)."
+    )
     dice_values: Annotated[list[StrictInt], Field(max_length=MAX_DICE_VALUES)] | None = Field(
         default=None, description="The GM's own dice, in order (--dice-values)."
     )

@@ -20,6 +20,7 @@ bug: it is logged with its traceback and answered 500 with no detail.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from http import HTTPStatus
@@ -204,9 +205,85 @@ def validation_problem(error: RequestValidationError, lang: Lang) -> JSONRespons
     return problem(422, detail, lang, kind="invalid-request", where=first["field"], errors=errors)
 
 
+PROBLEM_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "description": "A problem (RFC 9457).",
+    "required": ["type", "title", "status"],
+    "properties": {
+        "type": {"type": "string"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "where": {"type": "string"},
+        "rule": {"type": "string"},
+        "errors": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "file": {"type": ["string", "null"]},
+                    "line": {"type": ["integer", "null"]},
+                    "field": {"type": ["string", "null"]},
+                    "message": {"type": "string"},
+                },
+            },
+        },
+        "needs": {"type": "object"},
+        "expected": {"type": "integer"},
+        "actual": {"type": "integer"},
+    },
+}
+"""The JSON schema of every problem (``#/components/schemas/Problem`` in the OpenAPI schema)."""
+_PROBLEM_REF: Final = {"$ref": "#/components/schemas/Problem"}
+ANY_4XX: Final[dict[str, Any]] = {
+    "description": "The request is refused (a problem): 400 not HTTP/1.1, or a body that "
+    "cannot be parsed; 401 or 403 the token; 404; 408 too slow; 413 a body over the cap; 422 not "
+    "what the API takes; 429 too many streams at once; 431 a head too large.",
+}
+ANY_5XX: Final[dict[str, Any]] = {
+    "description": "The server failed (500, logged) or its database cannot be used (503): a "
+    "problem.",
+}
+_METHODS: Final = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+
+def document(schema: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI ``schema`` with every error documented as it is answered: each operation's
+    4xx and 5xx answers are problems, and ``4XX`` and ``5XX`` cover what any request may get
+    (HTTP itself refusing it, a limit); FastAPI's own validation error, never sent, goes."""
+    for item in schema.get("paths", {}).values():
+        for method, operation in item.items():
+            if method not in _METHODS:
+                continue
+            responses = operation.setdefault("responses", {})
+            responses.setdefault("4XX", dict(ANY_4XX))
+            responses.setdefault("5XX", dict(ANY_5XX))
+            for code, response in responses.items():
+                if code[0] in "45":
+                    response["content"] = {MEDIA_TYPE: {"schema": _PROBLEM_REF}}
+                    if response.get("description") == "Validation Error":
+                        response["description"] = "The request does not match the API (a problem)."
+    schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Problem"] = PROBLEM_SCHEMA
+    for unused in ("HTTPValidationError", "ValidationError"):
+        if f'"#/components/schemas/{unused}"' not in json.dumps(schema):
+            schemas.pop(unused, None)
+    return schema
+
+
 def install(app: FastAPI) -> None:
     """Answer every error with a problem: vigile's, FastAPI's validation, HTTP's (404 for an
-    unknown route, 405...) and any other exception (500, logged)."""
+    unknown route, 405...) and any other exception (500, logged); and say so in the app's
+    OpenAPI schema (:func:`document`)."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = generate()  # FastAPI's, made once and kept: documented once
+        if "Problem" not in schema.get("components", {}).get("schemas", {}):
+            document(schema)
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     async def on_vigile(request: Request, error: Exception) -> Response:
         assert isinstance(error, VigileError)
