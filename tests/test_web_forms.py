@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -23,25 +22,33 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 END_TURN = '{"do": "end-turn"}'
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    store = Store(f"sqlite:///{tmp_path / 'forms.db'}")
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """One app for the module: every hostile form below is refused before it plays anything."""
+    store = Store(f"sqlite:///{tmp_path_factory.mktemp('forms') / 'forms.db'}")
     app = create_app(store, gm_token=TOKEN)
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
     store.close()
 
 
+_STARTED: dict[tuple[int, str], str] = {}
+
+
 def start(client: TestClient, dice: str = "given") -> str:
-    response = client.post(
-        "/encounters",
-        data={"token": TOKEN, "scenario": "night-raid", "dice": dice},
-        follow_redirects=False,
-    )
-    assert response.status_code == 303, response.text
-    found = re.match(r"/encounters/([0-9a-f]+)\?token=", response.headers["location"])
-    assert found is not None
-    return found.group(1)
+    """A night raid (one per way of rolling, for the module)."""
+    key = (id(client), dice)
+    if key not in _STARTED:
+        response = client.post(
+            "/encounters",
+            data={"token": TOKEN, "scenario": "night-raid", "dice": dice},
+            follow_redirects=False,
+        )
+        assert response.status_code == 303, response.text
+        found = re.match(r"/encounters/([0-9a-f]+)\?token=", response.headers["location"])
+        assert found is not None
+        _STARTED[key] = found.group(1)
+    return _STARTED[key]
 
 
 def alert(response: object) -> str:

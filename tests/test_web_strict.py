@@ -21,9 +21,9 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 END_TURN = {"do": "end-turn"}
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    store = Store(f"sqlite:///{tmp_path / 'strict.db'}")
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    store = Store(f"sqlite:///{tmp_path_factory.mktemp('strict') / 'strict.db'}")
     with TestClient(create_app(store, gm_token=TOKEN)) as test_client:
         yield test_client
     store.close()
