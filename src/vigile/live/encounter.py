@@ -12,10 +12,19 @@ Two writers at once: an action is checked and played on the state as of the last
 appended with the sequence number that state implies (``expect_seq``). If another writer got
 there first, the store refuses it (:class:`~vigile.store.StaleSequence`); without an
 ``expect_seq`` of the caller's, the action is tried again on the new state.
+
+Checkpoints (:mod:`vigile.live.checkpoints`): every :data:`~vigile.live.checkpoints.EVERY`
+records the state is kept in the store, written in the same transaction as the record it
+follows. A restart or another process loads the latest and replays the records after it; an
+undo goes back to the latest checkpoint whose actions in force are the first of those the undo
+leaves, and replays the few after it (it drops, with its record, the checkpoints of the records
+it takes back). A log with no checkpoint (written before them) gets them on its first replay.
+Whatever a checkpoint holds, the state is the one the whole log's replay gives.
 """
 
 from __future__ import annotations
 
+import logging
 import pickle
 import secrets
 import threading
@@ -38,15 +47,27 @@ from vigile.engine.live import (
 )
 from vigile.engine.run import new_game
 from vigile.errors import InputError
+from vigile.live import checkpoints
 from vigile.scene.loader import parse_scenario
 from vigile.scene.model import Scenario
 from vigile.scene.reading import Format
-from vigile.store import EncounterRow, Record, StaleSequence, Store
+from vigile.store import (
+    Checkpoint,
+    CheckpointInfo,
+    EncounterRow,
+    Record,
+    StaleSequence,
+    Store,
+)
+
+log = logging.getLogger(__name__)
 
 RETRIES = 5
 """How many times an action is tried again when another writer appended first."""
 MAX_DICE = 500
 """The most dice one request may give."""
+CANDIDATES = 8
+"""The stored checkpoints a replay tries, newest first, before it starts from the beginning."""
 
 
 class ReplayError(InputError):
@@ -72,6 +93,23 @@ class Replayed:
     """Record seq → (first, end) indices in ``game.events`` (0: the start)."""
     done: list[int] = field(default_factory=list)
     """The action records in force, oldest first (an undo pops the last)."""
+    base: int = 0
+    """The stored checkpoint this state follows (0: none): its actions in force begin
+    ``done``, its events begin ``game.events``; the next checkpoint's events follow its."""
+    base_events: int = 0
+    """How many events the game had logged at ``base``."""
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """A state taken during a replay, saved as a checkpoint once the replay is over (if no
+    later undo took it back)."""
+
+    seq: int
+    done_count: int
+    top: int
+    event_count: int
+    state: bytes
 
 
 @dataclass(frozen=True)
@@ -84,6 +122,11 @@ class Played:
     """For an undo: the action record it undid."""
 
 
+def _usable(info: CheckpointInfo) -> bool:
+    """A checkpoint this program wrote (its format and fingerprint): any other is stale."""
+    return info.format == checkpoints.FORMAT and info.fingerprint == checkpoints.fingerprint()
+
+
 def live_scenario(scenario: Scenario) -> Scenario:
     """The scenario as live play starts it: no plans (the GM moves the intruders)."""
     return scenario.model_copy(update={"plans": {}})
@@ -92,15 +135,25 @@ def live_scenario(scenario: Scenario) -> Scenario:
 class Encounter:
     """One encounter of the store, with its game replayed on demand (cached per process)."""
 
-    def __init__(self, store: Store, encounter_id: str) -> None:
+    def __init__(
+        self,
+        store: Store,
+        encounter_id: str,
+        *,
+        checkpoints: bool = True,
+        every: int = checkpoints.EVERY,
+    ) -> None:
+        """``checkpoints`` False: neither read nor write any (every replay from the start);
+        ``every``: the records between two checkpoints."""
         self.store = store
-        self.row: EncounterRow = store.encounter(encounter_id)
-        fmt: Format = self.row.scenario_format  # type: ignore[assignment]
-        self.scenario = live_scenario(
-            parse_scenario(self.row.scenario, file=self.row.source, fmt=fmt)
-        )
+        stored = store.encounter(encounter_id)
+        self.row: EncounterRow = stored
+        self.checkpointing = checkpoints
+        self.every = max(1, every)
+        fmt: Format = stored.scenario_format  # type: ignore[assignment]
+        self.scenario = live_scenario(parse_scenario(stored.scenario, file=stored.source, fmt=fmt))
         self._replayed: Replayed | None = None
-        self._pristine: tuple[int, bytes] | None = None
+        self._pristine: tuple[int, int, bytes] | None = None
         """The state before the action being played with the table's dice (:meth:`_keep`)."""
         self._lock = threading.RLock()
 
@@ -121,10 +174,13 @@ class Encounter:
         seed: int | None = None,
         dice: str = "rolled",
         name: str | None = None,
+        most: int | None = None,
     ) -> tuple[Encounter, dict[str, str]]:
         """A new encounter of the scenario in ``text`` (validated first: a wrong scenario
         stores nothing); returns it and its tokens: ``gm``, ``table`` and one per character
-        (each intruder, and each defender: a guard's player sees only what the guard knows)."""
+        (each intruder, and each defender: a guard's player sees only what the guard knows).
+        ``most``: the live encounters the store may hold (:class:`~vigile.store.TooManyEncounters`
+        beyond)."""
         scenario = parse_scenario(text, file=source, fmt=fmt)
         if seed is None:
             seed = scenario.seed if scenario.seed is not None else secrets.randbits(63)
@@ -136,6 +192,7 @@ class Encounter:
             scenario_format=fmt,
             seed=seed,
             dice=dice,
+            most=most,
         )
         tokens = {
             "gm": store.create_token(row.id, "gm"),
@@ -153,33 +210,229 @@ class Encounter:
         game.start_live()
         return Replayed(game, 0, {0: (0, len(game.events))})
 
-    def _replay(self, replayed: Replayed, records: Sequence[Record]) -> Replayed:
-        """Replay ``records`` on ``replayed``; an undo starts again from the start."""
+    def _replay(
+        self,
+        replayed: Replayed,
+        records: Sequence[Record],
+        pending: list[_Snapshot] | None = None,
+    ) -> Replayed:
+        """Replay ``records`` on ``replayed``; an undo goes back to a checkpoint (or the start)
+        and plays the actions it leaves after it. ``pending``: snapshots to take every
+        :attr:`every` records (an undo drops those it takes back)."""
         for record in records:
             if record.kind == "undo":
                 undone = int(record.payload["undoes"])
                 keep = [seq for seq in replayed.done if seq != undone]
-                replayed = self._rebuild(upto=record.seq, keep=keep)
-                continue
-            if record.kind == "action":
-                start = len(replayed.game.events)
-                self._play(replayed.game, record.seq, record.payload)
-                replayed.done.append(record.seq)
-                replayed.spans[record.seq] = (start, len(replayed.game.events))
-            replayed.seq = record.seq
+                events = replayed.game.events if keep == replayed.done[:-1] else None
+                replayed = self._rebuild(
+                    upto=record.seq, keep=keep, events=events, pending=pending or ()
+                )
+                if pending is not None:
+                    pending[:] = [snap for snap in pending if snap.seq < undone]
+            else:
+                if record.kind == "action":
+                    start = len(replayed.game.events)
+                    self._play(replayed.game, record.seq, record.payload)
+                    replayed.done.append(record.seq)
+                    replayed.spans[record.seq] = (start, len(replayed.game.events))
+                replayed.seq = record.seq
+            if pending is not None:
+                last = max(replayed.base, pending[-1].seq if pending else 0)
+                if replayed.seq - last >= self.every:
+                    snapshot = self._snapshot(replayed)
+                    if snapshot is not None:
+                        pending.append(snapshot)
         return replayed
 
-    def _rebuild(self, *, upto: int, keep: list[int]) -> Replayed:
-        """The game with only the actions ``keep`` (in order), as of record ``upto``."""
-        replayed = self._fresh()
-        records = {r.seq: r for r in self.store.records(self.id, limit=None) if r.seq <= upto}
-        for seq in keep:
-            start = len(replayed.game.events)
-            self._play(replayed.game, seq, records[seq].payload)
-            replayed.done.append(seq)
-            replayed.spans[seq] = (start, len(replayed.game.events))
+    def _rebuild(
+        self,
+        *,
+        upto: int,
+        keep: list[int],
+        events: list[Event] | None = None,
+        pending: Sequence[_Snapshot] = (),
+    ) -> Replayed:
+        """The game with only the actions ``keep`` (in order), as of record ``upto``: from the
+        latest checkpoint (stored, or among ``pending``) whose actions in force begin ``keep``,
+        else from the start, then the actions of ``keep`` after it.
+
+        ``events``: the log of a game whose actions in force begin with ``keep`` (the game
+        being undone): a checkpoint's events are its first ones. Without it, they are read
+        from the store."""
+        replayed = self._from_checkpoint(upto, keep, events, pending)
+        if replayed is None:
+            replayed = self._fresh()
+        rest = keep[len(replayed.done) :]
+        if rest:
+            records = {r.seq: r for r in self.store.records(self.id, after=rest[0] - 1, upto=upto)}
+            for seq in rest:
+                start = len(replayed.game.events)
+                self._play(replayed.game, seq, records[seq].payload)
+                replayed.done.append(seq)
+                replayed.spans[seq] = (start, len(replayed.game.events))
         replayed.seq = upto
         return replayed
+
+    def _from_checkpoint(
+        self,
+        upto: int,
+        keep: list[int],
+        events: list[Event] | None,
+        pending: Sequence[_Snapshot],
+    ) -> Replayed | None:
+        if not self.checkpointing:
+            return None
+        found: list[CheckpointInfo | _Snapshot] = [
+            info
+            for info in self.store.checkpoints(self.id, upto=upto, limit=CANDIDATES)
+            if _usable(info)
+        ]
+        found += [snap for snap in pending if snap.seq <= upto]
+        found.sort(key=lambda c: c.seq, reverse=True)
+        for candidate in found:
+            if candidate.done_count > len(keep) or (
+                candidate.done_count and keep[candidate.done_count - 1] != candidate.top
+            ):
+                continue  # an action in force there is not in force here: taken back since
+            if events is not None and len(events) >= candidate.event_count:
+                log_: list[Event] | None = list(events[: candidate.event_count])
+            elif isinstance(candidate, _Snapshot):
+                continue
+            else:
+                log_ = self._events_of(candidate)
+            if log_ is None:
+                continue
+            replayed = self._restore(candidate, log_)
+            if replayed is not None and replayed.done == keep[: candidate.done_count]:
+                return replayed
+        return None
+
+    def _cold(self, last: int) -> Replayed:
+        """The state as of the latest usable checkpoint (record ``last`` at most), or the start."""
+        if self.checkpointing:
+            for info in self.store.checkpoints(self.id, upto=last, limit=CANDIDATES):
+                if not _usable(info):
+                    continue
+                events = self._events_of(info)
+                replayed = None if events is None else self._restore(info, events)
+                if replayed is not None:
+                    return replayed
+        return self._fresh()
+
+    def _events_of(self, info: CheckpointInfo) -> list[Event] | None:
+        """The events of the game at checkpoint ``info``: its own, after its parents' (read down
+        the chain of parents); None where a link is missing or unreadable."""
+        infos = {i.seq: i for i in self.store.checkpoints(self.id, upto=info.seq)}
+        chain = [info]
+        while chain[-1].parent:
+            parent = infos.get(chain[-1].parent)
+            if parent is None or not _usable(parent):
+                return None
+            chain.append(parent)
+        blobs = self.store.checkpoint_events(self.id, [link.seq for link in chain])
+        events: list[Event] = []
+        for link in reversed(chain):
+            start = infos[link.parent].event_count if link.parent else 0
+            blob = blobs.get(link.seq)
+            if blob is None or len(events) != start:
+                return None
+            try:
+                events += checkpoints.load_events(blob)
+            except checkpoints.Unreadable as error:
+                self._broken(link.seq, error)
+                return None
+            if len(events) != link.event_count:
+                return None
+        return events
+
+    def _restore(self, found: CheckpointInfo | _Snapshot, events: list[Event]) -> Replayed | None:
+        """The state of a checkpoint with its game's ``events``; None where it does not read
+        back as the state it says it is."""
+        data = (
+            found.state
+            if isinstance(found, _Snapshot)
+            else self.store.checkpoint_state(self.id, found.seq)
+        )
+        if data is None:
+            return None
+        try:
+            state = checkpoints.load_state(data, events=events, scenario=self.scenario)
+        except checkpoints.Unreadable as error:
+            if not isinstance(found, _Snapshot):
+                self._broken(found.seq, error)
+            return None
+        if not (
+            isinstance(state, Replayed)
+            and isinstance(state.game, Game)
+            and state.game.events is events
+            and state.seq == found.seq
+            and len(state.done) == found.done_count
+            and (state.done[-1] if state.done else 0) == found.top
+            and len(events) == found.event_count
+        ):
+            if not isinstance(found, _Snapshot):
+                self._broken(found.seq, "not the state it says it is")
+            return None
+        if isinstance(found, CheckpointInfo):
+            state.base, state.base_events = found.seq, found.event_count
+        return state
+
+    def _broken(self, seq: int, why: object) -> None:
+        """Drop a checkpoint of this program's that does not read back (a replay writes it
+        again): a cache, never the truth."""
+        log.warning("encounter %s: checkpoint %s dropped: %s", self.id, seq, why)
+        self.store.drop_checkpoints(self.id, since=seq, until=seq)
+
+    def _snapshot(self, replayed: Replayed) -> _Snapshot | None:
+        """The state as a snapshot (None: this game cannot be pickled; it is replayed instead)."""
+        try:
+            data = checkpoints.dump_state(
+                replayed, events=replayed.game.events, scenario=self.scenario
+            )
+        except (pickle.PicklingError, TypeError, AttributeError):  # pragma: no cover
+            return None
+        return _Snapshot(
+            seq=replayed.seq,
+            done_count=len(replayed.done),
+            top=replayed.done[-1] if replayed.done else 0,
+            event_count=len(replayed.game.events),
+            state=data,
+        )
+
+    def _checkpoints(self, replayed: Replayed, snapshots: Sequence[_Snapshot]) -> list[Checkpoint]:
+        """Snapshots of the game ``replayed`` (taken on its way: their actions in force begin
+        its own) as checkpoints, each after the one before, the first after ``base``."""
+        made: list[Checkpoint] = []
+        parent, parent_events = replayed.base, replayed.base_events
+        for snap in snapshots:
+            if snap.seq <= parent or snap.event_count < parent_events:
+                continue
+            made.append(
+                Checkpoint(
+                    seq=snap.seq,
+                    parent=parent,
+                    done_count=snap.done_count,
+                    top=snap.top,
+                    event_count=snap.event_count,
+                    format=checkpoints.FORMAT,
+                    fingerprint=checkpoints.fingerprint(),
+                    state=snap.state,
+                    events=checkpoints.dump_events(
+                        replayed.game.events[parent_events : snap.event_count]
+                    ),
+                )
+            )
+            parent, parent_events = snap.seq, snap.event_count
+        return made
+
+    def _due(self, replayed: Replayed) -> Checkpoint | None:
+        """A checkpoint of the state, if :attr:`every` records have gone since its base."""
+        if not self.checkpointing or replayed.seq - replayed.base < self.every:
+            return None
+        snapshot = self._snapshot(replayed)
+        if snapshot is None:  # pragma: no cover
+            return None
+        return self._checkpoints(replayed, [snapshot])[0]
 
     def _play(self, game: Game, seq: int, payload: dict[str, Any]) -> None:
         action = parse_action(payload["action"])
@@ -202,7 +455,9 @@ class Encounter:
 
         ``at_least``: a caller who only needs record ``at_least`` takes the cached game without
         asking the database when the cache holds it (a write in this process has just put it
-        there); records other processes wrote are found by the callers who ask without it."""
+        there); records other processes wrote are found by the callers who ask without it.
+        Without a cached game, the latest checkpoint is the start; a replay of more than
+        :attr:`every` records leaves checkpoints behind it."""
         with self._lock:
             cached = self._replayed
             if at_least is not None and cached is not None and cached.seq >= at_least:
@@ -210,11 +465,22 @@ class Encounter:
             last = self.store.last_seq(self.id)
             replayed = self._replayed
             if replayed is None:
-                replayed = self._fresh()
+                replayed = self._cold(last)
             if replayed.seq < last:
-                replayed = self._replay(replayed, self.store.records(self.id, after=replayed.seq))
+                pending: list[_Snapshot] | None = [] if self.checkpointing else None
+                records = self.store.records(self.id, after=replayed.seq)
+                replayed = self._replay(replayed, records, pending)
+                if pending:
+                    self._save(replayed, pending)
             self._replayed = replayed
             return replayed
+
+    def _save(self, replayed: Replayed, pending: list[_Snapshot]) -> None:
+        """Save the snapshots a replay took, if its last record is still the log's last."""
+        made = self._checkpoints(replayed, pending)
+        saved = self.store.save_checkpoints(self.id, made, last_seq=replayed.seq)
+        if saved:
+            replayed.base, replayed.base_events = made[saved - 1].seq, made[saved - 1].event_count
 
     @contextmanager
     def reading(self, *, at_least: int | None = None) -> Iterator[Replayed]:
@@ -262,11 +528,19 @@ class Encounter:
                     raise StaleSequence(self.id, expected=expect_seq, actual=seq)
                 events, faces = self._try(replayed, action, seq, given)
                 try:
-                    record = self.store.append(
+                    # The state as of the new record, before the record is written: a stale
+                    # sequence or any error below forgets it.
+                    replayed.seq = seq
+                    replayed.done.append(seq)
+                    start = len(replayed.game.events) - len(events)
+                    replayed.spans[seq] = (start, len(replayed.game.events))
+                    checkpoint = self._due(replayed)
+                    record, kept = self.store.append_checkpointed(
                         self.id,
                         "action",
                         {"action": action_json(action), "faces": faces},
                         expect_seq=seq,
+                        checkpoint=checkpoint,
                     )
                 except StaleSequence:
                     self._replayed = None
@@ -276,10 +550,8 @@ class Encounter:
                 except BaseException:
                     self._replayed = None
                     raise
-                replayed.seq = record.seq
-                replayed.done.append(record.seq)
-                start = len(replayed.game.events) - len(events)
-                replayed.spans[record.seq] = (start, len(replayed.game.events))
+                if kept and checkpoint is not None:
+                    replayed.base, replayed.base_events = seq, checkpoint.event_count
                 return Played(record, events)
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -301,7 +573,7 @@ class Encounter:
         except Refusal:
             raise  # refused before anything changed (Game.apply): the cache stands
         except NeedDice:
-            self._replayed = self._kept(replayed.seq)
+            self._replayed = self._kept(replayed)
             raise
         except BaseException:
             self._replayed = None
@@ -311,20 +583,30 @@ class Encounter:
     def _keep(self, replayed: Replayed) -> None:
         """Keep a copy of the state before an action played with the table's dice: each die
         missing stops the action half-way, and the next try (with one more die) starts again
-        from this copy instead of replaying the whole log."""
+        from this copy instead of replaying the whole log. The copy leaves out the events
+        (:mod:`vigile.live.checkpoints`): the half-played game's begin with them."""
         if self._pristine is not None and self._pristine[0] == replayed.seq:
             return
-        try:
-            self._pristine = (replayed.seq, pickle.dumps(replayed, pickle.HIGHEST_PROTOCOL))
-        except (pickle.PicklingError, TypeError, AttributeError):  # pragma: no cover
-            self._pristine = None  # a game that cannot be copied is replayed instead
+        snapshot = self._snapshot(replayed)
+        self._pristine = (
+            None if snapshot is None else (snapshot.seq, snapshot.event_count, snapshot.state)
+        )  # a game that cannot be copied is replayed instead
 
-    def _kept(self, seq: int) -> Replayed | None:
-        """The copy of the state as of record ``seq`` (None: replay it from the log). The log
-        is append-only and its replay exact, so the state as of a record never changes."""
-        if self._pristine is None or self._pristine[0] != seq:
+    def _kept(self, replayed: Replayed) -> Replayed | None:
+        """The copy of the state as of record ``replayed.seq``, the half-played action taken
+        back (None: replay it from the log). The log is append-only and its replay exact, so
+        the state as of a record never changes."""
+        if self._pristine is None or self._pristine[0] != replayed.seq:
             return None
-        kept: Replayed = pickle.loads(self._pristine[1])  # our own bytes, made just above
+        _, count, data = self._pristine
+        try:
+            kept = checkpoints.load_state(
+                data, events=replayed.game.events[:count], scenario=self.scenario
+            )
+        except checkpoints.Unreadable:  # pragma: no cover - our own bytes, made just above
+            return None
+        assert isinstance(kept, Replayed)
+        kept.base, kept.base_events = replayed.base, replayed.base_events
         return kept
 
     def undo(self, *, expect_seq: int | None = None) -> Played:
@@ -337,7 +619,20 @@ class Encounter:
             if expect_seq is not None and expect_seq != seq:
                 raise StaleSequence(self.id, expected=expect_seq, actual=seq)
             undone = replayed.done[-1]
-            record = self.store.append(self.id, "undo", {"undoes": undone}, expect_seq=seq)
-            self._replayed = None
-            self.state()
+            # The state after the undo, before its record is written (the cached game stays
+            # as it is until then): the latest checkpoint before the undone action, and the
+            # actions in force after it.
+            after = self._rebuild(upto=seq, keep=replayed.done[:-1], events=replayed.game.events)
+            checkpoint = self._due(after)
+            record, kept = self.store.append_checkpointed(
+                self.id,
+                "undo",
+                {"undoes": undone},
+                expect_seq=seq,
+                checkpoint=checkpoint,
+                drop_from=undone,
+            )
+            if kept and checkpoint is not None:
+                after.base, after.base_events = seq, checkpoint.event_count
+            self._replayed = after
             return Played(record, [], undone=undone)

@@ -8,16 +8,33 @@ log; this package only stores it. SQLAlchemy Core, migrations by Alembic (run on
 from __future__ import annotations
 
 from .engine import default_path, resolve_url
-from .errors import ArchivedEncounter, StaleSequence, StoreError, UnknownEncounter
-from .store import EncounterRow, Record, Store
+from .errors import (
+    ArchivedEncounter,
+    StaleSequence,
+    StoreError,
+    TooManyEncounters,
+    UnknownEncounter,
+)
+from .store import (
+    Checkpoint,
+    CheckpointInfo,
+    EncounterRow,
+    EncounterWithScenario,
+    Record,
+    Store,
+)
 
 __all__ = [
     "ArchivedEncounter",
+    "Checkpoint",
+    "CheckpointInfo",
     "EncounterRow",
+    "EncounterWithScenario",
     "Record",
     "StaleSequence",
     "Store",
     "StoreError",
+    "TooManyEncounters",
     "UnknownEncounter",
     "default_path",
     "resolve_url",

@@ -7,6 +7,9 @@
   handling is switched off and the engine emits ``BEGIN`` itself: ``BEGIN IMMEDIATE`` on a
   connection with the ``vigile_write`` execution option, so a writer takes the write lock
   before it reads the sequence number (SQLAlchemy's documented recipe for pysqlite).
+- :func:`check_sqlite_file`: a SQLite file that is not vigile's is refused before anything
+  touches it (no ``PRAGMA journal_mode = WAL``, no migration): it is read through a read-only
+  connection first.
 - :func:`hide_password`: the URL as it may be shown.
 """
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +33,8 @@ BUSY_TIMEOUT_MS = 15_000
 """How long a SQLite connection waits for another writer before it gives up."""
 WRITE = "vigile_write"
 """The execution option that makes a SQLite transaction ``BEGIN IMMEDIATE``."""
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file."""
 
 
 def default_path() -> Path:
@@ -118,3 +124,78 @@ def _sqlite_transactions(engine: Engine) -> None:
     def _begin(connection: Connection) -> None:
         immediate = connection.get_execution_options().get(WRITE, False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (None: another database, in memory, or a ``file:`` URI)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    database = parsed.database or ""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database).expanduser().absolute()
+
+
+def check_sqlite_file(url: str, shown: str) -> None:
+    """Refuse a SQLite file that is not vigile's (:class:`StoreError`), before anything writes
+    to it or switches it to WAL: one that is not a SQLite database at all, one with another
+    application's tables, one of a newer vigile's schema. A missing or empty file, or a
+    database with no table, is vigile's to create. The file is read through a read-only
+    connection, which changes none of its bytes."""
+    path = sqlite_file(url)
+    if path is None:
+        return
+    try:
+        if path.stat().st_size == 0:
+            return
+        with path.open("rb") as handle:
+            header = handle.read(len(SQLITE_HEADER))
+    except OSError:
+        return  # missing, or unreadable: the driver says so when it opens it
+    if header != SQLITE_HEADER:
+        raise StoreError("not a SQLite database; vigile leaves the file as it is", url=shown)
+    try:
+        names, version = _schema_of(path)
+    except sqlite3.Error as error:
+        raise StoreError(one_line(error), url=shown) from None
+    if not names:
+        return
+    if not {"alembic_version", "encounters"} <= names:
+        others = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
+        raise StoreError(
+            f"not a vigile database (it holds {others}); vigile leaves it as it is", url=shown
+        )
+    from .migrate import revisions  # migrate imports this module
+
+    if version not in revisions():
+        raise StoreError(
+            f"its schema revision {version!r} is not one of this vigile's; "
+            "is it from a newer vigile?",
+            url=shown,
+        )
+
+
+def _schema_of(path: Path) -> tuple[set[str], str | None]:
+    """The names in a SQLite file's schema, and its alembic revision if it has one, read
+    through a read-only connection."""
+    connection = sqlite3.connect(
+        f"{path.as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000
+    )
+    try:
+        names = {
+            str(name)
+            for (name,) in connection.execute(
+                "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+            )
+        }
+        version = None
+        if "alembic_version" in names:
+            row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+            version = None if row is None else str(row[0])
+        return names, version
+    finally:
+        connection.close()

@@ -6,7 +6,7 @@ Each is an :class:`~vigile.errors.InputError` (the CLI prints it on one line and
 
 from __future__ import annotations
 
-from vigile.errors import InputError
+from vigile.errors import InputError, LimitError
 
 
 class StoreError(InputError):
@@ -66,3 +66,14 @@ class ArchivedEncounter(InputError):
         super().__init__(
             f"encounter {encounter_id} is archived: it takes no more records", where="encounter"
         )
+
+
+class TooManyEncounters(LimitError):
+    """The store already holds as many live encounters as it may (a documented limit): an
+    encounter must be archived before another starts. Nothing was written."""
+
+    status: int = 409
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        super().__init__(f"at most {most} live encounters: archive one before starting another")

@@ -47,6 +47,12 @@ def head() -> str:
     return revision
 
 
+def revisions() -> frozenset[str]:
+    """Every revision this vigile knows."""
+    script = ScriptDirectory.from_config(alembic_config())
+    return frozenset(revision.revision for revision in script.walk_revisions())
+
+
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Migrate the database to ``revision`` in one write transaction; a no-op when it is there."""
     config = alembic_config()

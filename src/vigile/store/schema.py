@@ -8,6 +8,12 @@ Every change here needs a migration in ``migrations/versions`` (the tests compar
 - ``records``: the append-only log; ``(encounter_id, seq)`` is the primary key, so a sequence
   number is unique per encounter. Payloads are JSON text, portable across SQLite and PostgreSQL.
 - ``tokens``: access tokens to an encounter, by the SHA-256 hex digest of the token only.
+- ``checkpoints``: the replayed state of an encounter as of one record, kept so that a restart,
+  an undo or a late joiner loads it and replays a few records instead of the whole log. A cache:
+  rows are written and deleted (an undo drops those after the record it undoes), never trusted
+  beyond their ``format`` and ``fingerprint`` (:mod:`vigile.live.checkpoints`); without them
+  the log replays to the same state. ``state`` is the state without its events, ``events`` the
+  events logged since the ``parent`` checkpoint (0: since the start), both compressed.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -83,4 +90,25 @@ tokens = Table(
     Column("character", String(200), nullable=True),
     Column("created", DateTime(timezone=True), nullable=False),
     Index("ix_tokens_encounter_id", "encounter_id"),
+)
+
+checkpoints = Table(
+    "checkpoints",
+    metadata,
+    Column(
+        "encounter_id",
+        String(32),
+        ForeignKey("encounters.id", ondelete="RESTRICT"),
+        primary_key=True,
+    ),
+    Column("seq", Integer, primary_key=True),
+    Column("parent", Integer, nullable=False),
+    Column("done_count", Integer, nullable=False),
+    Column("top", Integer, nullable=False),
+    Column("event_count", Integer, nullable=False),
+    Column("format", Integer, nullable=False),
+    Column("fingerprint", String(64), nullable=False),
+    Column("state", LargeBinary, nullable=False),
+    Column("events", LargeBinary, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
 )

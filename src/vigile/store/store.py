@@ -5,6 +5,13 @@ on SQLite ``BEGIN IMMEDIATE`` (the write lock first), on PostgreSQL ``SELECT ...
 on the encounter's row; either way the next sequence number is read and written under the
 lock, and ``(encounter_id, seq)`` is the records' primary key, so two writers at once lose
 nothing and never share a number.
+
+Checkpoints (the replayed state as of a record, :mod:`vigile.live.checkpoints`) are a cache
+beside the log: this module stores their bytes and never reads into them. A checkpoint is
+written with the record it follows (:meth:`Store.append_checkpointed`) or, after a replay, only
+while its encounter's last record is still the one the caller replayed to
+(:meth:`Store.save_checkpoints`); an undo drops, in its own transaction, the checkpoints of the
+records it takes back.
 """
 
 from __future__ import annotations
@@ -22,15 +29,29 @@ from types import TracebackType
 from typing import Any, Final
 
 from alembic.util.exc import CommandError
-from sqlalchemy import Engine, Row, insert, select, update
+from sqlalchemy import Column, Engine, Row, Table, delete, false, func, insert, select, update
+from sqlalchemy import text as sql_text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from vigile.errors import InputError
 
 from . import schema
-from .engine import WRITE, hide_password, make_engine, one_line, resolve_url
-from .errors import ArchivedEncounter, StaleSequence, StoreError, UnknownEncounter
+from .engine import (
+    WRITE,
+    check_sqlite_file,
+    hide_password,
+    make_engine,
+    one_line,
+    resolve_url,
+)
+from .errors import (
+    ArchivedEncounter,
+    StaleSequence,
+    StoreError,
+    TooManyEncounters,
+    UnknownEncounter,
+)
 from .migrate import upgrade
 
 MAX_NAME: Final = 200
@@ -43,11 +64,14 @@ MAX_SEED: Final = 2**63 - 1
 FORMATS: Final = ("yaml", "toml", "json")
 DICE: Final = ("rolled", "given")
 ROLES: Final = ("gm", "player", "table")
+CREATE_LOCK: Final = 0x76696769_6C66
+"""The PostgreSQL advisory lock key held while counting the live encounters to create one."""
 
 
 @dataclass(frozen=True)
 class EncounterRow:
-    """An encounter as stored: what it started from, and how far its log goes."""
+    """An encounter as listed: its settings and how far its log goes, not its scenario's text
+    (:class:`EncounterWithScenario`), so that a listing reads no scenario."""
 
     id: str
     """uuid4 hex."""
@@ -55,8 +79,6 @@ class EncounterRow:
     ruleset: str
     source: str
     """The bundled scenario's name or the uploaded file's name."""
-    scenario: str
-    """The scenario file's full text."""
     scenario_format: str
     """``yaml``, ``toml`` or ``json``."""
     seed: int
@@ -67,6 +89,41 @@ class EncounterRow:
     archived: bool
     last_seq: int
     """The last record's sequence number; 0 before the first."""
+
+
+@dataclass(frozen=True)
+class EncounterWithScenario(EncounterRow):
+    """An encounter as stored: what it started from, and how far its log goes."""
+
+    scenario: str
+    """The scenario file's full text."""
+
+
+@dataclass(frozen=True)
+class CheckpointInfo:
+    """What a checkpoint is, without its bytes (see :mod:`vigile.live.checkpoints`)."""
+
+    seq: int
+    """The record it is the state as of."""
+    parent: int
+    """The checkpoint whose events its own follow (0: none, its events start at the first)."""
+    done_count: int
+    """How many actions are in force in it."""
+    top: int
+    """The last of them (0: none)."""
+    event_count: int
+    """How many events its game has logged."""
+    format: int
+    fingerprint: str
+    """What wrote it: the checkpoint format, vigile's code, Python's and numpy's versions."""
+
+
+@dataclass(frozen=True)
+class Checkpoint(CheckpointInfo):
+    """A checkpoint with its bytes: the state without its events, and its own events."""
+
+    state: bytes
+    events: bytes
 
 
 @dataclass(frozen=True)
@@ -95,6 +152,7 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         resolved = resolve_url(url)
         self._shown = hide_password(resolved)
+        check_sqlite_file(resolved, self._shown)
         self._engine: Engine = make_engine(resolved)
         self._writer = self._engine.execution_options(**{WRITE: True})
         try:
@@ -145,8 +203,13 @@ class Store:
         scenario_format: str,
         seed: int,
         dice: str,
-    ) -> EncounterRow:
-        """A new encounter, with no record yet."""
+        most: int | None = None,
+    ) -> EncounterWithScenario:
+        """A new encounter, with no record yet.
+
+        ``most``: how many live (not archived) encounters the store may hold; with as many
+        already, :class:`TooManyEncounters` and nothing is written. Counted and written under
+        one lock, so creators racing cannot pass it."""
         _text("name", name, MAX_NAME)
         _text("ruleset", ruleset, MAX_RULESET)
         _text("source", source, MAX_NAME)
@@ -155,7 +218,7 @@ class Store:
         _choice("dice", dice, DICE)
         if type(seed) is not int or not 0 <= seed <= MAX_SEED:
             raise InputError(f"must be an integer from 0 to {MAX_SEED}", where="seed")
-        row = EncounterRow(
+        row = EncounterWithScenario(
             id=uuid.uuid4().hex,
             name=name,
             ruleset=ruleset,
@@ -168,7 +231,18 @@ class Store:
             archived=False,
             last_seq=0,
         )
+        table = schema.encounters
         with self._guard(), self._writer.begin() as connection:
+            if most is not None:
+                if connection.dialect.name == "postgresql":  # SQLite: BEGIN IMMEDIATE already
+                    connection.execute(
+                        sql_text("SELECT pg_advisory_xact_lock(:key)"), {"key": CREATE_LOCK}
+                    )
+                live = connection.execute(
+                    select(func.count()).select_from(table).where(table.c.archived == false())
+                ).scalar_one()
+                if live >= most:
+                    raise TooManyEncounters(most)
             connection.execute(
                 insert(schema.encounters).values(
                     id=row.id,
@@ -186,19 +260,32 @@ class Store:
             )
         return row
 
-    def encounters(self, *, archived: bool = False) -> list[EncounterRow]:
-        """The encounters, newest first: the live ones, or with ``archived`` the archived ones."""
+    def encounters(self, *, archived: bool = False, limit: int | None = None) -> list[EncounterRow]:
+        """The encounters, newest first: the live ones, or with ``archived`` the archived ones;
+        at most ``limit``. Their settings only: a listing reads no scenario's text."""
+        if limit is not None and (type(limit) is not int or limit < 0):
+            raise InputError("must be an integer, 0 or more", where="limit")
         table = schema.encounters
         query = (
-            select(table)
+            select(*_listed(table))
             .where(table.c.archived == bool(archived))
             .order_by(table.c.created.desc(), table.c.id.desc())
         )
+        if limit is not None:
+            query = query.limit(limit)
         with self._guard(), self._engine.connect() as connection:
-            return [_encounter(row) for row in connection.execute(query)]
+            return [_listed_row(row) for row in connection.execute(query)]
 
-    def encounter(self, encounter_id: str) -> EncounterRow:
-        """One encounter; :class:`UnknownEncounter` if there is none with this id."""
+    def count_encounters(self, *, archived: bool = False) -> int:
+        """How many encounters are live (or with ``archived``, archived)."""
+        table = schema.encounters
+        query = select(func.count()).select_from(table).where(table.c.archived == bool(archived))
+        with self._guard(), self._engine.connect() as connection:
+            return int(connection.execute(query).scalar_one())
+
+    def encounter(self, encounter_id: str) -> EncounterWithScenario:
+        """One encounter with its scenario's text; :class:`UnknownEncounter` if there is none
+        with this id."""
         table = schema.encounters
         with self._guard(), self._engine.connect() as connection:
             row = connection.execute(select(table).where(table.c.id == encounter_id)).first()
@@ -243,6 +330,43 @@ class Store:
         :class:`ArchivedEncounter` for an archived encounter, :class:`UnknownEncounter` for an
         unknown one.
         """
+        return self._append(encounter_id, items, expect_seq=expect_seq)[0]
+
+    def append_checkpointed(
+        self,
+        encounter_id: str,
+        kind: str,
+        payload: dict[str, Any],
+        *,
+        expect_seq: int,
+        checkpoint: Checkpoint | None = None,
+        drop_from: int | None = None,
+    ) -> tuple[Record, bool]:
+        """Append one record as :meth:`append` does, and in the same transaction drop the
+        checkpoints numbered ``drop_from`` or more (an undo's: they hold what it takes back),
+        then save ``checkpoint``, the state as of the new record (its ``seq`` must be
+        ``expect_seq``), unless its parent is not stored (then it is left out: a cache).
+        Returns the record, and whether the checkpoint was saved."""
+        if checkpoint is not None and checkpoint.seq != expect_seq:
+            raise InputError("must be the new record's", where="checkpoint.seq")
+        records, saved = self._append(
+            encounter_id,
+            [(kind, payload)],
+            expect_seq=expect_seq,
+            checkpoint=checkpoint,
+            drop_from=drop_from,
+        )
+        return records[0], saved
+
+    def _append(
+        self,
+        encounter_id: str,
+        items: Sequence[tuple[str, dict[str, Any]]],
+        *,
+        expect_seq: int | None,
+        checkpoint: Checkpoint | None = None,
+        drop_from: int | None = None,
+    ) -> tuple[list[Record], bool]:
         if expect_seq is not None and (type(expect_seq) is not int or expect_seq < 1):
             raise InputError("must be a positive integer", where="expect_seq")
         prepared = [(_kind(kind), _payload(payload)) for kind, payload in items]
@@ -262,7 +386,7 @@ class Store:
             if expect_seq is not None and expect_seq != first:
                 raise StaleSequence(encounter_id, expected=expect_seq, actual=first)
             if not prepared:
-                return []
+                return [], False
             rows = [
                 {"encounter_id": encounter_id, "seq": first + i, "kind": k, "payload": p, "at": at}
                 for i, (k, p) in enumerate(prepared)
@@ -273,25 +397,41 @@ class Store:
                 .where(table.c.id == encounter_id)
                 .values(last_seq=first + len(rows) - 1)
             )
-        return [
+            if drop_from is not None:
+                _drop_checkpoints(connection, encounter_id, drop_from)
+            saved = checkpoint is not None and _save_checkpoint(
+                connection, encounter_id, checkpoint, at
+            )
+        records = [
             Record(encounter_id, row["seq"], row["kind"], json.loads(row["payload"]), at)
             for row in rows
         ]
+        return records, saved
 
     def records(
-        self, encounter_id: str, *, after: int = 0, limit: int | None = None
+        self,
+        encounter_id: str,
+        *,
+        after: int = 0,
+        limit: int | None = None,
+        upto: int | None = None,
     ) -> list[Record]:
-        """The encounter's records numbered above ``after``, ascending, at most ``limit``."""
+        """The encounter's records numbered above ``after`` (and at most ``upto``), ascending,
+        at most ``limit`` of them."""
         if type(after) is not int or after < 0:
             raise InputError("must be an integer, 0 or more", where="after")
         if limit is not None and (type(limit) is not int or limit < 0):
             raise InputError("must be an integer, 0 or more", where="limit")
+        if upto is not None and (type(upto) is not int or upto < 0):
+            raise InputError("must be an integer, 0 or more", where="upto")
         table = schema.records
         query = (
             select(table)
             .where(table.c.encounter_id == encounter_id, table.c.seq > after)
             .order_by(table.c.seq)
         )
+        if upto is not None:
+            query = query.where(table.c.seq <= upto)
         if limit is not None:
             query = query.limit(limit)
         with self._guard(), self._engine.connect() as connection:
@@ -313,6 +453,85 @@ class Store:
         if value is None:
             raise UnknownEncounter(encounter_id)
         return int(value)
+
+    # -- checkpoints --------------------------------------------------------------------------
+
+    def checkpoints(
+        self, encounter_id: str, *, upto: int | None = None, limit: int | None = None
+    ) -> list[CheckpointInfo]:
+        """The encounter's checkpoints numbered ``upto`` or less, newest first, at most
+        ``limit``; what each is, not its bytes."""
+        table = schema.checkpoints
+        query = (
+            select(*_checkpoint_columns(table))
+            .where(table.c.encounter_id == encounter_id)
+            .order_by(table.c.seq.desc())
+        )
+        if upto is not None:
+            query = query.where(table.c.seq <= upto)
+        if limit is not None:
+            query = query.limit(limit)
+        with self._guard(), self._engine.connect() as connection:
+            return [_checkpoint_info(row) for row in connection.execute(query)]
+
+    def checkpoint_state(self, encounter_id: str, seq: int) -> bytes | None:
+        """The bytes of the checkpoint's state (None: no such checkpoint, dropped meanwhile)."""
+        table = schema.checkpoints
+        query = select(table.c.state).where(
+            table.c.encounter_id == encounter_id, table.c.seq == seq
+        )
+        with self._guard(), self._engine.connect() as connection:
+            found = connection.execute(query).scalar()
+        return None if found is None else bytes(found)
+
+    def checkpoint_events(self, encounter_id: str, seqs: Sequence[int]) -> dict[int, bytes]:
+        """The bytes of the events of these checkpoints, by number (the missing ones left out)."""
+        table = schema.checkpoints
+        wanted = sorted(set(seqs))
+        found: dict[int, bytes] = {}
+        with self._guard(), self._engine.connect() as connection:
+            for start in range(0, len(wanted), 500):
+                query = select(table.c.seq, table.c.events).where(
+                    table.c.encounter_id == encounter_id,
+                    table.c.seq.in_(wanted[start : start + 500]),
+                )
+                found.update((row.seq, bytes(row.events)) for row in connection.execute(query))
+        return found
+
+    def save_checkpoints(
+        self, encounter_id: str, checkpoints: Sequence[Checkpoint], *, last_seq: int
+    ) -> int:
+        """Save checkpoints (oldest first, each the parent of the next) made by replaying the
+        log up to record ``last_seq``, only while that is still the encounter's last record (a
+        record written meanwhile may be an undo that takes some of them back: then none is
+        saved). Stops at the first whose parent is not stored. Returns how many, from the
+        first, are stored now (one stored already by the same program counts)."""
+        table = schema.encounters
+        at = _now()
+        saved = 0
+        with self._guard(), self._writer.begin() as connection:
+            state = connection.execute(
+                select(table.c.last_seq).where(table.c.id == encounter_id).with_for_update()
+            ).first()
+            if state is None:
+                raise UnknownEncounter(encounter_id)
+            if state.last_seq != last_seq:
+                return 0
+            for checkpoint in checkpoints:
+                if not (0 < checkpoint.seq <= last_seq) or not _save_checkpoint(
+                    connection, encounter_id, checkpoint, at
+                ):
+                    break
+                saved += 1
+        return saved
+
+    def drop_checkpoints(
+        self, encounter_id: str, *, since: int = 0, until: int | None = None
+    ) -> int:
+        """Drop the encounter's checkpoints numbered ``since`` or more (``until`` at most);
+        how many went."""
+        with self._guard(), self._writer.begin() as connection:
+            return _drop_checkpoints(connection, encounter_id, since, until)
 
     # -- tokens -------------------------------------------------------------------------------
 
@@ -395,8 +614,28 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _encounter(row: Row[Any]) -> EncounterRow:
+def _listed(table: Table) -> list[Column[Any]]:
+    """The columns a listing reads: every one but the scenario's text."""
+    return [column for column in table.c if column.name != "scenario"]
+
+
+def _listed_row(row: Row[Any]) -> EncounterRow:
     return EncounterRow(
+        id=row.id,
+        name=row.name,
+        ruleset=row.ruleset,
+        source=row.source,
+        scenario_format=row.scenario_format,
+        seed=int(row.seed),
+        dice=row.dice,
+        created=_utc(row.created),
+        archived=bool(row.archived),
+        last_seq=int(row.last_seq),
+    )
+
+
+def _encounter(row: Row[Any]) -> EncounterWithScenario:
+    return EncounterWithScenario(
         id=row.id,
         name=row.name,
         ruleset=row.ruleset,
@@ -409,6 +648,78 @@ def _encounter(row: Row[Any]) -> EncounterRow:
         archived=bool(row.archived),
         last_seq=int(row.last_seq),
     )
+
+
+def _checkpoint_columns(table: Table) -> list[Column[Any]]:
+    return [column for column in table.c if column.name not in ("state", "events", "at")]
+
+
+def _checkpoint_info(row: Row[Any]) -> CheckpointInfo:
+    return CheckpointInfo(
+        seq=int(row.seq),
+        parent=int(row.parent),
+        done_count=int(row.done_count),
+        top=int(row.top),
+        event_count=int(row.event_count),
+        format=int(row.format),
+        fingerprint=row.fingerprint,
+    )
+
+
+def _save_checkpoint(
+    connection: Connection, encounter_id: str, checkpoint: Checkpoint, at: datetime
+) -> bool:
+    """Insert the checkpoint, unless its parent is not stored by the same program (its events
+    follow the parent's: without it they are not all there). One stored at the same record by
+    the same program (same format and fingerprint) is the same state: it stays; one another
+    program wrote is replaced. Whether the checkpoint is stored now."""
+    if not 0 <= checkpoint.parent < checkpoint.seq:
+        raise InputError("must come before the checkpoint", where="checkpoint.parent")
+    table = schema.checkpoints
+    wanted = [checkpoint.seq] if checkpoint.parent == 0 else [checkpoint.seq, checkpoint.parent]
+    there = {
+        row.seq: (row.format, row.fingerprint)
+        for row in connection.execute(
+            select(table.c.seq, table.c.format, table.c.fingerprint).where(
+                table.c.encounter_id == encounter_id, table.c.seq.in_(wanted)
+            )
+        )
+    }
+    same = (checkpoint.format, checkpoint.fingerprint)
+    if checkpoint.parent != 0 and there.get(checkpoint.parent) != same:
+        return False
+    if there.get(checkpoint.seq) == same:
+        return True
+    if checkpoint.seq in there:
+        connection.execute(
+            delete(table).where(table.c.encounter_id == encounter_id, table.c.seq == checkpoint.seq)
+        )
+    connection.execute(
+        insert(table).values(
+            encounter_id=encounter_id,
+            seq=checkpoint.seq,
+            parent=checkpoint.parent,
+            done_count=checkpoint.done_count,
+            top=checkpoint.top,
+            event_count=checkpoint.event_count,
+            format=checkpoint.format,
+            fingerprint=checkpoint.fingerprint,
+            state=checkpoint.state,
+            events=checkpoint.events,
+            at=at,
+        )
+    )
+    return True
+
+
+def _drop_checkpoints(
+    connection: Connection, encounter_id: str, since: int, until: int | None = None
+) -> int:
+    table = schema.checkpoints
+    query = delete(table).where(table.c.encounter_id == encounter_id, table.c.seq >= since)
+    if until is not None:
+        query = query.where(table.c.seq <= until)
+    return int(connection.execute(query).rowcount or 0)
 
 
 def _exists(connection: Connection, encounter_id: str) -> None:

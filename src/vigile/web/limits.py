@@ -12,6 +12,10 @@ from .problems import problem
 
 MAX_BODY: Final = 2 * 1024 * 1024
 """Bytes of a request body, by default: a scenario's text, even JSON-escaped, fits."""
+MAX_ENCOUNTERS: Final = 1000
+"""Live (not archived) encounters a server holds: starting one more is a 409 problem (kind
+``limit``) until one is archived. Checked by the store under its write lock
+(:meth:`vigile.store.Store.create_encounter`)."""
 
 
 class BodyLimit:

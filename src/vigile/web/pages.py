@@ -51,7 +51,7 @@ from vigile.scene.loader import ScenarioValidationError, bundled_names, bundled_
 from vigile.scene.reading import MAX_BYTES, format_of
 
 from . import checks as check_api
-from . import mapsvg, pageplay, pagetext
+from . import limits, mapsvg, pageplay, pagetext
 from .auth import Viewer, encounter_viewer, is_server_token, presented
 from .context import Context, context
 from .language import request_lang
@@ -251,7 +251,14 @@ async def _start(request: Request, ctx: Context, lang: Lang, form: FormData) -> 
             path = bundled_path(str(form.get("scenario") or ""))
             text, fmt, source = path.read_text("utf-8"), "yaml", path.name
         encounter, _ = Encounter.create(
-            ctx.store, text=text, fmt=fmt, source=source, seed=seed, dice=dice, name=name
+            ctx.store,
+            text=text,
+            fmt=fmt,
+            source=source,
+            seed=seed,
+            dice=dice,
+            name=name,
+            most=limits.MAX_ENCOUNTERS,
         )
     except ScenarioValidationError as error:
         errors = [
