@@ -9,9 +9,11 @@ CI, where they fail: CI must not skip them silently.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import multiprocessing
 import os
+import re
 import sqlite3
 import threading
 import uuid
@@ -24,7 +26,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import URL, create_engine, insert, make_url, select
+from sqlalchemy import URL, create_engine, event, insert, make_url, select
 
 from vigile.errors import InputError
 from vigile.store import (
@@ -34,6 +36,7 @@ from vigile.store import (
     StaleSequence,
     Store,
     StoreError,
+    TooManyEncounters,
     UnknownEncounter,
     default_path,
     schema,
@@ -115,6 +118,65 @@ def test_unknown_encounter(store: Store) -> None:
             call()
         assert caught.value.status == 404
     assert store.find_token(nobody, "anything") is None
+
+
+def _statements(store: Store) -> list[str]:
+    """The SQL statements the store runs from now on."""
+    seen: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(store._engine, "before_cursor_execute", record)
+    return seen
+
+
+def test_a_listing_reads_no_scenario_text(store: Store) -> None:
+    """Issue 34: a listing read every stored scenario's text (up to 1 MiB each) to show a name
+    and a date. It reads the settings only, and at most ``limit`` rows."""
+    for i in range(3):
+        _new(store, f"raid {i}", scenario=SCENARIO + "#" * 100_000)
+    statements = _statements(store)
+    listed = store.encounters(limit=2)
+    assert [row.name for row in listed] == ["raid 2", "raid 1"]
+    assert all(type(row) is EncounterRow and not hasattr(row, "scenario") for row in listed)
+    assert len(store.encounters()) == 3 and store.encounters(archived=True, limit=5) == []
+    assert statements and not any(re.search(r"\bscenario\b", s) for s in statements)
+    assert store.encounter(listed[0].id).scenario.endswith("#" * 100_000)
+    with pytest.raises(InputError):
+        store.encounters(limit=-1)
+
+
+def test_the_live_encounters_are_capped(store: Store, url: str) -> None:
+    """Issue 34: nothing bounded the encounters a server holds. ``most`` counts the live ones
+    (an archived one frees its place), under the write lock: creators racing in threads with
+    stores of their own never pass it."""
+    first = _new(store, "one", most=2)
+    _new(store, "two", most=2)
+    with pytest.raises(TooManyEncounters) as caught:
+        _new(store, "three", most=2)
+    assert caught.value.status == 409 and "at most 2 live encounters" in str(caught.value)
+    assert store.count_encounters() == 2
+    store.archive(first.id)
+    _new(store, "three", most=2)
+    assert (store.count_encounters(), store.count_encounters(archived=True)) == (2, 1)
+
+    start = threading.Barrier(6, timeout=60)
+    made: list[str] = []
+
+    def create() -> None:
+        with Store(url) as mine:
+            start.wait()
+            for _ in range(3):
+                with contextlib.suppress(TooManyEncounters):
+                    made.append(_new(mine, "racer", most=5).id)
+
+    threads = [threading.Thread(target=create) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert len(made) == 3 and store.count_encounters() == 5
 
 
 # -- records -----------------------------------------------------------------------------------
@@ -296,15 +358,15 @@ def _version(url: str) -> str | None:
 
 
 def test_a_fresh_database_upgrades_to_head_and_reopening_changes_nothing(url: str) -> None:
-    assert head() == "0002"
+    assert head() == "0003"
     with Store(url) as store:
         row = _new(store)
         store.append(row.id, "action", {"i": 1})
-    assert _version(url) == "0002"
+    assert _version(url) == "0003"
     with Store(url) as again:
         assert again.encounter(row.id).last_seq == 1
         assert [r.payload for r in again.records(row.id)] == [{"i": 1}]
-    assert _version(url) == "0002"
+    assert _version(url) == "0003"
 
 
 def test_the_migrations_match_the_schema(url: str) -> None:
@@ -348,7 +410,7 @@ def test_an_upgrade_from_the_first_revision_keeps_the_data(url: str) -> None:
     engine.dispose()
     assert _version(url) == "0001"
     with Store(url) as store:
-        assert _version(url) == "0002"
+        assert _version(url) == "0003"
         old = store.encounter("a" * 32)
         assert (old.name, old.seed, old.dice, old.created, old.archived, old.last_seq) == (
             "Old game",
@@ -365,7 +427,8 @@ def test_an_upgrade_from_the_first_revision_keeps_the_data(url: str) -> None:
 
 
 def test_the_migrations_go_down_and_up_again(url: str) -> None:
-    """Down to 0001 (the tokens go), and up again on opening; the encounters stay."""
+    """Down to 0001 (the tokens and checkpoints go), and up again on opening; the encounters
+    stay."""
     with Store(url) as store:
         row = _new(store)
         store.append(row.id, "action", {"i": 1})
@@ -373,7 +436,7 @@ def test_the_migrations_go_down_and_up_again(url: str) -> None:
     command.downgrade(alembic_config(url), "0001")
     assert _version(url) == "0001"
     with Store(url) as store:
-        assert _version(url) == "0002"
+        assert _version(url) == "0003"
         assert store.records(row.id)[0].payload == {"i": 1}
         token = store.create_token(row.id, "table")
         assert store.find_token(row.id, token) == ("table", None)
@@ -608,3 +671,56 @@ def test_a_plain_path_is_a_sqlite_file_whether_given_or_in_the_environment(
     monkeypatch.setenv("VIGILE_DB", str(tmp_path / "env.db"))
     with Store() as store:
         assert store.url.endswith("env.db")
+
+
+def _digest_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("kind", ["foreign", "not-sqlite", "other-alembic", "newer"])
+def test_another_applications_file_is_refused_untouched(tmp_path: Path, kind: str) -> None:
+    """Issue 34: ``--db`` pointed at another application's SQLite file was switched to WAL (and
+    given vigile's tables) before anything looked at it. It is read through a read-only
+    connection first: refused, its bytes the same, no WAL beside it."""
+    path = tmp_path / "theirs.db"
+    if kind == "not-sqlite":
+        path.write_bytes(b"%PDF-1.7 not a database" * 100)
+    else:
+        with sqlite3.connect(path) as connection:
+            if kind == "foreign":
+                connection.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+                connection.execute("INSERT INTO notes (body) VALUES ('mine')")
+            else:  # another alembic user; a vigile database of a revision this one lacks
+                connection.execute("CREATE TABLE alembic_version (version_num VARCHAR(32))")
+                connection.execute("INSERT INTO alembic_version VALUES ('9999')")
+                if kind == "newer":
+                    connection.execute("CREATE TABLE encounters (id TEXT)")
+                    connection.execute("CREATE TABLE records (id TEXT)")
+        connection.close()
+    before = _digest_of(path)
+    for given in (str(path), f"sqlite:///{path}"):
+        with pytest.raises(StoreError) as caught:
+            Store(given)
+        message = str(caught.value)
+        assert "\n" not in message
+        if kind == "newer":
+            assert "newer vigile" in message
+        elif kind == "not-sqlite":
+            assert "not a SQLite database" in message
+        else:
+            assert "not a vigile database" in message
+    assert _digest_of(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["theirs.db"]
+    if kind != "not-sqlite":
+        with sqlite3.connect(path) as connection:
+            assert connection.execute("PRAGMA journal_mode").fetchone() == ("delete",)
+        connection.close()
+
+
+def test_an_empty_file_or_one_of_ours_is_opened(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    with Store(str(empty)) as store:
+        _new(store)
+    with Store(str(empty)) as store:
+        assert len(store.encounters()) == 1
