@@ -21,17 +21,21 @@ token (the GM's) opens the editor.
     POST /api/v1/editor/save           {yaml, file, hash?, confirm?} → {file, hash}
 
 Saving: ``vigile serve --workspace DIR`` names the one folder the editor may write in (without
-it the editor only downloads). A name that leaves DIR is refused; the file is written atomically
-(:func:`vigile.io.files.write_text`); a file that changed on disk since the page loaded it (its
-SHA-256), or an existing file the page did not load, is replaced only when the user confirms.
+it the editor only downloads). A name that leaves DIR, or holds a control or bidirectional
+character, is refused; the file is read and written relative to its folder's descriptor, each
+folder on the way opened without following a link, and written atomically
+(:func:`vigile.io.files.write_at`): a folder swapped for a link mid-save is refused, never
+followed out; a file that changed on disk since the page loaded it (its SHA-256), or an
+existing file the page did not load, is replaced only when the user confirms.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Final
@@ -44,6 +48,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
 from vigile.errors import InputError, VigileError
+from vigile.io.files import Folder
 from vigile.io.i18n import Lang
 from vigile.scene.loader import ScenarioValidationError, bundled_names, bundled_path, check_text
 from vigile.scene.model import IMAGE_SUFFIXES, Scenario
@@ -117,7 +122,12 @@ class NoWorkspace(InputError):
 
 def workspace_path(settings: EditorSettings, name: str) -> Path:
     """``name`` inside the workspace (a relative path with ``/``, no ``..``), as a .yaml file;
-    an :class:`InputError` for anything else."""
+    an :class:`InputError` for anything else, and for a name holding a control, invisible or
+    bidirectional character (U+202E shows ``evil\\u202egpj.yaml`` as ``evillmay.jpg``,
+    issue 34). The path is for messages: reading and writing go through :func:`_in_workspace`,
+    which follows no link."""
+    from vigile.io.files import check_name
+
     if settings.workspace is None:
         raise NoWorkspace(
             "this server has no workspace (vigile serve --workspace DIR): download the file",
@@ -131,23 +141,29 @@ def workspace_path(settings: EditorSettings, name: str) -> Path:
         or ":" in name
         or pure.is_absolute()
         or any(part in ("", ".", "..") for part in name.split("/"))
-        or any(ord(c) < 32 for c in name)
+        or any(len(part.encode("utf-8")) > 255 for part in name.split("/"))
     ):
         raise InputError(
             f"{name!r}: a file name inside the workspace (no .., no absolute path)", where="file"
         )
+    check_name(name, "file")
     if pure.suffix.lower() not in SUFFIXES:
         raise InputError(f"{name!r}: the editor saves .yaml or .yml files", where="file")
-    root = settings.workspace
-    path = root.joinpath(*pure.parts)
-    resolved = path.parent.resolve()
-    if not resolved.is_relative_to(root):
-        raise InputError(f"{name!r} leaves the workspace", where="file")
-    if path.is_symlink():
-        raise InputError(
-            f"{name!r} is a symbolic link: the editor writes only real files", where="file"
-        )
-    return path
+    return settings.workspace.joinpath(*pure.parts)
+
+
+@contextlib.contextmanager
+def _in_workspace(settings: EditorSettings, name: str) -> Iterator[tuple[Folder, str]]:
+    """The folder of the workspace file ``name``, held open (each folder on the way opened
+    relative to the one before, never through a symbolic link: one swapped for a link mid-way
+    is refused, not followed out of the workspace), and the file's own name in it."""
+    from vigile.io.files import open_folder
+
+    workspace_path(settings, name)
+    assert settings.workspace is not None
+    *folders, last = PurePosixPath(name).parts
+    with open_folder(settings.workspace, folders, where="file", shown=name) as folder:
+        yield folder, last
 
 
 def digest(data: bytes) -> str:
@@ -155,11 +171,13 @@ def digest(data: bytes) -> str:
 
 
 def read_workspace(settings: EditorSettings, name: str) -> tuple[str, str]:
-    """A workspace file's text and its hash."""
-    path = workspace_path(settings, name)
-    if not path.is_file():
+    """A workspace file's text and its hash (read without following a link)."""
+    from vigile.io.files import read_at
+
+    with _in_workspace(settings, name) as (folder, last):
+        data = read_at(folder, last, limit=MAX_TEXT, where="file", shown=name)
+    if data is None:
         raise InputError(f"{name!r}: no such file in the workspace", where="file")
-    data = path.read_bytes()
     if len(data) > MAX_TEXT:
         raise InputError(f"{name!r} is larger than {MAX_TEXT // 1024} KiB", where="file")
     try:
@@ -171,35 +189,74 @@ def read_workspace(settings: EditorSettings, name: str) -> tuple[str, str]:
 def save(settings: EditorSettings, name: str, text: str, loaded: str | None, confirm: bool) -> str:
     """Write ``text`` at ``name`` in the workspace, atomically; its new hash. Refused (409)
     when the file changed on disk since the page loaded it (``loaded``, its hash then), or
-    exists and the page did not load it, unless ``confirm``."""
-    from vigile.io.files import check_target, write_text
+    exists and the page did not load it, unless ``confirm``.
 
-    path = workspace_path(settings, name)
-    check_target(path, "file", suffixes=SUFFIXES, kind="a scenario", may_replace=True)
-    if path.exists() and not confirm:
-        now = digest(path.read_bytes())
-        if loaded is None:
-            raise SaveRefused(f"{name} exists: confirm to replace it", where="file")
-        if now != loaded:
-            raise SaveRefused(
-                f"{name} changed on disk since the editor loaded it: confirm to replace it",
+    The file is written relative to its folder's descriptor, opened without following a link
+    (:func:`vigile.io.files.write_at`): a temporary file created there, then renamed over the
+    name in that same folder, and the folder synced. Just before the rename and after it, the
+    folder is reached again from the workspace, without a link: when it was moved or swapped
+    meanwhile, the save is refused and what it wrote removed, so that nothing lands outside the
+    workspace (issue 34: 8 saves in 2,000 did, through a folder swapped for a link)."""
+    from vigile.io.files import read_at, same_folder, write_at
+
+    with _in_workspace(settings, name) as (folder, last):
+        assert settings.workspace is not None
+        root, folders = settings.workspace, PurePosixPath(name).parts[:-1]
+        if not confirm:
+            now = read_at(folder, last, limit=MAX_TEXT, where="file", shown=name)
+            if now is not None and loaded is None:
+                raise SaveRefused(f"{name} exists: confirm to replace it", where="file")
+            if now is not None and digest(now) != loaded:
+                raise SaveRefused(
+                    f"{name} changed on disk since the editor loaded it: confirm to replace it",
+                    where="file",
+                )
+        data = text.encode("utf-8")
+        write_at(
+            folder,
+            last,
+            data,
+            where="file",
+            shown=name,
+            unmoved=lambda: same_folder(folder, root, folders),
+        )
+        if not same_folder(folder, root, folders):
+            _take_back(folder, last, data)
+            raise InputError(
+                f"{name!r}: its folder was moved or replaced during the save; nothing was saved",
                 where="file",
             )
-    write_text(path, text, option="file")
-    return digest(text.encode("utf-8"))
+    return digest(data)
+
+
+def _take_back(folder: Folder, last: str, data: bytes) -> None:
+    """Remove the file a save just wrote into a folder that moved meanwhile (when it is still
+    the one written: same content)."""
+    from vigile.io.files import read_at
+
+    with contextlib.suppress(InputError, OSError):
+        if read_at(folder, last, limit=len(data), where="file", shown=last) == data:
+            target, at = folder.at(last)
+            os.unlink(target, **at)
 
 
 def workspace_files(settings: EditorSettings) -> list[str]:
-    """The scenarios in the workspace (its top folder and one level below), sorted."""
+    """The scenarios in the workspace (its top folder and one level below), sorted: regular
+    files only, no symbolic link followed (to a file or to a folder), no name holding a control
+    or bidirectional character."""
+    from vigile.io.files import check_name, files_below
+
     root = settings.workspace
-    if root is None or not root.is_dir():
+    if root is None:
         return []
-    found: list[str] = []
-    for pattern in ("*", "*/*"):
-        for path in root.glob(pattern):
-            if path.suffix.lower() in SUFFIXES and path.is_file() and not path.is_symlink():
-                found.append(path.relative_to(root).as_posix())
-    return sorted(found)[:500]
+    found = []
+    for name in files_below(root, depth=1, suffixes=SUFFIXES, limit=10_000):
+        try:
+            check_name(name, "file")
+        except InputError:
+            continue
+        found.append(name)
+    return found[:500]
 
 
 # ------------------------------------------------------------------------------ the map
