@@ -233,6 +233,45 @@ def test_dd9_a_wrong_square_and_a_miss_chance_read_the_same(chromium: Any, serve
     assert "Ghost" not in pages[0]
 
 
+def test_an_action_played_before_the_stream_connects_still_shows(
+    chromium: Any, server: Server
+) -> None:
+    """The page resumes its stream after the view it was drawn with: an action played between
+    the page's drawing and its stream's connection is sent, not lost (it was, once in a few
+    runs: the stream's first view, taken for the page's own, was skipped)."""
+    with client_of(server) as client:
+        created = client.post(
+            "/api/v1/encounters",
+            json={"text": DD9.format(ghost="[7.5, 2.5]"), "filename": "dd9.yaml", "dice": "given"},
+        ).json()
+        encounter = created["encounter"]["id"]
+        context = chromium.new_context()
+        page = context.new_page()
+        held: list[Any] = []  # the first stream request waits until the action is played
+
+        def hold(route: Any) -> None:
+            if held:
+                route.continue_()
+            else:
+                held.append(route)
+
+        page.route("**/stream?*", hold)
+        page.goto(f"{server.base}/play/{encounter}?token={created['tokens']['players']['Aria']}")
+        page.wait_for_function("() => document.querySelector('#player') !== null")
+        assert "(7.5, 2.5)" not in page.inner_text("#player")
+        attack = {"do": "attack-square", "actor": "Aria", "at": [7.5, 2.5], "ranged": True}
+        play_with_dice(client, encounter, attack, lambda _i, sides: 20 if sides == 20 else 10)
+        while not held:
+            page.wait_for_timeout(50)
+        assert "after=" in held[0].request.url
+        held[0].continue_()
+        page.wait_for_function(
+            "() => document.querySelector('#player').innerText.includes('(7.5, 2.5)')",
+            timeout=WAIT_MS,
+        )
+        context.close()
+
+
 def dd9_pages(chromium: Any, server: Server, client: httpx.Client) -> list[str]:
     pages: list[str] = []
     context = chromium.new_context(viewport={"width": 375, "height": 667})

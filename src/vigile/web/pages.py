@@ -1,6 +1,6 @@
 """The pages of ``vigile serve`` (issue 12): the GM's table, a page per character, the table's
 view, the check calculator and the list of encounters. Server-rendered HTML (Jinja2) with
-htmx fragments and a little Alpine.js; no build step.
+htmx fragments and a little script of our own (static/vigile.js); no build step.
 
 The server decides what each viewer sees: every page and fragment is rendered here from
 :mod:`vigile.live`'s views (the GM's, one character's, the table's), with the token the
@@ -548,6 +548,16 @@ def qr_svg(url: str) -> str | None:
 # ------------------------------------------------------------------------------ a character's page
 
 
+def stream_url(
+    encounter_id: str, token: str, lang: Lang, shown: dict[str, Any], as_param: dict[str, str]
+) -> str:
+    """The page's live stream, resuming after the view it was drawn with (``after``, in the
+    viewer's own sequence): an action played before the stream connects is still sent."""
+    return f"/api/v1/encounters/{encounter_id}/stream?" + urlencode(
+        {"token": token, "lang": lang.value, **as_param, "after": int(shown["seq"])}
+    )
+
+
 def player_context(encounter: Encounter, name: str, lang: Lang) -> dict[str, Any]:
     with encounter.reading() as replayed:
         shown = character_view(encounter, replayed, name, lang)
@@ -584,8 +594,7 @@ def play_page(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         lang,
         token=token,
         encounter_id=encounter.id,
-        stream=f"/api/v1/encounters/{encounter.id}/stream?"
-        + urlencode({"token": token, "lang": lang.value, **as_param}),
+        stream=stream_url(encounter.id, token, lang, data["view"], as_param),
         q=query(lang, **as_param),
         **data,
     )
@@ -637,8 +646,7 @@ def table_page(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         lang,
         token=token,
         encounter=encounter,
-        stream=f"/api/v1/encounters/{encounter.id}/stream?"
-        + urlencode({"token": token, "lang": lang.value, **as_param}),
+        stream=stream_url(encounter.id, token, lang, data["view"], as_param),
         q=query(lang),
         **data,
     )

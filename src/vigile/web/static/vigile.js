@@ -31,7 +31,8 @@
     box.vigileRefresh = refresh;
     if (!stream || !window.EventSource) return;
     var source = new EventSource(stream);
-    var first = true;
+    // a stream resuming after the page's own view (?after=) sends no first view to skip
+    var first = !/[?&]after=/.test(stream);
     source.addEventListener("view", function () { if (first) { first = false; return; } refresh(); });
     source.addEventListener("events", refresh);
     source.addEventListener("open", function () { document.body.classList.remove("offline"); });
