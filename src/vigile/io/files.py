@@ -40,6 +40,7 @@ from typing import IO
 
 from vigile.errors import InputError
 from vigile.io.safe import printable
+from vigile.paths import reason, status
 
 __all__ = [
     "Folder",
@@ -70,24 +71,6 @@ _BINARY = getattr(os, "O_BINARY", 0)
 AT_FOLDER = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd and bool(_NOFOLLOW)
 """Files can be opened and replaced relative to a folder's descriptor (POSIX); elsewhere
 (Windows) the workspace falls back on paths, checked before and after."""
-
-
-def reason(error: OSError) -> str:
-    """Why the system refused a path, in its own words (``File name too long``)."""
-    return error.strerror or str(error)
-
-
-def status(path: Path) -> os.stat_result | None:
-    """``path``'s status, links followed; None when nothing is there (no such file, or a file
-    where a folder should be). An :class:`OSError` when the name itself cannot be looked up: a
-    name longer than the file system allows, a loop of symbolic links, a folder that may not be
-    searched, a NUL character."""
-    try:
-        return os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    except ValueError:  # "embedded null byte": never from a shell, only from a caller
-        raise OSError(errno.EINVAL, "the name holds a NUL character", str(path)) from None
 
 
 def _lstatus(path: Path) -> os.stat_result | None:

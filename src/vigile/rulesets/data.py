@@ -108,7 +108,7 @@ def load(ruleset: str, house_rules: Path | str | None = None) -> RuleData:
 
 def read_house_rule_text(path: Path) -> str:
     """Read a house-rule file, refusing what is not a small UTF-8 text file."""
-    from vigile.io.files import reason, status
+    from vigile.paths import reason, status
 
     name = str(path)
     try:

@@ -132,7 +132,7 @@ class ImportedMap:
 
 def read_bytes(path: Path, shown: str | None = None) -> bytes:
     """The file's bytes, refusing what cannot be a map file before reading it."""
-    from vigile.io.files import reason, status
+    from vigile.paths import reason, status
 
     file = shown or str(path)
     try:
