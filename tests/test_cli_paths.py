@@ -182,6 +182,8 @@ def test_a_name_too_long_is_one_line_naming_it(
     args = command_line(words, command, param, stem + suffix_of(param, words))
     line = one_line(*run(args, tmp_path), args)
     assert stem[:40] in line, (args, line)
+    if param.opts[0] == "--workspace":  # worded by serve itself, not the safety net
+        assert "--workspace" in line and "too long" in line, line
     assert not any(tmp_path.iterdir()), "nothing is written"
 
 

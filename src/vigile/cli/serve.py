@@ -143,8 +143,16 @@ def _workspace(workspace: str | None) -> Path | None:
     """``--workspace``: an existing folder, or None."""
     if workspace is None:
         return None
+    import stat
+
+    from vigile.paths import reason, status
+
     folder = Path(workspace).expanduser().absolute()
-    if not folder.is_dir():
+    try:
+        found = status(folder)
+    except OSError as error:  # too long a name, a loop of links (issue 34)
+        raise InputError(f"{workspace}: {reason(error)}", where="--workspace") from None
+    if found is None or not stat.S_ISDIR(found.st_mode):
         raise InputError(f"{workspace}: no such folder", where="--workspace")
     return folder
 
