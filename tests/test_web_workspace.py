@@ -203,3 +203,40 @@ def test_a_plain_name_is_saved_and_listed(client: TestClient, tree: tuple[Path, 
         )
         assert response.status_code == 200, response.text
     assert workspace_files(EditorSettings(tree[0])) == ["café.yaml", "sub/夜襲 plan.yml"]
+
+
+# ------------------------------------------------------------------ a map's picture
+
+
+def test_a_picture_is_served_from_inside_never_through_a_link(
+    client: TestClient, tree: tuple[Path, Path]
+) -> None:
+    """``/editor/asset/…`` reads below the workspace held open, as the saves do: a picture
+    inside is served with its type; a folder or a picture that is a link to outside the
+    workspace is not (before: the path was resolved, then opened, with a race between)."""
+    root, outside = tree
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 24
+    (root / "sub" / "map.png").write_bytes(png)
+    (outside / "secret.png").write_bytes(b"outside")
+    (root / "out").symlink_to(outside, target_is_directory=True)
+    (root / "sub" / "link.png").symlink_to(outside / "secret.png")
+    got = client.get(f"/editor/asset/sub/map.png?token={TOKEN}")
+    assert got.status_code == 200 and got.content == png
+    assert got.headers["content-type"] == "image/png"
+    for path in ("out/secret.png", "sub/link.png", "sub/none.png", "sub/map.txt"):
+        assert client.get(f"/editor/asset/{path}?token={TOKEN}").status_code == 404, path
+
+
+def test_a_picture_swapped_for_a_link_while_read_is_never_served(
+    client: TestClient, tree: tuple[Path, Path]
+) -> None:
+    """The folder ``sub`` swapped for a link to outside, again and again, while its picture is
+    fetched: every answer is the picture inside, or a 404; never the file outside."""
+    root, outside = tree
+    (root / "sub" / "map.png").write_bytes(b"inside")
+    (outside / "map.png").write_bytes(b"outside")
+    with Swapper(root, outside) as swapper:
+        for _ in racing(swapper):
+            got = client.get(f"/editor/asset/sub/map.png?token={TOKEN}")
+            assert got.status_code in (200, 404)
+            assert got.content != b"outside"

@@ -42,14 +42,16 @@ from typing import Annotated, Any, Final
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, FastAPI, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response, StreamingResponse
+from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
 from vigile.errors import InputError, VigileError
+from vigile.io import files
 from vigile.io.files import Folder
 from vigile.io.i18n import Lang
+from vigile.scene.importers import MAX_IMAGE_BYTES
 from vigile.scene.loader import ScenarioValidationError, bundled_names, bundled_path, check_text
 from vigile.scene.model import IMAGE_SUFFIXES, Scenario
 from vigile.scene.reading import MAX_BYTES
@@ -67,6 +69,13 @@ ASSET: Final = "/editor/asset/"
 MAX_TEXT: Final = 1024 * 1024
 """Characters of a scenario's text the editor takes."""
 SUFFIXES: Final = (".yaml", ".yml")
+PICTURE_TYPES: Final = {
+    ".png": "image/png",
+    ".webp": "image/webp",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+}
+"""A map's picture, by suffix (every one of :data:`IMAGE_SUFFIXES`)."""
 BLANK: Final = """\
 # A new scenario: draw the board, place the actors, draw their plans.
 ruleset: skirmish
@@ -440,10 +449,16 @@ def editor_asset(request: Request, path: str) -> Response:
         or pure.suffix.lower() not in IMAGE_SUFFIXES
     ):
         return Response(status_code=404)
-    found = root.joinpath(*pure.parts)
-    if not found.resolve().is_relative_to(root) or not found.is_file():
+    *folders, name = pure.parts
+    try:  # below a folder held open, never through a link (issue 34: the saves' race)
+        with files.open_folder(root, folders, where="path", shown=path) as folder:
+            data = files.read_at(folder, name, limit=MAX_IMAGE_BYTES, where="path", shown=path)
+    except InputError:
         return Response(status_code=404)
-    return FileResponse(found, headers={"Cache-Control": "no-store"})
+    if data is None or len(data) > MAX_IMAGE_BYTES:
+        return Response(status_code=404)
+    kind = PICTURE_TYPES[pure.suffix.lower()]
+    return Response(data, media_type=kind, headers={"Cache-Control": "no-store"})
 
 
 # ------------------------------------------------------------------------------ the API
