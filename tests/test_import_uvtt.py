@@ -17,6 +17,7 @@ from vigile.cli import main
 from vigile.scene import importers
 from vigile.scene.importers import draft, load_map, read_map
 from vigile.scene.loader import check_scenario, load_scenario
+from vigile.scene.model import MapSize
 
 FIXTURES = Path(__file__).parent / "fixtures" / "maps"
 SAMPLE = FIXTURES / "sampleMap.dd2vtt"
@@ -274,6 +275,23 @@ def test_the_picture_is_kept_beside_the_scenario(
     )
     assert code == 0 and "murs" in printed and "une case fait 5 ft" in printed
     assert load_scenario_text(tmp_path / "fr.yaml")["name"] == "La crypte"
+
+
+def test_a_french_scenario_name_gives_its_picture_a_name_background_accepts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``L'auberge.yaml``: the apostrophe a picture's name may not hold (issue 34, markup
+    characters) becomes ``_`` in the picture's name, which the scenario's map accepts."""
+    source = write_map(tmp_path, room())
+    out = tmp_path / "L'auberge.yaml"
+    code, _, err = run(
+        ["scenario", "import", str(source), "--ruleset", "dnd35", "--out", str(out)], capsys
+    )
+    assert code == 0, err
+    assert (tmp_path / "L_auberge.png").read_bytes() == png(24, 16)
+    written = load_scenario_text(out)["map"]
+    assert written["background"] == "L_auberge.png"
+    assert MapSize(**written).background == "L_auberge.png"  # what validation accepts
 
 
 def load_scenario_text(path: Path) -> dict[str, Any]:

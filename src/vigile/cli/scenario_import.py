@@ -176,14 +176,16 @@ def _background(
     from pydantic import ValidationError
 
     from vigile.io.files import check_target
-    from vigile.scene.model import MapSize
+    from vigile.scene.model import MARKUP_CHARACTERS, MapSize
 
     notes: list[str] = []
     if imported.image is not None:
         if dest is None:
             notes.append("the map's picture is written only with --out or --into")
             return None, None, notes
-        picture = dest.with_name(dest.stem + imported.image.suffix)
+        # a name the scenario's ``background`` may hold: L'auberge.yaml draws L_auberge.png
+        stem = "".join("_" if c in MARKUP_CHARACTERS or c in "\\:" else c for c in dest.stem)
+        picture = dest.with_name(stem + imported.image.suffix)
         check_target(
             picture,
             option,
