@@ -127,3 +127,41 @@ def test_the_schema_documents_every_error_as_a_problem(client: TestClient) -> No
                     assert list(response["content"]) == [MEDIA_TYPE], (method, path, code)
     stream = document["paths"]["/api/v1/encounters/{encounter_id}/stream"]["get"]
     assert "429" in stream["responses"]
+
+
+NIGHT_RAID = (Path(__file__).parents[1] / "src/vigile/scenarios/night-raid.yaml").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("simulate", {"runs": "5"}, "runs"),
+        ("simulate", {"seed": 1.0}, "seed"),
+        ("riskmap", {"grid": "true"}, "grid"),
+        ("riskmap", {"resolution": "2"}, "resolution"),
+        ("apply", {"lang": 1}, "lang"),
+        ("apply", {"colour": "red"}, "colour"),
+        ("sweep", {"vary": [{"field": "x", "start": "0", "stop": 1, "step": 1}]}, "start"),
+        ("save", {"file": "a.yaml", "confirm": "true"}, "confirm"),
+    ],
+)
+def test_the_editors_api_takes_json_types_too(
+    client: TestClient, path: str, body: dict[str, Any], field: str
+) -> None:
+    """The editor's routes under ``/api/v1/editor`` (their models were lax: ``"5"`` ran 5
+    games)."""
+    response = client.post(
+        f"/api/v1/editor/{path}", json={"yaml": NIGHT_RAID, **body}, headers=AUTH
+    )
+    refused(response, field)
+
+
+def test_the_editors_api_refuses_a_query_it_does_not_declare(client: TestClient) -> None:
+    response = client.post(
+        "/api/v1/editor/apply?limt=5", json={"yaml": NIGHT_RAID, "lang": "fr"}, headers=AUTH
+    )
+    refused(response, "limt")
+    fine = client.post(
+        "/api/v1/editor/apply", json={"yaml": NIGHT_RAID, "lang": "fr"}, headers=AUTH
+    )
+    assert fine.status_code == 200, fine.text

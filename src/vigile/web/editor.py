@@ -41,7 +41,7 @@ from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Final
 from urllib.parse import quote, urlencode
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
@@ -58,12 +58,15 @@ from vigile.scene.reading import MAX_BYTES
 
 from . import editor_work as work
 from . import pages
+from .api import STRICT, known_query
 from .auth import ServerGM, is_server_token
 from .context import Context, context
 from .language import request_lang
 from .sse import frame
 
 router = APIRouter()
+KNOWN_QUERY = Depends(known_query)
+"""The editor's API refuses a query parameter it does not declare, as the rest of the API."""
 API: Final = "/api/v1/editor"
 ASSET: Final = "/editor/asset/"
 MAX_TEXT: Final = 1024 * 1024
@@ -467,23 +470,26 @@ Text = Annotated[str, Field(max_length=MAX_TEXT, description="The scenario's YAM
 
 
 class OverlayAsked(BaseModel):
+    model_config = STRICT
     attitude: str = Field(default="hidden", max_length=20, pattern=r"^[a-z-]+$")
     actor: str | None = Field(default=None, max_length=80)
 
 
 class ApplyRequest(BaseModel):
+    model_config = STRICT
     yaml: Text
     edit: dict[str, Any] | None = Field(
         default=None, description="One edit: {op: move-actor|add-wall|add-leg|..., ...}."
     )
     file: str = Field(default="scenario.yaml", max_length=255)
-    lang: Lang | None = None
+    lang: Lang | None = Field(default=None, strict=False)  # a JSON string names the enum
     overlay: OverlayAsked | None = Field(
         default=None, description="Also the risk overlay and the route, as /riskmap gives them."
     )
 
 
 class RiskRequest(BaseModel):
+    model_config = STRICT
     yaml: Text
     attitude: str = Field(
         default="hidden", max_length=20, pattern=r"^[a-z-]+$", description="In the game's words."
@@ -495,12 +501,14 @@ class RiskRequest(BaseModel):
 
 
 class SimulateRequest(BaseModel):
+    model_config = STRICT
     yaml: Text
     runs: int = Field(default=1000, ge=1, le=work.MAX_RUNS)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
 
 
 class VaryField(BaseModel):
+    model_config = STRICT
     field: str = Field(min_length=1, max_length=200)
     start: float = Field(allow_inf_nan=False)
     stop: float = Field(allow_inf_nan=False)
@@ -508,6 +516,7 @@ class VaryField(BaseModel):
 
 
 class SweepRequest(BaseModel):
+    model_config = STRICT
     yaml: Text
     vary: list[VaryField] = Field(min_length=1, max_length=2)
     runs: int = Field(default=500, ge=1, le=work.MAX_SWEEP_RUNS)
@@ -516,6 +525,7 @@ class SweepRequest(BaseModel):
 
 
 class SaveRequest(BaseModel):
+    model_config = STRICT
     yaml: Text
     file: str = Field(min_length=1, max_length=255)
     hash: str | None = Field(default=None, max_length=64, description="The hash loaded.")
@@ -529,7 +539,7 @@ def scenario_of(text: str, file: str = "scenario.yaml") -> Scenario:
     return scenario
 
 
-@router.post(f"{API}/apply", tags=["editor"])
+@router.post(f"{API}/apply", tags=["editor"], dependencies=[KNOWN_QUERY])
 def apply(body: ApplyRequest, request: Request, _gm: ServerGM) -> dict[str, Any]:
     """Apply one edit to the text (only its span changes), validate it, draw the map."""
     lang = body.lang or request_lang(request)
@@ -566,7 +576,7 @@ def overlay_json(found: work.Overlay) -> dict[str, Any]:
     return shown
 
 
-@router.post(f"{API}/riskmap", tags=["editor"])
+@router.post(f"{API}/riskmap", tags=["editor"], dependencies=[KNOWN_QUERY])
 def riskmap(body: RiskRequest, _gm: ServerGM) -> dict[str, Any]:
     """The risk map (the chance of being seen in one turn, per cell) as an image over the board,
     and the safest route of an intruder to the objective; ``grid`` adds every cell's chance."""
@@ -582,7 +592,9 @@ def riskmap(body: RiskRequest, _gm: ServerGM) -> dict[str, Any]:
     return overlay_json(found)
 
 
-@router.post(f"{API}/simulate", tags=["editor"], response_class=StreamingResponse)
+@router.post(
+    f"{API}/simulate", tags=["editor"], dependencies=[KNOWN_QUERY], response_class=StreamingResponse
+)
 async def simulate_stream(body: SimulateRequest, _gm: ServerGM) -> StreamingResponse:
     """Play ``runs`` games: an SSE stream of ``progress`` frames ``{done, runs}``, then one
     ``result`` frame (``simulate --json``'s outcomes with their 95% intervals, and the heat
@@ -628,7 +640,7 @@ async def simulate_stream(body: SimulateRequest, _gm: ServerGM) -> StreamingResp
     )
 
 
-@router.post(f"{API}/sweep", tags=["editor"])
+@router.post(f"{API}/sweep", tags=["editor"], dependencies=[KNOWN_QUERY])
 async def sweep(body: SweepRequest, request: Request, _gm: ServerGM) -> dict[str, Any]:
     """Simulate every combination of one or two fields' values (``run_sweep``: local worker
     processes, or the Dask scheduler the server was given); one curve per value of the second
@@ -665,7 +677,7 @@ async def sweep(body: SweepRequest, request: Request, _gm: ServerGM) -> dict[str
     }
 
 
-@router.get(f"{API}/file", tags=["editor"])
+@router.get(f"{API}/file", tags=["editor"], dependencies=[KNOWN_QUERY])
 def load_file(
     request: Request, _gm: ServerGM, file: Annotated[str, Query(max_length=255)]
 ) -> dict[str, Any]:
@@ -674,7 +686,7 @@ def load_file(
     return {"file": file, "yaml": text, "hash": loaded}
 
 
-@router.post(f"{API}/save", tags=["editor"])
+@router.post(f"{API}/save", tags=["editor"], dependencies=[KNOWN_QUERY])
 def save_file(body: SaveRequest, request: Request, _gm: ServerGM) -> dict[str, Any]:
     """Write the text into the workspace, atomically; refused (409) over a file changed on
     disk since it was loaded, or one the page did not load, unless ``confirm``."""
