@@ -321,6 +321,31 @@ def test_a_log_without_checkpoints_gets_them_on_its_first_replay(
     assert_same(store, old)
 
 
+def test_old_checkpoints_keep_their_chunk_and_a_few_their_state(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The newest 3 checkpoints keep their state, older ones only the newest in each window of
+    10 records: of 2, 4, ..., 30, the states of 30, 28, 26 (newest), 24 (20..29), 18 (10..19)
+    and 8 (0..9). The others stay as links of the chain: a restart still reads every event;
+    undos far back start from the sparser ones and give what the whole replay gives."""
+    monkeypatch.setattr("vigile.live.encounter.THIN", (3, 10))
+    encounter = _new(store, every=2)
+    for i in range(30):
+        encounter.act({"do": "end-turn"} if i % 5 == 4 else {"do": "wait", "actor": "Kage"})
+    assert [c.seq for c in store.checkpoints(encounter.id)] == list(range(30, 0, -2))
+    restorable = [c.seq for c in store.checkpoints(encounter.id, restorable=True)]
+    assert restorable == [30, 28, 26, 24, 18, 8]
+    counting = Counting(monkeypatch)
+    assert Encounter(store, encounter.id).state().seq == 30 and counting.played == 0
+    assert_same(store, encounter)
+    for _ in range(15):
+        counting.played = 0
+        encounter.undo()
+        assert counting.played < 10
+    assert encounter.state().done == list(range(1, 16))
+    assert_same(store, encounter)
+
+
 # -- what a checkpoint may not do ----------------------------------------------------------
 
 
@@ -361,11 +386,11 @@ def test_stale_unreadable_or_foreign_checkpoints_are_replayed_instead(
     elif spoil == "state":
         _tamper(url, state=b"\x78\x9c not zlib")
     elif spoil == "events":
-        _tamper(url, events=zlib.compress(b"not a pickle"))
+        _tamper(url, chunk=zlib.compress(b"not a pickle"))
     elif spoil == "code":
         _tamper(url, state=evil)
     elif spoil == "events-code":
-        _tamper(url, events=evil)
+        _tamper(url, chunk=evil)
     else:  # a checkpoint that says it is another record's
         _tamper(url, top=3)
     counting = Counting(monkeypatch)
@@ -374,7 +399,7 @@ def test_stale_unreadable_or_foreign_checkpoints_are_replayed_instead(
     assert counting.played == 10  # the whole log: no checkpoint was used
     assert not touched.exists()
     # The broken ones were dropped, the stale ones replaced: the replay wrote 4 and 8 again
-    # (where the broken chunk was 4's, 8 kept its state: an undo reads no chunk).
+    # (where the broken chunk was 4's, 8 kept its own: an undo in a running server reads none).
     assert [c.seq for c in store.checkpoints(encounter.id)] == [8, 4]
     counting.played = 0
     restarted.undo()  # takes back 10: checkpoint 8, and 9 again
@@ -397,7 +422,7 @@ def test_the_unpickler_builds_only_a_games_classes() -> None:
         module, name = forbidden
         data = b"\x80\x04c" + module.encode() + b"\n" + name.encode() + b"\n."
         with pytest.raises(ck.Unreadable):
-            ck.load_events(zlib.compress(data))
+            ck.load_chunk(zlib.compress(data))
 
 
 # -- the store's side ------------------------------------------------------------------------
@@ -410,7 +435,7 @@ def test_a_checkpoint_is_saved_only_after_its_parent_and_at_the_last_record(
     for _ in range(3):
         encounter.act({"do": "wait", "actor": "Kage"})
     row = store.checkpoints
-    made = ck.dump_events([])
+    made = ck.dump_chunk(ck.Log())
 
     def point(seq: int, parent: int) -> Any:
         from vigile.store import Checkpoint
@@ -423,6 +448,6 @@ def test_a_checkpoint_is_saved_only_after_its_parent_and_at_the_last_record(
     assert store.save_checkpoints(encounter.id, [point(3, 1)], last_seq=3) == 1  # there already
     assert [c.seq for c in row(encounter.id)] == [3, 1]
     assert store.checkpoint_state(encounter.id, 2) is None
-    assert store.checkpoint_events(encounter.id, [1, 2, 3]) == {1: made, 3: made}
+    assert store.checkpoint_chunks(encounter.id, [1, 2, 3]) == {1: made, 3: made}
     assert store.drop_checkpoints(encounter.id, since=2) == 1
     assert [c.seq for c in row(encounter.id)] == [1]

@@ -25,13 +25,17 @@ someone slipped into the database cannot call anything else (``os.system`` and t
 
 What is pickled, and what not:
 
-* the state without its events: the log of events grows with every record, and is kept apart,
-  each checkpoint holding only the events logged since its parent checkpoint. An undo in a
-  running server takes the events from the game it holds (the state it goes back to logged a
-  prefix of them); a restart reads each checkpoint's events down the chain of parents;
+* the state without what grows with the log (its :class:`Log`: the events, the actions in
+  force, and which events each logged), so that a checkpoint's size does not grow with the
+  log's: each checkpoint's *chunk* holds only what was added since its parent checkpoint. An
+  undo in a running server takes the log from the game it holds (the state it goes back to
+  logged a prefix of it); a restart reads the chunks down the chain of parents;
 * the scenario, which the encounter has already read, is the encounter's own object;
 * the board's memos (answers of pure functions of the walls and doors, up to 100,000 of them)
   start empty again.
+
+Old checkpoints keep their chunk (a link of the chain) but lose their state
+(:data:`RECENT`, :data:`SPARSE`): an undo far back starts from a sparser one.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ import io
 import pickle
 import sys
 import zlib
-from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -59,6 +63,10 @@ EVERY: Final = 20
 """Records between two checkpoints: an undo, a restart or a late joiner replays fewer than this
 many actions after loading one. Each checkpoint costs a pickle of the state without its events
 (tens of kilobytes) and of the events since the last one, written with the record."""
+RECENT: Final = 8
+"""The newest checkpoints that all keep their state."""
+SPARSE: Final = 10 * EVERY
+"""Older ones keep their state only if newest in their window of this many records."""
 LEVEL: Final = 1
 """zlib's level: fast, and about a seventh of the pickle's size."""
 BOARD_MEMOS: Final = ("_seen", "_lit", "_cover")
@@ -108,6 +116,19 @@ class Unreadable(Exception):
     """A checkpoint's bytes do not read back as a state of this program."""
 
 
+@dataclass
+class Log:
+    """What grows with an encounter's log, kept apart from a checkpoint's state: the game's
+    events, the action records in force, and which events each logged (record 0: the start)."""
+
+    events: list[Event] = field(default_factory=list)
+    done: list[int] = field(default_factory=list)
+    spans: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+
 @functools.cache
 def fingerprint() -> str:
     """What a checkpoint is only good for: this checkpoint format, vigile's code and data files
@@ -127,22 +148,24 @@ def fingerprint() -> str:
 
 
 class _Pickler(pickle.Pickler):
-    def __init__(self, file: io.BytesIO, events: list[Event] | None, scenario: object) -> None:
+    def __init__(self, file: io.BytesIO, log: Log | None, scenario: object) -> None:
         super().__init__(file, protocol=5)
-        self._events = events
-        self._scenario = scenario
-        self._index = {id(event): i for i, event in enumerate(events or ())}
+        self._named: dict[int, str] = {}
+        self._index: dict[int, int] = {}
+        if log is not None:
+            self._named = {id(log.events): "events", id(log.done): "done", id(log.spans): "spans"}
+            self._index = {id(event): i for i, event in enumerate(log.events)}
+        if scenario is not None:
+            self._named[id(scenario)] = "scenario"
 
     def persistent_id(self, obj: Any) -> Any:
-        if self._events is not None:
-            if obj is self._events:
-                return "events"
-            if type(obj) is Event:
-                at = self._index.get(id(obj))
-                if at is not None:
-                    return ("event", at)
-        if obj is self._scenario and obj is not None:
-            return "scenario"
+        name = self._named.get(id(obj))
+        if name is not None:
+            return name
+        if type(obj) is Event:
+            at = self._index.get(id(obj))
+            if at is not None:
+                return ("event", at)
         return None
 
     def reducer_override(self, obj: Any) -> Any:
@@ -156,25 +179,27 @@ class _Pickler(pickle.Pickler):
 
 
 class _Unpickler(pickle.Unpickler):
-    def __init__(self, file: io.BytesIO, events: list[Event] | None, scenario: object) -> None:
+    def __init__(self, file: io.BytesIO, log: Log | None, scenario: object) -> None:
         super().__init__(file)
-        self._events = events
-        self._scenario = scenario
+        self._log = log
+        self._named: dict[str, object] = {}
+        if log is not None:
+            self._named = {"events": log.events, "done": log.done, "spans": log.spans}
+        if scenario is not None:
+            self._named["scenario"] = scenario
 
     def persistent_load(self, pid: Any) -> Any:
-        if pid == "scenario" and self._scenario is not None:
-            return self._scenario
-        if self._events is not None:
-            if pid == "events":
-                return self._events
-            if (
-                isinstance(pid, tuple)
-                and len(pid) == 2
-                and pid[0] == "event"
-                and type(pid[1]) is int
-                and 0 <= pid[1] < len(self._events)
-            ):
-                return self._events[pid[1]]
+        if isinstance(pid, str) and pid in self._named:
+            return self._named[pid]
+        if (
+            self._log is not None
+            and isinstance(pid, tuple)
+            and len(pid) == 2
+            and pid[0] == "event"
+            and type(pid[1]) is int
+            and 0 <= pid[1] < len(self._log.events)
+        ):
+            return self._log.events[pid[1]]
         raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
 
     def find_class(self, module: str, name: str) -> Any:
@@ -190,38 +215,54 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"{module}.{name} is not part of a game's state")
 
 
-def dump_state(state: object, *, events: list[Event], scenario: object) -> bytes:
-    """The state's bytes: ``events`` (its game's log) and ``scenario`` (the encounter's) are
-    named, not copied; each event the state refers to is named by its index in ``events``."""
+def dump_state(state: object, *, log: Log, scenario: object) -> bytes:
+    """The state's bytes: its ``log`` (the lists themselves) and ``scenario`` (the
+    encounter's) are named, not copied; each event the state refers to is named by its index
+    in ``log.events``."""
     buffer = io.BytesIO()
-    _Pickler(buffer, events, scenario).dump(state)
+    _Pickler(buffer, log, scenario).dump(state)
     return zlib.compress(buffer.getvalue(), LEVEL)
 
 
-def load_state(data: bytes, *, events: list[Event], scenario: object) -> Any:
-    """The state :func:`dump_state` gave, its log ``events`` (the list itself, which it then
-    owns) and the encounter's ``scenario`` put back; :class:`Unreadable` for any bytes that do
-    not read back."""
-    return _load(data, events, scenario)
+def load_state(data: bytes, *, log: Log, scenario: object) -> Any:
+    """The state :func:`dump_state` gave, with ``log`` (whose lists it then owns) and the
+    encounter's ``scenario`` put back; :class:`Unreadable` for any bytes that do not read
+    back."""
+    return _load(data, log, scenario)
 
 
-def dump_events(events: Sequence[Event]) -> bytes:
-    """A run of events' bytes."""
+def dump_chunk(log: Log) -> bytes:
+    """A run of a log's bytes (its events, the actions put in force, their spans)."""
     buffer = io.BytesIO()
-    _Pickler(buffer, None, None).dump(list(events))
+    _Pickler(buffer, None, None).dump((list(log.events), list(log.done), dict(log.spans)))
     return zlib.compress(buffer.getvalue(), LEVEL)
 
 
-def load_events(data: bytes) -> list[Event]:
-    """The events :func:`dump_events` gave; :class:`Unreadable` otherwise."""
+def load_chunk(data: bytes) -> Log:
+    """The run :func:`dump_chunk` gave; :class:`Unreadable` otherwise."""
     found = _load(data, None, None)
-    if not isinstance(found, list) or not all(type(e) is Event for e in found):
-        raise Unreadable("not a list of events")
-    return found
-
-
-def _load(data: bytes, events: list[Event] | None, scenario: object) -> Any:
     try:
-        return _Unpickler(io.BytesIO(zlib.decompress(data)), events, scenario).load()
+        events, done, spans = found
+        ok = (
+            isinstance(events, list)
+            and all(type(e) is Event for e in events)
+            and isinstance(done, list)
+            and all(type(seq) is int for seq in done)
+            and isinstance(spans, dict)
+            and all(
+                type(k) is int and type(v) is tuple and [type(i) for i in v] == [int, int]
+                for k, v in spans.items()
+            )
+        )
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise Unreadable("not a run of a log")
+    return Log(events, done, spans)
+
+
+def _load(data: bytes, log: Log | None, scenario: object) -> Any:
+    try:
+        return _Unpickler(io.BytesIO(zlib.decompress(data)), log, scenario).load()
     except Exception as error:  # any failure to read is the same: not a usable checkpoint
         raise Unreadable(f"{type(error).__name__}: {error}") from None

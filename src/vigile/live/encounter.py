@@ -68,6 +68,8 @@ MAX_DICE = 500
 """The most dice one request may give."""
 CANDIDATES = 8
 """The stored checkpoints a replay tries, newest first, before it starts from the beginning."""
+THIN = (checkpoints.RECENT, checkpoints.SPARSE)
+"""Which old checkpoints keep their state (:meth:`vigile.store.Store.save_checkpoints`)."""
 
 
 class ReplayError(InputError):
@@ -98,6 +100,12 @@ class Replayed:
     ``done``, its events begin ``game.events``; the next checkpoint's events follow its."""
     base_events: int = 0
     """How many events the game had logged at ``base``."""
+    base_done: int = 0
+    """How many actions were in force at ``base``."""
+
+    def rebase(self, seq: int, events: int, done: int) -> None:
+        """Follow the stored checkpoint ``seq``, with this many events and actions in force."""
+        self.base, self.base_events, self.base_done = seq, events, done
 
 
 @dataclass(frozen=True)
@@ -120,6 +128,22 @@ class Played:
     events: list[Event]
     undone: int | None = None
     """For an undo: the action record it undid."""
+
+
+def _log(replayed: Replayed) -> checkpoints.Log:
+    """What grows with the log in a state: the lists themselves."""
+    return checkpoints.Log(replayed.game.events, replayed.done, replayed.spans)
+
+
+def _prefix(current: Replayed, found: CheckpointInfo | _Snapshot) -> checkpoints.Log:
+    """The log of a checkpoint, taken from a later game whose actions in force begin its own:
+    its first events, its first actions in force and their spans (copies)."""
+    done = current.done[: found.done_count]
+    return checkpoints.Log(
+        current.game.events[: found.event_count],
+        done,
+        {seq: current.spans[seq] for seq in [0, *done]},
+    )
 
 
 def _usable(info: CheckpointInfo) -> bool:
@@ -223,9 +247,9 @@ class Encounter:
             if record.kind == "undo":
                 undone = int(record.payload["undoes"])
                 keep = [seq for seq in replayed.done if seq != undone]
-                events = replayed.game.events if keep == replayed.done[:-1] else None
+                current = replayed if keep == replayed.done[:-1] else None
                 replayed = self._rebuild(
-                    upto=record.seq, keep=keep, events=events, pending=pending or ()
+                    upto=record.seq, keep=keep, current=current, pending=pending or ()
                 )
                 if pending is not None:
                     pending[:] = [snap for snap in pending if snap.seq < undone]
@@ -249,17 +273,17 @@ class Encounter:
         *,
         upto: int,
         keep: list[int],
-        events: list[Event] | None = None,
+        current: Replayed | None = None,
         pending: Sequence[_Snapshot] = (),
     ) -> Replayed:
         """The game with only the actions ``keep`` (in order), as of record ``upto``: from the
         latest checkpoint (stored, or among ``pending``) whose actions in force begin ``keep``,
         else from the start, then the actions of ``keep`` after it.
 
-        ``events``: the log of a game whose actions in force begin with ``keep`` (the game
-        being undone): a checkpoint's events are its first ones. Without it, they are read
-        from the store."""
-        replayed = self._from_checkpoint(upto, keep, events, pending)
+        ``current``: a game whose actions in force begin with ``keep`` (the game being undone):
+        a checkpoint's log (events, actions in force) is the beginning of its own. Without it,
+        the log is read from the store."""
+        replayed = self._from_checkpoint(upto, keep, current, pending)
         if replayed is None:
             replayed = self._fresh()
         rest = keep[len(replayed.done) :]
@@ -277,14 +301,16 @@ class Encounter:
         self,
         upto: int,
         keep: list[int],
-        events: list[Event] | None,
+        current: Replayed | None,
         pending: Sequence[_Snapshot],
     ) -> Replayed | None:
         if not self.checkpointing:
             return None
         found: list[CheckpointInfo | _Snapshot] = [
             info
-            for info in self.store.checkpoints(self.id, upto=upto, limit=CANDIDATES)
+            for info in self.store.checkpoints(
+                self.id, upto=upto, limit=CANDIDATES, restorable=True
+            )
             if _usable(info)
         ]
         found += [snap for snap in pending if snap.seq <= upto]
@@ -294,15 +320,15 @@ class Encounter:
                 candidate.done_count and keep[candidate.done_count - 1] != candidate.top
             ):
                 continue  # an action in force there is not in force here: taken back since
-            if events is not None and len(events) >= candidate.event_count:
-                log_: list[Event] | None = list(events[: candidate.event_count])
+            if current is not None and len(current.game.events) >= candidate.event_count:
+                prefix: checkpoints.Log | None = _prefix(current, candidate)
             elif isinstance(candidate, _Snapshot):
                 continue
             else:
-                log_ = self._events_of(candidate)
-            if log_ is None:
+                prefix = self._log_of(candidate)
+            if prefix is None:
                 continue
-            replayed = self._restore(candidate, log_)
+            replayed = self._restore(candidate, prefix)
             if replayed is not None and replayed.done == keep[: candidate.done_count]:
                 return replayed
         return None
@@ -310,17 +336,19 @@ class Encounter:
     def _cold(self, last: int) -> Replayed:
         """The state as of the latest usable checkpoint (record ``last`` at most), or the start."""
         if self.checkpointing:
-            for info in self.store.checkpoints(self.id, upto=last, limit=CANDIDATES):
+            for info in self.store.checkpoints(
+                self.id, upto=last, limit=CANDIDATES, restorable=True
+            ):
                 if not _usable(info):
                     continue
-                events = self._events_of(info)
-                replayed = None if events is None else self._restore(info, events)
+                found = self._log_of(info)
+                replayed = None if found is None else self._restore(info, found)
                 if replayed is not None:
                     return replayed
         return self._fresh()
 
-    def _events_of(self, info: CheckpointInfo) -> list[Event] | None:
-        """The events of the game at checkpoint ``info``: its own, after its parents' (read down
+    def _log_of(self, info: CheckpointInfo) -> checkpoints.Log | None:
+        """The log of the game at checkpoint ``info``: its chunk after its parents' (read down
         the chain of parents); None where a link is missing or unreadable."""
         infos = {i.seq: i for i in self.store.checkpoints(self.id, upto=info.seq)}
         chain = [info]
@@ -329,25 +357,31 @@ class Encounter:
             if parent is None or not _usable(parent):
                 return None
             chain.append(parent)
-        blobs = self.store.checkpoint_events(self.id, [link.seq for link in chain])
-        events: list[Event] = []
+        blobs = self.store.checkpoint_chunks(self.id, [link.seq for link in chain])
+        found = checkpoints.Log()
         for link in reversed(chain):
-            start = infos[link.parent].event_count if link.parent else 0
+            parent = infos.get(link.parent)
+            starts = (0, 0) if parent is None else (parent.event_count, parent.done_count)
             blob = blobs.get(link.seq)
-            if blob is None or len(events) != start:
+            if blob is None or (len(found.events), len(found.done)) != starts:
                 return None
             try:
-                events += checkpoints.load_events(blob)
+                chunk = checkpoints.load_chunk(blob)
             except checkpoints.Unreadable as error:
                 self._broken(link.seq, error)
                 return None
-            if len(events) != link.event_count:
+            found.events += chunk.events
+            found.done += chunk.done
+            found.spans.update(chunk.spans)
+            if (len(found.events), len(found.done)) != (link.event_count, link.done_count):
                 return None
-        return events
+        return found
 
-    def _restore(self, found: CheckpointInfo | _Snapshot, events: list[Event]) -> Replayed | None:
-        """The state of a checkpoint with its game's ``events``; None where it does not read
-        back as the state it says it is."""
+    def _restore(
+        self, found: CheckpointInfo | _Snapshot, prefix: checkpoints.Log
+    ) -> Replayed | None:
+        """The state of a checkpoint with its log; None where it does not read back as the
+        state it says it is."""
         data = (
             found.state
             if isinstance(found, _Snapshot)
@@ -356,7 +390,7 @@ class Encounter:
         if data is None:
             return None
         try:
-            state = checkpoints.load_state(data, events=events, scenario=self.scenario)
+            state = checkpoints.load_state(data, log=prefix, scenario=self.scenario)
         except checkpoints.Unreadable as error:
             if not isinstance(found, _Snapshot):
                 self._broken(found.seq, error)
@@ -364,17 +398,20 @@ class Encounter:
         if not (
             isinstance(state, Replayed)
             and isinstance(state.game, Game)
-            and state.game.events is events
+            and state.game.events is prefix.events
+            and state.done is prefix.done
+            and state.spans is prefix.spans
             and state.seq == found.seq
-            and len(state.done) == found.done_count
-            and (state.done[-1] if state.done else 0) == found.top
-            and len(events) == found.event_count
+            and len(prefix.done) == found.done_count
+            and (prefix.done[-1] if prefix.done else 0) == found.top
+            and len(prefix.events) == found.event_count
+            and len(prefix.spans) == len(prefix.done) + 1
         ):
             if not isinstance(found, _Snapshot):
                 self._broken(found.seq, "not the state it says it is")
             return None
         if isinstance(found, CheckpointInfo):
-            state.base, state.base_events = found.seq, found.event_count
+            state.rebase(found.seq, found.event_count, found.done_count)
         return state
 
     def _broken(self, seq: int, why: object) -> None:
@@ -386,9 +423,7 @@ class Encounter:
     def _snapshot(self, replayed: Replayed) -> _Snapshot | None:
         """The state as a snapshot (None: this game cannot be pickled; it is replayed instead)."""
         try:
-            data = checkpoints.dump_state(
-                replayed, events=replayed.game.events, scenario=self.scenario
-            )
+            data = checkpoints.dump_state(replayed, log=_log(replayed), scenario=self.scenario)
         except (pickle.PicklingError, TypeError, AttributeError):  # pragma: no cover
             return None
         return _Snapshot(
@@ -403,10 +438,17 @@ class Encounter:
         """Snapshots of the game ``replayed`` (taken on its way: their actions in force begin
         its own) as checkpoints, each after the one before, the first after ``base``."""
         made: list[Checkpoint] = []
-        parent, parent_events = replayed.base, replayed.base_events
+        parent = replayed.base
+        events, done = replayed.base_events, replayed.base_done
         for snap in snapshots:
-            if snap.seq <= parent or snap.event_count < parent_events:
+            if snap.seq <= parent or snap.event_count < events or snap.done_count < done:
                 continue
+            put = replayed.done[done : snap.done_count]
+            chunk = checkpoints.Log(
+                replayed.game.events[events : snap.event_count],
+                put,
+                {seq: replayed.spans[seq] for seq in ([0] if parent == 0 else []) + put},
+            )
             made.append(
                 Checkpoint(
                     seq=snap.seq,
@@ -417,12 +459,10 @@ class Encounter:
                     format=checkpoints.FORMAT,
                     fingerprint=checkpoints.fingerprint(),
                     state=snap.state,
-                    events=checkpoints.dump_events(
-                        replayed.game.events[parent_events : snap.event_count]
-                    ),
+                    chunk=checkpoints.dump_chunk(chunk),
                 )
             )
-            parent, parent_events = snap.seq, snap.event_count
+            parent, events, done = snap.seq, snap.event_count, snap.done_count
         return made
 
     def _due(self, replayed: Replayed) -> Checkpoint | None:
@@ -478,9 +518,10 @@ class Encounter:
     def _save(self, replayed: Replayed, pending: list[_Snapshot]) -> None:
         """Save the snapshots a replay took, if its last record is still the log's last."""
         made = self._checkpoints(replayed, pending)
-        saved = self.store.save_checkpoints(self.id, made, last_seq=replayed.seq)
+        saved = self.store.save_checkpoints(self.id, made, last_seq=replayed.seq, thin=THIN)
         if saved:
-            replayed.base, replayed.base_events = made[saved - 1].seq, made[saved - 1].event_count
+            last = made[saved - 1]
+            replayed.rebase(last.seq, last.event_count, last.done_count)
 
     @contextmanager
     def reading(self, *, at_least: int | None = None) -> Iterator[Replayed]:
@@ -541,6 +582,7 @@ class Encounter:
                         {"action": action_json(action), "faces": faces},
                         expect_seq=seq,
                         checkpoint=checkpoint,
+                        thin=THIN,
                     )
                 except StaleSequence:
                     self._replayed = None
@@ -551,7 +593,7 @@ class Encounter:
                     self._replayed = None
                     raise
                 if kept and checkpoint is not None:
-                    replayed.base, replayed.base_events = seq, checkpoint.event_count
+                    replayed.rebase(seq, checkpoint.event_count, checkpoint.done_count)
                 return Played(record, events)
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -599,14 +641,16 @@ class Encounter:
         if self._pristine is None or self._pristine[0] != replayed.seq:
             return None
         _, count, data = self._pristine
+        # The half-played action logged events, and put nothing in force.
+        prefix = checkpoints.Log(
+            replayed.game.events[:count], list(replayed.done), dict(replayed.spans)
+        )
         try:
-            kept = checkpoints.load_state(
-                data, events=replayed.game.events[:count], scenario=self.scenario
-            )
+            kept = checkpoints.load_state(data, log=prefix, scenario=self.scenario)
         except checkpoints.Unreadable:  # pragma: no cover - our own bytes, made just above
             return None
         assert isinstance(kept, Replayed)
-        kept.base, kept.base_events = replayed.base, replayed.base_events
+        kept.rebase(replayed.base, replayed.base_events, replayed.base_done)
         return kept
 
     def undo(self, *, expect_seq: int | None = None) -> Played:
@@ -622,7 +666,7 @@ class Encounter:
             # The state after the undo, before its record is written (the cached game stays
             # as it is until then): the latest checkpoint before the undone action, and the
             # actions in force after it.
-            after = self._rebuild(upto=seq, keep=replayed.done[:-1], events=replayed.game.events)
+            after = self._rebuild(upto=seq, keep=replayed.done[:-1], current=replayed)
             checkpoint = self._due(after)
             record, kept = self.store.append_checkpointed(
                 self.id,
@@ -631,8 +675,9 @@ class Encounter:
                 expect_seq=seq,
                 checkpoint=checkpoint,
                 drop_from=undone,
+                thin=THIN,
             )
             if kept and checkpoint is not None:
-                after.base, after.base_events = seq, checkpoint.event_count
+                after.rebase(seq, checkpoint.event_count, checkpoint.done_count)
             self._replayed = after
             return Played(record, [], undone=undone)

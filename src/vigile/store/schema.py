@@ -12,8 +12,10 @@ Every change here needs a migration in ``migrations/versions`` (the tests compar
   an undo or a late joiner loads it and replays a few records instead of the whole log. A cache:
   rows are written and deleted (an undo drops those after the record it undoes), never trusted
   beyond their ``format`` and ``fingerprint`` (:mod:`vigile.live.checkpoints`); without them
-  the log replays to the same state. ``state`` is the state without its events, ``events`` the
-  events logged since the ``parent`` checkpoint (0: since the start), both compressed.
+  the log replays to the same state. ``state`` is the state without what grows with the log
+  (NULL once thinned out: the row stays a link of the chain), ``chunk`` what the log gained since
+  the ``parent`` checkpoint (0: since the start): its events, the actions put in force, which
+  events each logged. Both compressed.
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ checkpoints = Table(
     Column("event_count", Integer, nullable=False),
     Column("format", Integer, nullable=False),
     Column("fingerprint", String(64), nullable=False),
-    Column("state", LargeBinary, nullable=False),
-    Column("events", LargeBinary, nullable=False),
+    Column("state", LargeBinary, nullable=True),
+    Column("chunk", LargeBinary, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
 )

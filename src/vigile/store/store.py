@@ -106,7 +106,7 @@ class CheckpointInfo:
     seq: int
     """The record it is the state as of."""
     parent: int
-    """The checkpoint whose events its own follow (0: none, its events start at the first)."""
+    """The checkpoint whose chunk its own follows (0: none, its chunk starts at the start)."""
     done_count: int
     """How many actions are in force in it."""
     top: int
@@ -120,10 +120,11 @@ class CheckpointInfo:
 
 @dataclass(frozen=True)
 class Checkpoint(CheckpointInfo):
-    """A checkpoint with its bytes: the state without its events, and its own events."""
+    """A checkpoint with its bytes: the state without what grows with the log, and what the log
+    gained since the parent checkpoint."""
 
     state: bytes
-    events: bytes
+    chunk: bytes
 
 
 @dataclass(frozen=True)
@@ -341,12 +342,14 @@ class Store:
         expect_seq: int,
         checkpoint: Checkpoint | None = None,
         drop_from: int | None = None,
+        thin: tuple[int, int] | None = None,
     ) -> tuple[Record, bool]:
         """Append one record as :meth:`append` does, and in the same transaction drop the
         checkpoints numbered ``drop_from`` or more (an undo's: they hold what it takes back),
         then save ``checkpoint``, the state as of the new record (its ``seq`` must be
         ``expect_seq``), unless its parent is not stored (then it is left out: a cache).
-        Returns the record, and whether the checkpoint was saved."""
+        ``thin``: see :meth:`save_checkpoints`. Returns the record, and whether the checkpoint
+        is stored."""
         if checkpoint is not None and checkpoint.seq != expect_seq:
             raise InputError("must be the new record's", where="checkpoint.seq")
         records, saved = self._append(
@@ -355,6 +358,7 @@ class Store:
             expect_seq=expect_seq,
             checkpoint=checkpoint,
             drop_from=drop_from,
+            thin=thin,
         )
         return records[0], saved
 
@@ -366,6 +370,7 @@ class Store:
         expect_seq: int | None,
         checkpoint: Checkpoint | None = None,
         drop_from: int | None = None,
+        thin: tuple[int, int] | None = None,
     ) -> tuple[list[Record], bool]:
         if expect_seq is not None and (type(expect_seq) is not int or expect_seq < 1):
             raise InputError("must be a positive integer", where="expect_seq")
@@ -402,6 +407,8 @@ class Store:
             saved = checkpoint is not None and _save_checkpoint(
                 connection, encounter_id, checkpoint, at
             )
+            if saved and thin is not None:
+                _thin(connection, encounter_id, *thin)
         records = [
             Record(encounter_id, row["seq"], row["kind"], json.loads(row["payload"]), at)
             for row in rows
@@ -457,10 +464,16 @@ class Store:
     # -- checkpoints --------------------------------------------------------------------------
 
     def checkpoints(
-        self, encounter_id: str, *, upto: int | None = None, limit: int | None = None
+        self,
+        encounter_id: str,
+        *,
+        upto: int | None = None,
+        limit: int | None = None,
+        restorable: bool = False,
     ) -> list[CheckpointInfo]:
         """The encounter's checkpoints numbered ``upto`` or less, newest first, at most
-        ``limit``; what each is, not its bytes."""
+        ``limit``; what each is, not its bytes. ``restorable``: only those that still hold
+        their state (not thinned out)."""
         table = schema.checkpoints
         query = (
             select(*_checkpoint_columns(table))
@@ -469,6 +482,8 @@ class Store:
         )
         if upto is not None:
             query = query.where(table.c.seq <= upto)
+        if restorable:
+            query = query.where(table.c.state.is_not(None))
         if limit is not None:
             query = query.limit(limit)
         with self._guard(), self._engine.connect() as connection:
@@ -484,28 +499,37 @@ class Store:
             found = connection.execute(query).scalar()
         return None if found is None else bytes(found)
 
-    def checkpoint_events(self, encounter_id: str, seqs: Sequence[int]) -> dict[int, bytes]:
-        """The bytes of the events of these checkpoints, by number (the missing ones left out)."""
+    def checkpoint_chunks(self, encounter_id: str, seqs: Sequence[int]) -> dict[int, bytes]:
+        """The bytes of the chunks of these checkpoints, by number (the missing ones left out)."""
         table = schema.checkpoints
         wanted = sorted(set(seqs))
         found: dict[int, bytes] = {}
         with self._guard(), self._engine.connect() as connection:
             for start in range(0, len(wanted), 500):
-                query = select(table.c.seq, table.c.events).where(
+                query = select(table.c.seq, table.c.chunk).where(
                     table.c.encounter_id == encounter_id,
                     table.c.seq.in_(wanted[start : start + 500]),
                 )
-                found.update((row.seq, bytes(row.events)) for row in connection.execute(query))
+                found.update((row.seq, bytes(row.chunk)) for row in connection.execute(query))
         return found
 
     def save_checkpoints(
-        self, encounter_id: str, checkpoints: Sequence[Checkpoint], *, last_seq: int
+        self,
+        encounter_id: str,
+        checkpoints: Sequence[Checkpoint],
+        *,
+        last_seq: int,
+        thin: tuple[int, int] | None = None,
     ) -> int:
         """Save checkpoints (oldest first, each the parent of the next) made by replaying the
         log up to record ``last_seq``, only while that is still the encounter's last record (a
         record written meanwhile may be an undo that takes some of them back: then none is
         saved). Stops at the first whose parent is not stored. Returns how many, from the
-        first, are stored now (one stored already by the same program counts)."""
+        first, are stored now (one stored already by the same program counts).
+
+        ``thin``: ``(recent, sparse)``: then the newest ``recent`` checkpoints keep their
+        state, and the older ones only the newest in each window of ``sparse`` records; the
+        others keep their chunk only (a link of the chain)."""
         table = schema.encounters
         at = _now()
         saved = 0
@@ -523,6 +547,8 @@ class Store:
                 ):
                     break
                 saved += 1
+            if saved and thin is not None:
+                _thin(connection, encounter_id, *thin)
         return saved
 
     def drop_checkpoints(
@@ -651,7 +677,7 @@ def _encounter(row: Row[Any]) -> EncounterWithScenario:
 
 
 def _checkpoint_columns(table: Table) -> list[Column[Any]]:
-    return [column for column in table.c if column.name not in ("state", "events", "at")]
+    return [column for column in table.c if column.name not in ("state", "chunk", "at")]
 
 
 def _checkpoint_info(row: Row[Any]) -> CheckpointInfo:
@@ -669,8 +695,8 @@ def _checkpoint_info(row: Row[Any]) -> CheckpointInfo:
 def _save_checkpoint(
     connection: Connection, encounter_id: str, checkpoint: Checkpoint, at: datetime
 ) -> bool:
-    """Insert the checkpoint, unless its parent is not stored by the same program (its events
-    follow the parent's: without it they are not all there). One stored at the same record by
+    """Insert the checkpoint, unless its parent is not stored by the same program (its chunk
+    follows the parent's: without it the log is not all there). One stored at the same record by
     the same program (same format and fingerprint) is the same state: it stays; one another
     program wrote is replaced. Whether the checkpoint is stored now."""
     if not 0 <= checkpoint.parent < checkpoint.seq:
@@ -705,11 +731,38 @@ def _save_checkpoint(
             format=checkpoint.format,
             fingerprint=checkpoint.fingerprint,
             state=checkpoint.state,
-            events=checkpoint.events,
+            chunk=checkpoint.chunk,
             at=at,
         )
     )
     return True
+
+
+def _thin(connection: Connection, encounter_id: str, recent: int, sparse: int) -> None:
+    """Thin out the states of old checkpoints (see :meth:`Store.save_checkpoints`)."""
+    table = schema.checkpoints
+    stateful = connection.execute(
+        select(table.c.seq)
+        .where(table.c.encounter_id == encounter_id, table.c.state.is_not(None))
+        .order_by(table.c.seq.desc())
+    ).scalars()
+    windows: set[int] = set()
+    thinned: list[int] = []
+    for rank, seq in enumerate(stateful):
+        if rank < recent:
+            continue
+        if seq // sparse in windows:
+            thinned.append(seq)
+        windows.add(seq // sparse)
+    for start in range(0, len(thinned), 500):
+        connection.execute(
+            update(table)
+            .where(
+                table.c.encounter_id == encounter_id,
+                table.c.seq.in_(thinned[start : start + 500]),
+            )
+            .values(state=None)
+        )
 
 
 def _drop_checkpoints(

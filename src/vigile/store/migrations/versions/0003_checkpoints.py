@@ -26,8 +26,8 @@ def upgrade() -> None:
         sa.Column("event_count", sa.Integer(), nullable=False),
         sa.Column("format", sa.Integer(), nullable=False),
         sa.Column("fingerprint", sa.String(64), nullable=False),
-        sa.Column("state", sa.LargeBinary(), nullable=False),
-        sa.Column("events", sa.LargeBinary(), nullable=False),
+        sa.Column("state", sa.LargeBinary(), nullable=True),
+        sa.Column("chunk", sa.LargeBinary(), nullable=False),
         sa.Column("at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
             ["encounter_id"],
