@@ -37,7 +37,7 @@ actors:
     move: 30
     invisible: {invisible}
     breathing: {breathing}
-    bonuses: {{move_silently: 5, hide: 8, touch_ac: 12}}
+    bonuses: {{move_silently: 5, hide: 8, touch_ac: 12, reach: {reach}}}
   - name: Guard
     side: defenders
     position: [30, 10]
@@ -59,10 +59,17 @@ def scene(
     invisible: str = "true",
     breathing: str = "true",
     state: str = "posted",
+    reach: int = 5,
 ) -> Scenario:
     path = tmp_path / "rounds.yaml"
     text = SCENE.format(
-        turns=turns, legs=legs, more=more, invisible=invisible, breathing=breathing, state=state
+        turns=turns,
+        legs=legs,
+        more=more,
+        invisible=invisible,
+        breathing=breathing,
+        state=state,
+        reach=reach,
     )
     path.write_text(text, encoding="utf-8")
     return load_scenario(path)
@@ -100,11 +107,13 @@ def test_DD6_a_groped_square_is_lost_when_the_intruder_moves(tmp_path: Path) -> 
 
 def test_DD7_a_blow_with_reach_gives_only_the_direction(tmp_path: Path) -> None:
     """The ghost strikes the guard from 15 ft (beyond the adjacent squares: reach over 5 ft):
-    the guard learns only its direction (DD-7), not its square. Then Spot 1 + 3 < 20; Listen
-    against DC 0 + 1 (15 ft, in combat: DD-5) with 1 + 4 = 5: heard, direction, not
-    pinpointed (5 < 21); the guard gropes: natural 1."""
+    the guard learns only its direction (DD-7), not its square. Its reach is 15 ft (a reach
+    weapon): from square (3, 2) to the guard's (6, 2), 3 squares x 5 = 15 ft <= 15 ft, the
+    blow is made (LP-7). Then Spot 1 + 3 < 20; Listen against DC 0 + 1 (15 ft, in combat:
+    DD-5) with 1 + 4 = 5: heard, direction, not pinpointed (5 < 21); the guard gropes:
+    natural 1."""
     legs = "    - {to: [15, 10], speed: half, actions: [{do: strike, target: Guard}]}\n"
-    result = play(scene(tmp_path, legs=legs), dice_values=[1, 1, 1])
+    result = play(scene(tmp_path, legs=legs, reach=15), dice_values=[1, 1, 1])
     learns = [e for e in result.events if e.message == "engine.d20.learns"]
     assert (learns[0].params["state"], learns[0].params["rule"]) == ("direction", "DD-7")
     guard = next(w for w in result.walkers if w.name == "Guard")

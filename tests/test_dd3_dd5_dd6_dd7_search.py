@@ -40,7 +40,7 @@ actors:
     position: [0, 10]
     move: 30
     invisible: true
-    bonuses: {{move_silently: 5, hide: 8, touch_ac: 12}}
+    bonuses: {{move_silently: 5, hide: 8, touch_ac: 12, reach: {reach}}}
   - name: Guard
     side: defenders
     position: [30, 10]
@@ -52,9 +52,12 @@ plans:
 PASS = "    - {to: [15, 10], speed: half}\n"
 
 
-def scene(tmp_path: Path, *, turns: int = 1, legs: str = PASS, walls: str = "") -> Scenario:
+def scene(
+    tmp_path: Path, *, turns: int = 1, legs: str = PASS, walls: str = "", reach: int = 5
+) -> Scenario:
     path = tmp_path / "search.yaml"
-    path.write_text(SCENE.format(turns=turns, legs=legs, walls=walls), encoding="utf-8")
+    text = SCENE.format(turns=turns, legs=legs, walls=walls, reach=reach)
+    path.write_text(text, encoding="utf-8")
     return load_scenario(path)
 
 
@@ -139,13 +142,14 @@ def test_DD5_the_listener_knows_a_bearing_from_where_it_stood(tmp_path: Path) ->
 
 
 def test_DD7_a_blow_with_reach_gives_a_bearing_and_the_guard_sweeps_it(tmp_path: Path) -> None:
-    """The ghost strikes the guard from (15, 10), 15 ft away (reach over 5 ft): only its
+    """The ghost strikes the guard from (15, 10), 15 ft away (reach over 5 ft): its reach is
+    15 ft, square (3, 2) to (6, 2) is 3 x 5 = 15 ft, the blow is made (LP-7); only its
     direction (DD-7), a bearing of 180°. Spot 1 + 3 < 20; Listen: DC 0 + 1 (in combat, 15 ft),
     Listen 1 + 4 = 5 ≥ 1: heard, direction again, from the same place (pinpointing needs 21).
     He gropes (5, 2) and (5, 1), placed at (27.5, 12.5), not the ghost's (15, 10): natural 1;
     steps to (25, 10)."""
     legs = "    - {to: [15, 10], speed: half, actions: [{do: strike, target: Guard}]}\n"
-    result = play(scene(tmp_path, legs=legs), dice_values=[1, 1, 1])
+    result = play(scene(tmp_path, legs=legs, reach=15), dice_values=[1, 1, 1])
     (grope,) = [e for e in result.events if e.message == "engine.d20.grope"]
     assert grope.at == (27.5, 12.5)
     assert grope.verdict is not None and grope.verdict.chance == 0

@@ -15,7 +15,9 @@ Each round, in order:
    bouncing off walls (the scatter of SK-G1 borrowed [engine]; the generator, not the GM's
    dice, draws the direction);
 2. each intruder walks its plan (``move`` ft a round at ``fast``, default 30 ft; half of it at
-   any other speed) and, on arrival, acts: ``strike`` (the victim learns what its game says),
+   any other speed) and, on arrival, acts (a blow beyond its reach or range where its victim
+   stands now, or out of sight, is not made, LP-7: ``Game._blow_refused``): ``strike`` (the
+   victim learns what its game says),
    ``kill`` (the victim is out; the blow needs no roll [engine]), ``speak``, ``open-door``,
    (a ``strike`` at a victim with an ``ac`` rolls the game's attack roll first; hit or miss,
    the victim learns of the blow [engine]; a hit takes the striker's ``damage`` from a victim

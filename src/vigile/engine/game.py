@@ -30,6 +30,16 @@ from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
 from vigile.scene.plans import MAX_ACTIONS, AttackSquare, Kill, Leg, Snipe, Speak, Strike
 
+BLOW_NOT_MADE = {
+    "live.refusal.out_of_reach": "engine.blow.out_of_reach",
+    "live.refusal.out_of_range": "engine.blow.out_of_range",
+    "live.refusal.no_line": "engine.blow.no_line",
+    "live.refusal.blow_wall": "engine.blow.blow_wall",
+    "live.refusal.self_blow": "engine.blow.self_blow",
+    "live.refusal.ally_blow": "engine.blow.ally_blow",
+}
+"""The log's message of a planned blow not made, by the refusal live play gives it (LP-7)."""
+
 
 class Game:
     """One game of a scenario: who is where, what happened, how it ended."""
@@ -590,10 +600,42 @@ class Game:
             return
         for action in leg.actions:
             if self.outcome is None and intruder.alive:
-                self._act(intruder, action)
+                self._planned(intruder, action)
         intruder.leg += 1
         intruder.waiting = None
         intruder.climbed = False
+
+    def _planned(self, intruder: Walker, action: object) -> None:
+        """A plan's action as it comes due: a blow the rules refuse now is not made, the log
+        says why (:meth:`_blow_refused`, LP-7), and the plan goes on; any other is done."""
+        if not self._blow_refused(intruder, action):
+            self._act(intruder, action)
+
+    def _blow_refused(self, intruder: Walker, action: object) -> bool:
+        """A planned blow (``strike``, ``kill``, ``snipe``, ``attack-square``) that live play
+        would refuse now [LP-7]: beyond its reach or range, a wall between, no line of sight,
+        at itself or an ally, by the one check live play makes (:meth:`_check_reach`, where
+        the target and the distance are those of this moment: a defender may have moved).
+        Logged for the GM with the rule and the distance; its actor learns only that the blow
+        was not made (:data:`vigile.io.views.PLAYER_MESSAGES`). A blow at a victim already
+        down is no refusal: nothing happens, as before (``_act``)."""
+        if not isinstance(action, Strike | Kill | Snipe | AttackSquare):
+            return False
+        victim = None if isinstance(action, AttackSquare) else self.by_name[action.target]
+        if victim is not None and not victim.alive:
+            return False
+        try:
+            self._check_reach(intruder, action)
+        except Refusal as refused:
+            self.emit(
+                "action",
+                BLOW_NOT_MADE[refused.key],
+                actor=intruder,
+                target=victim,
+                params={**refused.params, "rule": refused.rule or "LP-7"},
+            )
+            return True
+        return False
 
     def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
         raise NotImplementedError

@@ -52,6 +52,13 @@ PLAYER_MESSAGES: dict[str, str | None] = {
     "engine.d20.hide": "engine.player.hide",
     "engine.d20.blindsight": "engine.player.blindsight",
     "engine.d20.scent": "engine.player.scent",
+    # a planned blow not made (LP-7): the GM reads the distance, its actor only that it was not
+    "engine.blow.out_of_reach": "engine.player.no_blow",
+    "engine.blow.out_of_range": "engine.player.no_blow",
+    "engine.blow.no_line": "engine.player.no_blow",
+    "engine.blow.blow_wall": "engine.player.no_blow",
+    "engine.blow.self_blow": "engine.player.no_blow",
+    "engine.blow.ally_blow": "engine.player.no_blow",
 }
 """The message a character's view shows instead of the GM's; None: nothing (a perception
 check whose success the next event tells). A perception check not listed here is not shown."""

@@ -124,19 +124,19 @@ class Block:
         if op.kind == "fumble":
             fumbled = live & (self.rng.random(self.n) < self.m.fumble[op.pool])
             if op.victim is not None:  # the roll of a kill or a strike: only on a living victim
-                fumbled &= self.alive[:, op.victim]
+                fumbled &= self.alive[:, op.victim] & self.reaches(op, op.victim)
             self.noise(NoiseEvent.FUMBLE, None, op.at, op.maker, op.doors, fumbled, seen)
         elif op.kind == "noise":
             assert op.event is not None
             self.noise(op.event, op.surface, op.at, op.maker, op.doors, live, seen)
         elif op.kind == "kill":
             assert op.victim is not None
-            hit = live & self.alive[:, op.victim]
+            hit = live & self.alive[:, op.victim] & self.reaches(op, op.victim)
             self.alive[hit, op.victim] = False
             self.noise(NoiseEvent.DEATH, op.surface, op.at, op.maker, op.doors, hit, seen)
         elif op.kind == "strike":
             assert op.victim is not None
-            hit = live & self.alive[:, op.victim]
+            hit = live & self.alive[:, op.victim] & self.reaches(op, op.victim)
             self.noise(
                 NoiseEvent.MELEE, None, op.at, op.maker, op.doors, hit, seen, besides=op.victim
             )
@@ -144,6 +144,21 @@ class Block:
             self.detect(
                 still, op.victim, op.maker, np.full(self.n, op.at[0]), np.full(self.n, op.at[1])
             )
+
+    def reaches(self, op: Op, victim: int) -> Bools:
+        """Whether op's kill or strike reaches its victim where it stands in each run (LP-7,
+        ``Game._blow_refused``): within ``op.reach`` of its maker; a shot in a line of sight,
+        a melee blow with no barrier that stops a walker between."""
+        mx, my = op.maker_at
+        vx, vy = self.gx[:, victim], self.gy[:, victim]
+        near: Bools = np.hypot(mx - vx, my - vy) <= op.reach + 1e-9
+        walls = self.m.walls(op.doors)
+        if not len(walls) or not near.any():
+            return near
+        if op.ranged:
+            return near & line_of_sight(walls, mx, my, vx, vy)
+        blocked = crossings(walls, mx, my, vx, vy, walls.blocks_movement) > 0
+        return near & ~blocked
 
     def noise(
         self,

@@ -7,7 +7,9 @@ Each turn, in order:
 2. each intruder walks its plan. A move faster than half speed rolls the pool for a fumble, and
    so does each action meant to be silent: opening or closing a door, climbing, a strike, a
    killing blow in melee (SK-N3); a fumble is a noise. On arrival (after any wait) it acts:
-   grapple, kill, strike, speak, open or close a door. Every noise is checked at once by each
+   grapple, kill, strike, speak, open or close a door; a kill or a strike beyond
+   ``alarm.strike_reach_cm`` (a shot: ``alarm.shot_range_cm``, in a line of sight) where the
+   guard stands now is not made, nor its fumble roll (LP-7). Every noise is checked at once by each
    living defender who is not watching its maker, seen and in his sight now (SK-N1..SK-N7,
    LP-4). One who hears knows
    the direction (SK-N10), is not on alert for it (unless the house rule ``alert_on_noise``),

@@ -2,9 +2,10 @@
 
 In the turn engine the intruders follow fixed plans: where they are each turn, what they do and
 where their noises come from do not depend on the dice (a kill or a strike only needs its victim
-to be still alive, which each run checks). So the batched simulator asks the turn engine itself
-to walk the plans once, with every check switched off, and records what it would have checked:
-this schedule is the engine's own plan-walking, not a second copy of it.
+to be still alive and within its reach where it stands then, LP-7, which each run checks). So
+the batched simulator asks the turn engine itself to walk the plans once, with every check
+switched off, and records what it would have checked: this schedule is the engine's own
+plan-walking, not a second copy of it.
 """
 
 from __future__ import annotations
@@ -59,6 +60,12 @@ class Op:
     ground: Surface | None = None
     """The surface a kill's plan names; None: the ground where the victim lies when it dies
     (``surface`` is that ground at the victim's post)."""
+    reach: float = 0.0
+    """A kill's or a strike's (and its fumble roll's) reach from ``maker_at``: its melee reach,
+    or its shot's range (``ranged``), as the engine gives it (``blow_reach``, LP-7)."""
+    ranged: bool = False
+    """The kill or strike is a shot: it needs a line of sight; a melee blow, no barrier that
+    stops a walker between."""
 
 
 @dataclass
@@ -91,6 +98,15 @@ class _Recorder(SkirmishGame):
         self.defender_index = {
             w.name: i for i, w in enumerate(w for w in self.walkers if w.side is Side.DEFENDERS)
         }
+        self.ranged = False
+        """Whether the planned blow being played is a shot (``Kill.ranged``, ``Strike.ranged``)."""
+
+    def _blow_refused(self, intruder: Walker, action: object) -> bool:
+        """Every planned blow is recorded, with its reach: where its victim stands when it
+        comes due is the run's (a patrol moves), and the run refuses it then as the engine does
+        (``Game._blow_refused``, LP-7)."""
+        self.ranged = bool(getattr(action, "ranged", False))
+        return False
 
     @property
     def current(self) -> Turn:
@@ -121,11 +137,19 @@ class _Recorder(SkirmishGame):
                     surface=ground,
                     victim=victim_index,
                     ground=surface,
+                    **self._reach(killer),
                 )
             case StrikeStep(attacker=attacker, victim=victim):
                 victim_index = self.defender_index[victim.name]
                 self._aim(attacker, "strike", victim_index)
-                self._op("strike", attacker, victim.at, event=NoiseEvent.MELEE, victim=victim_index)
+                self._op(
+                    "strike",
+                    attacker,
+                    victim.at,
+                    event=NoiseEvent.MELEE,
+                    victim=victim_index,
+                    **self._reach(attacker),
+                )
             case SightStep():
                 turn = self.current
                 for intruder in self.intruders():
@@ -137,11 +161,16 @@ class _Recorder(SkirmishGame):
                 return  # the patrols and the alarms are the defenders' side: batched
 
     def _aim(self, maker: Walker, doing: str, victim: int) -> None:
-        """The fumble roll just recorded for this kill or strike names its victim."""
+        """The fumble roll just recorded for this kill or strike names its victim and the
+        blow's reach (the roll is made only on a living victim in reach)."""
         ops = self.current.ops
         maker_index = self.intruder_index[maker.name]
         if ops and (ops[-1].kind, ops[-1].doing, ops[-1].maker) == ("fumble", doing, maker_index):
-            ops[-1] = replace(ops[-1], victim=victim)
+            ops[-1] = replace(ops[-1], victim=victim, **self._reach(maker))
+
+    def _reach(self, maker: Walker) -> dict[str, Any]:
+        """The planned blow's reach and kind (LP-7), as :class:`Op` keeps them."""
+        return {"reach": self.blow_reach(maker, ranged=self.ranged), "ranged": self.ranged}
 
     def _op(self, kind: str, maker: Walker, at: tuple[float, float], **fields: Any) -> None:
         self.current.ops.append(

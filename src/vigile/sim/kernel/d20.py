@@ -69,8 +69,8 @@ WX, WY, WMOVED, WSHIFT, WSPEED, WSOFT, WLIQ, WINSIDE, DOOR_OPS, OP_START = range
 GSX, GSY, GMOVE, GALERT0, GASLEEP, GDISTR, GSENSES, NAMED, ENDINGS = range(24, 33)
 WNOISY, WFOUGHT, WCOVER, WLOST, ISX, ISY = range(33, 39)
 DOOR_NEXT, LIGHT_X, LIGHT_Y, LIGHT_R, CARRIED, CARRIED_R, LIGHT_N = range(39, 46)
-DARK, DARK_TO, DARK_RANGE, IETH, IINV0, GETH, BLOW = range(46, 53)
-GAME = 53
+DARK, DARK_TO, DARK_RANGE, IETH, IINV0, GETH, BLOW, REACH, OP_AT = range(46, 55)
+GAME = 55
 """The first index of a game's own arrays."""
 PREFIX = [
     "x1",
@@ -124,8 +124,12 @@ PREFIX = [
     "intruder_invisible",
     "guard_ethereal",
     "blow",
+    "walk_reach",
+    "walk_op_at",
 ]
-"""The names of the model's arrays ``X1`` … ``BLOW`` (after ``FL`` and ``IN``)."""
+"""The names of the model's arrays ``X1`` … ``OP_AT`` (after ``FL`` and ``IN``). ``REACH[i]``:
+how far intruder i's blow reaches, in melee and shooting (``Game.blow_reach``, LP-7);
+``OP_AT[k]``: the point the k-th op aims at (an attack on a named square's), else 0."""
 # BLOW: the house rules of a blow (LP-7 [R])
 B_ENDS, B_NO_AC = range(2)
 # FL: the floats every game has first
@@ -477,18 +481,51 @@ def door(M: Arrays, W: Arrays, k: int, is_open: int) -> None:
 
 @internal
 def begin_walk(M: Arrays, W: Arrays, t: int, i: int) -> None:
-    """Intruder i's walk in round t begins: it has fought or spoken this round as far as its
-    plan's words and attacks on squares say (the schedule's); a blow or a kill adds to it when
-    its victim is still alive (:func:`strike_lands`)."""
+    """Intruder i's walk in round t begins: it has spoken this round as far as its plan's words
+    say (the schedule's); a blow or a kill adds to it when its victim is still alive and in
+    reach (:func:`strike_lands`), an attack on a square when in reach (:func:`square_lands`)."""
     W[NOISY][i] = M[WNOISY][t, i]
     W[FOUGHT][i] = M[WFOUGHT][t, i]
 
 
 @internal
-def strike_lands(W: Arrays, i: int, g: int) -> bool:
-    """Intruder i strikes or kills defender g (``D20Game._act``): nothing happens to a dead
-    victim; a living one makes the blow noisy and an attack (DD-5, DD-20). True when it lives."""
-    if not W[GALIVE][g]:
+def reaches(M: Arrays, W: Arrays, i: int, px: float, py: float, ranged: int) -> bool:
+    """Intruder i's blow reaches (px, py) now (``Game._check_reach``, LP-7): a shot within its
+    range (``math.hypot``) and in a line of sight; a melee blow within its reach counted in
+    squares (``D20Game.blow_distance``: diagonals as one) and no wall, closed door or partition
+    between (``Board.blocks_walker``: on a d20 board what blocks a walker is what blocks sight,
+    :func:`prefix` checks it, so a line of sight). The distance against the reach as the engine
+    compares them, ``gap > reach + 1e-9`` refused."""
+    x, y = W[IX][i], W[IY][i]
+    if ranged:
+        if not hypot_below(x - px, y - py, M[REACH][i, 1] + 1e-9, False):
+            return False
+    else:
+        squares = max(abs(square_of(x) - square_of(px)), abs(square_of(y) - square_of(py)))
+        if SQUARE * squares > M[REACH][i, 0] + 1e-9:
+            return False
+    return line_of_sight(M, W, x, y, px, py)
+
+
+@internal
+def strike_lands(M: Arrays, W: Arrays, i: int, g: int, ranged: int) -> bool:
+    """Intruder i strikes, kills or shoots defender g (``D20Game._act``): nothing happens to a
+    dead victim; one out of its reach is not struck (``Game._blow_refused``, LP-7: where it
+    stands now, :func:`reaches`); else the blow is noisy and an attack (DD-5, DD-20). True
+    when it lands."""
+    if not W[GALIVE][g] or not reaches(M, W, i, W[GX][g], W[GY][g], ranged):
+        return False
+    W[NOISY][i] = 1
+    W[FOUGHT][i] = 1
+    return True
+
+
+@internal
+def square_lands(M: Arrays, W: Arrays, i: int, k: int, ranged: int) -> bool:
+    """Intruder i's attack on the named square of op k (DD-9) is made: within its reach of the
+    op's point (``OP_AT``, LP-7, :func:`reaches`); then it is noisy and an attack whatever it
+    finds there (DD-5, DD-20)."""
+    if not reaches(M, W, i, M[OP_AT][k, 0], M[OP_AT][k, 1], ranged):
         return False
     W[NOISY][i] = 1
     W[FOUGHT][i] = 1
@@ -786,7 +823,10 @@ class NotCovered(Exception):
     """A scenario a d20 kernel does not play yet (the message says why)."""
 
 
-Act = Callable[[Any, Any, object, Callable[[int, int, int, int], None]], None]
+Record = Callable[..., None]
+"""``record(kind, a, b, c, at=(x, y))``: one op, and the point it aims at (an attack on a
+named square's; else none)."""
+Act = Callable[[Any, Any, object, Record], None]
 """A game's recorder of one plan action: (game, walker, action, record)."""
 
 
@@ -795,9 +835,13 @@ def schedule(scenario: Any, game: Any, act: Act, surfaces: bool = True) -> dict[
     scenario: its own plan-walking) with ``act`` recording each action as ops (and raising
     :class:`NotCovered` for one it does not play): where it stands after the walk, whether it
     moved, changed place, at what speed, on what ground, in cover, inside the objective,
-    whether it fought or spoke whatever happened (its words, its attacks on squares: a blow
-    or a kill counts only on a living victim, which the kernel sees), lost cover on its way
-    (Starfinder's ``lost_cover``), and whether it was visible after its walk (``visible``)."""
+    whether it spoke whatever happened (its words: a blow, a kill or an attack on a square
+    counts only on a living victim in reach, which the kernel sees), lost cover on its way
+    (Starfinder's ``lost_cover``), and whether it was visible after its walk (``visible``);
+    and how far each intruder's blows reach (``reach``: melee, shooting; the engine's
+    ``blow_reach``). A planned blow is recorded whatever the reach: where its victim stands
+    when it comes due is the run's, and the kernel refuses it then as the engine does
+    (``Game._blow_refused``, LP-7: :func:`strike_lands`, :func:`square_lands`)."""
     from vigile.awareness.vocabulary import Attitude
     from vigile.engine.d20 import is_invisible
     from vigile.scene.actors import Side
@@ -812,11 +856,16 @@ def schedule(scenario: Any, game: Any, act: Act, surfaces: bool = True) -> dict[
         k: np.zeros((n_t, n_i), np.float64 if k in ("x", "y") else np.int64) for k in names
     }
     recorded: list[tuple[int, int, int, int]] = []
+    points: list[tuple[float, float]] = []
+    aimed: list[tuple[float, float]] = []
 
-    def record(kind: int, a: int, b: int, c: int) -> None:
+    def record(kind: int, a: int, b: int, c: int, at: tuple[float, float] = (0.0, 0.0)) -> None:
         recorded.append((kind, a, b, c))
+        aimed.append((float(at[0]), float(at[1])))
 
     setattr(game, "_act", lambda walker, action: act(game, walker, action, record))  # noqa: B010
+    # every planned blow recorded: the kernel refuses those out of reach when they come due
+    setattr(game, "_blow_refused", lambda walker, action: False)  # noqa: B010
     for t in range(scenario.turns):
         game.turn = t + 1
         game.speeds, game.running, game.walked = {}, set(), {}
@@ -828,8 +877,10 @@ def schedule(scenario: Any, game: Any, act: Act, surfaces: bool = True) -> dict[
         for i, walker in enumerate(intruders):
             before = walker.at
             recorded.clear()
+            aimed.clear()
             game._walk(walker)
             ops.extend(recorded)
+            points.extend(aimed)
             op_start[t * n_i + i + 1] = len(ops)
             out["visible"][t, i] = int(not is_invisible(walker))
             out["x"][t, i], out["y"][t, i] = walker.x, walker.y
@@ -853,6 +904,9 @@ def schedule(scenario: Any, game: Any, act: Act, surfaces: bool = True) -> dict[
             out["inside"][t, i] = int(_inside(scenario, walker.at))
     out["door_ops"] = np.array(ops, np.int64).reshape(-1, 4)
     out["op_start"] = op_start
+    out["op_at"] = np.array(points, np.float64).reshape(-1, 2)
+    reach = [[game.blow_reach(w, ranged=False), game.blow_reach(w, ranged=True)] for w in intruders]
+    out["reach"] = np.array(reach or [[0.0, 0.0]], np.float64)
     return out
 
 
@@ -928,6 +982,9 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
     for s, way in enumerate(ways):
         opened = always_open | {w for b, w in enumerate(named_doors) if way >> b & 1}
         barriers = board.barriers_for(frozenset(opened))
+        if not np.array_equal(barriers.blocks_movement, barriers.blocks_sight):
+            # LP-7: a melee blow's wall test is a line of sight in the kernel (:func:`reaches`)
+            raise NotCovered("barriers that block a walker but not sight, or sight alone")
         if m:
             sight_mask[s, :m] = barriers.blocks_sight
             doorish = np.zeros(m, np.bool_)

@@ -13,7 +13,8 @@ interface, :class:`vigile.dice.source.UniformFaces`): one uniform a die face
    whose darkvision does not reach it its square ([R] as DD-1); then it acts: the doors it
    opens or closes, invisibility cast (DD-1: an observer that can't see it keeps its square)
    or ended, a blow (the attack roll's d20, what the victim learns: DD-7, DD-21) or a kill at
-   a living defender, an attack on a named square (DD-9); a blow, a kill, words or an attack
+   a living defender, an attack on a named square (DD-9), each only within its reach or range
+   where the victim stands now (LP-7: else not made); a blow, a kill, words or an attack
    make it noisy (DD-5) and an attacker (DD-20) this round;
 3. for each living intruder: the signs that show an invisible one's square to the awake
    sighted defenders in a line of sight (DD-10, DD-12, DD-16), or, where none does and it moved
@@ -154,6 +155,7 @@ from vigile.sim.kernel.d20 import (
     patrols,
     record_run,
     set_invisible,
+    square_lands,
     square_of,
     start_run,
     strike_lands,
@@ -378,15 +380,15 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
                 set_invisible(M, W, i, VISIBLE, state, pin)
             elif kind == OP_STRIKE:
                 g = ops[k, 1]
-                if strike_lands(W, i, g):
+                if strike_lands(M, W, i, g, ops[k, 2]):
                     if M[GAC][g]:
                         face(20, uniforms, ctx)
                     _struck(M, W, g, i, ops[k, 2])
             elif kind == OP_KILL:
                 g = ops[k, 1]
-                if strike_lands(W, i, g):
+                if strike_lands(M, W, i, g, ops[k, 2]):
                     W[GALIVE][g] = 0
-            elif kind == OP_SQUARE:
+            elif kind == OP_SQUARE and square_lands(M, W, i, k, ops[k, 3]):
                 _attack_square(M, W, i, ops[k, 1], ops[k, 2], ops[k, 3], uniforms, ctx)
 
 

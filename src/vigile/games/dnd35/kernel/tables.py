@@ -156,10 +156,11 @@ def _rank(state: AwarenessState | None) -> int:
 
 def _act(game: Any, walker: Any, action: object, record: Callable[..., None]) -> None:
     """What the kernel plays of an intruder's action, recorded as an op (:func:`schedule`):
-    what ``D20Game._act`` does with it. Its words and its attacks on squares make it noisy and
-    an attacker this round (DD-5, DD-20) whatever happens; a blow or a kill only when its
-    victim is still alive, which the kernel sees (:func:`vigile.sim.kernel.d20.strike_lands`).
-    A grapple is a skirmish action: nothing."""
+    what ``D20Game._act`` does with it. Its words make it noisy this round (DD-5) whatever
+    happens; a blow or a kill only when its victim is still alive and in reach, an attack on a
+    square (and an attacker, DD-20) only in reach, which the kernel sees
+    (:func:`vigile.sim.kernel.d20.strike_lands`, :func:`~vigile.sim.kernel.d20.square_lands`,
+    LP-7). A grapple is a skirmish action: nothing."""
     door_of = {w.name: k for k, w in enumerate(w for w in game.scenario.walls if w.name)}
     defender_of = {
         a.name: g for g, a in enumerate(a for a in game.scenario.actors if a.side is Side.DEFENDERS)
@@ -178,12 +179,10 @@ def _act(game: Any, walker: Any, action: object, record: Callable[..., None]) ->
     elif isinstance(action, Strike):
         record(d20.OP_STRIKE, defender_of[action.target], int(action.ranged), 0)
     elif isinstance(action, Kill):
-        record(d20.OP_KILL, defender_of[action.target], 0, 0)
+        record(d20.OP_KILL, defender_of[action.target], int(action.ranged), 0)
     elif isinstance(action, AttackSquare):
         sx, sy = square_of(action.at)
-        record(d20.OP_SQUARE, sx, sy, int(action.ranged))
-        game.noisy.add(walker.name)
-        game.fought.add(walker.name)
+        record(d20.OP_SQUARE, sx, sy, int(action.ranged), at=action.at)
     elif isinstance(action, Speak):
         game.noisy.add(walker.name)
     elif not isinstance(action, ThrowGrapple):

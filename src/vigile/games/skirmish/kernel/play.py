@@ -704,6 +704,23 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
             h = next_in_group[h]
 
 
+@internal
+def _reaches(M: Arrays, W: Arrays, G: Arrays, L: Arrays, k: int, victim: int) -> bool:
+    """The kill or strike of op k (or its fumble roll's) reaches its victim where it stands
+    now (``Game._blow_refused``, LP-7): within the op's reach of the maker (``math.hypot``,
+    ``gap > reach + 1e-9`` refused); a shot in a line of sight, a melee blow with no barrier
+    that stops a walker between (``Board.blocks_walker``), the doors as the op found them."""
+    ops = M[OPS]
+    mx, my = ops[k, 8], ops[k, 9]
+    vx, vy = W[GX][victim], W[GY][victim]
+    if not hypot_below(mx - vx, my - vy, ops[k, 12] + 1e-9, False):
+        return False
+    doors = int(ops[k, 4])
+    if ops[k, 13]:
+        return _sees(G, L, M[SIGHT_MASK][doors], mx, my, vx, vy)
+    return _walls_between(G, L, M[MOVE_MASK][doors], mx, my, vx, vy) == 0
+
+
 @inlined
 def _ops(
     M: Arrays,
@@ -742,12 +759,12 @@ def _ops(
         besides = NOBODY  # a guard the noise is not for: the one struck
         key = k  # where a posted listener's count of walls to the source is cached
         if kind == FUMBLE_OP:
-            if victim >= 0 and not alive[victim]:
+            if victim >= 0 and not (alive[victim] and _reaches(M, W, G, L, k, victim)):
                 continue
             if not fumbles(int(ops[k, 7]), sides, uniforms, ctx):
                 continue
         elif kind != NOISE_OP:  # a kill or a strike: the noise is where the victim stands
-            if not alive[victim]:
+            if not (alive[victim] and _reaches(M, W, G, L, k, victim)):
                 continue
             if kind == KILL_OP:
                 alive[victim] = False

@@ -53,6 +53,9 @@ STATES = tuple(AwarenessState)
 NOISE, OVERHEAR = 0, 1
 """The two hearing checks of the table: a defender hears a noise, an intruder overhears."""
 FUMBLE_OP, NOISE_OP, KILL_OP, STRIKE_OP = 0, 1, 2, 3
+OP_COLUMNS = 14
+"""An op's row: kind, maker, place (2), doors, sound, victim, pool, maker's place (2),
+attitude, lit, a blow's reach and whether it is a shot (LP-7)."""
 OP_KINDS = {"fumble": FUMBLE_OP, "noise": NOISE_OP, "kill": KILL_OP, "strike": STRIKE_OP}
 MOST_TABLE = 40_000_000
 """Most entries of the noise table (80 MB); a scenario beyond is played by the batch."""
@@ -259,6 +262,8 @@ def build(scenario: Scenario) -> KernelModel:
                     op.maker_at[1],
                     ATTITUDES.index(op.attitude),
                     int(op.lit),
+                    op.reach,
+                    int(op.ranged),
                 ]
             )
         turn_ops[t + 1] = len(op_rows)
@@ -268,7 +273,7 @@ def build(scenario: Scenario) -> KernelModel:
             lit[t, i] = int(turn.lit[i])
         turn_doors[t] = (state(turn.doors_before), state(turn.doors))
         objective[t] = int(turn.objective)
-    ops = np.array(op_rows, np.float64).reshape(-1, 12)
+    ops = np.array(op_rows, np.float64).reshape(-1, OP_COLUMNS)
 
     # --- overhearing: who talks, at what volume
     talks = np.full(max(n_g, 1), -1, np.int64)

@@ -178,7 +178,8 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
     """Each living intruder where its plan takes it: those that had located it keep the square
     where it was and only its presence (``_unpin``, LP-2); a visible one that walks into the
     dark leaves those that observed it only its square (``_into_the_dark``); then its doors,
-    invisibility cast or ended, blows, kills and sniping shots (a dead victim: nothing)."""
+    invisibility cast or ended, blows, kills and sniping shots (a dead victim, or one out of
+    reach or range where it stands now: nothing, LP-7)."""
     n_i = M[IN][I_I]
     ops = M[DOOR_OPS]
     vanished = M[IN][I_VANISH]
@@ -204,13 +205,13 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
             elif kind == OP_APPEAR:
                 set_invisible(M, W, i, VISIBLE, vanished, PINNED)
             elif kind == OP_STRIKE:
-                if strike_lands(W, i, g):
+                if strike_lands(M, W, i, g, ops[k, 2]):
                     _roll_to_hit(M, i, g, uniforms, ctx)
                     _struck(M, W, g, i, ops[k, 2])
             elif kind == OP_KILL:
-                if strike_lands(W, i, g):
+                if strike_lands(M, W, i, g, ops[k, 2]):
                     W[GALIVE][g] = 0
-            elif kind == OP_SNIPE and strike_lands(W, i, g):
+            elif kind == OP_SNIPE and strike_lands(M, W, i, g, RANGED):
                 hidden = W[AWARE][g, i] != OBSERVED and W[HID][g, i] == 1
                 _roll_to_hit(M, i, g, uniforms, ctx)
                 _struck(M, W, g, i, RANGED)

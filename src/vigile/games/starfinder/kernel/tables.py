@@ -76,7 +76,8 @@ def _stats(actor: Any) -> Any:
 def _act(game: Any, walker: Any, action: object, record: Any) -> None:
     """What the kernel plays of an intruder's action, as an op: a door, invisibility cast or
     ended, a blow, a kill or a sniping shot at a defender (SF-9, SF-10, SF-11; the kernel sees
-    whether the victim still lives); words and a grapple change nothing Starfinder plays."""
+    whether the victim still lives and is in reach, LP-7); words and a grapple change nothing
+    Starfinder plays."""
     defender_of = {
         a.name: g for g, a in enumerate(a for a in game.scenario.actors if a.side is Side.DEFENDERS)
     }
@@ -95,7 +96,7 @@ def _act(game: Any, walker: Any, action: object, record: Any) -> None:
     elif isinstance(action, Strike):
         record(d20.OP_STRIKE, defender_of[action.target], int(action.ranged), 0)
     elif isinstance(action, Kill):
-        record(d20.OP_KILL, defender_of[action.target], 0, 0)
+        record(d20.OP_KILL, defender_of[action.target], int(action.ranged), 0)
     elif isinstance(action, Snipe):
         record(d20.OP_SNIPE, defender_of[action.target], 0, 0)
     elif not isinstance(action, Speak | ThrowGrapple):
