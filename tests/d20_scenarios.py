@@ -118,7 +118,8 @@ def _legs(
 ) -> list[dict[str, object]]:
     """One to four legs: to a point (featured: now and then acting where it stands), half
     speed or fast, running or waiting now and then; plain, an action a leg at most (half of
-    them none), featured up to two."""
+    them none), featured up to two. What one round cannot hold after the leg's move (LP-1:
+    a run's actions, a second action) goes to legs of their own, each the next round."""
     legs: list[dict[str, object]] = []
     for _ in range(draw(st.integers(1, 4))):
         leg: dict[str, object] = {
@@ -135,9 +136,13 @@ def _legs(
             chosen = [draw(st.sampled_from(actions)) for _ in range(draw(st.integers(0, 2)))]
         else:
             chosen = [a for a in [draw(st.sampled_from([*actions, "none", "none"]))] if a != "none"]
-        done = [_action(draw, a, targets, doors) for a in chosen]
-        leg["actions"] = [a for a in done if a is not None]
+        done = [a for a in (_action(draw, a, targets, doors) for a in chosen) if a is not None]
+        # one round holds the move and one action (LP-1): a run is the whole round, and any
+        # further action is played the next round, at a waypoint of its own
+        first = [] if leg.get("run") and not leg.get("wait") else done[:1]
+        leg["actions"] = first
         legs.append(leg)
+        legs += [{"actions": [a]} for a in done[len(first) :]]
     return legs
 
 

@@ -136,8 +136,9 @@ def test_the_kernel_takes_the_darkvision_boundary_from_the_rule(
 
 
 def test_dnd35_the_intruders_kill_speak_and_end_their_invisibility() -> None:
-    """[DD-5, DD-20, DD-1] The rogue kills the first guard he reaches, speaks, ends his
-    invisibility and casts it again: the round he kills or speaks he is heard at DC 0; once
+    """[DD-5, DD-20, DD-1] The rogue speaks, ends his invisibility, strikes, casts it again and
+    kills the first guard he reaches (a standard action a round: the spell and the kill in
+    rounds of their own, LP-1): the round he kills or speaks he is heard at DC 0; once
     visible, Hide against Spot; a guard that saw him vanish keeps his square until he moves."""
     data = bundled("dnd35-rogue-sneak-attack")
     intruder = next(a for a in data["actors"] if a["side"] == "attackers")
@@ -149,7 +150,8 @@ def test_dnd35_the_intruders_kill_speak_and_end_their_invisibility() -> None:
         {"do": "end-invisibility"},
         *legs[0]["actions"],
     ]
-    legs.insert(1, {"actions": [{"do": "cast-invisibility"}, {"do": "kill", "target": guards[0]}]})
+    legs.insert(1, {"actions": [{"do": "cast-invisibility"}]})
+    legs.insert(2, {"actions": [{"do": "kill", "target": guards[0]}]})
     assert_same_game(scenario_of(data), RUNS, seed=14)
 
 
@@ -186,21 +188,30 @@ def test_dnd35_more_than_six_named_doors() -> None:
     legs = data["plans"]["Wisp"]
     legs[0]["actions"] = [{"do": "close-door", "door": "cross"}]
     legs[1]["actions"] = [{"do": "open-door", "door": "cross"}]
+    legs = []
     for k, leg in enumerate(data["plans"]["Pip"]):
-        leg["actions"] = [*leg.get("actions", []), {"do": "open-door", "door": f"cell {k}"}]
+        opens = {"do": "open-door", "door": f"cell {k}"}
+        if leg.get("run"):  # a run is the whole round (LP-1): the door, the next round
+            legs += [leg, {"actions": [opens]}]
+        else:
+            legs.append({**leg, "actions": [*leg.get("actions", []), opens]})
+    data["plans"]["Pip"] = legs
     assert_same_game(scenario_of(data), RUNS, seed=16)
 
 
 def test_dnd35_ethereal_actors() -> None:
     """[DD-17] An ethereal wizard is reached by no sense but see invisibility (Hide against
-    Spot) and no blow; an ethereal guard is never the creature on an attacked square."""
+    Spot) and no blow; an ethereal guard is never the creature on an attacked square. She
+    attacks Pell's square (4, 8) from (17, 37), square (3, 7), next to it, after 21.2 ft at
+    full speed (30 ft); the next round she strikes Brom, square (6, 4), from (27, 22), square
+    (5, 4), 18 ft further: each blow in reach (LP-7), a move and one attack a round (LP-1)."""
     data = bundled("dnd35-invisible-intruder")
     actor(data, "Elandra")["ethereal"] = True
     actor(data, "Sergeant Brom")["senses"] = ["sight", "hearing", "see-invisible"]
     actor(data, "Guard Pell")["ethereal"] = True
-    data["plans"]["Elandra"][0]["actions"] = [
-        {"do": "attack-square", "at": [20, 40]},
-        {"do": "strike", "target": "Sergeant Brom"},
+    data["plans"]["Elandra"][0:1] = [
+        {"to": [17, 37], "speed": "fast", "actions": [{"do": "attack-square", "at": [20, 40]}]},
+        {"to": [27, 22], "speed": "fast", "actions": [{"do": "strike", "target": "Sergeant Brom"}]},
     ]
     assert_same_game(scenario_of(data), RUNS, seed=17)
 

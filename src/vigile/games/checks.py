@@ -11,8 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from vigile.rulesets.data import RuleData, shipped
+from vigile.rulesets.economy import Spent, cost_of, round_of, spend
 from vigile.rulesets.limits import LIMITS
 from vigile.scene.consistency import Issue, Parts
+from vigile.scene.house import house_rule_issues, scenario_rules
 
 SKIRMISH_ONLY = ("stealth_dice", "ninja")
 D20_ONLY = ("bonuses", "invisible", "ethereal", "incorporeal", "distracted", "asleep")
@@ -86,6 +89,7 @@ def d20_issues(
     skills, a light without a radius, more observers than one check takes."""
     found: list[Issue] = side_issues(parts)
     found += plan_issues(parts, GAME_ACTIONS.get(game, ()), run=True)
+    found += economy_issues(parts, game)
     for i, actor in parts.actors:
         given = actor.model_fields_set
         for name in (*SKIRMISH_ONLY, "dice"):
@@ -113,6 +117,63 @@ def d20_issues(
     if parts.encounter is not None:
         found.append((("encounter",), "day encounters are skirmish rules (SK-S, SK-A)"))
     return found
+
+
+def economy_issues(parts: Parts, game: str) -> list[Issue]:
+    """A waypoint whose actions one round cannot hold (LP-1): validation refuses what live play
+    would (:func:`vigile.rulesets.economy.spend`, the game's ``[actions]`` and ``[round]``).
+
+    A plan's leg acts in one round (:meth:`vigile.engine.game.Game._walk`): the round it
+    arrives, after its move there (a move action; a run, the whole round), unless it waits
+    first (``wait``) or is already there (no ``to``, or the waypoint where it stands); then
+    every action of the leg, in order. The next leg begins the next round. So each action
+    must fit what that round has left: two standard actions, or a full-round run then an
+    attack, are refused, naming the action's field."""
+    rules = _game_rules(game, parts)
+    allows = round_of(rules)
+    if allows is None:
+        return []
+    starts = {actor.name: actor.position for _, actor in parts.actors}
+    found: list[Issue] = []
+    for name, legs in parts.plans.items():
+        at = starts.get(name)
+        for i, leg in enumerate(legs):
+            if leg is None:
+                at = None  # where it stands is not known past a leg that did not validate
+                continue
+            spent, done = Spent(), []
+            if leg.to is not None and leg.wait == 0 and leg.to != at:
+                step = "run" if leg.run else "move"
+                spent = spend(allows, spent, step, cost_of(rules, step)) or spent
+                done.append(f"its {step} to the waypoint")
+            for k, action in enumerate(leg.actions):
+                cost = cost_of(rules, action.do)
+                after = spend(allows, spent, action.do, cost)
+                if after is None:
+                    found.append(
+                        (
+                            ("plans", name, i, "actions", k),
+                            f"{name!r} cannot {action.do} in the round it already spent on "
+                            f"{' and '.join(done)}: {action.do} is a {cost.value} action, and a "
+                            f"round gives {allows.standard} standard and {allows.move} move "
+                            "action(s), or two moves, or one full-round action (LP-1); give it "
+                            "a leg of its own (no 'to': it acts the next round)",
+                        )
+                    )
+                    continue
+                spent = after
+                done.append(action.do)
+            if leg.to is not None:
+                at = leg.to
+    return found
+
+
+def _game_rules(game: str, parts: Parts) -> RuleData:
+    """The game's numbers with the scenario's house rules, where those are valid (else the
+    house rules' own issues are reported, and the shipped numbers are read)."""
+    if house_rule_issues(game, parts.house_rules):
+        return shipped(game)
+    return scenario_rules(game, parts.house_rules)
 
 
 def side_issues(parts: Parts) -> list[Issue]:

@@ -7,6 +7,15 @@ SK-V3), waits ``wait`` turns there, then performs its ``actions`` in order. A le
 a closed door, a partition or a closed window, unless it climbs over walls (``climb``) on a
 grapple thrown at the previous waypoint, or a door on its way was opened by an earlier action.
 
+The turn live play keeps, the plans keep (issue 33). In the d20 games a leg's actions are
+played in one round, the round it arrives (after its move there) unless it waits first or is
+already there, so they must fit what that round gives (LP-1, the game's ``[actions]`` and
+``[round]``): validation refuses a waypoint that holds more, naming the action
+(:func:`vigile.games.checks.economy_issues`); the next leg begins the next round. And a
+planned blow (``strike``, ``kill``, ``snipe``, ``attack-square``) needs its reach or range and
+a line of sight where its target stands when it comes due (LP-7): beyond, it is not made, the
+log says why, and the plan goes on (:meth:`vigile.engine.game.Game._blow_refused`).
+
 Some actions belong to the d20 games only (Starfinder, D&D 3.5), and a skirmish scenario that
 plans them is refused when it is validated (:mod:`vigile.games.checks`): ``attack-square``
 (DD-9), ``cast-invisibility`` and ``end-invisibility`` (DD-1, SF-7), ``snipe`` (SF-10,
@@ -214,7 +223,8 @@ class Leg(BaseModel):
     climb: bool = False
     """Climbs over the walls this leg crosses, on a grapple thrown at the previous waypoint."""
     run: bool = False
-    """d20 games: runs (or charges, when the leg ends with a blow), whatever its ``speed``: it
+    """d20 games: runs, whatever its ``speed``: a full-round action (LP-1), so the waypoint it
+    reaches holds no action that costs one in that round (a charge is not played); it
     covers ``turn.run_multiplier`` times its move a round (D&D 3.5 [C]: ×4), and is heard as
     running (DD-5: its Move Silently result −20) and hides as running (DD-20: −20); in
     Starfinder it is more than half speed (SF-3: −10)."""
