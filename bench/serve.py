@@ -7,13 +7,25 @@ room for the actions (its turn limit raised), opens the streams — the 3 ninjas
 the actions one after the other: each ninja waits or hides, then the turn ends (patrols, sight,
 alarms). It reports, side by side for each database:
 
-* the latency from sending an action to its frame arriving on each stream that is told of it
-  (p50, p99, max), over every (action, stream) pair; and the GM's own round trip;
+* the latency from sending an action to its frame arriving on each of the GM's streams (p50,
+  p99, max), over every (action, stream) pair (a character's or the table's frames are
+  numbered in the viewer's own sequence, LP-5: they do not say which action they report);
+  and the GM's own round trip;
 * events lost: for each stream, the events of its final view (fetched at the end) that never
   arrived over the stream (must be 0);
 * the actions per second the GM got through.
 
+Then undo and restart against the length of the log (issue 34): for logs of 10, 1,000 and
+10,000 records (the night raid: each turn every ninja waits or hides, the GM holds a guard, the
+turn ends), the time of the first view after a restart (the encounter opened afresh, its state
+rebuilt, the GM's view built: what ``GET /view`` does on a server that just started) and of an
+undo (the median of three in a row), before (every replay from the start: no checkpoint read or
+written) and after (checkpoints every ``EVERY`` records, as a running server leaves them),
+side by side. The first replay of a log that has no checkpoint yet (one written before them)
+is timed too: it leaves them behind.
+
     python bench/serve.py [--actions 1000] [--players 8] [--watchers 50] [--pg URL]
+                          [--sizes 10,1000,10000] [--no-load] [--no-undo]
 """
 
 from __future__ import annotations
@@ -35,6 +47,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from vigile.web.sse import MAX_STREAMS_PER_TOKEN
 
 TOKEN = "bench-server-token-0123456789"
 GM_LINE = re.compile(r"^GM: (http://127\.0\.0\.1:(\d+))/\?token=")
@@ -64,6 +78,7 @@ class Stream:
 
     name: str
     url: str
+    token: str = ""
     arrived: dict[int, float] = field(default_factory=dict)
     events: int = 0
     ready: threading.Event = field(default_factory=threading.Event)
@@ -135,11 +150,21 @@ def run(db: str, label: str, *, count: int, players: int, watchers: int) -> dict
             stream_url = f"{base}/api/v1/encounters/{encounter}/stream"
             chosen = [*NINJAS, *GUARDS][:players]
             streams = [
-                Stream(who, f"{stream_url}?token={tokens['players'][who]}") for who in chosen
+                Stream(who, f"{stream_url}?token={t}", t)
+                for who in chosen
+                for t in [tokens["players"][who]]
             ]
+            # The watchers on the GM's and the table's tokens, then the characters', at most
+            # MAX_STREAMS_PER_TOKEN streams a token (the server refuses one more).
+            pool = [tokens["gm"], tokens["table"], *tokens["players"].values()]
+            used = {t: sum(s.token == t for s in streams) for t in pool}
             for i in range(watchers):
-                token = tokens["table"] if i % 2 else tokens["gm"]
-                streams.append(Stream(f"watcher{i}", f"{stream_url}?token={token}"))
+                free = [t for t in pool if used[t] < MAX_STREAMS_PER_TOKEN]
+                if not free:
+                    raise SystemExit(f"{watchers} watchers: more streams than the tokens allow")
+                token = free[i % 2] if len(free) > 1 and i % 2 else free[0]
+                used[token] += 1
+                streams.append(Stream(f"watcher{i}", f"{stream_url}?token={token}", token))
             threads = [threading.Thread(target=s.run, daemon=True) for s in streams]
             for thread in threads:
                 thread.start()
@@ -164,14 +189,11 @@ def run(db: str, label: str, *, count: int, players: int, watchers: int) -> dict
             latencies: list[float] = []
             lost = 0
             for stream in streams:
-                latencies += [t - sent[seq] for seq, t in stream.arrived.items() if seq in sent]
-                if stream.name.startswith("watcher"):
-                    token = tokens["table"] if int(stream.name[7:]) % 2 else tokens["gm"]
-                else:
-                    token = tokens["players"][stream.name]
+                if stream.token == tokens["gm"]:  # the others' ids count their own events
+                    latencies += [t - sent[s] for s, t in stream.arrived.items() if s in sent]
                 final = gm.get(
                     f"/api/v1/encounters/{encounter}/view",
-                    headers={"Authorization": f"Bearer {token}"},
+                    headers={"Authorization": f"Bearer {stream.token}"},
                 ).json()
                 lost += max(0, len(final["events"]) - stream.events)
             errors = [s.error for s in streams if s.error]
@@ -198,6 +220,113 @@ def run(db: str, label: str, *, count: int, players: int, watchers: int) -> dict
     }
 
 
+# ---------------------------------------------------------------- undo and restart by log length
+
+
+def log_actions(count: int) -> list[dict[str, Any]]:
+    """The records of the undo/restart benchmark: each turn every ninja waits (Kaze hides when
+    he can: he cannot, in the open, and waits), the GM holds a guard, the turn ends."""
+    found: list[dict[str, Any]] = []
+    while len(found) < count:
+        for name in NINJAS:
+            found += [{"do": "wait", "actor": name}, {"do": "wait", "actor": name}]
+        found.append({"do": "hold", "actor": "Jubei"})
+        found += [{"do": "wait", "actor": "Kage"}] * 4
+        found.append({"do": "end-turn"})
+    return found[:count]
+
+
+def make_log(count: int) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+    """A night raid's log of ``count`` records, played once (in a scratch SQLite file, in
+    memory's file system where there is one): its scenario text and its records."""
+    from vigile.live import Encounter
+    from vigile.store import Store
+
+    text = scenario_text(count // 12 + 5)
+    scratch = "/dev/shm" if Path("/dev/shm").is_dir() else None
+    with (
+        tempfile.TemporaryDirectory(dir=scratch) as folder,
+        Store(f"sqlite:///{Path(folder) / 'log.db'}") as store,
+    ):
+        made, _ = Encounter.create(store, text=text, fmt="yaml", source="raid.yaml", seed=7)
+        encounter = Encounter(store, made.id, checkpoints=False)
+        for action in log_actions(count):
+            encounter.act(action)
+        records = [(r.kind, r.payload) for r in store.records(made.id)]
+    return text, records
+
+
+def copy_log(store: Any, text: str, records: list[tuple[str, dict[str, Any]]]) -> str:
+    """A new encounter in ``store`` with the log ``records``, no checkpoint (as if written
+    before checkpoints)."""
+    row = store.create_encounter(
+        name="bench", ruleset="skirmish", source="raid.yaml", scenario=text,
+        scenario_format="yaml", seed=7, dice="rolled",
+    )  # fmt: skip
+    for start in range(0, len(records), 500):
+        store.append_many(row.id, records[start : start + 500])
+    return str(row.id)
+
+
+def timed(call: Any) -> float:
+    started = time.perf_counter()
+    call()
+    return time.perf_counter() - started
+
+
+def undo_restart(db: str, label: str, sizes: list[int]) -> list[dict[str, Any]]:
+    """Per log length: the first view after a restart and an undo, without checkpoints and
+    with them."""
+    from vigile.io.i18n import Lang
+    from vigile.live import Encounter, view
+    from vigile.store import Store
+
+    rows = []
+    with Store(db) as store:
+        for size in sizes:
+            text, records = make_log(size)
+            row: dict[str, Any] = {"db": label, "records": size}
+            for mode in ("before", "after"):
+                every = mode == "after"
+                encounter_id = copy_log(store, text, records)
+                if every:  # the checkpoints a running server leaves: its first replay's
+                    row["first_replay_s"] = timed(
+                        lambda i=encounter_id: Encounter(store, i).state()
+                    )
+                restart: list[float] = []
+                for _ in range(3):
+                    started = time.perf_counter()
+                    opened = Encounter(store, encounter_id, checkpoints=every)
+                    opened.state()
+                    state = time.perf_counter() - started
+                    view(opened, "gm", None, Lang.EN)
+                    restart.append(time.perf_counter() - started)
+                row[f"state_{mode}_s"] = state
+                row[f"view_{mode}_s"] = statistics.median(restart)
+                undos = [timed(opened.undo) for _ in range(3)]
+                row[f"undo_{mode}_s"] = statistics.median(undos)
+            shown = {"db": label, "records": size} | {
+                f"{what}_{mode}_s": row[f"{what}_{mode}_s"]
+                for what in ("view", "undo", "state")
+                for mode in ("before", "after")
+            }
+            shown["first_replay_s"] = row["first_replay_s"]
+            rows.append(shown)
+            print(json.dumps(shown), file=sys.stderr, flush=True)
+    return rows
+
+
+def print_rows(rows: list[dict[str, Any]]) -> None:
+    keys = list(rows[0])
+    print(" | ".join(f"{k:>14}" for k in keys))
+    for row in rows:
+        print(
+            " | ".join(
+                f"{v:>14.4f}" if isinstance(v, float) else f"{v!s:>14}" for v in row.values()
+            )
+        )
+
+
 def pg_database(admin_url: str) -> str:
     """A fresh schema in the PostgreSQL database of ``admin_url``, as a URL."""
     from sqlalchemy import create_engine, make_url, text
@@ -217,7 +346,24 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--watchers", type=int, default=50)
     parser.add_argument("--pg", default=os.environ.get("VIGILE_TEST_PG_URL"))
+    parser.add_argument("--sizes", default="10,1000,10000", help="log lengths for undo/restart")
+    parser.add_argument("--no-load", action="store_true", help="skip the streams under load")
+    parser.add_argument("--no-undo", action="store_true", help="skip undo and restart")
     options = parser.parse_args()
+    if not options.no_load:
+        load(options)
+    if not options.no_undo:
+        sizes = [int(size) for size in options.sizes.split(",")]
+        found = []
+        with tempfile.TemporaryDirectory() as folder:
+            found += undo_restart(f"sqlite:///{Path(folder) / 'undo.db'}", "SQLite", sizes)
+        if options.pg:
+            found += undo_restart(pg_database(options.pg), "PostgreSQL", sizes)
+        print("\nundo and the first view after a restart, by records in the log (seconds):")
+        print_rows(found)
+
+
+def load(options: argparse.Namespace) -> None:
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         sqlite = f"sqlite:///{Path(folder) / 'bench.db'}"
