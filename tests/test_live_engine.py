@@ -77,8 +77,14 @@ def step_point(at: Point, to: Point, length: float) -> Point:
     return (at[0] + (to[0] - at[0]) * length / gap, at[1] + (to[1] - at[1]) * length / gap)
 
 
-def live_turn(game: Game, progress: dict[str, dict[str, Any]], plans: dict[str, Any]) -> None:
-    """One turn of the plans, played as a GM would with live actions (mirrors ``Game._walk``)."""
+def live_turn(
+    game: Game,
+    progress: dict[str, dict[str, Any]],
+    plans: dict[str, Any],
+    refusals: list[tuple[Any, ...]],
+) -> None:
+    """One turn of the plans, played as a GM would with live actions (mirrors ``Game._walk``);
+    a blow live play refuses (LP-7) goes into ``refusals``, and the plan goes on."""
     for walker in game.intruders():
         if game.outcome is not None:
             return
@@ -112,12 +118,21 @@ def live_turn(game: Game, progress: dict[str, dict[str, Any]], plans: dict[str, 
             continue
         for action in leg.actions:
             if game.outcome is None and walker.alive:
-                game.apply(parse_action(action_json(action) | {"actor": walker.name}))
+                try:
+                    game.apply(parse_action(action_json(action) | {"actor": walker.name}))
+                except Refusal as refused:
+                    if refused.rule != "LP-7":
+                        raise
+                    # the GM's blow is refused (LP-7): the plan logs it as not made, goes on
+                    refusals.append((game.turn, walker.name, refused.key, refused.params))
         state.update(leg=state["leg"] + 1, waiting=None, climbed=False)
 
 
-def live_game(scenario: Scenario, seed: int, faces: list[int]) -> Game:
-    """The same scenario played live, the plans given as actions, with the same faces."""
+def live_game(
+    scenario: Scenario, seed: int, faces: list[int]
+) -> tuple[Game, list[tuple[Any, ...]]]:
+    """The same scenario played live, the plans given as actions, with the same faces; and the
+    blows live play refused (LP-7)."""
     plans = dict(scenario.plans)
     game = new_game(scenario.model_copy(update={"plans": {}}), faces=GivenFaces(faces))
     game.rng = np.random.default_rng([seed, 2])
@@ -127,11 +142,12 @@ def live_game(scenario: Scenario, seed: int, faces: list[int]) -> Game:
         for w in game.walkers
         if w.side is Side.ATTACKERS
     }
+    refusals: list[tuple[Any, ...]] = []
     while game.outcome is None:
-        live_turn(game, progress, plans)
+        live_turn(game, progress, plans, refusals)
         if game.outcome is None:
             game.apply(parse_action({"do": "end-turn"}))
-    return game
+    return game, refusals
 
 
 def signature(events: list[Event]) -> list[tuple[Any, ...]]:
@@ -147,7 +163,17 @@ def signature(events: list[Event]) -> list[tuple[Any, ...]]:
             e.verdict.chance if e.verdict else None,
         )
         for e in events
-        if not e.message.startswith("live.")
+        if not e.message.startswith(("live.", "engine.blow."))
+    ]
+
+
+def not_made(events: list[Event]) -> list[tuple[Any, ...]]:
+    """The planned blows the log says were not made (LP-7), as live play's refusals read:
+    turn, actor, refusal key, and the event's values."""
+    return [
+        (e.turn, e.actor, "live.refusal." + e.message.removeprefix("engine.blow."), e.params)
+        for e in events
+        if e.message.startswith("engine.blow.")
     ]
 
 
@@ -162,20 +188,36 @@ PLANNED = [
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_gm_playing_the_plan_is_the_plan(source: str, seed: int) -> None:
     """Live actions that follow the plan give the plan-walking log, event for event, in every
-    game (same faces, same patrol generator)."""
+    game (same faces, same patrol generator): a planned blow the plan walker does not make
+    (LP-7: beyond reach at that moment, a defender having moved) is the blow live play refuses,
+    with the same rule, target and distance."""
     scenario = load_scenario(source)
     planned, faces = plan_game(scenario, seed)
-    try:
-        live = live_game(scenario, seed, faces)
-    except Refusal as refused:
-        if refused.rule not in ("LP-1", "LP-7"):
-            raise
-        # The plan walker (and the kernels that equal it) still plays a waypoint's actions
-        # whatever the round's actions (LP-1) or the blow's reach at that moment (LP-7, a d20
-        # defender who moved): live play refuses them. Left open (issue 33).
-        pytest.xfail(f"the plan breaks {refused.rule}, which live play enforces: {refused}")
+    live, refusals = live_game(scenario, seed, faces)
     assert signature(live.events) == signature(planned.events)
+    logged = not_made(planned.events)
+    assert [r[:3] for r in refusals] == [m[:3] for m in logged]
+    for (*_, params), (*_, values) in zip(refusals, logged, strict=True):
+        assert {k: values[k] for k in params} == params  # the target, the distance, the reach
     assert live.outcome == planned.outcome
+
+
+def test_the_sniper_s_spotter_does_not_strike_from_25_ft() -> None:
+    """The case issue 33 found: on seed 2 Sentry Kade has moved by the round Ix's plan strikes
+    him; he is 25 ft away, beyond her 5 ft reach: live play refuses the blow, and the plan now
+    logs it as not made (LP-7), with the same distance, and goes on."""
+    planned, _ = plan_game(load_scenario("starfinder-sniper"), 2)
+    ((turn, actor, key, params),) = not_made(planned.events)
+    # round 2: Ix walks hypot(20, 13) = 23.9 ft <= 30 to (60, 18) in round 1, strikes in round 2
+    assert (turn, actor, key, params["target"], params["distance"], params["reach"]) == (
+        2,
+        "Ix",
+        "live.refusal.out_of_reach",
+        "Sentry Kade",
+        25,
+        5,
+    )
+    assert not any(e.actor == "Ix" and e.message == "engine.event.strike" for e in planned.events)
 
 
 # ---------------------------------------------------------------- refusals
