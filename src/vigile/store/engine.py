@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -140,12 +141,13 @@ def sqlite_file(url: str) -> Path | None:
     return Path(database).expanduser().absolute()
 
 
-def check_sqlite_file(url: str, shown: str) -> None:
+def check_sqlite_file(url: str, shown: str, known: Callable[[], frozenset[str]]) -> None:
     """Refuse a SQLite file that is not vigile's (:class:`StoreError`), before anything writes
     to it or switches it to WAL: one that is not a SQLite database at all, one with another
     application's tables, one of a newer vigile's schema. A missing or empty file, or a
     database with no table, is vigile's to create. The file is read through a read-only
-    connection, which changes none of its bytes."""
+    connection, which changes none of its bytes. ``known``: the schema revisions this vigile
+    knows (:func:`.migrate.revisions`, passed in: migrate imports this module)."""
     path = sqlite_file(url)
     if path is None:
         return
@@ -169,9 +171,7 @@ def check_sqlite_file(url: str, shown: str) -> None:
         raise StoreError(
             f"not a vigile database (it holds {others}); vigile leaves it as it is", url=shown
         )
-    from .migrate import revisions  # migrate imports this module
-
-    if version not in revisions():
+    if version not in known():
         raise StoreError(
             f"its schema revision {version!r} is not one of this vigile's; "
             "is it from a newer vigile?",

@@ -52,7 +52,7 @@ from .errors import (
     TooManyEncounters,
     UnknownEncounter,
 )
-from .migrate import upgrade
+from .migrate import revisions, upgrade
 
 MAX_NAME: Final = 200
 """Characters in an encounter's name, its source, a token's character."""
@@ -153,7 +153,7 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         resolved = resolve_url(url)
         self._shown = hide_password(resolved)
-        check_sqlite_file(resolved, self._shown)
+        check_sqlite_file(resolved, self._shown, revisions)
         self._engine: Engine = make_engine(resolved)
         self._writer = self._engine.execution_options(**{WRITE: True})
         try:
