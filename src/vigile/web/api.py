@@ -331,7 +331,7 @@ def list_encounters(
     limit: Annotated[int, Query(ge=1, le=MAX_LIST)] = 100,
 ) -> dict[str, Any]:
     """The encounters, newest first."""
-    rows = ctx.store.encounters(archived=archived)
+    rows = ctx.store.encounters(archived=archived, limit=limit + 1)  # one more: "more"
     return {
         "encounters": [encounter_json(row, gm=True) for row in rows[:limit]],
         "more": len(rows) > limit,
