@@ -23,8 +23,6 @@ from vigile.errors import InputError
 if TYPE_CHECKING:  # numpy is imported only when dice are really rolled
     import numpy as np
 
-    from vigile.checks.verdict import Verdict
-
 
 class FaceSource(Protocol):
     """Something that yields die faces one at a time."""
@@ -109,6 +107,15 @@ class OutOfDice(InputError):
         )
 
 
+class Asked(Protocol):
+    """A check about to roll (a :class:`vigile.checks.verdict.Verdict`): its question."""
+
+    @property
+    def question(self) -> str:
+        """Message key of the question the check answers."""
+        ...
+
+
 class GivenFaces:
     """The GM's own dice, consumed in order (``--dice-values 2,6``)."""
 
@@ -135,7 +142,7 @@ class GivenFaces:
         """How many values the checks have used so far."""
         return self._next
 
-    def announce(self, verdict: Verdict, who: str) -> None:
+    def announce(self, verdict: Asked, who: str) -> None:
         """Remember which check, for whom, the next faces are for: an error names it."""
         self._asking = (verdict.question, who)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final, cast
 
 import numpy as np
 
@@ -32,11 +32,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from vigile.games.d20risk import D20RiskMap
-    from vigile.games.skirmish.riskmap import RiskMap as SkirmishMap
-    from vigile.games.skirmish.route import Route
-
-    RiskMap = SkirmishMap | D20RiskMap
+    from vigile.io.risk_view import D20Grid, RiskGrid, RouteView
     from vigile.rulesets.data import RuleData
     from vigile.sim.simulate import SimResult
 
@@ -377,7 +373,7 @@ def _legend(ax: Axes, handles: list[Any]) -> None:
     )
 
 
-def risk_figure(riskmap: RiskMap, lang: Lang, *, route: Route | None = None) -> Figure:
+def risk_figure(riskmap: RiskGrid, lang: Lang, *, route: RouteView | None = None) -> Figure:
     """The map with the risk map as a heat map (cells of risk 0 left clear), a colour bar, a
     title saying what (scenario, attitude or noise, resolution) and the route if given."""
     _agg()
@@ -410,8 +406,7 @@ def risk_figure(riskmap: RiskMap, lang: Lang, *, route: Route | None = None) -> 
     if d20:
         from vigile.io.risk_out import d20_params
 
-        found: Any = riskmap
-        params = d20_params(found, lang)
+        params = d20_params(cast("D20Grid", riskmap), lang)
         bar.set_label(tr("sim.plot.colour_bar_d20", lang, params))
         title = tr("sim.plot.d20_title", lang, params)
     else:

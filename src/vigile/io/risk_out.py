@@ -1,26 +1,22 @@
 """Risk maps and routes as text and JSON: what ``vigile riskmap`` and ``vigile route`` print.
 
-Renderers over a game's risk map (the skirmish's :class:`vigile.games.skirmish.riskmap.RiskMap`
-in cm, a d20 game's :class:`vigile.games.d20risk.D20RiskMap` on 5-ft squares: the map's ``unit``
-says which) and :class:`vigile.games.skirmish.route.Route`; every text comes from the message
+Renderers over a game's risk map (a :class:`~vigile.io.risk_view.RiskGrid`: the skirmish's in
+cm, a d20 game's on 5-ft squares, the map's ``unit`` says which) and its route (a
+:class:`~vigile.io.risk_view.RouteView`); every text comes from the message
 catalogue (fr, en). The pictures are drawn by :mod:`vigile.io.plots`."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from vigile.checks.numbers import fraction_text, percent_text
 from vigile.io.i18n import Lang, tr
 from vigile.rulesets.skirmish.sight import Attitude
 
 if TYPE_CHECKING:
-    from vigile.games.d20risk import D20RiskMap
-    from vigile.games.skirmish.riskmap import RiskMap
-    from vigile.games.skirmish.route import Route
-
-    AnyMap = RiskMap | D20RiskMap
+    from vigile.io.risk_view import D20Grid, RiskGrid, RouteView
 
 DIGITS = 6
 """Floats in JSON are rounded to this many digits."""
@@ -41,12 +37,12 @@ def _num(value: float) -> str:
     return f"{value:g}"
 
 
-def _d20(found: AnyMap) -> D20RiskMap | None:
+def _d20(found: RiskGrid) -> D20Grid | None:
     """The map as a d20 map (5-ft squares, ``ft``), or None for a skirmish map."""
-    return found if found.unit == "ft" else None  # type: ignore[return-value]
+    return cast("D20Grid", found) if found.unit == "ft" else None
 
 
-def d20_params(found: D20RiskMap, lang: Lang) -> dict[str, object]:
+def d20_params(found: D20Grid, lang: Lang) -> dict[str, object]:
     """What a d20 map's titles name: the scenario, the intruder, its way, the layer."""
     return {
         "scenario": found.board.scenario.name,
@@ -56,7 +52,7 @@ def d20_params(found: D20RiskMap, lang: Lang) -> dict[str, object]:
     }
 
 
-def riskmap_text(found: AnyMap, lang: Lang, plot: Path | None) -> list[str]:
+def riskmap_text(found: RiskGrid, lang: Lang, plot: Path | None) -> list[str]:
     """The short summary ``vigile riskmap`` prints."""
     scenario = found.board.scenario
     params: dict[str, object] = {"scenario": scenario.name, "attitude": found.attitude.value}
@@ -135,7 +131,7 @@ def riskmap_text(found: AnyMap, lang: Lang, plot: Path | None) -> list[str]:
     return lines
 
 
-def _attacker_points(found: AnyMap) -> list[tuple[str, tuple[float, float], Fraction]]:
+def _attacker_points(found: RiskGrid) -> list[tuple[str, tuple[float, float], Fraction]]:
     """The exact chance where each attacker starts (a d20 map: the intruder it is made for)."""
     from vigile.scene.actors import Side
 
@@ -147,7 +143,7 @@ def _attacker_points(found: AnyMap) -> list[tuple[str, tuple[float, float], Frac
     ]
 
 
-def riskmap_json(found: AnyMap, lang: Lang, plot: Path | None) -> dict[str, Any]:
+def riskmap_json(found: RiskGrid, lang: Lang, plot: Path | None) -> dict[str, Any]:
     """The risk map as JSON: the summary, exact chances at a few points, and the grid."""
     scenario = found.board.scenario
     row, column = found.worst()
@@ -190,8 +186,8 @@ def riskmap_json(found: AnyMap, lang: Lang, plot: Path | None) -> dict[str, Any]
 
 
 def route_text(
-    best: Route,
-    found: AnyMap,
+    best: RouteView,
+    found: RiskGrid,
     lang: Lang,
     plot: Path | None,
     actor: str | None,
@@ -240,7 +236,7 @@ def route_text(
     return lines
 
 
-def _doors_text(best: Route) -> str:
+def _doors_text(best: RouteView) -> str:
     return ", ".join(
         f"{name} ({_num(best.waypoints[at][0])}, {_num(best.waypoints[at][1])})"
         for at, name in best.doors
@@ -248,8 +244,8 @@ def _doors_text(best: Route) -> str:
 
 
 def _d20_route_text(
-    best: Route,
-    found: D20RiskMap,
+    best: RouteView,
+    found: D20Grid,
     lang: Lang,
     plot: Path | None,
     actor: str | None,
@@ -287,7 +283,7 @@ def _d20_route_text(
 
 
 def route_json(
-    best: Route, found: AnyMap, lang: Lang, plot: Path | None, out: Path | None
+    best: RouteView, found: RiskGrid, lang: Lang, plot: Path | None, out: Path | None
 ) -> dict[str, Any]:
     """The route as JSON."""
     d20 = _d20(found)
