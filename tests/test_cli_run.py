@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,10 +19,28 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def test_demo_plays_the_night_raid(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "demo")
-    assert code == 0
-    assert "Night raid" in out and "Turn 1" in out
-    assert any(key in out for key in ("Alarm raised", "Objective reached", "Turn limit"))
+    code, out, err = run(capsys, "demo")
+    assert code == 0, err
+    # the bundled night raid, played with its own seed (1603, in night-raid.yaml): the very log
+    # of ``vigile run night-raid``, and of it with that seed given
+    assert run(capsys, "run", "night-raid")[1] == out
+    assert run(capsys, "run", "night-raid", "--seed", "1603")[1] == out
+    assert out.startswith("  Night raid on the Nagamasa residence — turn limit 40.")
+    # a whole game: turns 1, 2, ... up to the last, then one outcome naming that last turn,
+    # the one the JSON log of the same game ends on
+    turns = [int(t) for t in re.findall(r"^— Turn (\d+) —$", out, flags=re.MULTILINE)]
+    assert turns == list(range(1, len(turns) + 1)) and 1 <= len(turns) <= 40
+    endings = re.findall(
+        r"^(Objective reached on turn (\d+) by .+\.|Alarm raised on turn (\d+) by .+|"
+        r"Turn limit reached \(turn (\d+)\)\.)$",
+        out,
+        flags=re.MULTILINE,
+    )
+    assert len(endings) == 1
+    assert int(next(t for t in endings[0][1:] if t)) == turns[-1]
+    _, lines, _ = run(capsys, "demo", "--json")
+    last = json.loads(lines.splitlines()[-1])
+    assert last["event"] == "outcome" and last["turn"] == turns[-1]
 
 
 def test_demo_in_french_and_as_a_character(capsys: pytest.CaptureFixture[str]) -> None:

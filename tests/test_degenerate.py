@@ -101,8 +101,24 @@ def test_a_defender_named_in_a_blow_is_still_fine(
 ) -> None:
     plans = {"A": [{"to": [48, 50], "actions": [{"do": "kill", "target": "G"}]}]}
     path = write(tmp_path, skirmish(NINJA, GUARD, plans=plans, turns=5))
-    code, _, err = cli(capsys, "simulate", path, "--runs", "50")
-    assert code == 0, err
+    code, out, err = cli(capsys, "scenario", "validate", path)
+    assert (code, err) == (0, "") and "valid" in out
+    code, out, err = cli(capsys, "simulate", path, "--runs", "50", "--json")
+    assert (code, err) == (0, "")
+    result = json.loads(out)
+    # every run is played to its end: no objective on this map, an alarm that does not end
+    # the game (alarm_ends is off by default: SK-G5), no d20 capture and no shadowing, so
+    # each of the 50 runs ends on the turn limit, whether the blow was struck or not
+    assert result["runs"] == 50
+    assert {k: v["count"] for k, v in result["outcomes"].items() if v["count"]} == {
+        "turn_limit": 50
+    }
+    # and the blow is in play: when A reaches its waypoint the plan's blow at G is struck, or
+    # said not made (G patrolled out of reach, LP-7), an action of A's on G either way
+    code, out, err = cli(capsys, "run", path, "--seed", "1", "--json")
+    assert (code, err) == (0, "")
+    events = [json.loads(line) for line in out.splitlines()]
+    assert [(e["actor"], e["target"]) for e in events if e["event"] == "action"] == [("A", "G")]
 
 
 # ---------------------------------------------------------------- the terminal

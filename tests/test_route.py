@@ -282,10 +282,23 @@ def test_a_hidden_route_is_written_hidden_only_in_cover(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     legs = load_scenario(out).plans["Ninja"]
-    assert legs[-1].to == (30, 50) and legs[-1].speed is Attitude.HIDDEN  # in cover [SK-V3]
-    # out of cover a hidden mover is seen as in motion (SK-V9): written at half speed, never
-    # as an immobile leg that moves (issue 8)
-    assert {leg.speed for leg in legs[:-1]} <= {Attitude.HALF, Attitude.HIDDEN}
+    assert legs[-1].to == (30, 50)
+
+    def in_cover(x: float, y: float) -> bool:
+        # the yard's one cover, the rectangle (20, 40)-(40, 55) of YARD
+        return 20 <= x <= 40 and 40 <= y <= 55
+
+    # hidden needs cover (SK-V3): a leg is written hidden exactly when its waypoint is in cover;
+    # out of cover a hidden mover is seen as in motion (SK-V9), so the leg is written at half
+    # speed, never as an immobile leg that moves (issue 8)
+    written = [(leg.to, leg.speed) for leg in legs if leg.to is not None]
+    assert written == [
+        (to, Attitude.HIDDEN if in_cover(*to) else Attitude.HALF) for to, _ in written
+    ]
+    # both cases are met: (30, 50) is in cover; the route leaves (10, 10), 30 cm from the
+    # cover to the north-west, through a waypoint out of it
+    assert written[-1][1] is Attitude.HIDDEN
+    assert any(speed is Attitude.HALF for _, speed in written)
 
 
 def test_route_text(tmp_path: Path) -> None:
