@@ -4,6 +4,10 @@ Real signals to real ``vigile`` processes; a real Dask scheduler (and worker) on
 fake endpoints (one that accepts and never speaks, one that answers random bytes), each torn
 down by the test. The slow bounds are shortened where a test waits for them (the module
 constants of :mod:`vigile.sim.executors`, set in the child before it runs).
+
+No test asserts how fast anything is (DESIGN.md: benchmarks measure, tests never time): each
+asserts what the stop left (the work done, a partial result, no process, one error line naming
+the bound), and a wait longer than :data:`HANG_S` fails it as a hang.
 """
 
 from __future__ import annotations
@@ -32,6 +36,10 @@ from vigile.sim.sweep import Vary, run_sweep, variant_count
 
 psutil = pytest.importorskip("psutil")
 
+HANG_S = 20
+"""Seconds after which a child that should have stopped has hung: ample on a loaded machine,
+never a measure of speed."""
+
 
 class Child:
     """``vigile ARGS`` in a session of its own (so a test can find and end all it started),
@@ -52,7 +60,6 @@ class Child:
             text=True,
             start_new_session=True,
         )
-        self.started = time.monotonic()
 
     def workers(self, count: int, within: float = 20) -> list[psutil.Process]:
         """Its child processes, once there are ``count`` of them."""
@@ -98,18 +105,16 @@ def children() -> Iterator[list[Child]]:
         child.kill()
 
 
-def _interrupt(child: Child) -> tuple[float, int, str, str]:
-    """SIGINT to the child; the seconds it took to exit, its code and output."""
-    sent = time.monotonic()
+def _interrupt(child: Child) -> tuple[int, str, str]:
+    """SIGINT to the child; its exit code and output (a hang after :data:`HANG_S` s fails)."""
     os.kill(child.process.pid, signal.SIGINT)
-    code, out, err = child.finish(timeout=20)
-    return time.monotonic() - sent, code, out, err
+    return child.finish(timeout=HANG_S)
 
 
 def _no_survivor(child: Child, workers: list[psutil.Process]) -> None:
-    _, alive = psutil.wait_procs(workers, timeout=3)
+    _, alive = psutil.wait_procs(workers, timeout=HANG_S)
     assert not alive, f"workers left: {alive}"
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + HANG_S
     while child.session() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not child.session()
@@ -121,20 +126,19 @@ the numpy batch, which answers at once (the compiled kernel may first compile, i
 
 
 @pytest.mark.multiprocess
-def test_ctrl_c_stops_simulate_at_once_with_the_runs_played(children: list[Child]) -> None:
+def test_ctrl_c_stops_simulate_early_with_the_runs_played(children: list[Child]) -> None:
     args = ["simulate", "night-raid", "--runs", "2000000", "--workers", "2"]
     child = Child(args, SMALL_BLOCKS)
     children.append(child)
     workers = child.workers(2)
     time.sleep(2.5)
-    took, code, out, err = _interrupt(child)
+    code, out, err = _interrupt(child)
     assert code == 130, err
-    assert took < 2.5, f"{took:.2f} s to stop"
     assert "Traceback" not in err
     first, title, *rest = out.splitlines()
     assert first.startswith("Interrupted (Ctrl-C) after ") and "of 2,000,000 runs" in first
     played = int(first.split(" after ")[1].split(" of ")[0].replace(",", ""))
-    assert 0 <= played < 2_000_000 and played % 128 == 0
+    assert 0 <= played < 2_000_000 and played % 128 == 0  # whole blocks, stopped early
     assert f"{played:,} runs (seed 0)" in title
     assert any("%  [" in line for line in rest)  # each chance with its interval
     _no_survivor(child, workers)
@@ -173,8 +177,8 @@ def test_ctrl_c_stops_simulate_json_with_the_partial_result(
     children.append(child)
     workers = child.workers(2)
     _wait_for(marker, child)
-    took, code, out, err = _interrupt(child)
-    assert code == 130 and took < 2.5, err
+    code, out, err = _interrupt(child)
+    assert code == 130, err
     found = json.loads(out)
     assert found["interrupted"] is True and found["requested"] == 2_000_000
     assert 0 < found["runs"] < 2_000_000
@@ -183,16 +187,15 @@ def test_ctrl_c_stops_simulate_json_with_the_partial_result(
 
 
 @pytest.mark.multiprocess
-def test_ctrl_c_stops_sweep_at_once_with_the_variants_done(children: list[Child]) -> None:
+def test_ctrl_c_stops_sweep_early_with_the_variants_done(children: list[Child]) -> None:
     # 19,000 runs a variant: the numpy batch (the kernel would first compile in each worker)
     args = ["sweep", "sk-v7-terrace", "--vary", "turns=1..40:1", "--runs", "19000"]
     child = Child([*args, "--workers", "2"])
     children.append(child)
     workers = child.workers(2)
     time.sleep(2.5)
-    took, code, out, err = _interrupt(child)
+    code, out, err = _interrupt(child)
     assert code == 130, err
-    assert took < 2.5, f"{took:.2f} s to stop"
     assert "Traceback" not in err
     first, header, *rows = out.splitlines()
     assert first.startswith("Interrupted (Ctrl-C) after ") and "of 40 variants" in first
@@ -235,35 +238,44 @@ def test_sweep_workers_are_capped_at_the_cpus(monkeypatch: pytest.MonkeyPatch) -
     assert local_workers(64, 1) == 1 and local_workers(0, 5) == 1
 
 
+@pytest.mark.timeout(HANG_S * 3)
 def test_a_vary_product_over_the_limit_is_refused_before_it_is_built(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import tracemalloc
 
+    import vigile.sim.sweep
+
+    built: list[str] = []
+    for name in ("variants", "run_sweep"):
+        monkeypatch.setattr(vigile.sim.sweep, name, lambda *_, name=name, **__: built.append(name))
     varies = ["turns=1..1000:1", "lights.0.radius=1..1000:1", "actors.Kage.dice=1..1000:1"]
     tracemalloc.start()
     try:
         with pytest.raises(LimitError, match="1,000,000,000 variants"):
             variant_count([Vary.parse(v) for v in varies])
-        start = time.monotonic()
         code = main(["sweep", "night-raid", *(f"--vary={v}" for v in varies), "--runs", "10"])
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     err = capsys.readouterr().err
     assert code == 2 and "1,000,000,000 variants" in err and err.count("\n") == 1
-    assert time.monotonic() - start < 5 and peak < 50_000_000
+    # counted, not built: no variant made, no sweep started, nothing near a billion variants
+    # held in memory
+    assert built == [] and peak < 50_000_000
 
 
 @pytest.mark.parametrize("scheme", ["tls", "ucx", "inproc", "ws"])
 def test_unsupported_schemes_are_refused_up_front(
-    scheme: str, capsys: pytest.CaptureFixture[str]
+    scheme: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    tried: list[str] = []
+    monkeypatch.setattr(executors, "_probe", lambda *_: tried.append("connect"))
+    monkeypatch.setattr(executors, "_dask_client_class", lambda: tried.append("import dask"))
     args = ["sweep", "sk-v7-terrace", "--vary", "turns=1..2:1", "--runs", "10"]
-    start = time.monotonic()
     code = main([*args, "--scheduler", f"{scheme}://127.0.0.1:8786"])
     err = capsys.readouterr().err
-    assert code == 2 and time.monotonic() - start < 2
+    assert code == 2 and tried == []  # refused before Dask is imported or a socket opened
     assert err.count("\n") == 1 and "Traceback" not in err
     assert f"{scheme}:// is not supported (supported: tcp://)" in err
 
@@ -306,6 +318,7 @@ def fake_server() -> Iterator[tuple[list[str], socket.socket]]:
         conn.close()
 
 
+@pytest.mark.timeout(HANG_S * 3)
 @pytest.mark.parametrize(
     ("answer", "said"),
     [
@@ -325,10 +338,9 @@ def test_an_endpoint_that_does_not_speak_dask(
     monkeypatch.setattr(executors, "HANDSHAKE_TIMEOUT_S", 1)
     address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
     args = ["sweep", "sk-v7-terrace", "--vary", "turns=1..2:1", "--runs", "10"]
-    start = time.monotonic()
     code = main([*args, "--scheduler", address])
     err = capsys.readouterr().err
-    assert code == 2 and time.monotonic() - start < 5
+    assert code == 2
     assert err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith("vigile: error: --scheduler: ") and said in err
 
@@ -354,7 +366,7 @@ def _dask(children: list[Child], tmp_path: Path) -> tuple[str, Child]:
         start_new_session=True,
     )
     holder = Child.__new__(Child)
-    holder.process, holder.started = process, time.monotonic()
+    holder.process = process
     children.append(holder)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -383,7 +395,7 @@ def _dask_worker(children: list[Child], address: str) -> None:
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
     holder = Child.__new__(Child)
-    holder.process, holder.started = process, time.monotonic()
+    holder.process = process
     children.append(holder)
 
 
@@ -395,10 +407,9 @@ def test_a_scheduler_without_worker(children: list[Child], tmp_path: Path) -> No
         [*args, "--scheduler", address], "import vigile.sim.executors as e\ne.WORKER_TIMEOUT_S = 2"
     )
     children.append(child)
-    code, _, err = child.finish(timeout=25)
-    assert code == 2, err
+    code, _, err = child.finish(timeout=HANG_S)
+    assert code == 2, err  # the bound it waited for, named: 2 s, not the default 10 s
     assert err == f"vigile: error: --scheduler: no worker joined {address} within 2 s\n"
-    assert time.monotonic() - child.started < 20
 
 
 LOST_AFTER_FIRST = """
@@ -427,11 +438,9 @@ def test_a_scheduler_killed_mid_sweep(children: list[Child], tmp_path: Path) -> 
         time.sleep(0.05)
     assert mark.exists(), child.finish(timeout=5)
     scheduler.process.kill()
-    killed = time.monotonic()
-    code, _, err = child.finish(timeout=20)
+    code, _, err = child.finish(timeout=HANG_S)
     assert code == 2, err
     assert err == f"vigile: error: --scheduler: lost the Dask scheduler at {address}\n"
-    assert time.monotonic() - killed < 10
 
 
 @pytest.mark.multiprocess

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import time
 from pathlib import Path
 
 import pytest
@@ -103,10 +102,8 @@ def test_sweep_cli_writes_csv_and_plot(tmp_path: Path, capsys: pytest.CaptureFix
     assert picture.read_bytes()[:4] == b"\x89PNG"
 
 
-def test_unreachable_scheduler_is_a_clear_error_within_10_s(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    start = time.monotonic()
+@pytest.mark.timeout(60)  # a hang, not a speed: the connection is refused, or gives up at 8 s
+def test_unreachable_scheduler_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
         [
             "sweep",
@@ -119,5 +116,8 @@ def test_unreachable_scheduler_is_a_clear_error_within_10_s(
             "tcp://127.0.0.1:9",
         ]
     )
-    assert code == 2 and time.monotonic() - start < 10
-    assert "--scheduler" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(
+        "vigile: error: --scheduler: cannot reach the Dask scheduler at tcp://127.0.0.1:9 ("
+    )
