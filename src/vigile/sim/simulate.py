@@ -5,9 +5,9 @@ Runs are played in blocks of :data:`BLOCK` runs; block ``k`` draws from its own 
 runs — not on how many blocks are held in memory at once, nor on how many workers play them.
 Memory is bounded by the block size, whatever the number of runs.
 
-From :data:`KERNEL_RUNS` runs, a game with a compiled model (its plug-in's ``kernel``: the numba
-kernels of issue 14) plays every block with it: the first call after install compiles it (tens
-of seconds, then cached on disk), so shorter simulations stay on the numpy batch, which answers
+From :data:`KERNEL_RUNS` runs, a game with a compiled model (its plug-in's ``kernel``: a numba
+kernel) plays every block with it: the first call after install compiles it (tens of seconds,
+then cached on disk), so shorter simulations stay on the numpy batch, which answers
 at once. A scenario the engine would play game by game (no batched model: the d20 games, day
 encounters) goes to the kernel from :data:`ENGINE_KERNEL_RUNS` runs, where the engine would
 already take longer than loading it. Without numba, a one-line notice and the batch (or the
@@ -48,9 +48,8 @@ Z95 = 1.959963984540054
 KERNEL_RUNS = 20_000
 """From this many runs, the compiled kernel plays (when the game has one and numba is installed)."""
 ENGINE_KERNEL_RUNS = 1_000
-"""From this many runs, the compiled kernel plays a scenario that has no batched model: the
-engine takes 1 to 12 ms a game, so a thousand games already take longer than loading the
-cached kernel."""
+"""From this many runs, the compiled kernel plays a scenario that has no batched model: from
+there the engine, game by game, takes longer than loading the cached kernel."""
 NO_NUMBA = (
     "vigile: numba is not installed, so the numpy batch plays (slower); "
     "pip install 'vigile[kernel]' for the compiled kernel\n"
@@ -223,9 +222,9 @@ def _kernel_ready(scenario: Scenario, runs: int, threshold: int) -> bool:
 def _chosen_model(scenario: Scenario, runs: int) -> tuple[Batched | Scenario, bool]:
     """What plays ``runs`` runs of the scenario (see the module's docstring), and whether it is
     the game's compiled model: from :data:`KERNEL_RUNS`, the compiled model where the game has
-    one for the scenario, built before the batched model (a third of a second for the night
-    raid, for nothing); from :data:`ENGINE_KERNEL_RUNS`, the compiled model of a scenario
-    the engine would play game by game; else the batched model, else the engine."""
+    one for the scenario, built before the batched model (which would be built for nothing);
+    from :data:`ENGINE_KERNEL_RUNS`, the compiled model of a scenario the engine would play
+    game by game; else the batched model, else the engine."""
     if _kernel_ready(scenario, runs, KERNEL_RUNS):
         kernel = _kernel(scenario)
         return (kernel, True) if kernel is not None else (_model(scenario), False)

@@ -69,7 +69,7 @@ def flow(value: Any) -> str:
 
 def _compose(text: str) -> Any:
     """The text's node tree, each node with its marks (libyaml's composer where there is one:
-    its marks count characters, as ruamel.yaml's do, and it is some fifteen times faster)."""
+    its marks count characters, as ruamel.yaml's do, and it is much faster)."""
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -85,9 +85,9 @@ MAX_CELLS: Final = 4_000_000
 AUTO_CELLS: Final = 250_000
 """The automatic resolution is the finest of 1, 2, 5, 10... cm that stays under this."""
 MAX_CELL_GUARDS: Final = 2_000_000
-"""No risk map looks at more (grid cell, guard) pairs: its work grows with both, about 3 µs a
-pair (a few seconds at the limit). A finer grid or more guards is refused (a LimitError)
-before any work; the automatic resolution coarsens to stay under it."""
+"""No risk map looks at more (grid cell, guard) pairs: its work grows with both, and this
+bounds it to a few seconds. A finer grid or more guards is refused (a LimitError) before any
+work; the automatic resolution coarsens to stay under it."""
 
 
 @dataclass(frozen=True)

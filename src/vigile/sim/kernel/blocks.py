@@ -1,4 +1,4 @@
-"""Blocks of runs from a stream of uniforms: what drives every game's compiled kernel (issue 14).
+"""Blocks of runs from a stream of uniforms: what drives every game's compiled kernel.
 
 Every kernel (the skirmish raid and day encounters, the d20 games) has one compiled entry
 point, its ``play_runs``, called as ``play_runs(*lead, uniforms, ctx, first, last, *tail)``:
@@ -43,8 +43,8 @@ _local = threading.local()
 
 def _stream_buffer(size: int) -> Array:
     """This thread's buffer for the stream of uniforms, at least ``size`` long. Kept from one
-    block to the next: a fresh 8 MiB array each block cost its pages' first touch (the kernel
-    zeroing them), 3 to 4% of a night raid's time."""
+    block to the next: a fresh 8 MiB array each block would cost its pages' first touch (the
+    kernel zeroing them) every block."""
     buffer: Array | None = getattr(_local, "buffer", None)
     if buffer is None or buffer.shape[0] < size:
         buffer = np.empty(size)

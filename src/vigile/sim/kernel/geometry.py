@@ -49,10 +49,10 @@ def compiled(function: Function) -> Function:
 def internal(function: Function) -> Function:
     """:func:`compiled`, without numba's entry from Python (``no_cpython_wrapper``): for a
     function only the compiled code calls, with the model's large tuples of arrays. The entry
-    unboxes each of a hundred arrays from a Python tuple, and compiling it took more than half
-    of the d20 kernels' first compile (D&D 3.5: 135 s with it, 38 s without). Calling such a
-    function from Python crashes the interpreter: the kernels' entry points (``play_runs``,
-    ``posted_codes``) and whatever a test calls stay :func:`compiled`."""
+    unboxes each of a hundred arrays from a Python tuple, and compiling that entry would be most
+    of the d20 kernels' first compile. Calling such a function from Python crashes the
+    interpreter: the kernels' entry points (``play_runs``, ``posted_codes``) and whatever a
+    test calls stay :func:`compiled`."""
     options: dict[str, Any] = {
         "cache": True,
         "nogil": True,
@@ -68,8 +68,8 @@ def inlined(function: Function) -> Function:
     for a function called often with many arrays, whose passing (as hundreds of words pushed
     on the stack) would cost more than its work; and for the two predicates of the hot loops,
     :func:`contacts` (a patrol's move) and :func:`meets_open` (lines of sight and the walls
-    a noise crosses), which LLVM left as calls: inlined, the night raid runs 7% and 4% faster.
-    Not for every small predicate: forcing all of them made the callers' loops slower."""
+    a noise crosses), which LLVM leaves as calls though the raid runs faster with them inlined.
+    Not for every small predicate: forcing all of them slows the callers' loops."""
     options: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False, "inline": "always"}
     return cast(Function, njit(function, **options))
 
@@ -79,8 +79,8 @@ NOBODY = cast(int, np.int64(-1))
 """0 and -1 typed int64, for a counter or an index that a compiled function is handed. numba
 types a variable first set to a literal (``n = 0``, later ``n += 1``) as that literal before it
 unifies it with the rest, and compiles the callee once more for it: a specialization never run,
-which cost about two seconds of LLVM each on the d20 kernels' large tuples (20 of D&D 3.5's 96).
-A numpy scalar is typed int64, not as a literal."""
+which lengthens the first compile of the d20 kernels' large tuples. A numpy scalar is typed
+int64, not as a literal."""
 SAME_POINT = 1e-9
 """Two meetings closer than this along a query are one point (``_SAME_POINT`` of the original)."""
 T27 = 134217729.0
@@ -265,8 +265,7 @@ def boxes_apart(
     touches P–Q only inside P–Q's box. Random play never lays a move or a line of sight along
     a wall's line to 1e-16, and the exact tests against the original would see it."""
     tol = BOX_MARGIN * (1.0 + abs(ax) + abs(ay) + abs(px) + abs(py))
-    # the four sides with ``|``, not ``or``: no branch to mispredict (random queries made
-    # the short-circuit version four times slower)
+    # the four sides with ``|``, not ``or``: no branch, which random queries would mispredict
     return (
         (max(ax, bx) + tol < min(px, qx))
         | (max(px, qx) + tol < min(ax, bx))

@@ -51,9 +51,9 @@ state lives in arrays allocated once by the caller. The round's phases (the walk
 perception of an intruder, a defender's action) are inlined
 (:func:`~vigile.sim.kernel.geometry.inlined`), not left to LLVM's judgement: once they grew to
 play visible intruders, darkness and kills, LLVM stopped inlining them, and passing the
-model's arrays at each call cost more than a third of the kernel's speed (measured). A run
-that runs out of uniforms stops (:data:`EXHAUSTED`) and is played again from its first uniform
-once the stream is refilled.
+model's arrays at each call took a large share of the kernel's time. A run that runs out of
+uniforms stops (:data:`EXHAUSTED`) and is played again from its first uniform once the stream
+is refilled.
 """
 
 from __future__ import annotations

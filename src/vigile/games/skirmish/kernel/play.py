@@ -24,12 +24,11 @@ faces. What it does know is how a pool is rolled against a target (SK-D1, SK-D3,
 Compiled without reference counting (``_nrt=False``, as the geometry): the kernel allocates
 nothing; its state lives in arrays allocated once by the caller. The turn's phases are
 inlined (:func:`~vigile.sim.kernel.geometry.inlined`), not left to LLVM's
-judgement: when it stopped inlining the sight phase (a helper grew by a few lines), passing
-the model's arrays at each call halved the kernel's speed. So is the noise of a turn's
+judgement: LLVM stops inlining a phase once it grows by a few lines, and passing the model's
+arrays at each call then costs more than the phase's work. So is the noise of a turn's
 operations (:func:`_noise`, at its one call there), and the turns are played in the loop over
 the runs itself (:func:`play_runs`): a call passes each array as seven or more words pushed on
-the stack, and a profile (``bench/perf_kernel.py``) put 13% of the night raid's time on those
-pushes; without them the raid plays 13 to 24% more runs per CPU-second (interleaved A/B).
+the stack, a cost that ``bench/perf_kernel.py`` shows in a profile.
 
 A run stops early, to be played again, when the stream runs out (:data:`EXHAUSTED`) or when it
 meets a case of the hearing table not yet asked of the rule (:data:`MISSED`).
@@ -145,7 +144,7 @@ every run together; a value written in a turn is stored as ``2 * EPOCH[0] + valu
 what is below ``2 * EPOCH[0]`` was written in an earlier turn: not yet known (and
 ``DONE_GROUP[group]`` holds the ``EPOCH[0]`` of the turn the group last moved). That spares
 clearing them each turn: three calls to ``memset`` a turn, with the last run's ends kept
-(:func:`play_runs`), 2% of a night raid's time. ``CACHE_STEPS`` beside
+(:func:`play_runs`). ``CACHE_STEPS`` beside
 ``CACHE_WALLS``: a posted listener's distance to a source, in the hearing table's steps (the
 exact quotient is slow where the distance is a whole number of steps, as on a grid)."""
 # SCALARS
@@ -558,11 +557,10 @@ def _blow_noise(
     ctx: np.ndarray,
 ) -> None:
     """:func:`_noise` (the same arguments), called: for the alarm's blows (:func:`_alarms`),
-    rarer than a turn's operations, whose one call inlines it. Inlined at the blows too (two
-    more copies in the run's function), the night raid ran 10 to 13% slower (interleaved A/B,
-    3 rounds); so did an :func:`_alarms` called only on a turn with a detection, with
-    :func:`_noise` inlined in it. numba forwards no ``*args`` to an inlined function: hence the
-    signature written again."""
+    rarer than a turn's operations, whose one call inlines it. Inlined at the blows too, it
+    would put two more copies in the run's function and slow the raid; so would an
+    :func:`_alarms` called only on a turn with a detection, with :func:`_noise` inlined in it.
+    numba forwards no ``*args`` to an inlined function: hence the signature written again."""
     _noise(
         G, L, D, V, P, sound, ax, ay, maker, outfit, noise_mask, sight_mask,
         mx, my, attitude, lit, besides, key, look_key, uniforms, ctx,
@@ -1115,9 +1113,9 @@ def play_runs(
     last run's only, for a tally that reads none of them).
 
     A run's turns are played here, in the loop over the runs, not in a function of their own:
-    calling one per run pushed the model's and the state's arrays on the stack (8% of the
-    night raid's time), and inlining it (a function that inlines the turn's phases) doubled the
-    memory of the first compile (0.5 to 0.9 GB)."""
+    calling one per run would push the model's and the state's arrays on the stack, and
+    inlining it (a function that inlines the turn's phases) would double the memory of the
+    first compile."""
     ints = M[INTS]
     n_g, n_i, n_t = ints[I_GUARDS], ints[I_INTRUDERS], ints[I_TURNS]
     endings = M[ENDINGS]
@@ -1125,8 +1123,7 @@ def play_runs(
     for r in range(first, last):
         start = ctx[C_POS]
         _new_run(M, W)
-        # the hot helpers' tuples, made in the loop: no copy, and measured 2% faster than made
-        # once before it (interleaved A/B)
+        # the hot helpers' tuples, made in the loop: no copy, and faster than made once before it
         G, L, D, V, P = _queries(M, W)
         for t in range(n_t):
             scalars[S_TURN] = t + 1
