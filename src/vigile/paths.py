@@ -1,4 +1,4 @@
-"""How the system answers a path: its status, or why it refused the name (issue 34).
+"""How the system answers a path: its status, or why it refused the name.
 
 The lowest layer (beside :mod:`vigile.errors`), so that every layer that reads a file the
 user named (house rules, scenarios, imports, the CLI's outputs) words a refused name the same

@@ -57,8 +57,8 @@ class GamePlugin:
     batch: str | None = None
     """``module:function`` preparing a scenario for the batched simulator, if there is one."""
     kernel: str | None = None
-    """``module:function`` giving the game's compiled simulation model of a scenario (issue 14:
-    a :class:`vigile.sim.tally.Batched` played by a numba kernel), or None for a scenario it
+    """``module:function`` giving the game's compiled simulation model of a scenario (a
+    :class:`vigile.sim.tally.Batched` played by a numba kernel), or None for a scenario it
     does not cover. Imported only by ``vigile simulate``, after it checked numba is installed."""
     scenario_issues: str | None = None
     """``module:function`` returning the game's own issues with a scenario's parts."""

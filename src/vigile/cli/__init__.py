@@ -31,7 +31,7 @@ def _check_group() -> typer.Typer:
 
 def _rules(ruleset: str | None, lang: Lang, as_json: bool, coverage: bool = False) -> None:
     """Print the rule catalogue of one ruleset, or of every one; with ``coverage``, where each
-    rule is played instead (issue 10)."""
+    rule is played instead."""
     from vigile.io.catalogue import catalogue_lines, rule_catalogue
 
     chosen = rule_catalogue(ruleset, lang)
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         if error.filename is None:
             raise
         # A path the user gave that the system refuses where no command words it (too long a
-        # name, a loop of links...): the path and the system's reason, on one line (issue 34).
+        # name, a loop of links...): the path and the system's reason, on one line.
         shown = printable(str(error.filename))
         print(f"vigile: error: {shown}: {error.strerror or error}", file=sys.stderr)
         return 2

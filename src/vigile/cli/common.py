@@ -56,7 +56,7 @@ def json_text(data: object, *, indent: int | None = None) -> str:
     """``data`` as JSON (UTF-8 kept) that is safe on the GM's terminal: every character
     :func:`~vigile.io.safe.printable` would escape (a control character, DEL, C1, a
     bidirectional override) is written as a JSON escape (``\\u202e``), so that the value
-    read back is the same and the terminal obeys none of it (issue 34)."""
+    read back is the same and the terminal obeys none of it."""
     return _UNPRINTABLE.sub(_json_escape, json.dumps(data, ensure_ascii=False, indent=indent))
 
 

@@ -1,4 +1,4 @@
-"""Where each rule is played (``vigile rules --coverage``, issue 10): the ``vigile check``
+"""Where each rule is played (``vigile rules --coverage``): the ``vigile check``
 commands' part, found by running each command with canonical options, then the library's part
 (:mod:`vigile.games.coverage`: the turn engine, the batched simulator, the risk map).
 

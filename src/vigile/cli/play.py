@@ -385,7 +385,7 @@ class Session:
     def write(lines: Iterable[str]) -> None:
         """Print lines, each escaped (:func:`~vigile.io.safe.printable`): a name typed at the
         prompt, an actor's or a door's, echoed in a refusal or a usage line, never drives the
-        terminal (issue 34)."""
+        terminal."""
         for line in lines:
             sys.stdout.write(printable(line) + "\n")
         sys.stdout.flush()

@@ -1,5 +1,5 @@
 """``vigile scenario import FILE``: a map drawn in Dungeondraft, DungeonFog, Arkenforge or
-Foundry VTT becomes a scenario, but for its actors (issue 13).
+Foundry VTT becomes a scenario, but for its actors.
 
 Thin: :mod:`vigile.scene.importers` reads the map and writes the YAML; this checks the options
 and the files to write before any work (:func:`vigile.io.files.check_target`: no file replaced

@@ -1,4 +1,4 @@
-"""``vigile serve``: the JSON API (and, with issue 12, the pages) for a table's live play."""
+"""``vigile serve``: the JSON API (and the pages) for a table's live play."""
 
 from __future__ import annotations
 
@@ -150,7 +150,7 @@ def _workspace(workspace: str | None) -> Path | None:
     folder = Path(workspace).expanduser().absolute()
     try:
         found = status(folder)
-    except OSError as error:  # too long a name, a loop of links (issue 34)
+    except OSError as error:  # too long a name, a loop of links
         raise InputError(f"{workspace}: {reason(error)}", where="--workspace") from None
     if found is None or not stat.S_ISDIR(found.st_mode):
         raise InputError(f"{workspace}: no such folder", where="--workspace")

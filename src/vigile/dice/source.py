@@ -5,7 +5,7 @@ A check never calls a random function itself: it asks a :class:`FaceSource` for 
 hands out the values the GM rolled at the table, in order, and complains when there are too
 few or too many.
 
-The draw interface of the compiled simulator (issue 14): one stream of uniforms in [0, 1) that
+The draw interface of the compiled simulator: one stream of uniforms in [0, 1) that
 the turn engine and the kernel consume in the same order. :class:`UniformFaces` turns the next
 uniform ``u`` into a face, ``floor(u * sides) + 1``; a scatter die reads ``uniform(0, 2π)``,
 ``0 + 2π * u``, from the same stream. A ``numpy.random.Generator`` is such a stream (its
@@ -58,7 +58,7 @@ class Uniforms(Protocol):
 class UniformFaces:
     """Faces read off a stream of uniforms, one uniform a face: ``floor(u * sides) + 1``.
 
-    The face source of the draw interface (issue 14): the turn engine given
+    The face source of the draw interface: the turn engine given
     ``UniformFaces(stream)`` and ``stream`` as its generator draws every die and every scatter
     die from the one stream, in the order the compiled kernel reads it.
     """

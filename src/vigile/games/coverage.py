@@ -1,4 +1,4 @@
-"""Where each rule is played, found by evidence (issue 10): the rule IDs that the verdicts of the
+"""Where each rule is played, found by evidence: the rule IDs that the verdicts of the
 turn engine, the batched simulator and the risk map cite, for a fixed set of canonical inputs.
 
 Nothing here is a hand-written table of "rule → where": each place plays its canonical inputs

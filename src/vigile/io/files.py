@@ -19,7 +19,7 @@ Two steps, both here:
 
 Reading a path the user named goes through :func:`status` (its kind, or None where nothing is
 there; the name's own trouble as an :class:`OSError` the caller words). A folder that others
-may change while vigile works in it (the editor's workspace, issue 34) is read and written
+may change while vigile works in it (the editor's workspace) is read and written
 relative to a descriptor of each folder, opened one name at a time without following a link
 (:func:`open_folder`, :func:`read_at`, :func:`write_at`, :func:`files_below`): a folder swapped
 for a symbolic link mid-way is refused, never followed out.

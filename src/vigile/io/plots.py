@@ -6,7 +6,7 @@ follows the file's extension: ``.png`` or ``.svg``. Texts come from the message 
 French or English. Coordinates are the scenario's: x to the right, y downwards, in its unit
 (cm or ft).
 
-Legibility (issue 13): names are dark text with a white halo, placed so that no two overlap
+Legibility: names are dark text with a white halo, placed so that no two overlap
 (:func:`declutter`); the heat scales stop short of their darkest shades, so no name or marker
 sits on a near-black cell; the objective and every attacker's planned path are drawn; the
 figure's height follows the map's shape (no blank bands); a sweep's axis of whole-number values

@@ -1,4 +1,4 @@
-"""Text from the user, made safe to print on the GM's terminal (issue 15).
+"""Text from the user, made safe to print on the GM's terminal.
 
 A scenario's own text fields are refused at validation when they hold control characters or
 bidirectional overrides (:mod:`vigile.scene.actors`); what else reaches the terminal from the

@@ -156,7 +156,7 @@ def explain(
     ``player_notes`` and the outcome as it perceives it; no odds, no secret roll.
 
     What the user typed into a line (a GM's ``--dc-mod 2:LABEL``) is printed escaped
-    (:func:`~vigile.io.safe.printable`): no line drives the terminal (issue 34).
+    (:func:`~vigile.io.safe.printable`): no line drives the terminal.
     """
     return [printable(line) for line in _explain(verdict, lang, hint_roll=hint_roll, view=view)]
 

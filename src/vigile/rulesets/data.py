@@ -113,7 +113,7 @@ def read_house_rule_text(path: Path) -> str:
     name = str(path)
     try:
         found = status(path)
-    except OSError as error:  # too long a name, a loop of links (issue 34)
+    except OSError as error:  # too long a name, a loop of links
         raise HouseRuleError(f"cannot be read ({reason(error)})", file=name) from None
     if found is None:
         raise HouseRuleError("no such file", file=name)

@@ -106,8 +106,8 @@ IMAGE_SUFFIXES = (".png", ".webp", ".jpg", ".jpeg")
 """The pictures a map's ``background`` may name."""
 MARKUP_CHARACTERS = frozenset("\"'<>`")
 """Characters a picture's file name may not hold: quotes, angle brackets and the backtick end
-an attribute or start a tag in the pages that draw the map (issue 34: a background of
-``"/><img src=x onerror=...>.png`` was a script in the editor)."""
+an attribute or start a tag in the pages that draw the map (a background of
+``"/><img src=x onerror=...>.png`` would be a script in the editor)."""
 
 
 def _relative_image(path: str) -> str:

@@ -7,7 +7,7 @@ SK-V3), waits ``wait`` turns there, then performs its ``actions`` in order. A le
 a closed door, a partition or a closed window, unless it climbs over walls (``climb``) on a
 grapple thrown at the previous waypoint, or a door on its way was opened by an earlier action.
 
-The turn live play keeps, the plans keep (issue 33). In the d20 games a leg's actions are
+The turn live play keeps, the plans keep. In the d20 games a leg's actions are
 played in one round, the round it arrives (after its move there) unless it waits first or is
 already there, so they must fit what that round gives (LP-1, the game's ``[actions]`` and
 ``[round]``): validation refuses a waypoint that holds more, naming the action

@@ -73,7 +73,7 @@ def format_of(path: Path) -> Format:
 
 def read_text(path: Path) -> str:
     """The file's text, refusing what cannot be a scenario file (a name the system refuses, too
-    long or a loop of links, says why: issue 34)."""
+    long or a loop of links, says why)."""
     from vigile.paths import reason, status
 
     try:

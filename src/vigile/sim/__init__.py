@@ -1,4 +1,4 @@
-"""Simulation over the same rules, for the designer (issue 5; DESIGN.md "Simulation").
+"""Simulation over the same rules, for the designer (DESIGN.md "Simulation").
 
 :mod:`vigile.sim.simulate` plays a scenario many times: batched, when its game's plug-in has a
 batched model (the skirmish raid: :mod:`vigile.games.skirmish.batch`), else game by game in the

@@ -180,7 +180,7 @@ def encounter_json(row: EncounterRow, *, gm: bool) -> dict[str, Any]:
 
 
 def join_url(request: Request, encounter_id: str, token: str) -> str:
-    """The link a viewer opens: the encounter's page (issue 12) with its token."""
+    """The link a viewer opens: the encounter's page with its token."""
     base = str(request.base_url).rstrip("/")
     return f"{base}/encounters/{encounter_id}?token={quote(token, safe='')}"
 

@@ -76,12 +76,12 @@ def create_app(
     problems.install(app)
     app.include_router(api.router, prefix="/api/v1")
     app.include_router(checks.router, prefix="/api/v1/checks")
-    from fastapi.staticfiles import StaticFiles  # the pages (issue 12); "/" is their list
+    from fastapi.staticfiles import StaticFiles  # the pages; "/" is their list
 
     from . import pages
 
     app.include_router(pages.router)
-    from . import editor  # the scenario editor (issue 13)
+    from . import editor  # the scenario editor
 
     app.include_router(editor.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
@@ -96,5 +96,5 @@ def create_app(
             allow_credentials=False,
             max_age=600,
         )
-    app.add_middleware(SecurityHeaders)  # CSP, nosniff, no referrer: every response (issue 34)
+    app.add_middleware(SecurityHeaders)  # CSP, nosniff, no referrer: every response
     return app

@@ -1,4 +1,4 @@
-"""The scenario editor of ``vigile serve`` (issue 13): draw the board, place the actors, draw
+"""The scenario editor of ``vigile serve``: draw the board, place the actors, draw
 their plans, see the errors as ``vigile scenario validate`` gives them, the risk overlay and the
 safest route as the designer moves a guard or a lamp, simulate, sweep, download or save.
 
@@ -135,8 +135,8 @@ class NoWorkspace(InputError):
 def workspace_path(settings: EditorSettings, name: str) -> Path:
     """``name`` inside the workspace (a relative path with ``/``, no ``..``), as a .yaml file;
     an :class:`InputError` for anything else, and for a name holding a control, invisible or
-    bidirectional character (U+202E shows ``evil\\u202egpj.yaml`` as ``evillmay.jpg``,
-    issue 34). The path is for messages: reading and writing go through :func:`_in_workspace`,
+    bidirectional character (U+202E shows ``evil\\u202egpj.yaml`` as ``evillmay.jpg``).
+    The path is for messages: reading and writing go through :func:`_in_workspace`,
     which follows no link."""
     from vigile.io.files import check_name
 
@@ -208,7 +208,7 @@ def save(settings: EditorSettings, name: str, text: str, loaded: str | None, con
     name in that same folder, and the folder synced. Just before the rename and after it, the
     folder is reached again from the workspace, without a link: when it was moved or swapped
     meanwhile, the save is refused and what it wrote removed, so that nothing lands outside the
-    workspace (issue 34: 8 saves in 2,000 did, through a folder swapped for a link)."""
+    workspace through a folder swapped for a link."""
     from vigile.io.files import read_at, same_folder, write_at
 
     with _in_workspace(settings, name) as (folder, last):
@@ -407,8 +407,8 @@ async def editor_upload(request: Request) -> Response:
     form = await pages.form_of(request)
     try:
         # the token is passed on, never written back into the request: its query parameters
-        # are read once and kept (starlette), so a token put into the scope afterwards was
-        # never seen, and the form always answered with the login page (issue 34)
+        # are read once and kept (starlette), so a token put into the scope afterwards would
+        # never be seen, and the form would always answer with the login page
         sent = form.get("token")
         token = pages.token_of(request) or (sent if isinstance(sent, str) else "")
         refused = _gm_only(request, ctx, lang, token)
@@ -453,7 +453,7 @@ def editor_asset(request: Request, path: str) -> Response:
     ):
         return Response(status_code=404)
     *folders, name = pure.parts
-    try:  # below a folder held open, never through a link (issue 34: the saves' race)
+    try:  # below a folder held open, never through a link (a folder may be swapped meanwhile)
         with files.open_folder(root, folders, where="path", shown=path) as folder:
             data = files.read_at(folder, name, limit=MAX_IMAGE_BYTES, where="path", shown=path)
     except InputError:

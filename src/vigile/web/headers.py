@@ -1,4 +1,4 @@
-"""The security headers on every response of ``vigile serve`` (issue 34).
+"""The security headers on every response of ``vigile serve``.
 
 The pages run only the server's own script files: no inline script, no event-handler attribute,
 no ``eval`` (the pages' JavaScript is ``static/vigile.js`` and ``static/editor.js``, beside the

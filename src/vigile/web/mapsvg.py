@@ -331,9 +331,9 @@ def game_risk_map(scenario: Scenario, attitude: str, resolution: float | None) -
 
 
 def risk_overlay(scenario: Scenario, attitude: str) -> dict[str, Any]:
-    """The game's risk map (issue 5, and issue 13 for the d20 games) as an image under the map,
-    for an intruder of ``attitude``; an :class:`~vigile.errors.InputError` for a game that has
-    none, or an attitude it does not know."""
+    """The game's risk map (skirmish or d20) as an image under the map, for an intruder of
+    ``attitude``; an :class:`~vigile.errors.InputError` for a game that has none, or an
+    attitude it does not know."""
     size = scenario.map
     found = game_risk_map(scenario, attitude, overlay_resolution(size.width, size.height))
     risk = np.clip(found.risk, 0.0, 1.0)

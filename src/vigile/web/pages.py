@@ -1,4 +1,4 @@
-"""The pages of ``vigile serve`` (issue 12): the GM's table, a page per character, the table's
+"""The pages of ``vigile serve``: the GM's table, a page per character, the table's
 view, the check calculator and the list of encounters. Server-rendered HTML (Jinja2) with
 htmx fragments and a little script of our own (static/vigile.js); no build step.
 

@@ -1,4 +1,4 @@
-"""The safest route across a risk map: the least chance of being detected (issue 5, item 4).
+"""The safest route across a risk map: the least chance of being detected.
 
 The grid of a :class:`~vigile.games.skirmish.riskmap.RiskMap` is a graph: each cell centre is a
 node, joined to its 8 neighbours unless the straight step between the two centres passes a wall, a
@@ -11,7 +11,7 @@ route's chance of being detected is ``1 − exp(−sum)`` — one test per turn,
 turn, whatever the grid's resolution. A cell seen for certain (``p = 1``) cannot be crossed (it may
 only be the goal); among equal risks the shortest wins.
 
-A named closed door may be passed (a door the intruder opens: issue 13): the step through it is
+A named closed door may be passed (a door the intruder opens): the step through it is
 allowed, and the route's plan opens it with an ``open-door`` action on the leg that ends at the
 cell just before it (that waypoint is always kept). The risk stays the map's, doors as the
 scenario sets them. The route works on any game's map (:class:`RiskMap`, the protocol): the

@@ -1,5 +1,5 @@
 """Importers of the maps designers already draw: Universal VTT files (Dungeondraft, DungeonFog,
-Arkenforge) and Foundry VTT scene exports (issue 13).
+Arkenforge) and Foundry VTT scene exports.
 
 ::
 

@@ -137,7 +137,7 @@ def read_bytes(path: Path, shown: str | None = None) -> bytes:
     file = shown or str(path)
     try:
         found = status(path)
-    except OSError as error:  # too long a name, a loop of links (issue 34)
+    except OSError as error:  # too long a name, a loop of links
         raise MapFileError(f"cannot be read ({reason(error)})", file=file) from None
     if found is None:
         raise MapFileError("no such file", file=file)

@@ -1,4 +1,4 @@
-"""What every game's compiled kernel shares (issue 14): the geometry of
+"""What every game's compiled kernel shares: the geometry of
 :mod:`vigile.scene.geometry` compiled with numba (:mod:`~vigile.sim.kernel.geometry`), and walls
 by map cell (:mod:`~vigile.sim.kernel.grid`, plain numpy). Imported only when a simulation
 chooses the kernel; numba is optional: :func:`available` says whether it is installed.

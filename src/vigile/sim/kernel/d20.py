@@ -1,4 +1,4 @@
-"""What the compiled d20 kernels share (issue 14): the round of :mod:`vigile.engine.d20` that
+"""What the compiled d20 kernels share: the round of :mod:`vigile.engine.d20` that
 names no game, compiled, and the arrays it reads.
 
 The compiled half: the 5-ft grid, bearings, a float's ``%`` as the engine computes them, bit for

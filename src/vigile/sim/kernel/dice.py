@@ -1,4 +1,4 @@
-"""The stream of uniforms every compiled kernel draws from (issue 14): one uniform a die face,
+"""The stream of uniforms every compiled kernel draws from: one uniform a die face,
 as the engine's draw interface :class:`vigile.dice.source.UniformFaces` turns it into a face.
 
 A kernel plays a run from a block of uniforms and a small context array: where the stream

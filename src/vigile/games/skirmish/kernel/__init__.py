@@ -1,4 +1,4 @@
-"""The skirmish game's compiled simulation kernel (issue 14), imported only by ``simulate``.
+"""The skirmish game's compiled simulation kernel, imported only by ``simulate``.
 
 :mod:`~vigile.games.skirmish.kernel.tables` lays a raid out as arrays and its checks as tables
 built by the rule functions (no numba); :mod:`~vigile.games.skirmish.kernel.play` is the

@@ -1,4 +1,4 @@
-"""The compiled kernel's day encounters (issue 14): a shadowing or an ambush, run by run.
+"""The compiled kernel's day encounters: a shadowing or an ambush, run by run.
 
 :class:`KernelDay` is a batched model (:class:`vigile.sim.tally.Batched`) of a skirmish
 scenario whose ``encounter`` is a day shadowing (SK-S2..SK-S5) or an ambush (SK-A1..SK-A5):

@@ -1,4 +1,4 @@
-"""The Starfinder plug-in's compiled simulation model (issue 14): :func:`compiled` gives a
+"""The Starfinder plug-in's compiled simulation model: :func:`compiled` gives a
 :class:`KernelRound` (a :class:`vigile.sim.tally.Batched`) for a scenario the kernel plays, None
 for one it does not yet (:func:`~.tables.unsupported`: simulate then plays the engine). numba
 is imported only when a model is built.
