@@ -23,7 +23,7 @@ import secrets
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Final
@@ -661,19 +661,9 @@ def _listed_row(row: Row[Any]) -> EncounterRow:
 
 
 def _encounter(row: Row[Any]) -> EncounterWithScenario:
-    return EncounterWithScenario(
-        id=row.id,
-        name=row.name,
-        ruleset=row.ruleset,
-        source=row.source,
-        scenario=row.scenario,
-        scenario_format=row.scenario_format,
-        seed=int(row.seed),
-        dice=row.dice,
-        created=_utc(row.created),
-        archived=bool(row.archived),
-        last_seq=int(row.last_seq),
-    )
+    listed = _listed_row(row)
+    settings = {f.name: getattr(listed, f.name) for f in fields(EncounterRow)}
+    return EncounterWithScenario(**settings, scenario=row.scenario)
 
 
 def _checkpoint_columns(table: Table) -> list[Column[Any]]:
