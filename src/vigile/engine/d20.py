@@ -104,6 +104,13 @@ CLOSE_FT = 4.5
 LOCATED = (AwarenessState.LOCATION, AwarenessState.OBSERVED)
 NO_STATS = D20Stats()
 
+
+def patrol_margin_ft(rules: RuleData) -> float:
+    """How far short of a wall's line a patrol turns, in feet (``turn.patrol_margin_in`` [R]):
+    the engine's board and the d20 kernels both read it here."""
+    return rules.num("turn.patrol_margin_in") / 12
+
+
 Square = tuple[int, int]
 """A 5-ft square, ``(x // 5, y // 5)``."""
 
@@ -283,7 +290,7 @@ class D20Game(Game):
             angle,
             self._move(guard) / 2,
             self.rules.num("turn.patrol_bounces"),
-            self.rules.num("turn.patrol_margin_in") / 12,  # inches, in feet
+            patrol_margin_ft(self.rules),
         )
         walked = self.walked.get(guard.name, 0.0) + distance(guard.at, (xs[0], ys[0]))
         self.walked[guard.name] = walked

@@ -928,7 +928,7 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
     """The arrays of :data:`PREFIX` (``walk``: :func:`schedule`'s) and the first floats and
     ints (``FL``, ``IN`` up to ``I_ANY``, the game's own in between left at 0)."""
     from vigile.engine.board import Board
-    from vigile.engine.d20 import CLOSE_FT
+    from vigile.engine.d20 import CLOSE_FT, patrol_margin_ft
     from vigile.engine.result import Ending
     from vigile.rulesets.senses import Sense
     from vigile.scene.actors import GuardState, Side
@@ -1056,7 +1056,7 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
             [int(rules.flag("blow.ends_encounter")), int(rules.flag("blow.hits_without_ac"))],
             np.int64,
         ),
-        "floats": [width, height, rules.num("turn.patrol_margin_in") / 12, CLOSE_FT],
+        "floats": [width, height, patrol_margin_ft(rules), CLOSE_FT],
         "ints": [
             len(defenders),
             len(intruders),
