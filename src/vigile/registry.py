@@ -70,6 +70,18 @@ class GamePlugin:
     board (``board.scenario``, ``board.barriers``, ``board.in_cover()``), ``unit``,
     ``per_turn()`` and ``leg_speed()``, which ``vigile riskmap``, ``vigile route`` and their
     renderers use."""
+    actor_fields: str | None = None
+    """``module:Model`` of the game's own actor fields: a pydantic model whose fields an actor
+    of its scenarios may carry beside the shared ones (:mod:`vigile.scene.actors`); its
+    scenarios validate with it (:func:`vigile.scene.games.scenario_model`), and the game's
+    modules read them on an actor that ``isinstance`` of it."""
+    plan_actions: str | None = None
+    """``module:attribute``: a tuple of the game's own plan actions, pydantic models each with
+    a ``do: Literal["..."]``, which its scenarios' legs may hold beside the shared ones."""
+    vocabulary: str | None = None
+    """``module:attribute``: the game's words for the pages, a
+    :class:`vigile.scene.vocabulary.Vocabulary` (its ways of moving, actions and stats, each
+    labelled in French and English with its rule IDs). Absent: the shared words."""
     extras: Mapping[str, Any] = field(default_factory=dict)
     """Anything else a game's own modules want to find through the registry."""
 
