@@ -17,9 +17,9 @@ import pytest
 from vigile.awareness.ladder import AwarenessState
 from vigile.checks.numbers import quoted
 from vigile.dice.source import GivenFaces, RolledFaces
-from vigile.engine.d20 import Bearing, D20Game
 from vigile.engine.run import new_game, play
 from vigile.errors import InputError
+from vigile.games.d20.round import Bearing, D20Game
 from vigile.rulesets.data import shipped, with_overrides
 from vigile.rulesets.dnd35 import search
 from vigile.scene.actors import Side

@@ -25,6 +25,7 @@ from d20_scenarios import dnd35_scenarios, starfinder_scenarios
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import UniformFaces, UniformStream
 from vigile.errors import VigileError
+from vigile.games.d20 import kernel as d20
 from vigile.games.dnd35.kernel import KernelRound, compiled
 from vigile.games.dnd35.kernel.tables import _groping, _heard, _hide_tie, build, unsupported
 from vigile.games.dnd35.round import Dnd35Game
@@ -39,7 +40,6 @@ from vigile.rulesets.dnd35 import search
 from vigile.scene.actors import Side
 from vigile.scene.loader import load_scenario, parse_scenario
 from vigile.scene.model import Scenario
-from vigile.sim.kernel import d20
 from vigile.sim.simulate import LOCATED_OR_SEEN
 from vigile.sim.tally import CODE
 

@@ -34,6 +34,7 @@ pytest.importorskip("numba")
 
 from d20_scenarios import dnd35_scenarios, starfinder_scenarios
 from test_kernel_d20_equivalence import assert_same_game, engine_runs, generated
+from vigile.games.d20 import kernel as d20
 from vigile.games.dnd35.kernel.tables import unsupported
 from vigile.games.starfinder.kernel.tables import unsupported as sf_unsupported
 from vigile.rulesets import senses
@@ -41,7 +42,6 @@ from vigile.rulesets.senses import Sense
 from vigile.scene.actors import Side
 from vigile.scene.loader import parse_scenario
 from vigile.scene.model import Scenario
-from vigile.sim.kernel import d20
 
 RUNS = 150
 """Runs per hand-made case (the engine plays them one by one: about 20 ms each)."""

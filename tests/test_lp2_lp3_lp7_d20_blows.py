@@ -10,8 +10,8 @@ from pathlib import Path
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import GivenFaces
-from vigile.engine.d20 import D20Game
 from vigile.engine.run import new_game
+from vigile.games.d20.round import D20Game
 from vigile.scene.loader import load_scenario
 from vigile.scene.model import Scenario
 

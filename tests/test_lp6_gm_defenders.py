@@ -22,12 +22,12 @@ import pytest
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import GivenFaces
-from vigile.engine.d20 import D20Game
 from vigile.engine.events import Event
 from vigile.engine.game import Game
 from vigile.engine.live import Refusal, parse_action
 from vigile.engine.run import new_game
 from vigile.errors import InputError
+from vigile.games.d20.round import D20Game
 from vigile.io.i18n import Lang, tr
 from vigile.scene.loader import parse_scenario
 

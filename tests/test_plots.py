@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from vigile.games.d20risk import D20RiskMap
+from vigile.games.d20.risk import D20RiskMap
 from vigile.games.skirmish.riskmap import risk_map
 from vigile.games.skirmish.route import safest_route
 from vigile.games.starfinder.riskmap import risk_map as starfinder_map

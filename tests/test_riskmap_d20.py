@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from vigile.cli.sim import app
 from vigile.dice.source import GivenFaces
 from vigile.errors import InputError
-from vigile.games.d20risk import D20RiskMap, Way
+from vigile.games.d20.risk import D20RiskMap, Way
 from vigile.games.dnd35.riskmap import risk_map as dnd35_map
 from vigile.games.skirmish.route import safest_route
 from vigile.games.starfinder.riskmap import risk_map as starfinder_map

@@ -26,7 +26,7 @@ from vigile.io.safe import printable
 from vigile.rulesets.skirmish.noise import NoiseEvent
 
 if TYPE_CHECKING:
-    from vigile.games.d20risk import D20RiskMap
+    from vigile.games.d20.risk import D20RiskMap
     from vigile.games.skirmish.riskmap import RiskMap as SkirmishMap
     from vigile.games.skirmish.route import Route
     from vigile.scene.model import Scenario

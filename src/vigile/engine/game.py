@@ -1,7 +1,7 @@
 """What every game shares, whatever the ruleset: the walkers, the log, the plans, the end.
 
 A ruleset's game (:class:`~vigile.games.skirmish.raid.SkirmishGame`,
-:class:`~vigile.engine.d20.D20Game`) subclasses :class:`Game` and supplies its turn
+:class:`~vigile.games.d20.round.D20Game`) subclasses :class:`Game` and supplies its turn
 (``play_turn``), how far a step goes (``_step``) and what an action does (``_act``).
 """
 

@@ -371,7 +371,7 @@ def attitudes_of(scenario: Scenario) -> tuple[str, ...]:
     """The attitudes a risk map of this scenario's game takes (a d20 game's ways of moving)."""
     if scenario.units.value == "ft":
         try:
-            from vigile.games.d20risk import Way
+            from vigile.games.d20.risk import Way
         except ImportError:  # pragma: no cover - before the d20 games had risk maps
             return ATTITUDES
         return tuple(way.value for way in Way)

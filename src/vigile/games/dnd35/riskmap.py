@@ -41,7 +41,7 @@ from fractions import Fraction
 
 from vigile.checks.verdict import Verdict
 from vigile.dice.d20 import hidden_from_all_dnd, hidden_from_all_meet
-from vigile.games.d20risk import (
+from vigile.games.d20.risk import (
     CERTAIN,
     NEVER,
     D20Board,
@@ -93,7 +93,7 @@ def _conditions(board: D20Board, view: SquareView) -> list[Condition]:
 
 class Dnd35Perception:
     """D&D 3.5's rule functions, observer by observer
-    (:class:`~vigile.games.d20risk.Perception`)."""
+    (:class:`~vigile.games.d20.risk.Perception`)."""
 
     def distance_marks(self, rules: RuleData) -> Sequence[tuple[str, float]]:
         """Hide's, Spot's and Listen's 10-ft steps, Spot's 30-ft range, scent's and

@@ -74,7 +74,9 @@ from vigile.awareness.vocabulary import Attitude, TimeOfDay
 from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Verdict
 from vigile.engine.board import Point, distance
-from vigile.engine.d20 import (
+from vigile.engine.live import Refusal
+from vigile.engine.state import Walker
+from vigile.games.d20.round import (
     SQUARE_FT,
     Bearing,
     D20Game,
@@ -91,8 +93,6 @@ from vigile.engine.d20 import (
     square_of,
     stats_of,
 )
-from vigile.engine.live import Refusal
-from vigile.engine.state import Walker
 from vigile.rulesets import dnd35
 from vigile.rulesets.dnd35 import search, traits
 from vigile.rulesets.dnd35.traits import pinpoint_lost, struck_by_invisible
@@ -102,7 +102,7 @@ from vigile.scene.plans import AttackSquare
 
 
 class Dnd35Game(D20Game):
-    """One game of a D&D 3.5 scenario, round by round (:class:`~vigile.engine.d20.D20Game`)."""
+    """One game of a D&D 3.5 scenario, round by round (:class:`~vigile.games.d20.round.D20Game`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

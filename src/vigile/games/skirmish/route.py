@@ -70,7 +70,7 @@ class _Board(Protocol):
 class RiskMap(Protocol):
     """What a route needs of a risk map, any game's (the skirmish's
     :class:`~vigile.games.skirmish.riskmap.RiskMap`, a d20 game's
-    :class:`~vigile.games.d20risk.D20RiskMap`)."""
+    :class:`~vigile.games.d20.risk.D20RiskMap`)."""
 
     @property
     def board(self) -> _Board: ...

@@ -45,7 +45,7 @@ from vigile.awareness.vocabulary import TimeOfDay
 from vigile.checks.verdict import Verdict
 from vigile.dice.d20 import hidden_from_all_meet
 from vigile.errors import InputError
-from vigile.games.d20risk import (
+from vigile.games.d20.risk import (
     CERTAIN,
     NEVER,
     D20Board,
@@ -68,7 +68,7 @@ __all__ = ["STARFINDER", "StarfinderPerception", "risk_map"]
 
 class StarfinderPerception:
     """Starfinder's rule functions, observer by observer
-    (:class:`~vigile.games.d20risk.Perception`)."""
+    (:class:`~vigile.games.d20.risk.Perception`)."""
 
     def distance_marks(self, rules: RuleData) -> Sequence[tuple[str, float]]:
         """Darkvision's range (SF-2 [C]): the only distance the round's Stealth check meets."""

@@ -44,21 +44,21 @@ from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import Attitude
 from vigile.checks.verdict import Verdict
 from vigile.engine.board import Point, distance
-from vigile.engine.d20 import (
+from vigile.engine.state import Walker
+from vigile.games.d20.round import (
     D20Game,
     adjacent,
     hidden_from,
     is_invisible,
     stats_of,
 )
-from vigile.engine.state import Walker
 from vigile.rulesets import starfinder
 from vigile.rulesets.senses import Sense
 from vigile.scene.actors import Side
 
 
 class StarfinderGame(D20Game):
-    """One game of a Starfinder scenario, round by round (:class:`~vigile.engine.d20.D20Game`)."""
+    """One Starfinder game, round by round (:class:`~vigile.games.d20.round.D20Game`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from vigile.games.d20 import kernel as d20
 from vigile.scene.model import Scenario
-from vigile.sim.kernel import d20
 
 if TYPE_CHECKING:
     from vigile.games.dnd35.kernel.tables import D20Model
@@ -29,9 +29,9 @@ Array = np.ndarray[Any, Any]
 
 def model_tuple(model: D20Model) -> tuple[Array, ...]:
     """The model as the kernel reads it: the shared arrays
-    (:data:`vigile.sim.kernel.d20.PREFIX`), then the game's (:data:`~.play.MODEL`)."""
+    (:data:`vigile.games.d20.kernel.PREFIX`), then the game's (:data:`~.play.MODEL`)."""
+    from vigile.games.d20.kernel import PREFIX
     from vigile.games.dnd35.kernel.play import MODEL
-    from vigile.sim.kernel.d20 import PREFIX
 
     a = model.arrays
     return (model.floats, model.ints, *(a[n] for n in PREFIX), *(a[n] for n in MODEL))
@@ -39,7 +39,7 @@ def model_tuple(model: D20Model) -> tuple[Array, ...]:
 
 def state_tuple(model: D20Model) -> tuple[Array, ...]:
     """A run's working arrays (reset by the kernel at each run)."""
-    from vigile.sim.kernel.d20 import state
+    from vigile.games.d20.kernel import state
 
     n_g = max(1, len(model.defenders))
     n_i = max(1, len(model.intruders))

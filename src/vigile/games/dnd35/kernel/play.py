@@ -1,4 +1,4 @@
-"""The D&D 3.5 round, run by run, compiled (numba): the game of :mod:`vigile.engine.d20` and
+"""The D&D 3.5 round, run by run, compiled (numba): the game of :mod:`vigile.games.d20.round` and
 :mod:`vigile.games.dnd35.round`, for the scenarios :func:`~.tables.unsupported` accepts.
 
 Each run is played to its own end from the stream of uniforms, in the engine's order (the draw
@@ -63,7 +63,7 @@ from typing import cast
 
 import numpy as np
 
-from vigile.sim.kernel.d20 import (
+from vigile.games.d20.kernel import (
     AWARE,
     BLIND,
     DEG_TO_RAD,
@@ -221,7 +221,7 @@ BOTH_SQUARES = cast(int, np.int64(2))
     SURF_X,
     SURF_Y,
 ) = range(GAME, GAME + 37)
-"""The D&D 3.5 arrays after the shared ones (:data:`vigile.sim.kernel.d20.PREFIX`)."""
+"""The D&D 3.5 arrays after the shared ones (:data:`vigile.games.d20.kernel.PREFIX`)."""
 MODEL = [
     "reaches",
     "signs",

@@ -1,7 +1,7 @@
 """What the compiled D&D 3.5 kernel reads: a scenario as flat arrays, and every check as a table
 built by the rule functions of :mod:`vigile.rulesets.dnd35` (nothing here is compiled; the
-groping table sorts its cases with the kernel's own :func:`~vigile.sim.kernel.d20.way_case`
-and :func:`~vigile.sim.kernel.d20.bearing_case`, so that table and kernel cannot disagree).
+groping table sorts its cases with the kernel's own :func:`~vigile.games.d20.kernel.way_case`
+and :func:`~vigile.games.d20.kernel.bearing_case`, so that table and kernel cannot disagree).
 
 A check that rolls one die is a table of what each face gives (the rule called with that face,
 :class:`~vigile.dice.source.GivenFaces`): Spot (DD-3, DD-4) by face, Spot on footprints in soft
@@ -18,7 +18,7 @@ not), the hider's part by speed, each observer's by distance, and who wins a tie
 (``hide_tie``: ``hide_check`` with faces that tie), each for a visible and an invisible hider.
 Whatever reads whether the intruder is invisible now (the attack rolls, what a sense
 reaches, what a struck defender that sees it learns) is a table by it too, and whether a
-place is dark for a defender is the shared one (:func:`vigile.sim.kernel.d20.prefix`).
+place is dark for a defender is the shared one (:func:`vigile.games.d20.kernel.prefix`).
 Where a defender gropes (DD-5, DD-6 [R],
 :mod:`vigile.rulesets.dnd35.search`) is a table by case of its way or bearing (``toward``,
 ``ahead``). What a sense reaches (:func:`vigile.rulesets.senses.reach`), what shows an
@@ -58,8 +58,10 @@ import numpy as np
 from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import TimeOfDay
 from vigile.dice.source import GivenFaces
-from vigile.engine.d20 import NO_STATS, square_of
 from vigile.errors import VigileError
+from vigile.games.d20 import kernel as d20
+from vigile.games.d20.kernel import NotCovered
+from vigile.games.d20.round import NO_STATS, square_of
 from vigile.rulesets import dnd35
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.dnd35 import search, traits
@@ -77,8 +79,6 @@ from vigile.scene.plans import (
     Strike,
     ThrowGrapple,
 )
-from vigile.sim.kernel import d20
-from vigile.sim.kernel.d20 import NotCovered
 
 Array = np.ndarray[Any, Any]
 
@@ -105,8 +105,8 @@ def unsupported(scenario: Scenario) -> str | None:
     sight, darkvision, hearing, scent, blindsight and see invisibility, who Hide against Spot
     (in the light, darkness, DD-20), Spot, Listen, smell, see the signs, grope, throw flour,
     close in and strike; named doors, as many as the ways they can stand in a run are not too
-    many (:func:`vigile.sim.kernel.d20.door_states`), and at most
-    :data:`vigile.sim.kernel.d20.MOST_DOOR_STATES` of those."""
+    many (:func:`vigile.games.d20.kernel.door_states`), and at most
+    :data:`vigile.games.d20.kernel.MOST_DOOR_STATES` of those."""
     if scenario.ruleset != "dnd35":
         return "not a D&D 3.5 scenario"
     if any(a.bonuses is not None and a.bonuses.hp is not None for a in scenario.actors):
@@ -136,7 +136,7 @@ class D20Model:
 
 
 def _conditions(actor: Any, invisible: bool, liquid: bool) -> list[Condition]:
-    """The engine's ``_conditions`` of an intruder (:class:`vigile.engine.d20.D20Game`)."""
+    """The engine's ``_conditions`` of an intruder (:class:`vigile.games.d20.round.D20Game`)."""
     return [
         c
         for c, on in (
@@ -159,7 +159,7 @@ def _act(game: Any, walker: Any, action: object, record: Callable[..., None]) ->
     what ``D20Game._act`` does with it. Its words make it noisy this round (DD-5) whatever
     happens; a blow or a kill only when its victim is still alive and in reach, an attack on a
     square (and an attacker, DD-20) only in reach, which the kernel sees
-    (:func:`vigile.sim.kernel.d20.strike_lands`, :func:`~vigile.sim.kernel.d20.square_lands`,
+    (:func:`vigile.games.d20.kernel.strike_lands`, :func:`~vigile.games.d20.kernel.square_lands`,
     LP-7). A grapple is a skirmish action: nothing."""
     door_of = {w.name: k for k, w in enumerate(w for w in game.scenario.walls if w.name)}
     defender_of = {
@@ -191,7 +191,7 @@ def _act(game: Any, walker: Any, action: object, record: Callable[..., None]) ->
 
 def schedule(scenario: Scenario, rules: RuleData) -> dict[str, Array]:
     """Each intruder's walk, round by round, played by the engine's own plan-walking
-    (:func:`vigile.sim.kernel.d20.schedule`)."""
+    (:func:`vigile.games.d20.kernel.schedule`)."""
     from vigile.games.dnd35.round import Dnd35Game
 
     return d20.schedule(scenario, Dnd35Game(scenario, rules, None, None), _act)
@@ -830,5 +830,5 @@ def _hide_tie(
 
 
 def stats_of_actor(actor: Any) -> Any:
-    """An actor's d20 numbers (:func:`vigile.engine.d20.stats_of`, for an actor)."""
+    """An actor's d20 numbers (:func:`vigile.games.d20.round.stats_of`, for an actor)."""
     return actor.bonuses or NO_STATS

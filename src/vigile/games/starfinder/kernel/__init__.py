@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from vigile.games.d20 import kernel as d20
 from vigile.scene.model import Scenario
-from vigile.sim.kernel import d20
 
 if TYPE_CHECKING:
     from vigile.games.starfinder.kernel.tables import SfModel

@@ -1,8 +1,8 @@
-"""The Starfinder round, run by run, compiled (numba): the game of :mod:`vigile.engine.d20` and
+"""The Starfinder round, run by run, compiled (numba): the game of :mod:`vigile.games.d20.round` and
 :mod:`vigile.games.starfinder.round`, for the scenarios :func:`~.tables.unsupported` accepts.
 
 A round, from the stream of uniforms in the engine's order: the patrols
-(:func:`vigile.sim.kernel.d20.patrols`); the intruders' walk and actions (doors, invisibility
+(:func:`vigile.games.d20.kernel.patrols`); the intruders' walk and actions (doors, invisibility
 cast or ended, blows, kills and sniping shots at living defenders); for each living intruder
 not ethereal one Stealth d20 against the Perception d20 of each living defender in a line of
 sight that does not yet know as much as it can of it (SF-4, SF-5; none rolled when no observer
@@ -27,7 +27,7 @@ from typing import cast
 
 import numpy as np
 
-from vigile.sim.kernel.d20 import (
+from vigile.games.d20.kernel import (
     AWARE,
     DARK,
     DOOR_OPS,
@@ -134,7 +134,7 @@ PINNED = cast(int, np.int64(1))
 """``pin`` for :func:`learn`: every square a Starfinder defender locates is where the intruder
 was, lost when it moves (LP-2: ``I_LOST``)."""
 SIGHT_M = 9
-"""The shared sight masks (:data:`vigile.sim.kernel.d20.SIGHT_M`)."""
+"""The shared sight masks (:data:`vigile.games.d20.kernel.SIGHT_M`)."""
 CROWD, SNIPED, HID = STATE, STATE + 1, STATE + 2
 """The run's state after the shared arrays: each defender's part in this round's Stealth roll
 (0: none, 1: rolls, 2: sees the hider without a roll); intruders whose Stealth roll this round

@@ -1,5 +1,5 @@
 """What the compiled Starfinder kernel reads: the shared d20 arrays
-(:func:`vigile.sim.kernel.d20.prefix`) and Starfinder's checks as tables built by the rule
+(:func:`vigile.games.d20.kernel.prefix`) and Starfinder's checks as tables built by the rule
 functions of :mod:`vigile.rulesets.starfinder` (nothing here is compiled).
 
 One Stealth roll meets every observer's Perception (SF-4): ``hide_check`` called for one
@@ -15,7 +15,7 @@ observer, SF-4). Where each observer then stands comes from
 ``observer_outcome`` and ``refused_outcome`` by what it knew before. A sniper's bonus at 10 ft
 or more is a table by the whole sound steps to its target (``snipe_hider``: SF-10, and SF-4
 [C]'s sound distance where the house rules turn it on). Whether a place is dark is the shared
-table of :func:`vigile.rulesets.senses.dark_for` (:func:`vigile.sim.kernel.d20.prefix`). The
+table of :func:`vigile.rulesets.senses.dark_for` (:func:`vigile.games.d20.kernel.prefix`). The
 attack roll and the miss chance (SF-8, SF-9) are tables by face, as in the D&D 3.5 kernel.
 
 The kernel plays intruders, visible or invisible, ethereal or not (no sense but a blow's
@@ -28,7 +28,7 @@ and darkness decide the Stealth check; a visible intruder that walks into the da
 those that observed it only its square. Defenders have sight, darkvision, blindsense,
 blindsight, see invisibility, posted or patrolling, ethereal or not, and perceive and strike;
 a killed one does nothing more. Named doors, as many as the ways they can stand in a run are
-not too many (:func:`vigile.sim.kernel.d20.door_states`: :func:`unsupported` says so).
+not too many (:func:`vigile.games.d20.kernel.door_states`: :func:`unsupported` says so).
 """
 
 from __future__ import annotations
@@ -41,7 +41,9 @@ import numpy as np
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import GivenFaces
-from vigile.engine.d20 import NO_STATS
+from vigile.games.d20 import kernel as d20
+from vigile.games.d20.kernel import NotCovered
+from vigile.games.d20.round import NO_STATS
 from vigile.rulesets import starfinder
 from vigile.rulesets.senses import Sense
 from vigile.scene.actors import Side
@@ -57,8 +59,6 @@ from vigile.scene.plans import (
     Strike,
     ThrowGrapple,
 )
-from vigile.sim.kernel import d20
-from vigile.sim.kernel.d20 import NotCovered
 
 Array = np.ndarray[Any, Any]
 STATES = tuple(AwarenessState)

@@ -1,7 +1,8 @@
 """The d20 round, shared by the d20 games (RULES.md §2, §3, §4): a 5-ft grid, a round each turn.
 
-Positions are in feet; the square of a point is ``(x // 5, y // 5)``. Like the skirmish engine,
-this one holds no rule of its own, and it names no game: each d20 game subclasses
+Positions are in feet; the square of a point is ``(x // 5, y // 5)``. It sits in the d20
+family's package because it holds the rules the two d20 games read alike (each cited), yet it
+imports neither game (``.importlinter`` says so): each d20 game subclasses
 :class:`D20Game` in its plug-in (:mod:`vigile.games.starfinder.round`,
 :mod:`vigile.games.dnd35.round`) and supplies its perception (``_perceive``), what a struck
 defender learns (``_struck``), its attack check (``_attack_verdict``), and what its defenders

@@ -1,4 +1,4 @@
-"""What the compiled d20 kernels share: the round of :mod:`vigile.engine.d20` that
+"""What the compiled d20 kernels share: the round of :mod:`vigile.games.d20.round` that
 names no game, compiled, and the arrays it reads.
 
 The compiled half: the 5-ft grid, bearings, a float's ``%`` as the engine computes them, bit for
@@ -162,7 +162,7 @@ SPEED_HALF, SPEED_FULL, SPEED_RUN = range(3)
 
 
 SQUARE = 5.0
-"""A square's side (:data:`vigile.engine.d20.SQUARE_FT`)."""
+"""A square's side (:data:`vigile.games.d20.round.SQUARE_FT`)."""
 RAD_TO_DEG = 180.0 / math.pi
 """CPython's ``radToDeg``: ``math.degrees(x)`` is ``x * RAD_TO_DEG``."""
 DEG_TO_RAD = math.pi / 180.0
@@ -186,19 +186,19 @@ def py_mod(x: float, y: float) -> float:
 @compiled
 def square_of(v: float) -> int:
     """The column (or row) of the 5-ft square holding coordinate ``v``
-    (:func:`vigile.engine.d20.square_of`)."""
+    (:func:`vigile.games.d20.round.square_of`)."""
     return math.floor(v / SQUARE)
 
 
 @compiled
 def centre(s: int) -> float:
-    """The centre of column (or row) ``s`` (:func:`vigile.engine.d20.centre_of`)."""
+    """The centre of column (or row) ``s`` (:func:`vigile.games.d20.round.centre_of`)."""
     return (s + 0.5) * SQUARE
 
 
 @compiled
 def adjacent(ax: float, ay: float, bx: float, by: float) -> bool:
-    """The same or a neighbouring square (:func:`vigile.engine.d20.adjacent`)."""
+    """The same or a neighbouring square (:func:`vigile.games.d20.round.adjacent`)."""
     return max(abs(square_of(ax) - square_of(bx)), abs(square_of(ay) - square_of(by))) <= 1
 
 
@@ -843,7 +843,7 @@ def schedule(scenario: Any, game: Any, act: Act, surfaces: bool = True) -> dict[
     when it comes due is the run's, and the kernel refuses it then as the engine does
     (``Game._blow_refused``, LP-7: :func:`strike_lands`, :func:`square_lands`)."""
     from vigile.awareness.vocabulary import Attitude
-    from vigile.engine.d20 import is_invisible
+    from vigile.games.d20.round import is_invisible
     from vigile.scene.actors import Side
 
     intruders = [w for w in game.walkers if w.side is Side.ATTACKERS]
@@ -928,8 +928,8 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
     """The arrays of :data:`PREFIX` (``walk``: :func:`schedule`'s) and the first floats and
     ints (``FL``, ``IN`` up to ``I_ANY``, the game's own in between left at 0)."""
     from vigile.engine.board import Board
-    from vigile.engine.d20 import CLOSE_FT, patrol_margin_ft
     from vigile.engine.result import Ending
+    from vigile.games.d20.round import CLOSE_FT, patrol_margin_ft
     from vigile.rulesets.senses import Sense
     from vigile.scene.actors import GuardState, Side
     from vigile.scene.model import WallKind
@@ -1135,7 +1135,7 @@ def _lights(
     (``dark_to``: and whether the place lies short of, at or past its darkvision's range: the
     rule's own answer on each side of the boundary and at it, whatever its comparison)."""
     from vigile.awareness.vocabulary import TimeOfDay
-    from vigile.engine.d20 import NO_STATS
+    from vigile.games.d20.round import NO_STATS
     from vigile.rulesets.senses import dark_for
     from vigile.scene.actors import Side
 

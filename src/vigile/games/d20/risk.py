@@ -163,7 +163,7 @@ class Watcher:
 
     @property
     def awake(self) -> bool:
-        """Asleep until alert (the engine's ruling, :func:`vigile.engine.d20.asleep`)."""
+        """Asleep until alert (the engine's ruling, :func:`vigile.games.d20.round.asleep`)."""
         return not (self.actor.asleep and not self.actor.alert)
 
     @property
