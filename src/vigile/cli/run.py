@@ -218,11 +218,22 @@ def validate(
 
 
 @scenario_app.command("schema")
-def schema() -> None:
+def schema(
+    ruleset: Annotated[
+        str | None,
+        typer.Option(
+            "--ruleset",
+            help="One game's schema: its own actor fields and plan actions too.",
+        ),
+    ] = None,
+) -> None:
     """Print the JSON Schema of scenario files (for editors)."""
+    from vigile import registry
     from vigile.scene.schema import scenario_json_schema
 
-    sys.stdout.write(json.dumps(scenario_json_schema(), indent=1) + "\n")
+    if ruleset is not None:
+        registry.get(ruleset, where="--ruleset")
+    sys.stdout.write(json.dumps(scenario_json_schema(ruleset), indent=1) + "\n")
 
 
 @scenario_app.command("list")

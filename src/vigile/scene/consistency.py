@@ -19,6 +19,7 @@ from vigile import registry
 from vigile.errors import ScenarioError
 from vigile.scene.actors import Actor, Point, Side
 from vigile.scene.encounters import Encounter
+from vigile.scene.games import item_models
 from vigile.scene.house import house_rule_issues
 from vigile.scene.model import (
     Cover,
@@ -94,12 +95,13 @@ class Parts:
         """The pieces of raw scenario data that validate on their own, item by item."""
         ruleset = _one(Ruleset, raw.get("ruleset"))
         units = _one(Units, raw.get("units", unit_of(ruleset).value if ruleset else None))
+        actor, leg_model = item_models(ruleset)  # the game's own fields and actions too
         plans: dict[str, list[Leg | None]] = {}
         raw_plans = raw.get("plans")
         if isinstance(raw_plans, Mapping):
             for name, legs in raw_plans.items():
                 if isinstance(name, str) and isinstance(legs, list):
-                    plans[name] = [_one(Leg, leg) for leg in legs]
+                    plans[name] = [_one(leg_model, leg) for leg in legs]
         house = raw.get("house_rules")
         return cls(
             ruleset=ruleset,
@@ -109,7 +111,7 @@ class Parts:
             surfaces=_many(Region, raw.get("surfaces")),
             cover=_many(Cover, raw.get("cover")),
             lights=_many(Light, raw.get("lights")),
-            actors=_many(Actor, raw.get("actors")),
+            actors=_many(actor, raw.get("actors")),
             plans=plans,
             scouting=_one(Scouting, raw.get("scouting")),
             hidden_guards=_many(str, raw.get("hidden_guards")),

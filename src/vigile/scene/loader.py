@@ -19,15 +19,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, get_args
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from vigile import registry
 from vigile.errors import ScenarioError
 from vigile.scene.consistency import Parts, issues
 from vigile.scene.encounters import Ambush, Shadowing
+from vigile.scene.games import SHARED_ACTIONS, action_name, own_actions
 from vigile.scene.model import Scenario
 from vigile.scene.paths import Loc, path_text
-from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike, ThrowGrapple
 from vigile.scene.reading import (
     MAX_ALIAS_USES,
     MAX_BYTES,
@@ -204,17 +205,31 @@ def parse_scenario(text: str, *, file: str = "<scenario>", fmt: Format = "yaml")
 
 
 def _tags() -> frozenset[str]:
-    """Discriminator values and union labels pydantic puts in an error's path."""
+    """Discriminator values and union labels pydantic puts in an error's path: every plan
+    action's ``do`` (the shared ones and each game's own), the dice forms, the encounters."""
     tags: set[str] = {"pool", "skills", "int", "str", "float", "bool", "none"}
-    actions: tuple[type[BaseModel], ...] = (ThrowGrapple, Strike, Kill, Speak, OpenDoor, CloseDoor)
-    for model in actions:
-        tags.update(get_args(model.model_fields["do"].annotation))
-    for model in (Shadowing, Ambush):
-        tags.update(get_args(model.model_fields["type"].annotation))
+    for model in SHARED_ACTIONS:
+        tags.add(action_name(model))
+    for game in registry.names():
+        try:
+            tags.update(action_name(model) for model in own_actions(game))
+        except Exception:
+            continue
+    for encounter in (Shadowing, Ambush):
+        tags.update(get_args(encounter.model_fields["type"].annotation))
     return frozenset(tags)
 
 
-_TAGS = _tags()
+_TAGS: dict[int, frozenset[str]] = {}
+
+
+def _labels() -> frozenset[str]:
+    """:func:`_tags`, made again when a game is registered or forgotten."""
+    version = registry.version()
+    if version not in _TAGS:
+        _TAGS.clear()
+        _TAGS[version] = _tags()
+    return _TAGS[version]
 
 
 def _message(error: ErrorDetails) -> str:
@@ -232,7 +247,7 @@ def _message(error: ErrorDetails) -> str:
 
 def _is_label(part: Any) -> bool:
     """A union branch or tag (``kill``, ``pool``, ``constrained-int``), not a field name."""
-    return isinstance(part, str) and (part in _TAGS or not part.isidentifier())
+    return isinstance(part, str) and (part in _labels() or not part.isidentifier())
 
 
 def _resolve(loc: Loc, lines: Lines) -> tuple[Loc, int | None]:

@@ -15,9 +15,10 @@ inside: its patrol bounces off the edge, SK-G1).
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import AfterValidator, BaseModel, Field, model_validator
+from pydantic_core import from_json
 
 from vigile import registry
 from vigile.awareness.vocabulary import TimeOfDay
@@ -34,6 +35,7 @@ from vigile.scene.actors import (
     unsafe_character,
 )
 from vigile.scene.encounters import Encounter, Expected
+from vigile.scene.games import model_for
 from vigile.scene.house import scenario_rules
 from vigile.scene.plans import Leg
 
@@ -290,7 +292,9 @@ class Scenario(BaseModel):
     model_config = MODEL_CONFIG
 
     ruleset: Ruleset
-    """The game, by its name in the registry: skirmish, starfinder, dnd35, or a plug-in's."""
+    """The game, by its name in the registry: skirmish, starfinder, dnd35, or a plug-in's. It
+    chooses the model the rest validates with: a plug-in's actors may carry its own fields and
+    its legs its own actions (:mod:`vigile.scene.games`)."""
     name: Name
     """Short title."""
     description: Text = Field(default="", max_length=5000)
@@ -361,6 +365,27 @@ class Scenario(BaseModel):
             unit = unit_of(ruleset) if ruleset in registry.names() else Units.CM
             return {**data, "units": unit.value}
         return data
+
+    @classmethod
+    def model_validate(cls, obj: Any, **options: Any) -> Self:
+        """The scenario in ``obj``, validated by the model of its ``ruleset:``: a game whose
+        plug-in brings actor fields or plan actions of its own validates with them
+        (:func:`vigile.scene.games.model_for`), every other with this one."""
+        if cls is Scenario and isinstance(obj, dict):
+            chosen = model_for(obj.get("ruleset"))
+            if chosen is not None:
+                made: Self = chosen.model_validate(obj, **options)
+                return made
+        return super().model_validate(obj, **options)
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes | bytearray, **options: Any) -> Self:
+        """As :meth:`model_validate`, from JSON text."""
+        if cls is Scenario:
+            data = from_json(json_data)
+            if isinstance(data, dict) and model_for(data.get("ruleset")) is not None:
+                return cls.model_validate(data, **options)
+        return super().model_validate_json(json_data, **options)
 
     def actor(self, name: str) -> Actor:
         """The actor called ``name`` (KeyError if none)."""

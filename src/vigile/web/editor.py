@@ -13,7 +13,7 @@ token (the GM's) opens the editor.
     GET  /editor                       a bundled scenario (?scenario=NAME), a workspace file
                                        (?file=NAME), or a blank one; POST: an uploaded file
     GET  /editor/asset/{path}          a workspace file's background picture
-    POST /api/v1/editor/apply          {yaml, edit?} → {yaml, errors, svg}
+    POST /api/v1/editor/apply          {yaml, edit?} → {yaml, errors, svg, game}
     POST /api/v1/editor/riskmap        {yaml, attitude, actor?} → the overlay and the route
     POST /api/v1/editor/simulate       {yaml, runs, seed?} → SSE: progress, then the outcomes
     POST /api/v1/editor/sweep          {yaml, vary: [1 or 2 fields], runs} → the curves
@@ -345,11 +345,10 @@ def _page(
         files=workspace_files(settings),
         actors=actors,
         intruders=intruders,
-        attitudes=work.attitudes_of(scenario) if scenario is not None else work.ATTITUDES,
+        game=work.words_of(scenario.ruleset if scenario is not None else None, lang.value),
         wall_kinds=work.WALL_KINDS,
         light_kinds=work.LIGHT_KINDS,
         surface_kinds=work.SURFACE_KINDS,
-        speeds=work.SPEEDS,
         q=pages.query(lang),
         sweep_max=work.MAX_SWEEP_RUNS,
         runs_max=work.MAX_RUNS,
@@ -555,6 +554,8 @@ def apply(body: ApplyRequest, request: Request, _gm: ServerGM) -> dict[str, Any]
     answer: dict[str, Any] = {
         "yaml": text, "errors": errors, "svg": svg, "changed": text != body.yaml, "actors": actors
     }  # fmt: skip
+    if scenario is not None:  # the game's words: its menus follow a changed ruleset
+        answer["game"] = work.words_of(scenario.ruleset, lang.value)
     if body.overlay is not None and scenario is not None:
         try:
             found = work.overlay(scenario, body.overlay.attitude, actor=body.overlay.actor)

@@ -12,16 +12,23 @@ import base64
 import itertools
 import math
 import threading
+import types
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from enum import Enum
+from typing import Annotated, Any, Final, Literal, Union, get_args, get_origin
 
 import numpy as np
+from pydantic import BaseModel
 
+from vigile import registry
+from vigile.awareness.vocabulary import Attitude
 from vigile.errors import InputError, LimitError
+from vigile.scene.games import item_models
 from vigile.scene.loader import ScenarioIssue, check_text
 from vigile.scene.model import Scenario
+from vigile.scene.vocabulary import vocabulary_of
 
 from . import editor_yaml as ey
 from . import mapsvg
@@ -35,12 +42,14 @@ MAX_SWEEP_VALUES: Final = 12
 """The most values of one varied field on the page."""
 SWEEP_WORKERS: Final = 4
 """Local worker processes of a sweep (no more than the CPUs)."""
-ATTITUDES: Final = ("hidden", "immobile", "half", "fast")
+ATTITUDES: Final = tuple(a.value for a in Attitude)
 WALL_KINDS: Final = ("wall", "door", "partition", "window")
 LIGHT_KINDS: Final = ("brazier", "lantern", "lit-door", "lit-window")
 SURFACE_KINDS: Final = ("floor", "water", "grass", "soft-ground", "tile", "stone")
 SPEEDS: Final = ATTITUDES
 AREA_LAYERS: Final = ("cover", "surfaces")
+LEG_FLAGS: Final = ("climb", "run")
+"""A leg's switches; a game's vocabulary says which of them its legs play (``moves``)."""
 
 Point = tuple[float, float]
 
@@ -121,7 +130,8 @@ def apply_edit(text: str, edit: Mapping[str, Any]) -> str:
     """``text`` with one edit of the editor applied (:mod:`vigile.web.editor_yaml`: every
     byte outside the edited span is kept). The operations:
 
-    - ``move-actor`` {name, to}; ``set-actor`` {name, field, value} (value null: removed);
+    - ``move-actor`` {name, to}; ``set-actor`` {name, field, value} (value null: removed; a
+      dotted field sets a stat inside one, ``bonuses.spot``);
       ``add-actor`` {name, side, position, state?, group?, dice?}
     - ``add-wall`` {kind, start, end, name?, open?}; ``set-wall`` {index, start?, end?, kind?}
     - ``add-light`` {kind, at, radius?}; ``move-light`` {index, to}; ``set-light`` {index,
@@ -139,9 +149,12 @@ def apply_edit(text: str, edit: Mapping[str, Any]) -> str:
     if op == "set-actor":
         name = _name(edit.get("name"), "edit.name")
         field = _name(edit.get("field"), "edit.field")
+        if not all(field.split(".")):
+            raise InputError("a field, or a dotted path of fields", where="edit.field")
+        where: list[PathPart] = ["actors", name, *field.split(".")]  # a stat: bonuses.spot
         if edit.get("value") is None:
-            return ey.delete(text, ["actors", name, field])
-        return ey.set_value(text, ["actors", name, field], edit["value"])
+            return ey.delete(text, where)
+        return ey.set_value(text, where, edit["value"])
     if op == "add-actor":
         side = _choice(edit.get("side"), ("attackers", "defenders"), "edit.side")
         actor: dict[str, Any] = {
@@ -292,7 +305,17 @@ def plan_lines(scenario: Scenario) -> list[dict[str, Any]]:
         except KeyError:
             continue
         at = (float(actor.position[0]), float(actor.position[1]))
-        points = [{"x": at[0], "y": at[1], "index": -1, "speed": "", "actions": [], "to": False}]
+        points: list[dict[str, Any]] = [
+            {
+                "x": at[0],
+                "y": at[1],
+                "index": -1,
+                "speed": "",
+                "actions": [],
+                "flags": [],
+                "to": False,
+            }
+        ]
         for index, leg in enumerate(legs):
             if leg.to is not None:
                 at = (float(leg.to[0]), float(leg.to[1]))
@@ -303,6 +326,7 @@ def plan_lines(scenario: Scenario) -> list[dict[str, Any]]:
                     "index": index,
                     "speed": leg.speed.value,
                     "climb": leg.climb,
+                    "flags": [flag for flag in LEG_FLAGS if getattr(leg, flag)],
                     "wait": leg.wait,
                     "actions": [a.do for a in leg.actions],
                     "to": leg.to is not None,
@@ -368,14 +392,60 @@ def game_risk_map(scenario: Scenario, attitude: str, resolution: float | None) -
 
 
 def attitudes_of(scenario: Scenario) -> tuple[str, ...]:
-    """The attitudes a risk map of this scenario's game takes (a d20 game's ways of moving)."""
-    if scenario.units.value == "ft":
-        try:
-            from vigile.games.d20.risk import Way
-        except ImportError:  # pragma: no cover - before the d20 games had risk maps
-            return ATTITUDES
-        return tuple(way.value for way in Way)
-    return ATTITUDES
+    """The ways of moving a risk map of this scenario's game takes, in its words (its
+    vocabulary's ``overlays``: a d20 game's still, half, full, run)."""
+    return vocabulary_of(scenario.ruleset).names("overlays")
+
+
+def words_of(ruleset: str | None, lang: str) -> dict[str, Any]:
+    """What the editor's menus offer for this game, labelled in ``lang`` with the rules: its
+    ways of moving, the flags of a leg, its actions and the stats of its actors
+    (:func:`vigile.scene.vocabulary.vocabulary_of`); a blank editor (no game yet) offers the
+    skirmish's, the game a new scenario starts with."""
+    known = ruleset if ruleset in registry.names() else "skirmish"
+    words: dict[str, Any] = {"ruleset": known, **vocabulary_of(known).page(lang)}
+    actor, _ = item_models(known)
+    for stat in words["stats"]:
+        stat.update(stat_input(actor, stat["name"]))
+    return words
+
+
+def stat_input(model: type[BaseModel], path: str) -> dict[str, Any]:
+    """How the actor form takes the stat at ``path`` (``luck``, ``bonuses.spot``) of the
+    game's actor ``model``: ``flag`` (true/false), ``choice`` (with its ``choices``),
+    ``number`` or ``text``."""
+    fields = model.model_fields
+    *parents, last = path.split(".")
+    for part in parents:
+        info = fields.get(part)
+        inner = _bare(info.annotation) if info is not None else None
+        if not (isinstance(inner, type) and issubclass(inner, BaseModel)):
+            return {"kind": "text"}
+        fields = inner.model_fields
+    info = fields.get(last)
+    inner = _bare(info.annotation) if info is not None else None
+    if inner is bool:
+        return {"kind": "flag"}
+    if isinstance(inner, type) and issubclass(inner, Enum):
+        return {"kind": "choice", "choices": [str(m.value) for m in inner]}
+    if get_origin(inner) is Literal:
+        return {"kind": "choice", "choices": [str(a) for a in get_args(inner)]}
+    if inner in (int, float):
+        return {"kind": "number"}
+    return {"kind": "text"}
+
+
+def _bare(annotation: Any) -> Any:
+    """A field's type without ``Annotated`` and ``| None``; of a union of forms, the first
+    (``dice``: the one pool)."""
+    while True:
+        origin = get_origin(annotation)
+        if origin is Annotated:
+            annotation = get_args(annotation)[0]
+        elif origin in (Union, types.UnionType):
+            annotation = next(a for a in get_args(annotation) if a is not type(None))
+        else:
+            return annotation
 
 
 def route_ends(scenario: Scenario, actor: str | None) -> tuple[str, Point, Point]:

@@ -19,7 +19,7 @@ import copy
 import re
 import types
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Final, Literal, Union, get_args, get_origin
 
@@ -27,6 +27,7 @@ from pydantic import BaseModel
 
 from vigile.engine.live import (
     LIVE_MODELS,
+    PLAN_ACTIONS,
     LiveFaces,
     NeedDice,
     Refusal,
@@ -36,6 +37,7 @@ from vigile.engine.live import (
 from vigile.errors import InputError
 from vigile.io.i18n import Lang, tr
 from vigile.live import Encounter, needs_json
+from vigile.scene.vocabulary import vocabulary_of
 
 MAX_PREVIEW: Final = 200
 """Checks listed at most (an end of turn with many guards asks for many)."""
@@ -121,6 +123,59 @@ def action_forms() -> tuple[ActionForm, ...]:
 
 
 FORMS: Final = {form.do: form for form in action_forms()}
+
+PLAN_DOS: Final = frozenset(
+    str(get_args(model.model_fields["do"].annotation)[0]) for model in PLAN_ACTIONS
+)
+"""The live actions that are plan actions: a game offers those its vocabulary names."""
+LEG_FLAGS: Final = ("climb", "run")
+"""A move's switches: a game offers those its vocabulary's ``moves`` names."""
+
+
+@dataclass(frozen=True)
+class GameForms:
+    """The action form of one game's encounter: the actions, speeds and switches it plays,
+    labelled in the reader's language with their rules (its
+    :class:`~vigile.scene.vocabulary.Vocabulary`)."""
+
+    forms: dict[str, ActionForm]
+    """The live actions it offers, by ``do``; a move's ``speed`` lists its speeds only."""
+    actions: dict[str, str]
+    """The label of each of its plan actions, by ``do``."""
+    choices: dict[str, dict[str, str]]
+    """The label of each choice of a field (``speed``), by field, then by value."""
+    flags: dict[str, str]
+    """The label of each switch it plays (``run``), by field."""
+    overlays: tuple[tuple[str, str], ...]
+    """Its risk map's ways of moving: (word, label)."""
+
+
+def game_forms(ruleset: str, lang: str) -> GameForms:
+    """The action form of a ``ruleset`` encounter: the live actions every game plays (move,
+    hide, wait, the GM's for a defender), its own plan actions, its speeds and switches."""
+    words = vocabulary_of(ruleset)
+    offered, moves = set(words.names("actions")), set(words.names("moves"))
+    speeds = words.names("speeds")
+    forms: dict[str, ActionForm] = {}
+    for do, form in FORMS.items():
+        if do in PLAN_DOS and do not in offered:
+            continue
+        fields: list[FormField] = []
+        for spec in form.fields:
+            if spec.kind == "flag" and spec.name in LEG_FLAGS and spec.name not in moves:
+                continue
+            if spec.name == "speed":
+                first = spec.default if spec.default in speeds else speeds[0]
+                spec = replace(spec, choices=speeds, default=first)
+            fields.append(spec)
+        forms[do] = ActionForm(do, tuple(fields))
+    return GameForms(
+        forms=forms,
+        actions={t.name: t.shown(lang) for t in words.actions},
+        choices={"speed": {t.name: t.shown(lang) for t in words.speeds}},
+        flags={t.name: t.shown(lang) for t in words.moves},
+        overlays=tuple((t.name, t.shown(lang)) for t in words.overlays),
+    )
 
 
 MAX_DIGITS: Final = 12

@@ -65,8 +65,6 @@ templates.env.filters["number"] = lambda value, lang: pagetext.number(value, lan
 templates.env.filters["term"] = lambda value, lang: pagetext.term(value, lang)
 templates.env.filters["tojson_attr"] = lambda value: json.dumps(value, ensure_ascii=False)
 
-ATTITUDES: Final = ("hidden", "immobile", "half", "fast")
-"""Attitudes a risk overlay may be drawn for (SK-V3)."""
 MAX_DIE: Final = 100
 """Sides of a die, and the largest face, typed or rolled on a page."""
 MAX_FACES: Final = MAX_DICE
@@ -304,7 +302,8 @@ def gm_context(
         mapsvg.gm_tokens(model, game, shown)
     model.clickable = True
     overlay_error = None
-    if overlay in ATTITUDES:
+    words = pageplay.game_forms(encounter.scenario.ruleset, lang.value)
+    if overlay in {name for name, _ in words.overlays}:
         try:
             model.overlay = overlay_of(encounter, overlay)
         except InputError as error:
@@ -318,7 +317,8 @@ def gm_context(
         "map": model,
         "overlay": overlay,
         "overlay_error": overlay_error,
-        "attitudes": ATTITUDES,
+        "attitudes": words.overlays,
+        "words": words,
         "sides": sides,
         "observers": observers,
         "short": mapsvg.initials(a["name"] for a in shown["actors"]),
@@ -368,12 +368,12 @@ def gm_page(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         lang,
         token=token,
         server=viewer.server,
-        forms=pageplay.FORMS,
+        forms=data["words"].forms,
         point_actions=[
-            f.do for f in pageplay.FORMS.values() if any(x.kind == "point" for x in f.fields)
+            f.do for f in data["words"].forms.values() if any(x.kind == "point" for x in f.fields)
         ],
-        actor_actions=[f.do for f in pageplay.FORMS.values() if f.needs_actor],
-        action_names=[n for n in ACTION_NAMES if n != "end-turn"],
+        actor_actions=[f.do for f in data["words"].forms.values() if f.needs_actor],
+        action_names=[n for n in ACTION_NAMES if n != "end-turn" and n in data["words"].forms],
         living_intruders=[w.name for w in game.intruders() if w.alive],
         defender_actions=list(DEFENDER_NAMES),  # LP-6: the actor is a defender
         living_defenders=[w.name for w in game.defenders() if w.alive],

@@ -7,6 +7,7 @@ PLUGIN = GamePlugin(
     title="D&D 3.5 invisibility: Spot, Listen, pinpointing, groping, miss chances",
     unit="ft",
     rule_prefix="DD",
+    vocabulary="vigile.games.dnd35.vocabulary:VOCABULARY",
     package="vigile.rulesets.dnd35",
     messages=("dnd35.{lang}.toml",),
     game="vigile.games.dnd35.round:Dnd35Game",

@@ -7,6 +7,7 @@ PLUGIN = GamePlugin(
     title="samurai/ninja skirmish: noise, night sight, patrols, alarms, shadowing, ambushes",
     unit="cm",
     rule_prefix="SK",
+    vocabulary="vigile.games.skirmish.vocabulary:VOCABULARY",
     package="vigile.rulesets.skirmish",
     messages=(),
     game="vigile.games.skirmish.day:game_for",

@@ -7,6 +7,7 @@ PLUGIN = GamePlugin(
     title="Starfinder Stealth: hiding, opposed Perception, invisibility, sniping",
     unit="ft",
     rule_prefix="SF",
+    vocabulary="vigile.games.starfinder.vocabulary:VOCABULARY",
     package="vigile.rulesets.starfinder",
     messages=("starfinder.{lang}.toml",),
     game="vigile.games.starfinder.round:StarfinderGame",

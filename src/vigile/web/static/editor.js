@@ -11,6 +11,7 @@
   var overlaySeq = 0, lastOverlay = null, lastRoute = null, lastHeat = null;
   var editSeq = 0, editStarted = 0;
   var actors = [];
+  var game = {speeds: [], moves: [], actions: [], stats: [], overlays: []};  // the game's words (#ed-game)
 
   function $(id) { return document.getElementById(id); }
   function headers() { return {"Content-Type": "application/json", "Authorization": "Bearer " + token, "Accept-Language": lang}; }
@@ -49,6 +50,11 @@
     }
     $("ed-errors").innerHTML = errorsHtml(answer.errors || []);
     if (answer.actors) actors = answer.actors;
+    if (answer.game) {
+      var was = game.ruleset;
+      game = answer.game;
+      if (game.ruleset !== was) refreshGame();
+    }
     if (answer.svg) {
       mapbox.innerHTML = answer.svg;
       reapply();
@@ -62,6 +68,19 @@
       return '<li data-line="' + line + '">' + (e.line ? '<a href="#ed-yaml" class="where" data-line="' + line + '">' + line + ":</a> " : "") +
         (e.field ? "<code>" + escapeHtml(e.field) + "</code> " : "") + escapeHtml(e.message) + "</li>";
     }).join("") + "</ul>";
+  }
+  // ---- the game's words: a changed ruleset changes the menus
+  function labelled(terms, current) {
+    return terms.map(function (term) {
+      return '<option value="' + escapeHtml(term.name) + '"' + (term.name === current ? " selected" : "") + ">" + escapeHtml(term.label) + "</option>";
+    }).join("");
+  }
+  function refreshGame() {
+    [["ed-speed", game.speeds], ["ed-attitude", game.overlays]].forEach(function (pair) {
+      var sel = $(pair[0]), was = sel.value;
+      var names = pair[1].map(function (term) { return term.name; });
+      sel.innerHTML = labelled(pair[1], names.indexOf(was) >= 0 ? was : names[0]);
+    });
   }
   function refreshIntruders() {
     var names = actors.filter(function (a) { return a.side === "attackers"; }).map(function (a) { return a.name; });
@@ -183,7 +202,7 @@
     }
     if (tool === "select") {
       if (token_) choose({kind: "actor", name: token_.dataset.name, side: token_.dataset.side});
-      else if (waypoint) choose({kind: "leg", actor: waypoint.dataset.actor, index: +waypoint.dataset.leg, speed: waypoint.dataset.speed, actions: waypoint.dataset.actions});
+      else if (waypoint) choose({kind: "leg", actor: waypoint.dataset.actor, index: +waypoint.dataset.leg, speed: waypoint.dataset.speed, actions: waypoint.dataset.actions, flags: waypoint.dataset.flags});
       else if (light) choose({kind: "light", index: +light.dataset.index, lightKind: light.dataset.kind, radius: light.dataset.radius});
       else if (wall) choose({kind: "wall", index: +wall.dataset.index, wallKind: wall.dataset.kind});
       else if (area) choose({kind: "area", layer: area.dataset.layer, index: +area.dataset.index});
@@ -238,16 +257,25 @@
       if (item.side === "defenders") {
         html += field("state", '<select data-set="state">' + options(["posted", "patrolling", "group"], "") + "</select>");
         html += field("group", '<input data-set="group" size="12">');
-        html += field("dice", '<input data-set="dice" inputmode="numeric" size="3">');
-        html += field("alert", '<select data-set="alert">' + options(["", "true", "false"], "") + "</select>");
       } else {
         html += field("move", '<input data-set="move" inputmode="decimal" size="4">');
       }
+      game.stats.forEach(function (stat) {  // the game's own stats (its vocabulary)
+        var name = escapeHtml(stat.name), input;
+        if (stat.kind === "flag") input = '<select data-set="' + name + '">' + options(["", "true", "false"], "") + "</select>";
+        else if (stat.kind === "choice") input = '<select data-set="' + name + '">' + options([""].concat(stat.choices), "") + "</select>";
+        else input = '<input data-set="' + name + '"' + (stat.kind === "number" ? ' inputmode="decimal"' : "") + ' size="4">';
+        html += field(stat.label, input);
+      });
     } else if (item.kind === "leg") {
       html = "<p><strong>" + escapeHtml(item.actor) + "</strong> — " + (item.index + 1) + (item.actions ? " (" + escapeHtml(item.actions) + ")" : "") + "</p>";
-      html += field(words.speed, '<select data-leg="speed">' + options(["hidden", "immobile", "half", "fast"], item.speed) + "</select>");
+      html += field(words.speed, '<select data-leg="speed">' + labelled(game.speeds, item.speed) + "</select>");
+      var flags = (item.flags || "").split(",");
+      game.moves.forEach(function (move) {  // the game's switches of a leg (climb, run)
+        html += '<label><input type="checkbox" data-flag="' + escapeHtml(move.name) + '"' + (flags.indexOf(move.name) >= 0 ? " checked" : "") + "> " + escapeHtml(move.label) + "</label>";
+      });
       html += "<fieldset><legend>" + escapeHtml(words.add_action) + "</legend>" +
-        '<select id="ed-action-do">' + options(["kill", "open-door", "close-door", "speak", "throw-grapple", "strike"], "kill") + "</select> " +
+        '<select id="ed-action-do">' + labelled(game.actions, "") + "</select> " +
         '<input id="ed-action-what" size="14" placeholder="target / door / volume"> <button type="button" id="ed-action-add" class="secondary">+</button></fieldset>';
     } else if (item.kind === "light") {
       html = field("kind", '<select data-light="kind">' + options(["brazier", "lantern", "lit-door", "lit-window"], item.lightKind) + "</select>") +
@@ -271,6 +299,10 @@
     if (!selected) return;
     if (el.dataset.set) edit({op: "set-actor", name: selected.name, field: el.dataset.set, value: value(el.value)});
     else if (el.dataset.leg) edit({op: "set-leg", actor: selected.actor, index: selected.index, speed: el.value});
+    else if (el.dataset.flag) {
+      var where = ["plans", selected.actor, selected.index, el.dataset.flag];
+      edit(el.checked ? {op: "set", path: where, value: true} : {op: "delete", path: where});
+    }
     else if (el.dataset.light === "kind") edit({op: "set-light", index: selected.index, kind: el.value});
     else if (el.dataset.light === "radius") edit({op: "set-light", index: selected.index, radius: value(el.value)});
     else if (el.dataset.wall) edit({op: "set-wall", index: selected.index, kind: el.value});
@@ -281,6 +313,8 @@
     else if (what === "open-door" || what === "close-door") action.door = arg;
     else if (what === "speak") action.volume = arg || "whisper";
     else if (what === "throw-grapple") { action.onto = arg || "tile"; }
+    else if (what === "attack-square") { var xy = arg.split(/[ ,;]+/).map(Number); if (xy.length === 2) action.at = xy; }
+    else if (what === "snipe") action.target = arg;
     edit({op: "add-action", actor: selected.actor, index: selected.index, action: action});
   }
 
@@ -430,6 +464,7 @@
     textarea = $("ed-yaml"); mapbox = $("ed-mapbox");
     root.dataset.valid = (document.querySelector("#ed-errors .ok") || {}).textContent || "✓";
     actors = Array.prototype.map.call(mapbox.querySelectorAll(".token"), function (t) { return {name: t.dataset.name, side: t.dataset.side}; });
+    game = JSON.parse($("ed-game").textContent);
     document.querySelectorAll(".ed-tools .tool").forEach(function (b) { b.addEventListener("click", function () { setTool(b.dataset.tool); }); });
     $("ed-finish").addEventListener("click", finishArea);
     mapbox.addEventListener("pointerdown", pointerDown);

@@ -1,0 +1,147 @@
+"""Each game's scenario model: the shared scenario, with the game's own actor fields and plan
+actions.
+
+The shared :class:`~vigile.scene.model.Scenario` holds what every game's scenario writes. A
+game's plug-in may bring more (:attr:`vigile.registry.GamePlugin.actor_fields`, a pydantic
+model of its actor fields; :attr:`~vigile.registry.GamePlugin.plan_actions`, its own plan
+actions): :func:`scenario_model` makes, once per game, a subclass of ``Scenario`` whose actors
+also carry those fields and whose legs also take those actions. The ``ruleset:`` of a file
+chooses which model validates it (:meth:`Scenario.model_validate` asks :func:`model_for`), so a
+plug-in's field is checked as any other: a wrong value is an error naming
+``actors[2].luck`` and its line, a field of another game an "extra inputs" error.
+
+Every game's scenario is still a ``Scenario`` (the engine, the simulator and the pages read it
+as one), and a game's own modules read their fields on an actor that ``isinstance`` of their
+fields model.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Annotated, Any, Union, get_args
+
+from pydantic import BaseModel, Field, create_model
+
+from vigile import registry
+from vigile.scene.actors import Actor, Name
+from vigile.scene.plans import MAX_ACTIONS, Action, Leg
+
+SHARED_ACTIONS: tuple[type[BaseModel], ...] = get_args(get_args(Action)[0])
+"""The plan actions every game's legs take (:data:`vigile.scene.plans.Action`)."""
+
+
+def action_name(model: type[BaseModel]) -> str:
+    """An action model's ``do``."""
+    return str(get_args(model.model_fields["do"].annotation)[0])
+
+
+def own_fields(ruleset: str) -> type[BaseModel] | None:
+    """The game's own actor fields model, if its plug-in names one."""
+    plugin = registry.get(ruleset)
+    if not plugin.actor_fields:
+        return None
+    found = plugin.load(plugin.actor_fields)
+    if not (isinstance(found, type) and issubclass(found, BaseModel)):
+        raise TypeError(f"{plugin.actor_fields} is not a pydantic model")
+    return found
+
+
+def own_actions(ruleset: str) -> tuple[type[BaseModel], ...]:
+    """The game's own plan actions, if its plug-in names any: each a pydantic model with a
+    ``do`` that no shared action has."""
+    plugin = registry.get(ruleset)
+    if not plugin.plan_actions:
+        return ()
+    found = tuple(plugin.load(plugin.plan_actions))
+    shared = {action_name(model) for model in SHARED_ACTIONS}
+    for model in found:
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            raise TypeError(f"{plugin.plan_actions}: {model!r} is not a pydantic model")
+        if "do" not in model.model_fields or action_name(model) in shared:
+            raise TypeError(f"{plugin.plan_actions}: {model.__name__} needs a do of its own")
+    return found
+
+
+def model_for(ruleset: Any) -> type[Any] | None:
+    """The scenario model of the game named ``ruleset``, or None where the shared one serves
+    (an unknown game, reported by the shared model; a game with nothing of its own)."""
+    found = _models_of(ruleset)
+    return None if found is None else found[0]
+
+
+def item_models(ruleset: Any) -> tuple[type[Actor], type[Leg]]:
+    """The models of one actor and one leg of the game named ``ruleset`` (the shared ones
+    where it brings nothing of its own): what the scene's checks read item by item."""
+    found = _models_of(ruleset)
+    return (Actor, Leg) if found is None else (found[1], found[2])
+
+
+def _models_of(ruleset: Any) -> tuple[type[Any], type[Actor], type[Leg]] | None:
+    if not isinstance(ruleset, str) or ruleset not in registry.names():
+        return None
+    return _models(ruleset, registry.version())
+
+
+def scenario_model(ruleset: str) -> type[Any]:
+    """The model that validates a scenario of ``ruleset``: the shared
+    :class:`~vigile.scene.model.Scenario`, or its subclass with the game's fields and
+    actions."""
+    from vigile.scene.model import Scenario
+
+    return model_for(ruleset) or Scenario
+
+
+@cache
+def _models(ruleset: str, version: int) -> tuple[type[Any], type[Actor], type[Leg]] | None:
+    """Made once per game and registry version (a game registered again is read again)."""
+    from vigile.scene.model import MAX_ITEMS, Scenario
+
+    fields, actions = own_fields(ruleset), own_actions(ruleset)
+    if fields is None and not actions:
+        return None
+    title = "".join(part.capitalize() for part in ruleset.split("_"))
+    actor: type[Actor] = Actor
+    if fields is not None:
+        bases: Any = (Actor, fields)  # the shared fields, then the game's
+        actor = create_model(
+            f"{title}Actor",
+            __base__=bases,
+            __module__=__name__,
+            __doc__=f"An actor of a {ruleset} scenario: {fields.__doc__ or fields.__name__}",
+        )
+    leg: type[Leg] = Leg
+    if actions:
+        one = Annotated[
+            Union[*SHARED_ACTIONS, *actions],  # type: ignore[valid-type]
+            Field(discriminator="do"),
+        ]
+        leg = create_model(
+            f"{title}Leg",
+            __base__=Leg,
+            __module__=__name__,
+            __doc__=f"A leg of a {ruleset} plan: the shared actions and the game's own.",
+            actions=(
+                Annotated[tuple[one, ...], Field(max_length=MAX_ACTIONS)],
+                Field((), description="What it does at the waypoint, in order."),
+            ),
+        )
+    one_actor: Any = actor
+    one_leg: Any = leg
+    made: type[Scenario] = create_model(
+        f"{title}Scenario",
+        __base__=Scenario,
+        __module__=__name__,
+        __doc__=f"A {ruleset} scenario: the shared fields, the game's actors and legs.",
+        actors=(
+            Annotated[tuple[one_actor, ...], Field(min_length=1, max_length=MAX_ITEMS)],
+            Field(description="Everyone on the board."),
+        ),
+        plans=(
+            Annotated[dict[Name, tuple[one_leg, ...]], Field(max_length=MAX_ITEMS)],
+            Field(
+                default_factory=dict,
+                description="Each attacker's plan: a list of legs, by actor name.",
+            ),
+        ),
+    )
+    return made, actor, leg
