@@ -1,16 +1,14 @@
-"""Benchmark of the compiled kernel (issue 14) against today's batch, side by side in one run.
+"""Benchmark of the simulator's two models of a skirmish raid, side by side in one run.
 
-Prints, on the bundled night raid: runs per CPU-second of the numpy batch
-(:class:`vigile.games.skirmish.batch.BatchedRaid`) and of the kernel
-(:class:`vigile.games.skirmish.kernel.raid.KernelRaid`), each on the same number of runs, and
-their ratio; then the kernel's first call in a fresh process with an empty numba cache (the
-compile) and with the cache warm. Last line:
-``kernel_runs_per_cpu_s=… batch_runs_per_cpu_s=… vs_batch=…x compile_cold_s=… warm_s=…``.
+Prints, on the bundled night raid: runs per CPU-second of the turn engine, game by game as
+``vigile simulate`` plays it without numba (:func:`vigile.sim.simulate.engine_block`), and of
+the compiled kernel (:class:`vigile.games.skirmish.kernel.raid.KernelRaid`), and their ratio;
+then the kernel's first call in a fresh process with an empty numba cache (the compile) and
+with the cache warm. Last line:
+``kernel_runs_per_cpu_s=… engine_runs_per_cpu_s=… vs_engine=…x compile_cold_s=… warm_s=…``.
 
-Run: ``.venv/bin/python bench/kernel.py [RUNS]`` (16,384 runs by default).
-
-Building the night raid's batched model takes about a third of a second: from
-``simulate.KERNEL_RUNS`` the compiled model is built first, so that time is not spent for nothing.
+Run: ``.venv/bin/python bench/kernel.py [RUNS [GAMES]]`` (16,384 kernel runs, 64 engine games
+by default).
 """
 
 from __future__ import annotations
@@ -23,10 +21,9 @@ import time
 
 import numpy as np
 
-from vigile.games.skirmish.batch import BatchedRaid
 from vigile.games.skirmish.kernel.raid import KernelRaid
-from vigile.games.skirmish.model import prepare
 from vigile.scene.loader import load_scenario
+from vigile.sim.simulate import engine_block
 
 FIRST_CALL = """
 import time, numpy as np
@@ -56,15 +53,15 @@ def first_call(cache: str | None) -> float:
 
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 16_384
+    games = int(sys.argv[2]) if len(sys.argv) > 2 else 64
     scenario = load_scenario("night-raid")
-    batch = BatchedRaid(prepare(scenario))
     kernel = KernelRaid.of(scenario)
     kernel.play(256, np.random.default_rng(0))  # compile (or load) and fill the tables
-    batch.play(256, np.random.default_rng(0))
-    batch_rate = cpu_rate(batch.play, runs)
+    engine_block(scenario, 0, 0, 2)
+    engine_rate = cpu_rate(lambda n, _rng: engine_block(scenario, 1, 0, n), games)
     kernel_rate = cpu_rate(kernel.play, runs)
-    print(f"night raid, {runs:,} runs each, CPU time")
-    print(f"  numpy batch   {batch_rate:10,.0f} runs per CPU-second")
+    print(f"night raid, CPU time: the engine {games:,} games, the kernel {runs:,} runs")
+    print(f"  turn engine   {engine_rate:10,.1f} runs per CPU-second")
     print(f"  numba kernel  {kernel_rate:10,.0f} runs per CPU-second")
     with tempfile.TemporaryDirectory() as empty:
         cold = first_call(empty)
@@ -73,8 +70,8 @@ def main() -> None:
         warm = first_call(warm_cache)
     print(f"  first call, empty numba cache: {cold:.1f} s; warm cache: {warm:.1f} s")
     print(
-        f"kernel_runs_per_cpu_s={kernel_rate:.0f} batch_runs_per_cpu_s={batch_rate:.0f} "
-        f"vs_batch={kernel_rate / batch_rate:.2f}x compile_cold_s={cold:.1f} warm_s={warm:.1f}"
+        f"kernel_runs_per_cpu_s={kernel_rate:.0f} engine_runs_per_cpu_s={engine_rate:.1f} "
+        f"vs_engine={kernel_rate / engine_rate:.0f}x compile_cold_s={cold:.1f} warm_s={warm:.1f}"
     )
 
 

@@ -11,18 +11,55 @@ rules, to the maker, with a line of sight), and is put on alert by it only under
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import mesa
 import numpy as np
 
 from vigile.dice.source import RolledFaces
-from vigile.games.skirmish.model import SimModel
+from vigile.games.skirmish.kernel.tables import RaidSetup, setup
 from vigile.games.skirmish.schedule import Op
 from vigile.rulesets.skirmish.alarm import alarm_check
 from vigile.rulesets.skirmish.common import Roller
+from vigile.rulesets.skirmish.movement import Speed, move_check
 from vigile.rulesets.skirmish.noise import noise_check
 from vigile.rulesets.skirmish.sight import Attitude, sight_check
+from vigile.scene.actors import Outfit, Side
+from vigile.scene.model import Scenario
+
+
+@dataclass
+class Sim:
+    """The raid as the kernel reads it (:func:`~vigile.games.skirmish.kernel.tables.setup`),
+    with what the Mesa model asks besides: each guard's pool, each intruder's outfit, the
+    chance of a fumble (SK-D4) by pool."""
+
+    raid: RaidSetup
+    dice: list[int]
+    outfit: list[bool]
+    fumble: dict[int, float]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raid, name)
+
+    @classmethod
+    def of(cls, scenario: Scenario) -> Sim:
+        rules = scenario.rules()
+        defenders = [a for a in scenario.actors if a.side is Side.DEFENDERS]
+        intruders = [a for a in scenario.actors if a.side is Side.ATTACKERS]
+        fumble = {
+            a.stealth_pool(): float(
+                1 - move_check(rules, speed=Speed.FULL, roller=Roller(a.stealth_pool())).chance
+            )
+            for a in intruders
+        }
+        return cls(
+            setup(scenario),
+            [a.detection_pool() for a in defenders],
+            [a.outfit is Outfit.UNSUITED for a in intruders],
+            fumble,
+        )
 
 
 class Guard(mesa.Agent):  # type: ignore[misc]
@@ -90,7 +127,7 @@ class Guard(mesa.Agent):  # type: ignore[misc]
 
 
 class RaidModel(mesa.Model):  # type: ignore[misc]
-    def __init__(self, sim: SimModel, seed: int) -> None:
+    def __init__(self, sim: Sim, seed: int) -> None:
         super().__init__(seed=seed)
         self.sim = sim
         self.faces = RolledFaces(np.random.default_rng(seed))

@@ -7,15 +7,6 @@ On the bundled night raid, wall time and CPU time of each, the same scenario:
 - an idiomatic Mesa model of the raid (``bench/mesa_raid.py``; ``pip install -e '.[bench]'``);
 - the random-number floor: the time numpy takes just to draw the uniforms the kernel's runs
   consume (counted run by run by :meth:`KernelRaid.trace`), in the kernel's chunks;
-- the numpy batch (:class:`vigile.games.skirmish.batch.BatchedRaid`), the reference; and the
-  numpy batch as it stood when the issue was filed (:data:`ISSUE_COMMIT`, unpacked from git
-  into a temporary folder): the goal's "current numpy batch", which the shared geometry has
-  made faster since (``scene/geometry.py``, for the engine's sake). Each batch plays in a
-  fresh process, with glibc's threshold for mapping a block of memory raised
-  (``MALLOC_MMAP_THRESHOLD_``): the batch's large temporaries then reuse freed memory instead
-  of mapping new pages at every step, which made it about 1.35x faster (the threshold rises
-  by itself in a process that has freed large blocks: the batch measured in this process,
-  after the kernel, ran that much faster than in a fresh one);
 
 then the kernel on raids made from the night raid with 5, 11, 50 and 200 guards (the cost
 should grow with the guards, about linearly) and with 27 and 500 walls: the same 27 walls cut
@@ -27,10 +18,8 @@ worker processes: wall time, CPU time and peak memory (the process's ``VmHWM``, 
 worker's ``ru_maxrss``).
 
 The ratios are of CPU-second rates: each model plays on one core, and the machine may be shared
-(the kernel and the batch: three rounds, each the kernel then the batch back to back; each
-line shows the best of its three, and the ratio to the batch is the median of the rounds'
-ratios, two measurements that met the same load on the machine).
-Last line: ``sim_runs_per_s=… vs_engine=…x vs_mesa=…x vs_rng_floor=…x vs_numpy_batch=…x``
+(the kernel: the best of three rounds).
+Last line: ``sim_runs_per_s=… vs_engine=…x vs_mesa=…x vs_rng_floor=…x``
 (``sim_runs_per_s``: the kernel's runs per CPU-second; ``vs_rng_floor``: how many times the
 kernel is slower than drawing its uniforms).
 
@@ -40,18 +29,11 @@ runs add about a minute). The first run after install compiles the kernel (about
 
 from __future__ import annotations
 
-import atexit
 import functools
-import io
 import json
 import math
-import os
-import shutil
-import statistics
 import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -63,31 +45,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from vigile.dice.source import RolledFaces
 from vigile.games.skirmish.kernel.raid import CHUNK, KernelRaid
-from vigile.games.skirmish.model import prepare
 from vigile.games.skirmish.raid import SkirmishGame
 from vigile.scene.loader import load_scenario, parse_scenario
 from vigile.scene.model import Scenario
 
 Point = tuple[float, ...]
-
-ISSUE_COMMIT = "c6af941"
-"""The last commit before the compiled kernel (issue 14): its numpy batch is the one the issue
-measured (about 2,000 runs per CPU-second then)."""
-BATCH = """
-import sys, time
-import numpy as np
-import vigile
-assert vigile.__file__.startswith(sys.argv[2]), vigile.__file__
-from vigile.games.skirmish.batch import BatchedRaid
-from vigile.games.skirmish.model import prepare
-from vigile.scene.loader import load_scenario
-model = BatchedRaid(prepare(load_scenario("night-raid")))
-model.play(256, np.random.default_rng(0))
-runs = int(sys.argv[1])
-start, cpu = time.perf_counter(), time.process_time()
-model.play(runs, np.random.default_rng(1))
-print(runs, time.perf_counter() - start, time.process_time() - cpu)
-"""
 
 MILLION = """
 import resource, sys, time
@@ -126,44 +88,6 @@ class Timing:
             f"  {label:<22}{self.per_wall_s:11,.1f} runs/s wall {self.per_cpu_s:11,.1f} "
             f"runs/CPU-s  ({self.runs:,} runs, {self.wall:.2f} s){note}"
         )
-
-
-MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(1 << 28), "MALLOC_TRIM_THRESHOLD_": str(1 << 28)}
-"""glibc's tunables for the batch's processes (see the module's docstring)."""
-
-
-def batch_timer(source: Path) -> Callable[[int], Timing]:
-    """A timer of the numpy batch of the ``vigile`` package under ``source``, on the night raid,
-    in a fresh process."""
-
-    def timing(runs: int) -> Timing:
-        done = subprocess.run(
-            [sys.executable, "-c", BATCH, str(runs), str(source)],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONPATH": str(source), **MALLOC},
-        )
-        played, wall, cpu = done.stdout.split()
-        return Timing(int(played), float(wall), float(cpu))
-
-    return timing
-
-
-def issue_source() -> Path | None:
-    """:data:`ISSUE_COMMIT`'s ``src`` unpacked in a temporary folder (``git archive``); None
-    where this is no git clone holding that commit."""
-    root = Path(__file__).resolve().parents[1]
-    archive = subprocess.run(
-        ["git", "-C", str(root), "archive", ISSUE_COMMIT, "src"], capture_output=True, check=False
-    )
-    if archive.returncode != 0:
-        return None
-    folder = Path(tempfile.mkdtemp(prefix="vigile-issue-batch-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(folder, filter="data")
-    return folder / "src"
 
 
 def timed(runs: int, work: Callable[[], Any]) -> Timing:
@@ -334,27 +258,13 @@ def mean_turns(kernel: KernelRaid, runs: int = 256) -> float:
 
 def main() -> None:
     scenario = load_scenario("night-raid")
-    sim = prepare(scenario)
     rules = scenario.rules()
     print("night raid (11 guards, 3 intruders, 27 walls, 40 turns); wall and CPU time, one core")
 
     kernel = KernelRaid.of(scenario)
     kernel.play(512, np.random.default_rng(0))  # compile (or load from the cache), fill tables
-    batch_runs = 4096
-    batch_model = batch_timer(Path(__file__).resolve().parents[1] / "src")
-    old_source = issue_source()
-    old_batch = batch_timer(old_source) if old_source else None
-    rounds = [
-        (
-            kernel_timing(kernel, least_s=2.0),
-            batch_model(batch_runs),
-            old_batch(batch_runs) if old_batch else None,
-        )
-        for _ in range(3)
-    ]
-    k = max((kt for kt, _, _ in rounds), key=lambda timing: timing.per_cpu_s)
-    batch = max((bt for _, bt, _ in rounds), key=lambda timing: timing.per_cpu_s)
-    vs_batch = statistics.median(kt.per_cpu_s / bt.per_cpu_s for kt, bt, _ in rounds)
+    rounds = [kernel_timing(kernel, least_s=2.0) for _ in range(3)]
+    k = max(rounds, key=lambda timing: timing.per_cpu_s)
     print(k.line("compiled kernel"))
 
     games = 16
@@ -371,8 +281,9 @@ def main() -> None:
 
     mesa: Timing | None
     try:
-        from mesa_raid import RaidModel
+        from mesa_raid import RaidModel, Sim
 
+        sim = Sim.of(scenario)
         mesa = timed(games, lambda: [RaidModel(sim, s).play() for s in range(games)])
         print(mesa.line("Mesa model", f"  -> kernel {k.per_cpu_s / mesa.per_cpu_s:,.0f}x"))
     except ImportError:
@@ -394,17 +305,6 @@ def main() -> None:
             f"kernel {floor.per_cpu_s / k.per_cpu_s:.0f}x slower",
         )
     )
-
-    each = " ".join(f"{kt.per_cpu_s / bt.per_cpu_s:.1f}x" for kt, bt, _ in rounds)
-    print(batch.line("numpy batch", f"  -> kernel {vs_batch:.2f}x (rounds: {each})"))
-    olds = [(kt, ot) for kt, _, ot in rounds if ot is not None]
-    if olds:
-        old = max((ot for _, ot in olds), key=lambda timing: timing.per_cpu_s)
-        vs_old = statistics.median(kt.per_cpu_s / ot.per_cpu_s for kt, ot in olds)
-        each = " ".join(f"{kt.per_cpu_s / ot.per_cpu_s:.1f}x" for kt, ot in olds)
-        print(old.line(f"batch of {ISSUE_COMMIT}", f"  -> kernel {vs_old:.2f}x (rounds: {each})"))
-    else:
-        print(f"  batch of {ISSUE_COMMIT}     not measured (no git clone holding the commit)")
 
     print(
         "the kernel as the raid grows (us per guard-turn: CPU per run, per turn played, per guard)"
@@ -446,8 +346,7 @@ def main() -> None:
     mesa_ratio = f"{k.per_cpu_s / mesa.per_cpu_s:.0f}" if mesa else "n/a"
     print(
         f"sim_runs_per_s={k.per_cpu_s:.0f} vs_engine={k.per_cpu_s / engine.per_cpu_s:.0f}x "
-        f"vs_mesa={mesa_ratio}x vs_rng_floor={floor.per_cpu_s / k.per_cpu_s:.1f}x "
-        f"vs_numpy_batch={vs_batch:.2f}x"
+        f"vs_mesa={mesa_ratio}x vs_rng_floor={floor.per_cpu_s / k.per_cpu_s:.1f}x"
     )
 
 

@@ -8,7 +8,6 @@ traceback, never a hang.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -17,18 +16,8 @@ import pytest
 import yaml
 
 from vigile.cli import main
-from vigile.games.skirmish import model
-from vigile.games.skirmish.model import (
-    MAX_GROUND_CELLS,
-    MAX_GROUND_PAIRS,
-    OpenGround,
-    ground_cell,
-    prepare,
-)
 from vigile.games.skirmish.riskmap import MAX_CELL_GUARDS, MAX_CELLS
 from vigile.games.skirmish.route import MAX_ROUTE_CELLS
-from vigile.scene.geometry import move_with_bounce
-from vigile.scene.model import Scenario
 
 
 def write(tmp_path: Path, scenario: dict[str, Any], name: str = "s.yaml") -> str:
@@ -206,14 +195,6 @@ def test_a_route_finer_than_its_cell_limit_is_refused(
     assert f"at most {MAX_CELLS:,}" in err
 
 
-def test_the_open_ground_of_the_largest_board_stays_small() -> None:
-    cell = ground_cell(100_000, 100_000, 2)
-    assert math.ceil(100_000 / cell) ** 2 <= MAX_GROUND_CELLS
-    assert ground_cell(200, 120, 30) == 2.0  # the night raid keeps its 2 cm cells
-    cell = ground_cell(20_000, 20_000, 2000)
-    assert math.ceil(20_000 / cell) ** 2 * 2000 <= MAX_GROUND_PAIRS
-
-
 def test_simulating_the_largest_board_finishes_in_bounded_memory(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -238,36 +219,6 @@ def test_simulating_the_largest_board_finishes_in_bounded_memory(
     assert json.loads(out)["runs"] == 200
 
 
-def test_coarser_open_ground_cells_stay_an_exact_acceleration(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    rng = np.random.default_rng(3)
-    ends = rng.uniform(0, 3000, size=(40, 4))
-    scenario = Scenario.model_validate(
-        {
-            "ruleset": "skirmish",
-            "name": "walls",
-            "map": {"width": 3000, "height": 3000},
-            "walls": [{"start": [a, b], "end": [c, d]} for a, b, c, d in ends.round(1)],
-            "actors": [NINJA],
-        }
-    )
-    walls = prepare(scenario).walls(frozenset())
-    x, y = rng.uniform(0, 3000, size=(2, 4000))
-    angle = rng.uniform(0, 2 * math.pi, size=4000)
-    dx, dy = 40.0 * np.cos(angle), 40.0 * np.sin(angle)
-    coarse = OpenGround.of(walls, 3000.0, 3000.0, 40.0)
-    assert coarse.cell > 2.0
-    monkeypatch.setattr(model, "ground_cell", lambda *_: 2.0)
-    fine = OpenGround.of(walls, 3000.0, 3000.0, 40.0)
-    assert fine.cell == 2.0
-    got = coarse.move(x.copy(), y.copy(), dx, dy, 3000.0, 3000.0, 2, 0.5)
-    same = fine.move(x.copy(), y.copy(), dx, dy, 3000.0, 3000.0, 2, 0.5)
-    assert np.array_equal(got[0], same[0]) and np.array_equal(got[1], same[1])
-    traced = move_with_bounce(walls, x, y, dx, dy, 3000.0, 3000.0, 2, epsilon=0.5)
-    np.testing.assert_allclose(got, traced, rtol=0, atol=1e-9)  # one ulp apart at most
-
-
 def test_a_file_name_with_escapes_is_printed_escaped(tmp_path: Path) -> None:
     """What the user typed reaches the terminal escaped: a file name with ESC and a bidi
     override in an error (issue 15)."""
@@ -285,10 +236,10 @@ def test_a_file_name_with_escapes_is_printed_escaped(tmp_path: Path) -> None:
 def test_a_game_played_one_by_one_is_bounded_before_any_work(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A d20 scenario has no batched model: without its compiled kernel (numba missing), the
-    engine plays each run, so the work (runs x turns x actors) is bounded up front (issue 15: a
-    Starfinder simulate that did not finish). 12 rounds x 4 actors: 10,000 runs are 480,000
-    actor-rounds, allowed; 20,000 are not."""
+    """Without the compiled kernel (numba missing), the engine plays each run, so the work
+    (runs x turns x actors) is bounded up front (issue 15: a Starfinder simulate that did not
+    finish). 12 rounds x 4 actors: 10,000 runs are 480,000 actor-rounds, allowed; 20,000 are
+    not."""
     import vigile.sim.kernel
     from vigile.errors import LimitError
     from vigile.scene.loader import load_scenario

@@ -95,7 +95,7 @@ def test_the_demo_needs_neither_extra() -> None:
 
 @pytest.mark.multiprocess
 def test_the_kernel_is_warm_on_every_dask_worker_before_the_first_block(
-    dask_scheduler: str, monkeypatch: pytest.MonkeyPatch
+    dask_scheduler: str,
 ) -> None:
     """A compiled simulation on a scheduler first registers a worker plugin that prepares the
     kernel on each worker (issue 14: the kernel's cache warm on workers too): after it, every
@@ -103,9 +103,6 @@ def test_the_kernel_is_warm_on_every_dask_worker_before_the_first_block(
     pytest.importorskip("numba")
     from dask.distributed import Client
 
-    from vigile.sim import simulate as simulate_module
-
-    monkeypatch.setattr(simulate_module, "KERNEL_RUNS", 1000)
     scenario = load_scenario("night-raid")
     here = simulate(scenario, BLOCK + 50, seed=11)
     there = simulate(scenario, BLOCK + 50, seed=11, scheduler=dask_scheduler)

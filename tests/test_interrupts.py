@@ -120,9 +120,8 @@ def _no_survivor(child: Child, workers: list[psutil.Process]) -> None:
     assert not child.session()
 
 
-SMALL_BLOCKS = "import vigile.sim.simulate as s; s.BLOCK = 128; s.KERNEL_RUNS = 10**9"
-"""A block of 128 runs (not 4096) so that some finish before the signal on a busy machine; on
-the numpy batch, which answers at once (the compiled kernel may first compile, in each worker)."""
+SMALL_BLOCKS = "import vigile.sim.simulate as s; s.BLOCK = 128"
+"""A block of 128 runs (not 4096) so that some finish before the signal on a busy machine."""
 
 
 @pytest.mark.multiprocess
@@ -188,7 +187,6 @@ def test_ctrl_c_stops_simulate_json_with_the_partial_result(
 
 @pytest.mark.multiprocess
 def test_ctrl_c_stops_sweep_early_with_the_variants_done(children: list[Child]) -> None:
-    # 19,000 runs a variant: the numpy batch (the kernel would first compile in each worker)
     args = ["sweep", "sk-v7-terrace", "--vary", "turns=1..40:1", "--runs", "19000"]
     child = Child([*args, "--workers", "2"])
     children.append(child)

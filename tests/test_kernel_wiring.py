@@ -1,9 +1,9 @@
-"""``vigile simulate`` chooses the compiled kernel for long simulations (issue 14, item 4).
+"""``vigile simulate`` plays the compiled kernel wherever it covers the scenario.
 
-From :data:`~vigile.sim.simulate.KERNEL_RUNS` runs, a skirmish raid is played by the kernel,
-block by block, each block from its own ``SeedSequence``: the same numbers whatever the
-workers. Shorter simulations stay on the numpy batch (no compile to wait for). Without numba,
-a one-line notice and the batch. ``vigile check`` and ``vigile run`` never import numba.
+The kernel plays block by block, each block from its own ``SeedSequence``: the same numbers
+whatever the workers and threads, and whatever the runs asked for. Without numba, a one-line
+notice in the user's language and the engine, game by game. ``vigile check`` and ``vigile run``
+never import numba.
 """
 
 from __future__ import annotations
@@ -15,15 +15,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vigile.games.skirmish.batch import BatchedRaid
-from vigile.games.skirmish.model import prepare
 from vigile.scene.loader import load_scenario
+from vigile.scene.model import Scenario
 from vigile.sim import simulate as simulate_module
-from vigile.sim.simulate import BLOCK, NO_NUMBA, block_seed, blocks, simulate
+from vigile.sim.simulate import BLOCK, Notice, block_seed, blocks, engine_block, simulate
 from vigile.sim.tally import Batched, Tally
 
-RUNS = 1000
-"""Runs of the tests on the batch (the kernel's threshold lowered under them where it counts)."""
+RUNS = 200
+"""Runs of the short simulations."""
 
 
 def by_blocks(model: Batched, runs: int, seed: int) -> Tally:
@@ -62,21 +61,23 @@ def test_check_and_run_do_not_import_numba(command: list[str]) -> None:
     assert done.stdout.strip().splitlines()[-1] == "LOADED []"
 
 
-def test_short_simulations_stay_on_the_batch() -> None:
-    scenario = load_scenario("night-raid")
-    assert RUNS < simulate_module.KERNEL_RUNS
-    result = simulate(scenario, RUNS, seed=4)
-    assert same(result.tally, by_blocks(BatchedRaid(prepare(scenario)), RUNS, 4))
-
-
-def test_long_simulations_play_the_kernel_the_same_whatever_the_workers(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_short_simulations_play_the_kernel_too() -> None:
+    """However few the runs, the kernel plays a scenario it covers (no threshold): the tally is
+    its blocks'."""
     pytest.importorskip("numba")
     from vigile.games.skirmish.kernel.raid import KernelRaid
 
     scenario = load_scenario("night-raid")
-    monkeypatch.setattr(simulate_module, "KERNEL_RUNS", 1000)
+    result = simulate(scenario, RUNS, seed=4)
+    assert result.batched
+    assert same(result.tally, by_blocks(KernelRaid.of(scenario), RUNS, 4))
+
+
+def test_long_simulations_play_the_kernel_the_same_whatever_the_workers() -> None:
+    pytest.importorskip("numba")
+    from vigile.games.skirmish.kernel.raid import KernelRaid
+
+    scenario = load_scenario("night-raid")
     runs = BLOCK + 100  # a full block and a partial one
     one = simulate(scenario, runs, seed=5)
     assert same(one.tally, by_blocks(KernelRaid.of(scenario), runs, 5))
@@ -84,18 +85,56 @@ def test_long_simulations_play_the_kernel_the_same_whatever_the_workers(
     assert same(one.tally, two.tally)
 
 
-def test_without_numba_a_notice_and_the_batch(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def engine_tally(scenario: Scenario, runs: int, seed: int) -> Tally:
+    tallies = [engine_block(scenario, seed, index, size) for index, size in blocks(runs)]
+    total = tallies[0]
+    for tally in tallies[1:]:
+        total = total + tally
+    return total
+
+
+def test_without_numba_a_notice_and_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     import vigile.sim.kernel
 
     scenario = load_scenario("night-raid")
-    monkeypatch.setattr(simulate_module, "KERNEL_RUNS", 500)
     monkeypatch.setattr(vigile.sim.kernel, "available", lambda: False)
-    result = simulate(scenario, RUNS, seed=4)
-    assert capsys.readouterr().err == NO_NUMBA
-    assert NO_NUMBA.count("\n") == 1
-    assert same(result.tally, by_blocks(BatchedRaid(prepare(scenario)), RUNS, 4))
+    heard: list[Notice] = []
+    result = simulate(scenario, 20, seed=4, notify=heard.append)
+    assert heard == [Notice.NO_NUMBA]
+    assert not result.batched
+    assert same(result.tally, engine_tally(scenario, 20, 4))
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "numba cannot be imported"), ("fr", "numba ne peut pas")]
+)
+def test_without_numba_the_cli_says_it_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, words: str
+) -> None:
+    import vigile.sim.kernel
+    from vigile.cli import main
+
+    monkeypatch.setattr(vigile.sim.kernel, "available", lambda: False)
+    assert main(["simulate", "night-raid", "--runs", "5", "--lang", lang]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err and "Traceback" not in err
+
+
+def test_the_cli_says_when_the_kernel_first_compiles(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A machine with no compiled code of the kernels yet is told the first call compiles;
+    one with its cache warm is told nothing."""
+    pytest.importorskip("numba")
+    import vigile.sim.kernel
+    from vigile.cli import main
+
+    monkeypatch.setattr(vigile.sim.kernel, "compiled_before", lambda: False)
+    assert main(["simulate", "night-raid", "--runs", "5"]) == 0
+    assert "compiling the simulation kernel" in capsys.readouterr().err
+    monkeypatch.setattr(vigile.sim.kernel, "compiled_before", lambda: True)
+    assert main(["simulate", "night-raid", "--runs", "5"]) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_the_same_numbers_whatever_the_threads(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,7 +142,6 @@ def test_the_same_numbers_whatever_the_threads(monkeypatch: pytest.MonkeyPatch) 
     from its own generator; the threads share the model, each call its own working arrays)."""
     pytest.importorskip("numba")
     scenario = load_scenario("night-raid")
-    monkeypatch.setattr(simulate_module, "KERNEL_RUNS", 1000)
     runs = 3 * BLOCK + 7
     monkeypatch.setattr(simulate_module, "kernel_threads", lambda: 1)
     one = simulate(scenario, runs, seed=9)
@@ -112,21 +150,31 @@ def test_the_same_numbers_whatever_the_threads(monkeypatch: pytest.MonkeyPatch) 
     assert same(one.tally, three.tally)
 
 
-def test_a_day_encounter_goes_to_the_kernel_from_the_engine_threshold(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A scenario with no batched model (a day encounter) is the engine's game by game below
-    ENGINE_KERNEL_RUNS, its game's kernel from there: the kernel's tally is its blocks'."""
+def test_a_day_encounter_plays_its_kernel_however_few_the_runs() -> None:
+    """A day encounter is its game's kernel's, from the first run: the kernel's tally is its
+    blocks'."""
     pytest.importorskip("numba")
     from vigile.games.skirmish.kernel.day import KernelDay
 
     scenario = load_scenario("sk-s5-street")
-    low = simulate(scenario, simulate_module.ENGINE_KERNEL_RUNS - 1, seed=3)
-    assert not low.batched
-    runs = simulate_module.ENGINE_KERNEL_RUNS
-    high = simulate(scenario, runs, seed=3)
-    assert high.batched
-    assert same(high.tally, by_blocks(KernelDay.of(scenario), runs, 3))
+    for runs in (10, 1500):
+        result = simulate(scenario, runs, seed=3)
+        assert result.batched
+        assert same(result.tally, by_blocks(KernelDay.of(scenario), runs, 3))
+
+
+def test_a_scenario_beyond_the_kernel_plays_in_the_engine() -> None:
+    """A day encounter whose characters walk plans is beyond the day kernel: the engine plays
+    it, game by game, with no notice."""
+    scenario = load_scenario("sk-s5-street")
+    walker = next(a.name for a in scenario.actors)
+    data = scenario.model_dump(mode="json", exclude_unset=True)
+    data["plans"] = {walker: [{"to": list(scenario.actors[0].position), "speed": "half"}]}
+    walking = Scenario.model_validate(data)
+    heard: list[Notice] = []
+    result = simulate(walking, 12, seed=1, notify=heard.append)
+    assert not result.batched and heard == []
+    assert same(result.tally, engine_tally(walking, 12, 1))
 
 
 def test_the_kernel_cache_folder_changes_with_any_kernel_source(

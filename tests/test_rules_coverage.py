@@ -116,24 +116,27 @@ def test_each_place_plays_the_rules_its_chances_come_from() -> None:
     assert set(played) == set(library.PLACES)
     assert {"SK-N4", "SK-V3", "SF-4", "DD-3", "DD-20"} <= played["check"]
     assert {"SK-N1", "SK-V2", "SF-4", "DD-5"} <= played["engine"]
-    assert {"SK-N4", "SK-V3", "SK-D4", "SK-G5"} <= played["simulator"]
     assert {"SK-N4", "SK-V3", "SK-V6"} <= played["riskmap"]
     assert not {rule for rule in played["riskmap"] if rule[:3] != "SK-"}
-    if kernel_available():  # the compiled kernels' tables: the d20 games, the day encounters
+    if kernel_available():  # the compiled kernels' tables: the raids, the day encounters, d20
+        assert {"SK-N4", "SK-N5", "SK-V3", "SK-G5"} <= played["simulator"]
         assert {"DD-3", "DD-5", "DD-20", "SF-4", "SF-5", "SK-S2", "SK-A3"} <= played["simulator"]
-    else:
-        assert not {rule for rule in played["simulator"] if rule[:3] != "SK-"}
+    else:  # the engine plays every simulation: its rules are the engine's
+        assert played["simulator"] == set()
 
 
 @pytest.mark.skipif(not kernel_available(), reason="numba is not installed: no kernel plays")
 def test_the_simulator_plays_the_rules_of_the_kernels_tables() -> None:
-    """A rule asked only by a compiled kernel's tables is the simulator's: no d20 game has a
-    batched model, and the skirmish batch plays no day encounter."""
-    batch, kernels = library.batch_rules(), library.kernel_rules()
-    assert {"DD-3", "DD-5", "DD-6", "DD-20", "DD-21"} <= kernels - batch
-    assert {"SF-4", "SF-5", "SF-8", "SF-11"} <= kernels - batch
-    assert {"SK-S2", "SK-A3"} <= kernels - batch  # the day kernel's shadowing and ambush rolls
+    """The simulator's rules are those its compiled kernels' tables ask: the d20 games', the
+    day encounters', and the raid's sight, cry and hearing tables (the nearest case of each
+    noise, asked when the tables are built: walls SK-N5, alert SK-N6, the ground SK-N8)."""
+    kernels = library.kernel_rules()
+    assert library.simulator_rules() == kernels
+    assert {"DD-3", "DD-5", "DD-6", "DD-20", "DD-21"} <= kernels
+    assert {"SF-4", "SF-5", "SF-8", "SF-11"} <= kernels
+    assert {"SK-S2", "SK-A3"} <= kernels  # the day kernel's shadowing and ambush rolls
     assert {"SK-N1", "SK-V3", "SK-D3"} <= kernels  # the raid kernel's sight and cry tables
+    assert {"SK-N2", "SK-N4", "SK-N5", "SK-N6", "SK-N8"} <= kernels  # its hearing table
 
 
 @pytest.mark.skipif(not kernel_available(), reason="numba is not installed: no kernel plays")
@@ -168,7 +171,7 @@ def test_no_kernel_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_kernels_builders_and_the_names_they_call_the_rules_by() -> None:
     from vigile import registry
     from vigile.games.dnd35.kernel import tables as dnd35_tables
-    from vigile.games.skirmish import model
+    from vigile.games.skirmish import raid, schedule
     from vigile.games.skirmish.kernel import day
     from vigile.games.skirmish.kernel import tables as raid_tables
     from vigile.rulesets import dnd35
@@ -177,7 +180,7 @@ def test_the_kernels_builders_and_the_names_they_call_the_rules_by() -> None:
     assert library.kernel_builders(registry.get("skirmish").kernel or "") == [day, raid_tables]
     assert library.kernel_builders(registry.get("dnd35").kernel or "") == [dnd35_tables]
     assert {dnd35, traits} <= set(library.looked_up(dnd35_tables))
-    assert model in library.looked_up(raid_tables)  # prepare and Tables ask the rules
+    assert {raid, schedule} <= set(library.looked_up(raid_tables))  # the engine's board, plans
     assert {"noise_check", "sight_check", "alarm_check"} <= set(library.rule_functions(raid_tables))
     assert "roll_code" not in library.rule_functions(raid_tables)  # the kernel's own
 
@@ -202,15 +205,14 @@ def test_recording_reads_the_rules_of_any_result_and_puts_them_back() -> None:
 
 
 def test_recording_puts_the_rule_functions_back() -> None:
-    from vigile.games.skirmish import model
+    from vigile.games.skirmish.kernel import tables
 
     raid = load_scenario("night-raid")
-    before = model.sight_check
-    with library.recording((model,), library.RULE_FUNCTIONS) as found:
-        assert model.sight_check is not before
-        tables = model.Tables(raid.rules(), raid)
-        tables.sight_chance(model.Attitude.FAST, False, True, False, True, True, True, 1)
-    assert model.sight_check is before
+    before = vars(tables)["sight_check"]
+    with library.recording((tables,), library.RULE_FUNCTIONS) as found:
+        assert vars(tables)["sight_check"] is not before
+        tables.build(raid)
+    assert vars(tables)["sight_check"] is before
     assert {"SK-V3", "SK-V4"} <= found
 
 

@@ -1,4 +1,4 @@
-"""The batched simulator agrees with the rule functions, the turn engine and exact answers."""
+"""The simulator agrees with the rule functions, the turn engine and exact answers."""
 
 from __future__ import annotations
 
@@ -9,13 +9,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from vigile.dice.source import RolledFaces
 from vigile.errors import InputError, LimitError
-from vigile.games.skirmish.kernel.raid import KernelRaid
-from vigile.games.skirmish.model import SimModel, prepare
+from vigile.games.skirmish.kernel.tables import (
+    ATTITUDES,
+    NOISE,
+    KernelModel,
+    build,
+    roll_code,
+)
 from vigile.games.skirmish.raid import SkirmishGame
 from vigile.rulesets.skirmish.common import Roller
 from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, noise_check
@@ -52,17 +57,18 @@ EXACT = {
 
 
 @functools.cache
-def night_raid_model() -> SimModel:
-    """The night raid prepared once for the whole module (hypothesis calls the table tests
-    a hundred times; the model is the same each time)."""
-    return prepare(load_scenario("night-raid"))
+def night_raid_model() -> KernelModel:
+    """The night raid's kernel tables, built once for the whole module (hypothesis calls the
+    table tests a hundred times; the tables are the same each time). Building them compiles
+    nothing."""
+    return build(load_scenario("night-raid"))
 
 
 def within(p_hat: float, p: float, n: int, z: float = 4.5) -> bool:
     return abs(p_hat - p) <= z * math.sqrt(max(p * (1 - p), 1e-4) / n) + 1e-12
 
 
-def test_exact_scenario_batched_agrees_with_the_exact_answer() -> None:
+def test_exact_scenario_simulated_agrees_with_the_exact_answer() -> None:
     scenario = parse_scenario(PAST_THE_GUARD)
     result = simulate(scenario, 40_000, seed=1)
     for name, p in EXACT.items():
@@ -82,26 +88,8 @@ def test_exact_scenario_engine_agrees_with_the_exact_answer() -> None:
         assert within(counts[name] / games, float(p), games), name
 
 
-def test_batched_agrees_with_the_engine_on_the_night_raid() -> None:
-    """Outcome and per-guard detection frequencies of the numpy batch (8,192 runs) agree within
-    their confidence intervals with the engine's game, played 200,000 times by the compiled
-    kernel: the kernel plays the engine's game exactly, run by run from the same uniforms
-    (tests/test_kernel_equivalence.py), so its frequencies are the engine's, with an error 25
-    times smaller than the batch's (the test was 120 engine games, 44 s, and a 25 times wider
-    interval)."""
-    scenario = load_scenario("night-raid")
-    batched = simulate(scenario, 2 * BLOCK, seed=2)  # under KERNEL_RUNS: the batch
-    engine = KernelRaid.of(scenario).play(200_000, np.random.default_rng(3))
-    for key in OUTCOMES:
-        p = int(engine.outcomes[OUTCOMES.index(key)]) / engine.runs
-        assert within(batched.outcome(key).p, p, batched.runs), key
-    for g, name in enumerate(batched.guards):
-        p = int(engine.guard_detections[g]) / engine.runs
-        assert within(int(batched.tally.guard_detections[g]) / batched.runs, p, batched.runs), name
-
-
 @pytest.mark.parametrize("name", ["sk-v7-terrace", "sk-n9-shoji"])
-def test_batched_agrees_with_the_engine_on_the_example_scenarios(name: str) -> None:
+def test_simulated_agrees_with_the_engine_on_the_example_scenarios(name: str) -> None:
     scenario = load_scenario(name)
     rules = scenario.rules()
     games = 600
@@ -110,9 +98,9 @@ def test_batched_agrees_with_the_engine_on_the_example_scenarios(name: str) -> N
         rng = np.random.default_rng(seed)
         outcome = SkirmishGame(scenario, rules, rng, RolledFaces(rng)).play().outcome
         counts[outcome.ending] += 1
-    batched = simulate(scenario, 20_000, seed=3)
+    simulated = simulate(scenario, 20_000, seed=3)
     for key in OUTCOMES:
-        assert within(counts[key] / games, batched.outcome(key).p, games), key
+        assert within(counts[key] / games, simulated.outcome(key).p, games), key
 
 
 @settings(max_examples=60, deadline=None)
@@ -126,20 +114,28 @@ def test_batched_agrees_with_the_engine_on_the_example_scenarios(name: str) -> N
 def test_noise_table_is_the_rule(
     distance: float, event: NoiseEvent, walls: int, alert: bool, dice: int
 ) -> None:
+    """The kernel's hearing table, asked at a distance's whole steps (50 cm at night, SK-N4),
+    holds the rule's verdict at that very distance (its roll code)."""
     model = night_raid_model()
     surface = Surface.GRASS if event is NoiseEvent.DEATH else None
-    steps = math.floor(distance / model.step)
-    table = model.tables.noise_chance(event, surface, steps, walls, alert, dice)
+    sound = model.sounds.index((event, surface)) if (event, surface) in model.sounds else -1
+    assume(sound >= 0 and dice in model.pools and walls < model.hear.shape[3])
+    steps = math.floor(distance / 50)
+    assume(steps < model.hear.shape[2])
+    index = (NOISE, sound, steps, walls, int(alert), model.pools.index(dice))
+    flat = int(np.ravel_multi_index(index, model.hear.shape))
+    if model.hear.flat[flat] < 0:
+        model.fill(flat)
     rule = noise_check(
-        model.rules,
+        model.sim.rules,
         event=event,
         surface=surface,
         distance_cm=distance,
         barriers=walls,
         alert=alert,
         roller=Roller(dice),
-    ).chance
-    assert table == float(rule)
+    )
+    assert model.hear[index] == roll_code(rule)
 
 
 @settings(max_examples=80, deadline=None)
@@ -155,19 +151,17 @@ def test_noise_table_is_the_rule(
 def test_sight_table_is_the_rule(
     distance: float, attitude: Attitude, lit: bool, seen: bool, alert: bool, outfit: bool, dice: int
 ) -> None:
+    """The kernel's sight table, read at a distance's case (under 10 cm, under the attitude's
+    band: 5, 10, 20 or 40 cm, both strict, SK-V2, SK-V3, SK-V8), holds the rule's verdict at
+    that very distance (its roll code)."""
     model = night_raid_model()
-    table = model.tables.sight_chance(
-        attitude,
-        distance < model.auto,
-        distance < model.bands[attitude],
-        lit,
-        seen,
-        alert,
-        outfit,
-        dice,
-    )
+    assume(dice in model.pools)
+    bands = {Attitude.HIDDEN: 5, Attitude.IMMOBILE: 10, Attitude.HALF: 20, Attitude.FAST: 40}
+    near, band = int(distance < 10), int(distance < bands[attitude])
+    index = (ATTITUDES.index(attitude), near, band, int(lit), int(seen), int(alert))
+    table = model.arrays["sight"][(*index, int(outfit), model.pools.index(dice))]
     rule = sight_check(
-        model.rules,
+        model.sim.rules,
         attitude=attitude,
         distance_cm=distance,
         alert=alert,
@@ -175,8 +169,8 @@ def test_sight_table_is_the_rule(
         lit=lit,
         line_of_sight=seen,
         roller=Roller(dice),
-    ).chance
-    assert table == float(rule)
+    )
+    assert table == roll_code(rule)
 
 
 @pytest.mark.multiprocess
@@ -193,19 +187,25 @@ def test_same_seed_same_numbers_whatever_the_workers() -> None:
     assert (one.tally.heat != different.tally.heat).any()
 
 
-def test_engine_fallback_for_other_scenarios() -> None:
-    """Day encounters and d20 games are played by the engine, one game at a time, below the
-    number of runs where their kernel takes over (``test_kernel_wiring.py``)."""
-    from vigile.sim.simulate import ENGINE_KERNEL_RUNS
+@pytest.mark.parametrize("numba", [True, False])
+def test_a_day_encounter_agrees_with_the_exact_answer(
+    monkeypatch: pytest.MonkeyPatch, numba: bool
+) -> None:
+    """The street shadowing (SK-S5), by its day kernel or, without numba, by the engine game
+    by game: the trail is lost with 1/4, the follower caught with 3/4 x 1/36 (the d20 games'
+    engine path: a few runs end)."""
+    import vigile.sim.kernel
 
+    if not numba:
+        monkeypatch.setattr(vigile.sim.kernel, "available", lambda: False)
     runs = 900
-    assert runs < ENGINE_KERNEL_RUNS
     result = simulate(load_scenario("sk-s5-street"), runs, seed=4)
-    assert not result.batched
+    assert result.batched is numba
     assert within(result.outcome("lost").p, 0.25, runs)
     assert within(result.outcome("caught").p, 3 / 4 / 36, runs)
-    d20 = simulate(load_scenario("dnd35-invisible-intruder"), 20, seed=1)
-    assert d20.runs == sum(int(c) for c in d20.tally.outcomes)
+    if not numba:  # a d20 game too
+        d20 = simulate(load_scenario("dnd35-invisible-intruder"), 20, seed=1)
+        assert not d20.batched and d20.runs == sum(int(c) for c in d20.tally.outcomes)
 
 
 @pytest.mark.parametrize(

@@ -2,9 +2,9 @@
 
 A game is a :class:`GamePlugin`: its name, unit and rule-ID prefix, its data file and message
 files, and, named by import path (``"module:attribute"``), its turn (a ``Game`` class), its
-``vigile check`` commands, its batched simulator and its exact risk map. The built-in games live in
-:mod:`vigile.games`; a game in a package of its own registers under the entry-point group
-``vigile.games`` (its value is the import path of its plug-in object).
+``vigile check`` commands, its compiled simulation kernel and its exact risk map. The built-in
+games live in :mod:`vigile.games`; a game in a package of its own registers under the
+entry-point group ``vigile.games`` (its value is the import path of its plug-in object).
 
 The registry sits at the bottom of the layers and imports nothing of vigile's above it: a
 plug-in and what it names are loaded when first asked for, the way entry points are. So the
@@ -54,8 +54,6 @@ class GamePlugin:
     ``(scenario, rules, rng, faces)``; or a ``module:function`` choosing one for a scenario."""
     cli: str | None = None
     """``module:app`` of its ``vigile check`` commands (a Typer app), if it has any."""
-    batch: str | None = None
-    """``module:function`` preparing a scenario for the batched simulator, if there is one."""
     kernel: str | None = None
     """``module:function`` giving the game's compiled simulation model of a scenario (a
     :class:`vigile.sim.tally.Batched` played by a numba kernel), or None for a scenario it
@@ -159,7 +157,7 @@ def games() -> list[GamePlugin]:
 
 
 def each(attribute: str) -> Iterable[tuple[str, Callable[..., Any]]]:
-    """(name, object) for every game that names ``attribute`` (``cli``, ``batch``…)."""
+    """(name, object) for every game that names ``attribute`` (``cli``, ``kernel``…)."""
     for plugin in games():
         path = getattr(plugin, attribute)
         if path:

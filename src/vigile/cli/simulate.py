@@ -7,6 +7,7 @@ They parse, call :mod:`vigile.sim`, and render with :mod:`vigile.io.sim_text` (t
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -21,7 +22,7 @@ from vigile.io.i18n import Lang, tr
 from vigile.io.sim_text import simulation_text, sweep_interrupted_text, sweep_json, sweep_text
 
 if TYPE_CHECKING:
-    from vigile.sim.simulate import SimResult
+    from vigile.sim.simulate import Notice, SimResult
     from vigile.sim.sweep import SweepPartial
 
 RunsOpt = Annotated[int, typer.Option("--runs", help="Number of games to play.")]
@@ -86,7 +87,13 @@ def register(app: typer.Typer) -> None:
         try:
             with progress_bar(runs, tr("sim.progress_text.run", lang)) as advance:
                 result = run_simulation(
-                    loaded, runs, seed=seed, workers=workers, source=scenario, progress=advance
+                    loaded,
+                    runs,
+                    seed=seed,
+                    workers=workers,
+                    source=scenario,
+                    progress=advance,
+                    notify=functools.partial(say_notice, lang=lang),
                 )
         except Interrupted as stop:
             stopped_simulation(stop.partial, json_out, lang)
@@ -161,6 +168,11 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(json.dumps(sweep_json(rows, runs, seed)) + "\n")
             return
         sys.stdout.write("\n".join(sweep_text(rows, paths)) + "\n")
+
+
+def say_notice(notice: Notice, *, lang: Lang) -> None:
+    """What the simulator says of the model it chose, one line on stderr in ``lang``."""
+    sys.stderr.write(tr(f"sim.notice.{notice}", lang) + "\n")
 
 
 def with_heat(result: SimResult) -> SimResult:

@@ -1,5 +1,5 @@
 """Where each rule is played, found by evidence: the rule IDs that the verdicts of the
-turn engine, the batched simulator and the risk map cite, for a fixed set of canonical inputs.
+turn engine, the simulator and the risk map cite, for a fixed set of canonical inputs.
 
 Nothing here is a hand-written table of "rule → where": each place plays its canonical inputs
 and the rule IDs are read off what it produced, the modifiers, notes and player notes of every
@@ -8,12 +8,10 @@ events. ``vigile check`` is the command line's own: :mod:`vigile.cli.coverage` p
 
 - **engine**: every bundled scenario played to its end by the turn engine
   (:func:`vigile.engine.run.play`) for a few seeds;
-- **simulator**: every bundled scenario that has a batched model (its plug-in's ``batch``),
-  prepared and played for one small block, with its rule functions recorded while it computes
-  its tables (:class:`vigile.games.skirmish.model.Tables` and :func:`~.model.prepare` call them
-  by name; the recorder wraps those names for the duration); and, where numba is installed,
-  every bundled scenario a game's compiled kernel plays, its tables built and recorded the same
-  way (:func:`kernel_rules`: the tables only, nothing compiled nor played);
+- **simulator**: where numba is installed, every bundled scenario a game's compiled kernel
+  plays, its tables built with its rule functions recorded while it calls them by name (the
+  recorder wraps those names for the duration; :func:`kernel_rules`: the tables only, nothing
+  compiled nor played);
 - **risk map**: the night raid's risk map for each attitude, for sight and for each noise,
   recorded the same way.
 
@@ -47,7 +45,6 @@ PLACES = ("check", "engine", "simulator", "riskmap")
 """Where a rule may be played, in the order the table shows them."""
 
 ENGINE_SEEDS = (1, 2, 3)
-SIM_RUNS = 200
 RISKMAP_SCENARIO = "night-raid"
 RISKMAP_RESOLUTION = 10.0
 
@@ -163,30 +160,13 @@ def recording(
 
 
 RULE_FUNCTIONS = ("noise_check", "sight_check", "move_check", "alarm_check")
-"""The skirmish rule functions the batched model and the risk map call by name."""
+"""The skirmish rule functions the risk map calls by name."""
 
 
-def simulator_rules(runs: int = SIM_RUNS) -> set[str]:
-    """The rules whose verdicts the simulator's chances come from: the batched models'
-    (:func:`batch_rules`) and the compiled kernels' (:func:`kernel_rules`)."""
-    return batch_rules(runs) | kernel_rules()
-
-
-def batch_rules(runs: int = SIM_RUNS) -> set[str]:
-    """The rules whose verdicts the batched simulator's chances come from, for every bundled
-    scenario that has a batched model."""
-    from vigile.games.skirmish import batch, model
-
-    with recording((model, batch), RULE_FUNCTIONS) as found:
-        for name in bundled_names():
-            scenario = load_scenario(name)
-            plugin = registry.get(scenario.ruleset)
-            if not plugin.batch:
-                continue
-            batched = plugin.load(plugin.batch)(scenario)
-            if batched is not None:
-                batched.play(runs, np.random.default_rng(1))
-    return set(found)
+def simulator_rules() -> set[str]:
+    """The rules whose verdicts the simulator's chances come from: the compiled kernels'
+    (:func:`kernel_rules`; the engine, which plays the rest, is :func:`engine_rules`)."""
+    return kernel_rules()
 
 
 def kernel_builders(kernel: str) -> list[ModuleType]:
@@ -209,7 +189,8 @@ def kernel_builders(kernel: str) -> list[ModuleType]:
 def looked_up(module: ModuleType) -> list[ModuleType]:
     """``module`` and the modules through which it calls rule functions by name: the rulesets'
     modules it holds (``dnd35.spot_check``) and the game modules whose functions and classes it
-    holds (:func:`vigile.games.skirmish.model.prepare` asks the rules by its own names)."""
+    holds (:func:`vigile.games.skirmish.kernel.tables.setup` asks the rules by its own
+    names)."""
     found = [module]
     for value in vars(module).values():
         if isinstance(value, ModuleType):
@@ -228,9 +209,9 @@ def kernel_rules() -> set[str]:
     scenario whose game has a kernel (its plug-in's ``kernel``), each of the kernel's
     :func:`kernel_builders` that plays it (its ``unsupported`` says None, where it has one; its
     ``build`` raises no :class:`~vigile.errors.VigileError`) builds its tables, recorded as the
-    batch's are, through the names :func:`looked_up` finds. Nothing is compiled nor played: a
-    skirmish raid's hearing table, filled case by case as the kernel meets them, is not asked
-    here (its cases are the noise rule's, which the batch plays on the same raids). Without
+    risk map's are, through the names :func:`looked_up` finds. Nothing is compiled nor
+    played: a skirmish raid's hearing table, filled case by case as the kernel meets them,
+    holds only the nearest case of each sound when built (its ``build`` asks those). Without
     numba the simulator plays no kernel: none."""
     from vigile.sim.kernel import available
 

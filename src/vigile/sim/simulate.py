@@ -5,15 +5,18 @@ Runs are played in blocks of :data:`BLOCK` runs; block ``k`` draws from its own 
 runs — not on how many blocks are held in memory at once, nor on how many workers play them.
 Memory is bounded by the block size, whatever the number of runs.
 
-From :data:`KERNEL_RUNS` runs, a game with a compiled model (its plug-in's ``kernel``: a numba
-kernel) plays every block with it: the first call after install compiles it (tens of seconds,
-then cached on disk), so shorter simulations stay on the numpy batch, which answers
-at once. A scenario the engine would play game by game (no batched model: the d20 games, day
-encounters) goes to the kernel from :data:`ENGINE_KERNEL_RUNS` runs, where the engine would
-already take longer than loading it. Without numba, a one-line notice and the batch (or the
-engine). The kernel's blocks are played on every core of this machine, in threads (the kernel
-releases the GIL), unless ``workers`` or a scheduler say otherwise. The choice depends only on
-the number of runs, so the same seed gives the same numbers whatever the workers and threads.
+A game has two models of a scenario: the turn engine, the reference, which plays game by game,
+and its compiled kernel (its plug-in's ``kernel``, numba), which plays the engine's game run by
+run from the same uniforms (``tests/test_kernel_*equivalence.py``) hundreds of times faster.
+The kernel plays every scenario it covers, however few the runs: the same seed then gives the
+same numbers whatever the runs asked for and the machine, and the engine, which takes a
+millisecond or more a game, is never the quicker past a few hundred runs once the kernel is
+cached. Its first call on a machine compiles it (tens of seconds, then cached on disk:
+:mod:`vigile.sim.kernel`), which the caller is told (:data:`Notice.COMPILING`). The engine
+plays a scenario beyond the kernel (a game without one, a scenario beyond its tables), and
+every scenario where numba cannot be imported (:data:`Notice.NO_NUMBA`). The kernel's blocks
+are played on every core of this machine, in threads (the kernel releases the GIL), unless
+``workers`` or a scheduler say otherwise.
 """
 
 from __future__ import annotations
@@ -22,16 +25,17 @@ import functools
 import hashlib
 import math
 import os
-import sys
 from collections.abc import Callable, Generator, Iterator
 from contextlib import closing
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from vigile import registry
+from vigile.engine.events import DETECTING
 from vigile.errors import InputError, LimitError
 from vigile.scene.model import Scenario
 from vigile.sim.tally import CODE, OUTCOMES, Batched, Tally
@@ -41,19 +45,20 @@ BLOCK = 4096
 MAX_RUNS = 100_000_000
 MAX_WORKERS = 64
 MAX_ENGINE_ROUNDS = 500_000
-"""The most actor-rounds (runs x turns x actors) the turn engine plays game by game for a
-scenario with no batched model (the d20 games, day encounters): a fraction of a millisecond each,
-so a few minutes at most, with a progress bar."""
+"""The most actor-rounds (runs x turns x actors) the turn engine plays game by game (a scenario
+beyond the compiled kernel, or no numba): a fraction of a millisecond each, so a few minutes at
+most, with a progress bar."""
 Z95 = 1.959963984540054
-KERNEL_RUNS = 20_000
-"""From this many runs, the compiled kernel plays (when the game has one and numba is installed)."""
-ENGINE_KERNEL_RUNS = 1_000
-"""From this many runs, the compiled kernel plays a scenario that has no batched model: from
-there the engine, game by game, takes longer than loading the cached kernel."""
-NO_NUMBA = (
-    "vigile: numba is not installed, so the numpy batch plays (slower); "
-    "pip install 'vigile[kernel]' for the compiled kernel\n"
-)
+
+
+class Notice(StrEnum):
+    """What :func:`simulate` tells its caller about the model it chose (the CLI says it in the
+    user's language: ``sim.notice.*``)."""
+
+    NO_NUMBA = "no_numba"
+    """numba cannot be imported: the engine plays, game by game (slower)."""
+    COMPILING = "compiling"
+    """The compiled kernel plays, and its first call on this machine compiles it."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,7 @@ class SimResult:
     tally: Tally
     guards: list[str]
     batched: bool = True
-    """False when the turn engine played the games one by one."""
+    """False when the turn engine played the games one by one (no heat map tallied)."""
     requested: int | None = None
     """The runs asked for, when Ctrl-C stopped the simulation before them (``runs`` were
     played); None when every run was played."""
@@ -140,16 +145,15 @@ def blocks(runs: int) -> Iterator[tuple[int, int]]:
 
 
 def play_block(model: Batched | Scenario, seed: int, index: int, size: int) -> Tally:
-    """Play block ``index``: batched when the game has a batched model, else game by game in
-    the engine."""
+    """Play block ``index``: by the game's compiled kernel, or game by game in the engine."""
     if isinstance(model, Scenario):
         return engine_block(model, seed, index, size)
     return model.play(size, block_seed(seed, index))
 
 
 def engine_block(scenario: Scenario, seed: int, index: int, size: int) -> Tally:
-    """The turn engine playing ``size`` games one by one (the scenarios the batched simulator
-    does not play: d20 games and day encounters); each game gets its own seed."""
+    """The turn engine playing ``size`` games one by one (a scenario beyond the compiled kernel,
+    or no numba); each game gets its own seed."""
     from vigile.dice.source import RolledFaces
     from vigile.engine.run import play
 
@@ -168,74 +172,78 @@ def engine_block(scenario: Scenario, seed: int, index: int, size: int) -> Tally:
     return tally
 
 
-LOCATED_OR_SEEN = ("location", "observed")
+LOCATED_OR_SEEN = tuple(state.value for state in DETECTING)
 """What "detected" counts, in every game (RULES.md §4): a defender who knows where an intruder
-is, or sees him; hearing a noise (direction) or sensing a presence is not a detection. The
-``unseen`` of an outcome counts the same."""
+is, or sees him (:data:`vigile.engine.events.DETECTING`); hearing a noise (direction) or
+sensing a presence is not a detection. The ``unseen`` of an outcome counts the same."""
 
 
 def _first_detection(result: Any, guards: list[str]) -> tuple[Any, ...]:
     """(turn of the first detection, (turn, guard index) of each detection), or ().
 
-    A character's ``perceive`` event names the state its rule gives (``state``), in every
-    game (``tests/test_perceive_states.py``): the simulator reads it and rules nothing."""
+    Each event's typed :class:`~vigile.engine.events.Perception` names the state its game's
+    rule gives: the simulator reads it and rules nothing. A game whose outcome says an
+    intruder was detected while its log holds no perception at all breaks the plug-in
+    contract (``docs/plugins.md``): :func:`check_perceptions` refuses it rather than count
+    no detection."""
+    check_perceptions(result)
     found = [
-        (e.turn, guards.index(e.actor))
+        (e.turn, guards.index(p.observer))
         for e in result.events
-        if e.kind == "perceive" and e.actor in guards and e.params["state"] in LOCATED_OR_SEEN
+        if (p := e.perception) is not None and p.detects and p.observer in guards
     ]
     return (found[0][0], *found) if found else ()
 
 
+def check_perceptions(result: Any) -> None:
+    """Refuse a game that detected an intruder (its outcome is not ``unseen``) without
+    logging a single :class:`~vigile.engine.events.Perception`: its located-or-seen figures
+    would read 0% though it caught someone (:class:`vigile.registry.PluginError`)."""
+    if result.outcome.unseen or any(e.perception is not None for e in result.events):
+        return
+    raise registry.PluginError(
+        f"the game {result.scenario.ruleset!r} detected an intruder but logged no perception "
+        "(Game.perceives): its located-or-seen figures cannot be counted; "
+        "see docs/plugins.md, 'What the simulator reads'"
+    )
+
+
 def _model(scenario: Scenario, compiled: bool = False) -> Batched | Scenario:
-    """What plays a block: the game's compiled model (its plug-in's ``kernel``) when
-    ``compiled`` and it covers the scenario, else its batched model (``batch``) when it has one
-    for the scenario, else the scenario itself, played game by game in the engine."""
+    """What plays a block: the game's compiled model when ``compiled`` and it covers the
+    scenario, else the scenario itself, played game by game in the engine."""
     kernel = _kernel(scenario) if compiled else None
-    if kernel is not None:
-        return kernel
-    plugin = registry.get(scenario.ruleset)
-    model: Batched | None = plugin.load(plugin.batch)(scenario) if plugin.batch else None
-    return scenario if model is None else model
+    return scenario if kernel is None else kernel
 
 
 def _kernel(scenario: Scenario) -> Batched | None:
     """The game's compiled model of the scenario (its plug-in's ``kernel``), None where it has
-    none or the scenario is beyond it. Imports numba: the caller checked it is installed."""
+    none or the scenario is beyond it. Imports numba: the caller checked it imports."""
     plugin = registry.get(scenario.ruleset)
     return None if plugin.kernel is None else plugin.load(plugin.kernel)(scenario)
 
 
-def _kernel_ready(scenario: Scenario, runs: int, threshold: int) -> bool:
-    """Whether the game's compiled model may play: the game has one, ``runs`` reaches
-    ``threshold``, and numba is installed — without it, a one-line notice on stderr."""
-    if runs < threshold or registry.get(scenario.ruleset).kernel is None:
-        return False
-    from vigile.sim.kernel import available
+def _chosen_model(
+    scenario: Scenario, notify: Callable[[Notice], None] | None = None
+) -> tuple[Batched | Scenario, bool]:
+    """What plays the scenario, and whether it is the game's compiled model: the kernel where
+    the game has one that covers the scenario and numba imports, else the engine (see the
+    module's docstring). ``notify`` hears :data:`Notice.NO_NUMBA` when a kernel would play
+    but numba cannot be imported, :data:`Notice.COMPILING` when the kernel plays and this
+    machine has no compiled code of the kernels yet."""
+    if registry.get(scenario.ruleset).kernel is None:
+        return scenario, False
+    from vigile.sim.kernel import available, compiled_before
 
     if not available():
-        sys.stderr.write(NO_NUMBA)
-        return False
-    return True
-
-
-def _chosen_model(scenario: Scenario, runs: int) -> tuple[Batched | Scenario, bool]:
-    """What plays ``runs`` runs of the scenario (see the module's docstring), and whether it is
-    the game's compiled model: from :data:`KERNEL_RUNS`, the compiled model where the game has
-    one for the scenario, built before the batched model (which would be built for nothing);
-    from :data:`ENGINE_KERNEL_RUNS`, the compiled model of a scenario the engine would play
-    game by game; else the batched model, else the engine."""
-    if _kernel_ready(scenario, runs, KERNEL_RUNS):
-        kernel = _kernel(scenario)
-        return (kernel, True) if kernel is not None else (_model(scenario), False)
-    model = _model(scenario)
-    # from KERNEL_RUNS the first question was asked (and the notice given, if any)
-    engine = isinstance(model, Scenario) and runs < KERNEL_RUNS
-    if engine and _kernel_ready(scenario, runs, ENGINE_KERNEL_RUNS):
-        kernel = _kernel(scenario)
-        if kernel is not None:
-            return kernel, True
-    return model, False
+        if notify is not None:
+            notify(Notice.NO_NUMBA)
+        return scenario, False
+    kernel = _kernel(scenario)
+    if kernel is None:
+        return scenario, False
+    if notify is not None and not compiled_before():
+        notify(Notice.COMPILING)
+    return kernel, True
 
 
 def kernel_threads() -> int:
@@ -318,16 +326,18 @@ def simulate(
     source: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
     threads: int | None = None,
+    notify: Callable[[Notice], None] | None = None,
 ) -> SimResult:
     """Play ``runs`` runs of ``scenario``; with ``workers`` > 1 in local worker processes, or
     on the Dask scheduler at ``scheduler`` (:func:`vigile.sim.executors.executor`). The
     workers are sent the scenario itself; ``source`` (its file or bundled name) is no longer
     needed and is ignored. The numbers are the same wherever the blocks are played. ``threads``:
     how many threads play the compiled kernel's blocks in this process (default: one per core,
-    :func:`kernel_threads`; a sweep's worker processes ask for one)."""
+    :func:`kernel_threads`; a sweep's worker processes ask for one). ``notify`` hears what the
+    choice of the model has to say (:class:`Notice`)."""
     del source  # kept for callers that still pass it
     check_counts(runs, workers)
-    model, compiled = _chosen_model(scenario, runs)
+    model, compiled = _chosen_model(scenario, notify)
     if isinstance(model, Scenario):
         check_engine_work(scenario, runs)
     guards = [a.name for a in scenario.actors if a.side.value == "defenders"]

@@ -57,8 +57,8 @@ class Tally:
 
 
 class Batched(Protocol):
-    """A game's batched model of one scenario (its plug-in's ``batch`` gives it): it plays a
-    block of runs at once and tallies them."""
+    """A game's compiled model of one scenario (its plug-in's ``kernel`` gives it): it plays
+    a block of runs at once and tallies them."""
 
     @property
     def turns(self) -> int:

@@ -12,7 +12,6 @@ PLUGIN = GamePlugin(
     messages=(),
     game="vigile.games.skirmish.day:game_for",
     cli="vigile.cli.skirmish:app",
-    batch="vigile.games.skirmish.batch:batched",
     kernel="vigile.games.skirmish.kernel:compiled",
     scenario_issues="vigile.games.checks:skirmish_issues",
     riskmap="vigile.games.skirmish.riskmap:plugin_risk_map",

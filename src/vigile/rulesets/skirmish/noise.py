@@ -110,11 +110,24 @@ def distance_step_cm(rules: RuleData, time: TimeOfDay) -> int:
     return rules.num(_STEP_KEY[time])
 
 
+def distance_steps(rules: RuleData, distance_cm: float, time: TimeOfDay) -> int:
+    """The whole steps in a distance (SK-N4): the rule reads a distance only through them, so
+    its verdict is the same for every distance of the same count (the simulator's and the
+    risk map's cases)."""
+    return int(distance_cm // distance_step_cm(rules, time))
+
+
+def steps_distance_cm(rules: RuleData, steps: int, time: TimeOfDay) -> float:
+    """The shortest distance of ``steps`` whole steps (SK-N4): the one a table of the rule's
+    verdicts by steps asks the rule at."""
+    return float(steps * distance_step_cm(rules, time))
+
+
 def distance_modifier(rules: RuleData, distance_cm: float, time: TimeOfDay) -> Modifier:
     """+1 per whole 50 cm at night, per whole 10 cm by day [SK-N4]."""
     step_key = _STEP_KEY[time]
     step = distance_step_cm(rules, time)
-    steps = int(distance_cm // step)
+    steps = distance_steps(rules, distance_cm, time)
     return Modifier(
         value=steps * rules.num("noise.per_step"),
         reason=f"skirmish.noise.distance_{time.value}",

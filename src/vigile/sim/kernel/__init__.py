@@ -1,7 +1,8 @@
 """What every game's compiled kernel shares: the geometry of
 :mod:`vigile.scene.geometry` compiled with numba (:mod:`~vigile.sim.kernel.geometry`), and walls
 by map cell (:mod:`~vigile.sim.kernel.grid`, plain numpy). Imported only when a simulation
-chooses the kernel; numba is optional: :func:`available` says whether it is installed.
+chooses the kernel. numba is a dependency, but one that may fail to install or import on a
+platform: :func:`available` says whether it imports (without it the engine plays).
 
 Where numba keeps the compiled code: numba's own on-disk cache checks only the date of the
 file a function is written in, so a kernel whose helpers changed in another file would load
@@ -13,6 +14,7 @@ caches. Worker processes on the same machine find the same folder warm."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
@@ -27,9 +29,21 @@ KERNEL_SOURCES = (
 """The folders (under the ``vigile`` package's parent) of every compiled kernel's sources."""
 
 
+@functools.cache
 def available() -> bool:
-    """Whether numba is installed (the kernel needs it; without it, the batch plays)."""
-    return importlib.util.find_spec("numba") is not None
+    """Whether numba imports (the kernel needs it; without it, the engine plays): installed,
+    and built for this Python and numpy."""
+    try:
+        import numba  # noqa: F401
+    except Exception:  # ImportError, or a numba built for another numpy
+        return False
+    return True
+
+
+def compiled_before() -> bool:
+    """Whether this machine holds compiled code of the kernels as they are now (their cache
+    folder exists); with ``NUMBA_CACHE_DIR`` set, numba's own folder, which is not known."""
+    return bool(os.environ.get("NUMBA_CACHE_DIR")) or cache_dir().exists()
 
 
 def cache_dir() -> Path:

@@ -883,32 +883,6 @@ def region_of(px: float, py: float, starts: np.ndarray, xs: np.ndarray, ys: np.n
 
 
 @compiled
-def lit_by(
-    px: float,
-    py: float,
-    light_x: np.ndarray,
-    light_y: np.ndarray,
-    light_r: np.ndarray,
-    x1: np.ndarray,
-    y1: np.ndarray,
-    x2: np.ndarray,
-    y2: np.ndarray,
-    sight: np.ndarray,
-    candidates: np.ndarray,
-    count: int,
-) -> bool:
-    """``lit_by`` for one point: within a light's radius and seen from it."""
-    for k in range(light_x.shape[0]):
-        dx = px - light_x[k]
-        dy = py - light_y[k]
-        if dx * dx + dy * dy <= light_r[k] * light_r[k] and sees(
-            light_x[k], light_y[k], px, py, x1, y1, x2, y2, sight, candidates, count
-        ):
-            return True
-    return False
-
-
-@compiled
 def _cell_index(value: float, cell: float, count: int) -> int:
     return min(count - 1, max(0, math.floor(value / cell)))
 

@@ -6,10 +6,11 @@ without dice: :data:`NEVER` (the rule allows no roll: ``impossible``), :data:`AU
 without a roll: ``automatic``), or the target number ``t = difficulty − bonus`` that each die of
 the pool must reach (SK-D3: above 6, a chain of sixes). The kernel rolls the pool against it
 from the stream of uniforms, face by face, as :func:`vigile.dice.pool.roll_pool` does. A case is
-chosen so that the rule gives the same verdict for every distance it stands for, as
-:mod:`vigile.games.skirmish.model` does for the batched simulator: the noise rule reads a
-distance only through its whole steps (SK-N4), the sight rule only through its strict bands
-(SK-V2, SK-V3, SK-V8).
+chosen so that the rule gives the same verdict for every distance it stands for: the noise rule
+reads a distance only through its whole steps (SK-N4,
+:func:`~vigile.rulesets.skirmish.noise.distance_steps`), the sight rule only through its strict
+bands (SK-V2, SK-V3, SK-V8, :class:`~vigile.rulesets.skirmish.sight.SightDistances`); the
+rule modules say so, and give the distance each case is asked at.
 
 The noise table is filled as the kernel meets its cases (:data:`UNKNOWN` until then): the kernel
 stops the run that meets an unknown case, :meth:`KernelModel.fill` asks the rule, and the run
@@ -28,15 +29,33 @@ from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Verdict
 from vigile.dice.pool import SIDES
 from vigile.dice.source import GivenFaces
+from vigile.engine.board import Board
 from vigile.errors import InputError
-from vigile.games.skirmish.model import SimModel, Tables, prepare
-from vigile.rulesets.skirmish.alarm import alarm_check, striker_knows
+from vigile.games.skirmish.raid import skirmish_board
+from vigile.games.skirmish.schedule import Turn, schedule
+from vigile.rulesets.data import RuleData
+from vigile.rulesets.skirmish.alarm import alarm_check, striker_knows, struck_guard_sees
 from vigile.rulesets.skirmish.common import Roller
 from vigile.rulesets.skirmish.eavesdrop import VOLUMES, may_overhear, overhear_check
-from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, death_surface, noise_check
+from vigile.rulesets.skirmish.noise import (
+    NoiseEvent,
+    Surface,
+    death_surface,
+    distance_step_cm,
+    heard_puts_on_alert,
+    noise_check,
+    steps_distance_cm,
+)
 from vigile.rulesets.skirmish.patrol import patrol_move
-from vigile.rulesets.skirmish.sight import Attitude, patrol_attitude, sight_check
+from vigile.rulesets.skirmish.sight import (
+    Attitude,
+    SightDistances,
+    patrol_attitude,
+    sight_check,
+    sight_distances,
+)
 from vigile.scene.actors import GuardState, Outfit, Side
+from vigile.scene.geometry import Region
 from vigile.scene.model import Scenario
 from vigile.sim.kernel.grid import Grid, cell_walls, chains, entries, near_walls
 from vigile.sim.kernel.sectors import sector_lists
@@ -58,7 +77,7 @@ OP_COLUMNS = 14
 attitude, lit, a blow's reach and whether it is a shot (LP-7)."""
 OP_KINDS = {"fumble": FUMBLE_OP, "noise": NOISE_OP, "kill": KILL_OP, "strike": STRIKE_OP}
 MOST_TABLE = 40_000_000
-"""Most entries of the noise table (80 MB); a scenario beyond is played by the batch."""
+"""Most entries of the noise table (80 MB); a scenario beyond is played by the engine."""
 BRUTE_WALLS = 48
 """Up to this many entries (walls alone, and chains of a straight wall's pieces: see
 :mod:`vigile.sim.kernel.grid`), a segment query tries them all; beyond, it gathers the walls
@@ -112,7 +131,7 @@ def _by_door_state(start: Array, walls: Array, move_mask: Array) -> tuple[Array,
 
 
 def _look_reach(
-    sight: Array, attitudes: Array, lit: Array, outfit: Array, auto: float, bands: dict[Any, float]
+    sight: Array, attitudes: Array, lit: Array, outfit: Array, distances: SightDistances
 ) -> Array:
     """``[t, i]``: how far a patrol's look at intruder i in turn t can reach: beyond both the
     automatic distance and the attitude's band, the sight table's codes (SK-V2, SK-V3, SK-V8,
@@ -121,7 +140,7 @@ def _look_reach(
     intruder is seen far, SK-V5). The kernel skips the look of a patrol farther than that
     (:func:`vigile.sim.kernel.geometry.beyond`): it could roll nothing."""
     far_never = (sight[:, 0, 0] == NEVER).all(axis=(2, 3, 5))  # [attitude, lit, outfit]
-    reach = np.array([max(auto, bands[a]) for a in ATTITUDES], np.float64)
+    reach = np.array([distances.reach(a) for a in ATTITUDES], np.float64)
     never = far_never[attitudes, lit, outfit[np.newaxis, :]]
     result: Array = np.where(never, reach[attitudes], np.inf)
     return result
@@ -139,10 +158,77 @@ def roll_code(verdict: Verdict) -> int:
 
 
 @dataclass
+class RaidSetup:
+    """A skirmish raid's scenario read once: the intruders' schedule (the engine's own,
+    :func:`~vigile.games.skirmish.schedule.schedule`), the defenders, the board, and the numbers
+    of the rules the kernel's arrays hold."""
+
+    scenario: Scenario
+    rules: RuleData
+    turns: list[Turn]
+    names: list[str]
+    """Defenders' names, in file order."""
+    start_x: Array
+    start_y: Array
+    groups: list[list[int]]
+    """Indices of the defenders moving together (a patrolling guard alone is a group of one)."""
+    alert: Array
+    """Each defender on alert from the start (his own, or a scouting detected: SK-G3)."""
+    board: Board
+    surfaces: list[Region]
+    reach: float
+    """Striking reach: initiative only this close (SK-G5)."""
+    alarm_ends: bool
+    alert_on_noise: bool
+    struck_sees: bool
+    """A guard struck and not silenced detects his attacker (SK-G5 [R], house rule)."""
+    step: float
+    """The noise rule's distance step (SK-N4)."""
+    sight: SightDistances
+    """The sight rule's distances and cases (SK-V2, SK-V3)."""
+
+
+def setup(scenario: Scenario) -> RaidSetup:
+    """A skirmish raid read once for the kernel; an :class:`~vigile.errors.InputError` for
+    any other scenario (a day encounter, another game)."""
+    if scenario.ruleset != "skirmish" or scenario.encounter is not None:
+        raise InputError(
+            "the compiled raid plays skirmish raids (walls, guards, plans); "
+            f"{scenario.name!r} is not one",
+            where="SCENARIO",
+        )
+    rules = scenario.rules()
+    defenders = [a for a in scenario.actors if a.side is Side.DEFENDERS]
+    groups: dict[str, list[int]] = {}
+    for i, actor in enumerate(defenders):
+        if actor.state is GuardState.PATROLLING:
+            groups.setdefault(actor.group or actor.name, []).append(i)
+    seen = scenario.scouting.detected_while_scouting
+    return RaidSetup(
+        scenario=scenario,
+        rules=rules,
+        turns=schedule(scenario, rules),
+        names=[a.name for a in defenders],
+        start_x=np.array([a.position[0] for a in defenders], dtype=np.float64),
+        start_y=np.array([a.position[1] for a in defenders], dtype=np.float64),
+        groups=list(groups.values()),
+        alert=np.array([a.alert or seen for a in defenders], dtype=np.bool_),
+        board=skirmish_board(scenario, rules),
+        surfaces=[Region(r.kind.value, r.points) for r in scenario.surfaces],
+        reach=float(rules.num("alarm.strike_reach_cm")),
+        alarm_ends=scenario.alarm_ends,
+        alert_on_noise=heard_puts_on_alert(rules),
+        struck_sees=struck_guard_sees(rules) is not None,
+        step=float(distance_step_cm(rules, scenario.time)),
+        sight=sight_distances(rules),
+    )
+
+
+@dataclass
 class KernelModel:
     """A skirmish raid prepared for the kernel (:mod:`vigile.games.skirmish.kernel.play`)."""
 
-    sim: SimModel
+    sim: RaidSetup
     sounds: list[tuple[NoiseEvent, Surface | None]]
     pools: list[int]
     arrays: dict[str, Array]
@@ -168,7 +254,7 @@ class KernelModel:
         event, surface = self.sounds[sound]
         rules, scenario = self.sim.rules, self.sim.scenario
         common = {
-            "distance_cm": steps * self.sim.step,
+            "distance_cm": steps_distance_cm(rules, steps, scenario.time),
             "barriers": walls,
             "time": scenario.time,
             "alert": bool(alert),
@@ -192,15 +278,14 @@ def _sound(
 
 
 def build(scenario: Scenario) -> KernelModel:
-    """Everything the kernel reads for ``scenario``, computed once (a raid, as
-    :func:`vigile.games.skirmish.model.prepare` requires)."""
-    sim = prepare(scenario)
+    """Everything the kernel reads for ``scenario``, computed once (a raid, as :func:`setup`
+    requires)."""
+    sim = setup(scenario)
     rules = sim.rules
     defenders = [a for a in scenario.actors if a.side is Side.DEFENDERS]
     intruders = [a for a in scenario.actors if a.side is Side.ATTACKERS]
     n_g, n_i = len(defenders), len(intruders)
     board = sim.board
-    tables = Tables(rules, scenario)
 
     # --- pools
     pools = sorted({a.detection_pool() for a in scenario.actors})
@@ -374,7 +459,7 @@ def build(scenario: Scenario) -> KernelModel:
         verdict = sight_check(
             rules,
             attitude=attitude,
-            distance_cm=tables.representative(attitude, bool(near), bool(band)),
+            distance_cm=sim.sight.representative(attitude, bool(near), bool(band)),
             alert=bool(alert),
             unsuited_outfit=bool(outfit),
             lit=bool(lit_v),
@@ -383,7 +468,7 @@ def build(scenario: Scenario) -> KernelModel:
             roller=Roller(pools[pool]),
         )
         sight[index] = roll_code(verdict)
-    look_reach = _look_reach(sight, attitudes, lit, intruder_outfit, sim.auto, sim.bands)
+    look_reach = _look_reach(sight, attitudes, lit, intruder_outfit, sim.sight)
     cry = np.zeros((2, len(pools)), np.int64)
     for alert in (0, 1):
         for pool, dice in enumerate(pools):
@@ -421,14 +506,14 @@ def build(scenario: Scenario) -> KernelModel:
             float(move),
             patrol_move(sim.rules).margin_cm,
             float(sim.step),
-            sim.auto,
+            sim.sight.auto_cm,
             sim.reach,
             move_grid.cell,
             line_grid.cell,
         ],
         np.float64,
     )
-    bands = np.array([sim.bands[a] for a in ATTITUDES], np.float64)
+    bands = np.array([sim.sight.band_cm[a] for a in ATTITUDES], np.float64)
     striker = striker_knows(sim.rules)
     ints = np.array(
         [
@@ -524,4 +609,14 @@ def build(scenario: Scenario) -> KernelModel:
         "initiative": initiative,
         "overhears": overhears,
     }
-    return KernelModel(sim, sounds, pools, arrays, hear, floats, ints, states)
+    model = KernelModel(sim, sounds, pools, arrays, hear, floats, ints, states)
+    # the nearest cases of each noise, asked now: the first any raid meets, and the ones that
+    # show, before any run, which rules the hearing table comes from (``rules --coverage``)
+    for sound in range(len(sounds)):
+        for count in range(min(2, hear.shape[3])):
+            for alert in (0, 1):
+                for pool in range(len(pools)):
+                    model.fill(
+                        int(np.ravel_multi_index((NOISE, sound, 0, count, alert, pool), shape))
+                    )
+    return model
