@@ -18,11 +18,13 @@ alarms). It reports, side by side for each database:
 Then undo and restart against the length of the log (issue 34): for logs of 10, 1,000 and
 10,000 records (the night raid: each turn every ninja waits or hides, the GM holds a guard, the
 turn ends), the time of the first view after a restart (the encounter opened afresh, its state
-rebuilt, the GM's view built: what ``GET /view`` does on a server that just started) and of an
+rebuilt, the GM's view built: what ``GET /view`` does on a server that just started; the GM's
+log is one page of it, the older events read only when a page asks for them) and of an
 undo (the median of three in a row), before (every replay from the start: no checkpoint read or
 written) and after (checkpoints every ``EVERY`` records, as a running server leaves them),
 side by side. The first replay of a log that has no checkpoint yet (one written before them)
-is timed too: it leaves them behind.
+is timed too: it leaves them behind; and a character's first view after a restart
+(``player_view_s``), which reads every event the character may have been told.
 
     python bench/serve.py [--actions 1000] [--players 8] [--watchers 50] [--pg URL]
                           [--sizes 10,1000,10000] [--no-load] [--no-undo]
@@ -305,12 +307,18 @@ def undo_restart(db: str, label: str, sizes: list[int]) -> list[dict[str, Any]]:
                 row[f"view_{mode}_s"] = statistics.median(restart)
                 undos = [timed(opened.undo) for _ in range(3)]
                 row[f"undo_{mode}_s"] = statistics.median(undos)
+                if every:  # a character who joins after a restart: its view reads every event
+                    joined = Encounter(store, encounter_id)
+                    row["player_view_s"] = timed(
+                        lambda j=joined: view(j, "player", "Kage", Lang.EN)
+                    )
             shown = {"db": label, "records": size} | {
                 f"{what}_{mode}_s": row[f"{what}_{mode}_s"]
                 for what in ("view", "undo", "state")
                 for mode in ("before", "after")
             }
             shown["first_replay_s"] = row["first_replay_s"]
+            shown["player_view_s"] = row["player_view_s"]
             rows.append(shown)
             print(json.dumps(shown), file=sys.stderr, flush=True)
     return rows

@@ -25,11 +25,13 @@ someone slipped into the database cannot call anything else (``os.system`` and t
 
 What is pickled, and what not:
 
-* the state without what grows with the log (its :class:`Log`: the events, the actions in
-  force, and which events each logged), so that a checkpoint's size does not grow with the
-  log's: each checkpoint's *chunk* holds only what was added since its parent checkpoint. An
-  undo in a running server takes the log from the game it holds (the state it goes back to
-  logged a prefix of it); a restart reads the chunks down the chain of parents;
+* the state without its events (the game's ``events``, which grow with the log), so that a
+  checkpoint's size does not grow much with the log's: each checkpoint's *chunk* holds only
+  the events logged since its parent checkpoint. An undo in a running server takes the events
+  from the game it holds (the state it goes back to logged a prefix of them); a restart gives
+  the state an :class:`~vigile.live.eventlog.EventLog` whose older events are read from the
+  chunks down the chain of parents only when asked for. The actions in force and which events
+  each logged (two integers a record) are part of the state;
 * the scenario, which the encounter has already read, is the encounter's own object;
 * the board's memos (answers of pure functions of the walls and doors, up to 100,000 of them)
   start empty again.
@@ -47,7 +49,6 @@ import io
 import pickle
 import sys
 import zlib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -57,7 +58,7 @@ import vigile
 from vigile.engine.board import Board
 from vigile.engine.events import Event
 
-FORMAT: Final = 1
+FORMAT: Final = 2
 """The checkpoints' format: raised whenever what a checkpoint holds changes shape."""
 EVERY: Final = 20
 """Records between two checkpoints: an undo, a restart or a late joiner replays fewer than this
@@ -116,19 +117,6 @@ class Unreadable(Exception):
     """A checkpoint's bytes do not read back as a state of this program."""
 
 
-@dataclass
-class Log:
-    """What grows with an encounter's log, kept apart from a checkpoint's state: the game's
-    events, the action records in force, and which events each logged (record 0: the start)."""
-
-    events: list[Event] = field(default_factory=list)
-    done: list[int] = field(default_factory=list)
-    spans: dict[int, tuple[int, int]] = field(default_factory=dict)
-
-    def __len__(self) -> int:
-        return len(self.events)
-
-
 @functools.cache
 def fingerprint() -> str:
     """What a checkpoint is only good for: this checkpoint format, vigile's code and data files
@@ -147,14 +135,28 @@ def fingerprint() -> str:
     return digest.hexdigest()
 
 
+class _EventIndex(dict[int, int]):
+    """Where each event of a list is, by identity, worked out only if the state refers to
+    one (it rarely does: a restart's list need not be read for the state to be pickled)."""
+
+    def __init__(self, events: list[Event]) -> None:
+        super().__init__()
+        self._events = events
+
+    def get(self, key: int, default: Any = None) -> Any:
+        if not self and self._events:
+            self.update((id(event), i) for i, event in enumerate(self._events))
+        return super().get(key, default)
+
+
 class _Pickler(pickle.Pickler):
-    def __init__(self, file: io.BytesIO, log: Log | None, scenario: object) -> None:
+    def __init__(self, file: io.BytesIO, events: list[Event] | None, scenario: object) -> None:
         super().__init__(file, protocol=5)
         self._named: dict[int, str] = {}
         self._index: dict[int, int] = {}
-        if log is not None:
-            self._named = {id(log.events): "events", id(log.done): "done", id(log.spans): "spans"}
-            self._index = {id(event): i for i, event in enumerate(log.events)}
+        if events is not None:
+            self._named[id(events)] = "events"
+            self._index = _EventIndex(events)
         if scenario is not None:
             self._named[id(scenario)] = "scenario"
 
@@ -179,12 +181,12 @@ class _Pickler(pickle.Pickler):
 
 
 class _Unpickler(pickle.Unpickler):
-    def __init__(self, file: io.BytesIO, log: Log | None, scenario: object) -> None:
+    def __init__(self, file: io.BytesIO, events: list[Event] | None, scenario: object) -> None:
         super().__init__(file)
-        self._log = log
+        self._events = events
         self._named: dict[str, object] = {}
-        if log is not None:
-            self._named = {"events": log.events, "done": log.done, "spans": log.spans}
+        if events is not None:
+            self._named["events"] = events
         if scenario is not None:
             self._named["scenario"] = scenario
 
@@ -192,14 +194,14 @@ class _Unpickler(pickle.Unpickler):
         if isinstance(pid, str) and pid in self._named:
             return self._named[pid]
         if (
-            self._log is not None
+            self._events is not None
             and isinstance(pid, tuple)
             and len(pid) == 2
             and pid[0] == "event"
             and type(pid[1]) is int
-            and 0 <= pid[1] < len(self._log.events)
+            and 0 <= pid[1] < len(self._events)
         ):
-            return self._log.events[pid[1]]
+            return self._events[pid[1]]
         raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
 
     def find_class(self, module: str, name: str) -> Any:
@@ -215,54 +217,39 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"{module}.{name} is not part of a game's state")
 
 
-def dump_state(state: object, *, log: Log, scenario: object) -> bytes:
-    """The state's bytes: its ``log`` (the lists themselves) and ``scenario`` (the
-    encounter's) are named, not copied; each event the state refers to is named by its index
-    in ``log.events``."""
+def dump_state(state: object, *, events: list[Event], scenario: object) -> bytes:
+    """The state's bytes: its ``events`` (the list itself) and ``scenario`` (the encounter's)
+    are named, not copied; each event the state refers to is named by its index in
+    ``events``."""
     buffer = io.BytesIO()
-    _Pickler(buffer, log, scenario).dump(state)
+    _Pickler(buffer, events, scenario).dump(state)
     return zlib.compress(buffer.getvalue(), LEVEL)
 
 
-def load_state(data: bytes, *, log: Log, scenario: object) -> Any:
-    """The state :func:`dump_state` gave, with ``log`` (whose lists it then owns) and the
+def load_state(data: bytes, *, events: list[Event], scenario: object) -> Any:
+    """The state :func:`dump_state` gave, with ``events`` (which it then owns) and the
     encounter's ``scenario`` put back; :class:`Unreadable` for any bytes that do not read
     back."""
-    return _load(data, log, scenario)
+    return _load(data, events, scenario)
 
 
-def dump_chunk(log: Log) -> bytes:
-    """A run of a log's bytes (its events, the actions put in force, their spans)."""
+def dump_chunk(events: list[Event]) -> bytes:
+    """A run of a log's events as bytes."""
     buffer = io.BytesIO()
-    _Pickler(buffer, None, None).dump((list(log.events), list(log.done), dict(log.spans)))
+    _Pickler(buffer, None, None).dump(list(events))
     return zlib.compress(buffer.getvalue(), LEVEL)
 
 
-def load_chunk(data: bytes) -> Log:
+def load_chunk(data: bytes) -> list[Event]:
     """The run :func:`dump_chunk` gave; :class:`Unreadable` otherwise."""
     found = _load(data, None, None)
-    try:
-        events, done, spans = found
-        ok = (
-            isinstance(events, list)
-            and all(type(e) is Event for e in events)
-            and isinstance(done, list)
-            and all(type(seq) is int for seq in done)
-            and isinstance(spans, dict)
-            and all(
-                type(k) is int and type(v) is tuple and [type(i) for i in v] == [int, int]
-                for k, v in spans.items()
-            )
-        )
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
+    if not (isinstance(found, list) and all(type(e) is Event for e in found)):
         raise Unreadable("not a run of a log")
-    return Log(events, done, spans)
+    return found
 
 
-def _load(data: bytes, log: Log | None, scenario: object) -> Any:
+def _load(data: bytes, events: list[Event] | None, scenario: object) -> Any:
     try:
-        return _Unpickler(io.BytesIO(zlib.decompress(data)), log, scenario).load()
+        return _Unpickler(io.BytesIO(zlib.decompress(data)), events, scenario).load()
     except Exception as error:  # any failure to read is the same: not a usable checkpoint
         raise Unreadable(f"{type(error).__name__}: {error}") from None

@@ -48,6 +48,7 @@ from vigile.engine.live import (
 from vigile.engine.run import new_game
 from vigile.errors import InputError
 from vigile.live import checkpoints
+from vigile.live.eventlog import EventLog
 from vigile.scene.loader import parse_scenario
 from vigile.scene.model import Scenario
 from vigile.scene.reading import Format
@@ -130,20 +131,48 @@ class Played:
     """For an undo: the action record it undid."""
 
 
-def _log(replayed: Replayed) -> checkpoints.Log:
-    """What grows with the log in a state: the lists themselves."""
-    return checkpoints.Log(replayed.game.events, replayed.done, replayed.spans)
+def _head(events: list[Event], count: int) -> list[Event]:
+    """The first ``count`` events (a new list; the pieces of a restart's log not read yet stay
+    unread)."""
+    return events.head(count) if isinstance(events, EventLog) else events[:count]
 
 
-def _prefix(current: Replayed, found: CheckpointInfo | _Snapshot) -> checkpoints.Log:
-    """The log of a checkpoint, taken from a later game whose actions in force begin its own:
-    its first events, its first actions in force and their spans (copies)."""
-    done = current.done[: found.done_count]
-    return checkpoints.Log(
-        current.game.events[: found.event_count],
-        done,
-        {seq: current.spans[seq] for seq in [0, *done]},
-    )
+@dataclass
+class _Chunks:
+    """Reads the events of a restored state's log from its checkpoints' chunks, when asked for
+    (:class:`~vigile.live.eventlog.EventLog`); a chunk missing or unreadable is dropped and the
+    events are replayed instead."""
+
+    encounter: Encounter
+    info: CheckpointInfo
+    """The checkpoint the state was restored from."""
+    state: Replayed | None = None
+    """The state restored (once read)."""
+    replayed: list[Event] | None = None
+
+    def __call__(self, pieces: list[tuple[int, int, int]]) -> list[list[Event]]:
+        encounter = self.encounter
+        blobs = encounter.store.checkpoint_chunks(encounter.id, [seq for seq, _, _ in pieces])
+        return [self._piece(blobs.get(seq), seq, start, end) for seq, start, end in pieces]
+
+    def _piece(self, blob: bytes | None, seq: int, start: int, end: int) -> list[Event]:
+        why: object = "its chunk is gone"
+        if blob is not None:
+            try:
+                events = checkpoints.load_chunk(blob)
+            except checkpoints.Unreadable as error:
+                why = error
+            else:
+                if len(events) == end - start:
+                    return events
+                why = f"{len(events)} events where {end - start} were expected"
+        self.encounter._broken(seq, why)
+        if self.replayed is None:
+            assert self.state is not None
+            done = self.state.done[: self.info.done_count]
+            self.replayed = self.encounter._replay_events(self.info.seq, done)
+            self.state.rebase(0, 0, 0)  # its chain is broken: the next checkpoint starts one
+        return self.replayed[start:end]
 
 
 def _usable(info: CheckpointInfo) -> bool:
@@ -321,14 +350,13 @@ class Encounter:
             ):
                 continue  # an action in force there is not in force here: taken back since
             if current is not None and len(current.game.events) >= candidate.event_count:
-                prefix: checkpoints.Log | None = _prefix(current, candidate)
+                replayed = self._restore(
+                    candidate, _head(current.game.events, candidate.event_count)
+                )
             elif isinstance(candidate, _Snapshot):
                 continue
             else:
-                prefix = self._log_of(candidate)
-            if prefix is None:
-                continue
-            replayed = self._restore(candidate, prefix)
+                replayed = self._restore_stored(candidate)
             if replayed is not None and replayed.done == keep[: candidate.done_count]:
                 return replayed
         return None
@@ -341,46 +369,57 @@ class Encounter:
             ):
                 if not _usable(info):
                     continue
-                found = self._log_of(info)
-                replayed = None if found is None else self._restore(info, found)
+                replayed = self._restore_stored(info)
                 if replayed is not None:
                     return replayed
         return self._fresh()
 
-    def _log_of(self, info: CheckpointInfo) -> checkpoints.Log | None:
-        """The log of the game at checkpoint ``info``: its chunk after its parents' (read down
-        the chain of parents); None where a link is missing or unreadable."""
-        infos = {i.seq: i for i in self.store.checkpoints(self.id, upto=info.seq)}
-        chain = [info]
-        while chain[-1].parent:
-            parent = infos.get(chain[-1].parent)
-            if parent is None or not _usable(parent):
+    def _restore_stored(self, info: CheckpointInfo) -> Replayed | None:
+        """The state of a stored checkpoint, its events left in the store until asked for;
+        None where a link of its chain of chunks is missing."""
+        chunks = _Chunks(self, info)
+        events = self._events_of(info, chunks)
+        return None if events is None else self._restore(info, events, chunks)
+
+    def _events_of(self, info: CheckpointInfo, fetch: _Chunks) -> EventLog | None:
+        """The events of the game at checkpoint ``info``, all pending: its chunk after its
+        parents' (down the chain of parents); None where a link is missing."""
+        links = self.store.checkpoint_links(
+            self.id, upto=info.seq, format=checkpoints.FORMAT, fingerprint=checkpoints.fingerprint()
+        )
+        chain = [(info.seq, info.event_count)]
+        parent = info.parent
+        while parent:
+            if parent not in links:
                 return None
-            chain.append(parent)
-        blobs = self.store.checkpoint_chunks(self.id, [link.seq for link in chain])
-        found = checkpoints.Log()
-        for link in reversed(chain):
-            parent = infos.get(link.parent)
-            starts = (0, 0) if parent is None else (parent.event_count, parent.done_count)
-            blob = blobs.get(link.seq)
-            if blob is None or (len(found.events), len(found.done)) != starts:
+            chain.append((parent, links[parent][1]))
+            parent = links[parent][0]
+        pieces = []
+        start = 0
+        for seq, count in reversed(chain):
+            if count < start:
                 return None
-            try:
-                chunk = checkpoints.load_chunk(blob)
-            except checkpoints.Unreadable as error:
-                self._broken(link.seq, error)
-                return None
-            found.events += chunk.events
-            found.done += chunk.done
-            found.spans.update(chunk.spans)
-            if (len(found.events), len(found.done)) != (link.event_count, link.done_count):
-                return None
-        return found
+            pieces.append((start, count, seq))
+            start = count
+        return EventLog.pending(pieces, fetch)
+
+    def _replay_events(self, upto: int, keep: Sequence[int]) -> list[Event]:
+        """The events of the game with the actions ``keep`` as of record ``upto``, replayed from
+        the start (a checkpoint's chunk was lost)."""
+        replayed = self._fresh()
+        if keep:
+            records = {r.seq: r for r in self.store.records(self.id, after=keep[0] - 1, upto=upto)}
+            for seq in keep:
+                self._play(replayed.game, seq, records[seq].payload)
+        return replayed.game.events
 
     def _restore(
-        self, found: CheckpointInfo | _Snapshot, prefix: checkpoints.Log
+        self,
+        found: CheckpointInfo | _Snapshot,
+        events: list[Event],
+        chunks: _Chunks | None = None,
     ) -> Replayed | None:
-        """The state of a checkpoint with its log; None where it does not read back as the
+        """The state of a checkpoint with its events; None where it does not read back as the
         state it says it is."""
         data = (
             found.state
@@ -390,7 +429,7 @@ class Encounter:
         if data is None:
             return None
         try:
-            state = checkpoints.load_state(data, log=prefix, scenario=self.scenario)
+            state = checkpoints.load_state(data, events=events, scenario=self.scenario)
         except checkpoints.Unreadable as error:
             if not isinstance(found, _Snapshot):
                 self._broken(found.seq, error)
@@ -398,20 +437,21 @@ class Encounter:
         if not (
             isinstance(state, Replayed)
             and isinstance(state.game, Game)
-            and state.game.events is prefix.events
-            and state.done is prefix.done
-            and state.spans is prefix.spans
+            and state.game.events is events
             and state.seq == found.seq
-            and len(prefix.done) == found.done_count
-            and (prefix.done[-1] if prefix.done else 0) == found.top
-            and len(prefix.events) == found.event_count
-            and len(prefix.spans) == len(prefix.done) + 1
+            and len(state.done) == found.done_count
+            and (state.done[-1] if state.done else 0) == found.top
+            and len(events) == found.event_count
+            and len(state.spans) == len(state.done) + 1
+            and all(end <= found.event_count for _, end in state.spans.values())
         ):
             if not isinstance(found, _Snapshot):
                 self._broken(found.seq, "not the state it says it is")
             return None
         if isinstance(found, CheckpointInfo):
             state.rebase(found.seq, found.event_count, found.done_count)
+        if chunks is not None:
+            chunks.state = state
         return state
 
     def _broken(self, seq: int, why: object) -> None:
@@ -423,7 +463,9 @@ class Encounter:
     def _snapshot(self, replayed: Replayed) -> _Snapshot | None:
         """The state as a snapshot (None: this game cannot be pickled; it is replayed instead)."""
         try:
-            data = checkpoints.dump_state(replayed, log=_log(replayed), scenario=self.scenario)
+            data = checkpoints.dump_state(
+                replayed, events=replayed.game.events, scenario=self.scenario
+            )
         except (pickle.PicklingError, TypeError, AttributeError):  # pragma: no cover
             return None
         return _Snapshot(
@@ -443,12 +485,7 @@ class Encounter:
         for snap in snapshots:
             if snap.seq <= parent or snap.event_count < events or snap.done_count < done:
                 continue
-            put = replayed.done[done : snap.done_count]
-            chunk = checkpoints.Log(
-                replayed.game.events[events : snap.event_count],
-                put,
-                {seq: replayed.spans[seq] for seq in ([0] if parent == 0 else []) + put},
-            )
+            chunk = replayed.game.events[events : snap.event_count]
             made.append(
                 Checkpoint(
                     seq=snap.seq,
@@ -642,11 +679,9 @@ class Encounter:
             return None
         _, count, data = self._pristine
         # The half-played action logged events, and put nothing in force.
-        prefix = checkpoints.Log(
-            replayed.game.events[:count], list(replayed.done), dict(replayed.spans)
-        )
+        prefix = _head(replayed.game.events, count)
         try:
-            kept = checkpoints.load_state(data, log=prefix, scenario=self.scenario)
+            kept = checkpoints.load_state(data, events=prefix, scenario=self.scenario)
         except checkpoints.Unreadable:  # pragma: no cover - our own bytes, made just above
             return None
         assert isinstance(kept, Replayed)

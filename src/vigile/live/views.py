@@ -22,7 +22,7 @@ GM's is the log's record number.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.engine.events import Event
@@ -37,6 +37,12 @@ from vigile.scene.actors import Side
 
 Role = Literal["gm", "player", "table"]
 KNOWN = (AwarenessState.LOCATION, AwarenessState.OBSERVED)
+
+
+LOG_PAGE: Final = 200
+"""The events of the GM's log a view holds: the latest, the earlier ones page by page. A view
+then costs what a page costs, however long the log (a restart reads the older events from the
+store only when a page asks for them: :mod:`vigile.live.eventlog`)."""
 
 
 def table_lenses(game: Game, event: Event) -> list[str]:
@@ -151,9 +157,21 @@ def awareness_matrix(game: Game) -> dict[str, dict[str, str]]:
     return matrix
 
 
-def gm_view(encounter: Encounter, replayed: Replayed, lang: Lang) -> dict[str, Any]:
-    """Everything: every actor, every event with its check, who knows what of whom."""
+def log_page(count: int, before: int | None) -> tuple[int, int]:
+    """The GM's page of a log of ``count`` events: (first, end) indices, the :data:`LOG_PAGE`
+    events before ``before`` (None: the latest)."""
+    end = count if before is None else max(0, min(before, count))
+    return max(0, end - LOG_PAGE), end
+
+
+def gm_view(
+    encounter: Encounter, replayed: Replayed, lang: Lang, *, before: int | None = None
+) -> dict[str, Any]:
+    """Everything: every actor, the latest events (:data:`LOG_PAGE`, or those before
+    ``before``) each with its check, who knows what of whom. ``events_from`` is the index of
+    the first event shown: the earlier ones are asked for with ``before``."""
     game = replayed.game
+    first, end = log_page(len(game.events), before)
     return {
         "encounter": encounter.id,
         "role": "gm",
@@ -178,7 +196,8 @@ def gm_view(encounter: Encounter, replayed: Replayed, lang: Lang) -> dict[str, A
         "doors": {name: i in game.board.open_doors for name, i in game.board.door_index.items()},
         "awareness": awareness_matrix(game),
         "can_undo": bool(replayed.done),
-        "events": events_for(game, "gm", None, game.events, lang),
+        "events": events_for(game, "gm", None, game.events[first:end], lang),
+        "events_from": first,
     }
 
 
@@ -272,11 +291,19 @@ def table_view(encounter: Encounter, replayed: Replayed, lang: Lang) -> dict[str
     }
 
 
-def view(encounter: Encounter, role: Role, character: str | None, lang: Lang) -> dict[str, Any]:
-    """The whole view of one viewer, as of the last record."""
+def view(
+    encounter: Encounter,
+    role: Role,
+    character: str | None,
+    lang: Lang,
+    *,
+    before: int | None = None,
+) -> dict[str, Any]:
+    """The whole view of one viewer, as of the last record (the GM's log: one page of it,
+    ``before`` an event's index, :func:`gm_view`)."""
     with encounter.reading() as replayed:
         if role == "gm":
-            return gm_view(encounter, replayed, lang)
+            return gm_view(encounter, replayed, lang, before=before)
         if role == "table":
             return table_view(encounter, replayed, lang)
         assert character is not None

@@ -489,6 +489,25 @@ class Store:
         with self._guard(), self._engine.connect() as connection:
             return [_checkpoint_info(row) for row in connection.execute(query)]
 
+    def checkpoint_links(
+        self, encounter_id: str, *, upto: int, format: int, fingerprint: str
+    ) -> dict[int, tuple[int, int]]:
+        """Seq → (parent, event count) of the encounter's checkpoints numbered ``upto`` or
+        less written by one program (``format``, ``fingerprint``): the chain of chunks a
+        restored state's events are read from, in one light query."""
+        table = schema.checkpoints
+        query = select(table.c.seq, table.c.parent, table.c.event_count).where(
+            table.c.encounter_id == encounter_id,
+            table.c.seq <= upto,
+            table.c.format == format,
+            table.c.fingerprint == fingerprint,
+        )
+        with self._guard(), self._engine.connect() as connection:
+            return {
+                int(seq): (int(parent), int(count))
+                for seq, parent, count in connection.execute(query)
+            }
+
     def checkpoint_state(self, encounter_id: str, seq: int) -> bytes | None:
         """The bytes of the checkpoint's state (None: no such checkpoint, dropped meanwhile)."""
         table = schema.checkpoints

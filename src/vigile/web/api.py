@@ -408,12 +408,22 @@ def get_view(
     viewer: AnyViewer,
     lang: Language,
     shown_as: AsParam = None,
+    before: Annotated[
+        int | None,
+        Query(
+            ge=0,
+            le=2**31,
+            description="The GM's log: the page of events before this index (``events_from`` "
+            "of the page after it); the latest page without it.",
+        ),
+    ] = None,
 ) -> dict[str, Any]:
-    """The token's own view: the GM's (everything, the awareness matrix too), a character's
-    (only what it perceives) or the table's. The GM may ask for any with ``?as=``."""
+    """The token's own view: the GM's (everything, the awareness matrix too, and a page of
+    the log: the latest events, ``events_from`` the index of the first), a character's (only
+    what it perceives) or the table's. The GM may ask for any with ``?as=``."""
     encounter = ctx.encounter(encounter_id)
     role, character = checked_target(encounter, viewer, shown_as)
-    return view(encounter, role, character, lang)
+    return view(encounter, role, character, lang, before=before)
 
 
 @router.get(

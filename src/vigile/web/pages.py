@@ -35,7 +35,7 @@ from pathlib import Path, PurePath
 from typing import Annotated, Any, Final
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import FormData, UploadFile
@@ -393,6 +393,26 @@ def gm_panels(request: Request, ctx: Ctx, encounter_id: str) -> Response:
     except (Denied, VigileError) as error:
         return guarded(request, lang, error, fragment=True)
     return render(request, "_gm_panels.html", lang, **data)
+
+
+@router.get("/encounters/{encounter_id}/log", response_class=HTMLResponse)
+def gm_log_page(
+    request: Request,
+    ctx: Ctx,
+    encounter_id: str,
+    before: Annotated[int, Query(ge=0, le=2**31)],
+) -> Response:
+    """A page of the GM's log: the events before the index ``before`` (the log shows the
+    latest; each page ends with the button for the one before it)."""
+    lang = request_lang(request)
+    try:
+        viewer_gm(ctx, request, encounter_id)
+        encounter = ctx.encounter(encounter_id)
+        with encounter.reading() as replayed:
+            shown = gm_view(encounter, replayed, lang, before=before)
+    except (Denied, VigileError) as error:
+        return guarded(request, lang, error, fragment=True)
+    return render(request, "_log_page.html", lang, encounter=encounter, view=shown)
 
 
 def viewer_gm(ctx: Context, request: Request, encounter_id: str) -> Viewer:
