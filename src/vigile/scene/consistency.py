@@ -68,6 +68,9 @@ class Parts:
     house_rules: dict[str, Any] = field(default_factory=dict)
     dice_values: Indexed[int] = field(default_factory=list)
     """The GM's dice: which faces they may be depends on the game's dice."""
+    unread: frozenset[str] = frozenset()
+    """The names of actors the file lists that did not validate: their own errors say what
+    is wrong, so a plan for one is not also "for no actor"."""
 
     @classmethod
     def of(cls, scenario: Scenario) -> Parts:
@@ -119,6 +122,7 @@ class Parts:
             encounter=_one(Encounter, raw.get("encounter")),  # type: ignore[arg-type]
             house_rules=house if isinstance(house, dict) else {},
             dice_values=_many(int, raw.get("dice_values")),
+            unread=_unread(raw.get("actors"), _many(actor, raw.get("actors"))),
         )
 
 
@@ -140,6 +144,14 @@ def _one(kind: type[T], value: object) -> T | None:
     except ValidationError:
         return None
     return result
+
+
+def _unread(raw: object, valid: Indexed[Actor]) -> frozenset[str]:
+    """The names written in the file's actors that did not validate."""
+    if not isinstance(raw, list | tuple):
+        return frozenset()
+    names = {item.get("name") for item in raw if isinstance(item, Mapping)}
+    return frozenset(n for n in names if isinstance(n, str)) - {a.name for _, a in valid}
 
 
 def _many(kind: type[T], value: object) -> Indexed[T]:
@@ -349,7 +361,8 @@ def _plans(parts: Parts) -> list[Issue]:
     found: list[Issue] = []
     for name, legs in parts.plans.items():
         if name not in sides:
-            found.append((("plans", name), f"a plan for {name!r}, who is not among the actors"))
+            if name not in parts.unread:
+                found.append((("plans", name), f"a plan for {name!r}, who is not among the actors"))
             continue
         if sides[name] is not Side.ATTACKERS:
             found.append((("plans", name), f"{name!r} is a defender; plans are for attackers"))

@@ -37,7 +37,16 @@ def action_name(model: type[BaseModel]) -> str:
 
 def own_fields(ruleset: str) -> type[BaseModel] | None:
     """The game's own actor fields model, if its plug-in names one."""
-    plugin = registry.get(ruleset)
+    return _fields_of(registry.get(ruleset))
+
+
+def own_actions(ruleset: str) -> tuple[type[BaseModel], ...]:
+    """The game's own plan actions, if its plug-in names any: each a pydantic model with a
+    ``do`` that no shared action has."""
+    return _actions_of(registry.get(ruleset))
+
+
+def _fields_of(plugin: registry.GamePlugin) -> type[BaseModel] | None:
     if not plugin.actor_fields:
         return None
     found = plugin.load(plugin.actor_fields)
@@ -46,10 +55,7 @@ def own_fields(ruleset: str) -> type[BaseModel] | None:
     return found
 
 
-def own_actions(ruleset: str) -> tuple[type[BaseModel], ...]:
-    """The game's own plan actions, if its plug-in names any: each a pydantic model with a
-    ``do`` that no shared action has."""
-    plugin = registry.get(ruleset)
+def _actions_of(plugin: registry.GamePlugin) -> tuple[type[BaseModel], ...]:
     if not plugin.plan_actions:
         return ()
     found = tuple(plugin.load(plugin.plan_actions))
@@ -59,6 +65,45 @@ def own_actions(ruleset: str) -> tuple[type[BaseModel], ...]:
             raise TypeError(f"{plugin.plan_actions}: {model!r} is not a pydantic model")
         if "do" not in model.model_fields or action_name(model) in shared:
             raise TypeError(f"{plugin.plan_actions}: {model.__name__} needs a do of its own")
+    return found
+
+
+def plugin_problems(plugin: registry.GamePlugin) -> list[str]:
+    """What is wrong with a game's own scenario fields, plan actions and words, one line
+    each: a path that does not load, a field the shared actor already has, an action's ``do``
+    a shared action has, a vocabulary naming an action or a stat the game does not have."""
+    found: list[str] = []
+    try:
+        fields = _fields_of(plugin)
+        actions = _actions_of(plugin)
+    except (ImportError, AttributeError, TypeError, ValueError) as error:
+        return [f"its scenario fields or actions: {error}"]
+    if fields is not None:
+        shared = sorted(set(fields.model_fields) & set(Actor.model_fields))
+        found += [f"actor_fields: {name!r} is a shared actor field" for name in shared]
+    if not plugin.vocabulary:
+        return found
+    from vigile.scene.vocabulary import Vocabulary, vocabulary_issues
+
+    try:
+        words = plugin.load(plugin.vocabulary)
+    except (ImportError, AttributeError, ValueError) as error:
+        return [*found, f"vocabulary: {error}"]
+    if not isinstance(words, Vocabulary):
+        return [*found, f"vocabulary: {plugin.vocabulary} is not a Vocabulary"]
+    found += [f"vocabulary: {issue}" for issue in vocabulary_issues(words)]
+    dos = {action_name(model) for model in (*SHARED_ACTIONS, *actions)}
+    found += [
+        f"vocabulary: the action {name!r} is not one of its plan actions"
+        for name in words.names("actions")
+        if name not in dos
+    ]
+    known = {*Actor.model_fields, *(fields.model_fields if fields is not None else ())}
+    found += [
+        f"vocabulary: the stat {name!r} is not a field of its actors"
+        for name in words.names("stats")
+        if name.split(".")[0] not in known
+    ]
     return found
 
 
