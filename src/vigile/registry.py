@@ -21,7 +21,14 @@ from importlib import import_module
 from importlib.metadata import entry_points
 from typing import Any
 
-from vigile.errors import InputError
+from vigile.errors import InputError, VigileError
+
+
+class PluginError(VigileError):
+    """A game plug-in breaks the contract (``docs/plugins.md``): a message key missing or
+    taken from the core, a hook of the wrong shape, a detection logged without its typed
+    perception. The plug-in's author fixes it; the user is told which game and what."""
+
 
 ENTRY_POINT_GROUP = "vigile.games"
 BUILTIN = {
@@ -61,13 +68,12 @@ class GamePlugin:
     scenario_issues: str | None = None
     """``module:function`` returning the game's own issues with a scenario's parts."""
     riskmap: str | None = None
-    """``module:function`` making the game's exact risk map of a scenario, called as
-    ``f(scenario, attitude, *, resolution=None, layer=None, actor=None, noise=None,
-    unsuited=False)`` (``attitude``: how the intruder moves, in the game's words): an object
-    with the grid (``xs``, ``ys``, ``risk``, ``exact()``, ``risk_at()``, ``cell_of()``), the
-    board (``board.scenario``, ``board.barriers``, ``board.in_cover()``), ``unit``,
-    ``per_turn()`` and ``leg_speed()``, which ``vigile riskmap``, ``vigile route`` and their
-    renderers use."""
+    """``module:function`` making the game's exact risk map of a scenario: a
+    :class:`vigile.games.contract.RiskMapHook`, called as ``f(scenario, request)`` with a
+    :class:`vigile.games.contract.RiskRequest` (how the intruder moves, the layer, the cell size,
+    the actor, a sound and the game's own switches, each in the game's words), returning a
+    :class:`vigile.games.contract.RiskSurface`: the grid and the board that ``vigile riskmap``,
+    ``vigile route`` (the safest route over any game's surface) and their renderers read."""
     actor_fields: str | None = None
     """``module:Model`` of the game's own actor fields: a pydantic model whose fields an actor
     of its scenarios may carry beside the shared ones (:mod:`vigile.scene.actors`); its
@@ -80,6 +86,16 @@ class GamePlugin:
     """``module:attribute``: the game's words for the pages, a
     :class:`vigile.scene.vocabulary.Vocabulary` (its ways of moving, actions and stats, each
     labelled in French and English with its rule IDs). Absent: the shared words."""
+    rule_statements: tuple[str, ...] = ()
+    """Its rules' one-line statements for ``vigile rules`` (``package:file``, ``{lang}`` for
+    the language: a TOML table ``"ID" = "statement"``), for a game that ships its own; the
+    built-in games' are in ``vigile/io/locales/rules.{lang}.toml``."""
+    check_examples: tuple[tuple[str, ...], ...] = ()
+    """Its ``vigile check`` commands with representative options (the words after ``vigile
+    check``, its name first), run by ``vigile rules --coverage`` to find the rules they cite."""
+    scenarios: tuple[str, ...] = ()
+    """Example scenarios of a game that ships its own (``package:file.yaml``), played by
+    ``vigile rules --coverage`` (the engine's part and the risk map's) beside the bundled."""
     extras: Mapping[str, Any] = field(default_factory=dict)
     """Anything else a game's own modules want to find through the registry."""
 
@@ -107,12 +123,44 @@ def _sources() -> dict[str, str]:
 
 _registered: dict[str, GamePlugin] = {}
 _version = [0]
+_checks: list[Callable[[GamePlugin], list[str]]] = []
+
+
+def add_check(check: Callable[[GamePlugin], list[str]]) -> None:
+    """Have every plug-in checked by ``check`` (what is wrong with it, one line each) when it
+    is registered or loaded. The layers above the registry add theirs (the messages'
+    :func:`vigile.io.i18n.plugin_problems`), so the registry names none of them."""
+    if check not in _checks:
+        _checks.append(check)
+
+
+def problems(plugin: GamePlugin) -> list[str]:
+    """What is wrong with ``plugin``: its own fields, then every added check's findings."""
+    found: list[str] = []
+    if not plugin.name.isidentifier():
+        found.append(f"{plugin.name!r} is not a game name (letters, digits, underscores)")
+    for name in ("game", "cli", "kernel", "riskmap", "scenario_issues"):
+        value = getattr(plugin, name)
+        if value and ":" not in value:
+            found.append(f"{name} = {value!r} is not a 'module:attribute' path")
+    for check in _checks:
+        found += check(plugin)
+    return found
+
+
+def checked(plugin: GamePlugin) -> GamePlugin:
+    """``plugin``, or a :class:`PluginError` listing what is wrong with it."""
+    found = problems(plugin)
+    if found:
+        raise PluginError(f"the game plug-in {plugin.name!r}: " + "; ".join(found))
+    return plugin
 
 
 def register(plugin: GamePlugin) -> GamePlugin:
-    """Add a game (a test's toy game, or a plug-in not installed as a package)."""
-    if not plugin.name.isidentifier():
-        raise ValueError(f"{plugin.name!r} is not a game name")
+    """Add a game (a test's toy game, or a plug-in not installed as a package), once
+    :func:`checked`: a missing message key or one taken from the core is refused here, with
+    the plug-in's name, not when a page first shows it."""
+    checked(plugin)
     _registered[plugin.name] = plugin
     _version[0] += 1
     return plugin
@@ -145,10 +193,16 @@ def get(name: str, *, where: str = "ruleset") -> GamePlugin:
         raise InputError(
             f"{name!r} is not a game vigile knows (one of: {', '.join(names())})", where=where
         )
+    return _loaded(source)
+
+
+@cache
+def _loaded(source: str) -> GamePlugin:
+    """The plug-in object at ``source`` (an entry point's value), :func:`checked` once."""
     plugin = load_object(source)
     if not isinstance(plugin, GamePlugin):
         raise TypeError(f"{source} is not a GamePlugin")
-    return plugin
+    return checked(plugin)
 
 
 def games() -> list[GamePlugin]:

@@ -23,15 +23,11 @@ from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang
 from vigile.io.risk_out import riskmap_json, riskmap_text, route_json, route_text
 from vigile.io.safe import printable
-from vigile.rulesets.skirmish.noise import NoiseEvent
 
 if TYPE_CHECKING:
-    from vigile.games.d20.risk import D20RiskMap
-    from vigile.games.skirmish.riskmap import RiskMap as SkirmishMap
+    from vigile.games.contract import RiskSurface as RiskMap
     from vigile.games.skirmish.route import Route
     from vigile.scene.model import Scenario
-
-    RiskMap = SkirmishMap | D20RiskMap
 
 app = typer.Typer(
     help="Exact risk maps and the safest route over a board, for every game.",
@@ -91,9 +87,11 @@ def riskmap(
     scenario: ScenarioArg,
     attitude: Annotated[str, typer.Option("--attitude", metavar="WAY", help=AttitudeHelp)],
     noise: Annotated[
-        NoiseEvent | None,
+        str | None,
         typer.Option(
-            "--noise", metavar="EVENT", help="Skirmish: map the chance this noise is heard."
+            "--noise",
+            metavar="EVENT",
+            help="Map the chance this sound is heard, in the game's words (skirmish: SK-N1).",
         ),
     ] = None,
     layer: LayerOpt = None,
@@ -216,20 +214,30 @@ def parse_point(text: str, where: str) -> tuple[float, float]:
     return x, y
 
 
-def _risk_map(scenario: Scenario, attitude: str, **options: Any) -> RiskMap:
-    """The scenario's game's risk map (its plug-in's ``riskmap``); the options its function
-    takes, those not given left out."""
-    from vigile import registry
+def _risk_map(
+    scenario: Scenario,
+    attitude: str,
+    *,
+    resolution: float | None = None,
+    layer: str | None = None,
+    actor: str | None = None,
+    noise: str | None = None,
+    unsuited: bool = False,
+) -> RiskMap:
+    """The scenario's game's risk map (its plug-in's typed hook,
+    :class:`vigile.games.contract.RiskMapHook`), asked with the options given, in the game's
+    words: the game refuses what it has no rule for."""
+    from vigile.games.contract import RiskRequest, risk_map
 
-    plugin = registry.get(scenario.ruleset)
-    if plugin.riskmap is None:
-        raise InputError(
-            f"the game {scenario.ruleset} has no risk map (its plug-in names none)",
-            where="SCENARIO",
-        )
-    given = {k: v for k, v in options.items() if v is not None and v is not False}
-    found: RiskMap = plugin.load(plugin.riskmap)(scenario, attitude, **given)
-    return found
+    request = RiskRequest(
+        attitude,
+        resolution=resolution,
+        layer=layer,
+        actor=actor,
+        sound=noise,
+        switches=frozenset({"unsuited-outfit"} if unsuited else ()),
+    )
+    return risk_map(scenario, request)
 
 
 def _load(source: str) -> Scenario:

@@ -1,13 +1,18 @@
 """What every game shares, whatever the ruleset: the walkers, the log, the plans, the end.
 
 A ruleset's game (:class:`~vigile.games.skirmish.raid.SkirmishGame`,
-:class:`~vigile.games.d20.round.D20Game`) subclasses :class:`Game` and supplies its turn
-(``play_turn``), how far a step goes (``_step``) and what an action does (``_act``).
+:class:`~vigile.games.d20.round.D20Game`, a plug-in's) subclasses :class:`Game` and fills
+the public hooks that :class:`TurnHooks` lists: its turn (``play_turn``, or ``begin_turn``,
+``step``, ``act`` and ``finish_turn``), and for live play how far a creature moves
+(``move_rate``), how far its blows reach (``blow_reach``) and how the GM's patrols scatter
+(``gm_scatter``). A hook the game does not fill raises :class:`HookMissing`, naming it.
+What a character comes to know is logged with :meth:`Game.perceives` (``docs/plugins.md``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from typing import Protocol
 
 import numpy as np
 from pydantic import BaseModel
@@ -19,7 +24,7 @@ from vigile.checks.verdict import Param, Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine import defenders
 from vigile.engine.board import Board, Point, bearing, distance
-from vigile.engine.events import Event
+from vigile.engine.events import Event, Perception
 from vigile.engine.live import DEFENDER_ACTIONS, EndTurn, Hide, Move, Refusal, Wait, actor_of
 from vigile.engine.objective import reached_by
 from vigile.engine.result import GameResult, Outcome
@@ -29,6 +34,69 @@ from vigile.rulesets.economy import Cost, RoundAllows, Spent, cost_of, left, rou
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
 from vigile.scene.plans import MAX_ACTIONS, AttackSquare, Kill, Leg, Snipe, Speak, Strike
+
+
+class TurnHooks(Protocol):
+    """The public hooks of a game's turn, each filled by the game's :class:`Game` subclass
+    (``docs/plugins.md`` names each; the toy games of ``tests/toygame*`` fill them)."""
+
+    def play_turn(self) -> None:
+        """One turn of the plans (the default: ``begin_turn``, each intruder's ``step`` and
+        ``act`` along its plan, ``finish_turn``)."""
+        ...
+
+    def begin_turn(self) -> None:
+        """What happens before the intruders move: a new turn, the patrols."""
+        ...
+
+    def finish_turn(self) -> None:
+        """What happens once the intruders have moved and acted: every check of the turn."""
+        ...
+
+    def step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
+        """Move ``intruder`` to ``to`` at ``speed`` (a plan's leg, a live move), with what
+        the game's rules say of moving."""
+        ...
+
+    def act(self, intruder: Walker, action: object) -> None:
+        """Do a plan's action (a strike, a door...) by the game's rules."""
+        ...
+
+    def move_rate(self, walker: Walker, speed: Attitude, *, run: bool = False) -> float:
+        """How far ``walker`` moves in one turn at ``speed`` (live play's moves)."""
+        ...
+
+    def blow_reach(self, walker: Walker, *, ranged: bool) -> float:
+        """How far a blow of ``walker`` reaches (LP-7)."""
+        ...
+
+    def gm_scatter(self, members: list[Walker], degrees: float) -> None:
+        """Move a patrol as its scatter die showing ``degrees`` would (LP-6)."""
+        ...
+
+
+HOOKS: tuple[str, ...] = (
+    "play_turn",
+    "begin_turn",
+    "finish_turn",
+    "step",
+    "act",
+    "move_rate",
+    "blow_reach",
+    "gm_scatter",
+)
+"""The names of :class:`TurnHooks`, in their order (a test holds the two together)."""
+
+
+class HookMissing(NotImplementedError):
+    """A game's turn does not fill a hook of :class:`TurnHooks` that vigile called."""
+
+    def __init__(self, game: object, hook: str) -> None:
+        super().__init__(
+            f"{type(game).__name__} does not fill the hook {hook!r} of TurnHooks "
+            "(docs/plugins.md, 'The turn')"
+        )
+
 
 BLOW_NOT_MADE = {
     "live.refusal.out_of_reach": "engine.blow.out_of_reach",
@@ -105,8 +173,18 @@ class Game:
         perceived_by: Iterable[str] = (),
         public: bool = False,
         params: Mapping[str, Param] | None = None,
+        perception: Perception | None = None,
     ) -> None:
-        """Log an event; its actor always perceives it, and so does everyone in ``perceived_by``."""
+        """Log an event; its actor always perceives it, and so does everyone in ``perceived_by``.
+
+        A ``perceive`` event carries its typed :class:`~vigile.engine.events.Perception`
+        (:meth:`perceives` gives it); one logged with its actor, its target and a ``state``
+        parameter and no ``perception`` gets the one those say."""
+        if perception is None and kind == "perceive" and actor and target and params:
+            state, rule = params.get("state"), params.get("rule")
+            if isinstance(state, str) and state in {s.value for s in AwarenessState}:
+                ruled = rule if isinstance(rule, str) else None
+                perception = Perception(actor.name, target.name, AwarenessState(state), ruled)
         names = set(perceived_by)
         if actor is not None:
             names.add(actor.name)
@@ -133,10 +211,41 @@ class Game:
                 unnamed=self._unnamed(
                     [w.name for w in self.walkers] if public else names, actor, target, shown
                 ),
+                perception=perception,
             )
         )
         if self.on_event is not None:
             self.on_event(self.events[-1])
+
+    def perceives(
+        self,
+        observer: Walker,
+        target: Walker,
+        state: AwarenessState,
+        message: str,
+        *,
+        rule: str | None = None,
+        verdict: Verdict | None = None,
+        at: Point | None = None,
+        params: Mapping[str, Param] | None = None,
+    ) -> None:
+        """Log that ``observer`` now knows ``state`` of ``target`` by ``rule``: a ``perceive``
+        event with its typed :class:`~vigile.engine.events.Perception`, what ``vigile
+        simulate`` counts (a located or seen target is a detection, RULES.md §4). The caller
+        has ruled it (its game's rule) and updated the observer's awareness."""
+        shown: dict[str, Param] = {"state": state.value, **(params or {})}
+        if rule is not None:
+            shown["rule"] = rule
+        self.emit(
+            "perceive",
+            message,
+            actor=observer,
+            target=target,
+            at=at,
+            verdict=verdict,
+            params=shown,
+            perception=Perception(observer.name, target.name, state, rule),
+        )
 
     def knows_who(self, viewer: Walker, other: Walker) -> bool:
         """Whether ``viewer`` knows who ``other`` is: its own side, an enemy it observes now
@@ -205,11 +314,11 @@ class Game:
 
     def begin_turn(self) -> None:
         """What happens before the intruders move: a new turn, the patrols."""
-        raise NotImplementedError
+        raise HookMissing(self, "begin_turn")
 
     def finish_turn(self) -> None:
         """What happens once the intruders have moved and acted: every check of the turn."""
-        raise NotImplementedError
+        raise HookMissing(self, "finish_turn")
 
     def _unfinished(self) -> Outcome:
         """How a game that reached its turn limit ended."""
@@ -362,7 +471,7 @@ class Game:
         walker.legs = (Leg(to=to, speed=action.speed, climb=action.climb, run=action.run),)
         walker.leg, walker.climbed = 0, False
         try:
-            self._step(walker, to, action.speed)
+            self.step(walker, to, action.speed)
         finally:
             walker.legs, walker.climbed = (), False
         self.grapples.discard(walker.name)
@@ -405,7 +514,7 @@ class Game:
                 raise Refusal("live.refusal.dead", f"{target} is dead", name=victim.name)
         self._check_reach(walker, action)
         self.check_live_action(walker, action)
-        self._act(walker, action)
+        self.act(walker, action)
         if type(action).__name__ == "ThrowGrapple":
             self.grapples.add(walker.name)
         self._count(walker)
@@ -516,7 +625,7 @@ class Game:
 
     def blow_reach(self, walker: Walker, *, ranged: bool) -> float:
         """How far a blow of ``walker`` reaches (LP-7): its melee reach, or its shots' range."""
-        raise NotImplementedError
+        raise HookMissing(self, "blow_reach")
 
     def blow_distance(self, walker: Walker, point: Point, *, ranged: bool) -> float:
         """How far ``point`` is from ``walker`` for a blow (LP-7): by default straight."""
@@ -524,7 +633,7 @@ class Game:
 
     def move_rate(self, walker: Walker, speed: Attitude, *, run: bool = False) -> float:
         """How far ``walker`` moves in one turn at ``speed`` (running, when ``run``)."""
-        raise NotImplementedError
+        raise HookMissing(self, "move_rate")
 
     def hiding_needs_cover(self) -> bool:
         """Whether hiding (standing or moving hidden) needs cover in this game."""
@@ -559,7 +668,7 @@ class Game:
 
     def gm_scatter(self, members: list[Walker], degrees: float) -> None:
         """Move a patrol as its scatter die showing ``degrees`` would (LP-6)."""
-        raise NotImplementedError
+        raise HookMissing(self, "gm_scatter")
 
     def gm_search(self, defender: Walker, point: Point) -> None:
         """``defender`` searches ``point`` by the game's rule (LP-6); refused where the game
@@ -590,7 +699,7 @@ class Game:
         if leg is None:
             return
         if intruder.waiting is None and leg.to is not None and intruder.at != leg.to:
-            self._step(intruder, leg.to, leg.speed)
+            self.step(intruder, leg.to, leg.speed)
             if intruder.at != leg.to:
                 return
         if intruder.waiting is None:
@@ -609,7 +718,7 @@ class Game:
         """A plan's action as it comes due: a blow the rules refuse now is not made, the log
         says why (:meth:`_blow_refused`, LP-7), and the plan goes on; any other is done."""
         if not self._blow_refused(intruder, action):
-            self._act(intruder, action)
+            self.act(intruder, action)
 
     def _blow_refused(self, intruder: Walker, action: object) -> bool:
         """A planned blow (``strike``, ``kill``, ``snipe``, ``attack-square``) that live play
@@ -618,7 +727,7 @@ class Game:
         the target and the distance are those of this moment: a defender may have moved).
         Logged for the GM with the rule and the distance; its actor learns only that the blow
         was not made (:data:`vigile.io.views.PLAYER_MESSAGES`). A blow at a victim already
-        down is no refusal: nothing happens, as before (``_act``)."""
+        down is no refusal: nothing happens, as before (``act``)."""
         if not isinstance(action, Strike | Kill | Snipe | AttackSquare):
             return False
         victim = None if isinstance(action, AttackSquare) else self.by_name[action.target]
@@ -637,11 +746,11 @@ class Game:
             return True
         return False
 
-    def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
-        raise NotImplementedError
+    def step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
+        raise HookMissing(self, "step")
 
-    def _act(self, intruder: Walker, action: object) -> None:
-        raise NotImplementedError
+    def act(self, intruder: Walker, action: object) -> None:
+        raise HookMissing(self, "act")
 
     def _door(self, actor: Walker, door: str, is_open: bool) -> None:
         """Open or close the door called ``door``: the board changes at once (what a door

@@ -56,8 +56,16 @@ MESSAGE_FILES = (
     "live.{lang}.toml",
     "play.{lang}.toml",
     "web.{lang}.toml",
+    "checks.{lang}.toml",
 )
 """The core's message files of one language; each game's plug-in adds its own (keys disjoint)."""
+
+
+REQUIRED_KEYS = ("ruleset.{name}",)
+"""The message keys every game provides in each language (``{name}``: the game's name): its
+title in ``vigile rules`` and in a verdict's explanation. A game's verdicts also need
+``check.{name}.{check}`` for each check they name (:attr:`vigile.checks.verdict.Verdict.check`),
+and every key its events and verdicts use (``docs/plugins.md``)."""
 
 
 def messages(lang: Lang) -> dict[str, str]:
@@ -66,25 +74,100 @@ def messages(lang: Lang) -> dict[str, str]:
 
 
 @cache
-def _messages(lang: Lang, version: int) -> dict[str, str]:
+def _core(lang: Lang) -> dict[str, str]:
+    """The core's messages of one language (:data:`MESSAGE_FILES`)."""
     merged: dict[str, str] = {}
     folder = resources.files("vigile.io").joinpath("locales")
     for pattern in MESSAGE_FILES:
         name = pattern.format(lang=lang.value)
         if folder.joinpath(name).is_file():
             merged.update(_catalogue(name))
-    for plugin in registry.games():
-        for pattern in plugin.messages:
-            package, _, name = pattern.format(lang=lang.value).rpartition(":")
-            merged.update(_catalogue(name, package or "vigile.io"))
     return merged
 
 
+def _game_messages(plugin: registry.GamePlugin, lang: Lang) -> dict[str, str]:
+    """A game's own messages of one language (its plug-in's ``messages`` files)."""
+    own: dict[str, str] = {}
+    for pattern in plugin.messages:
+        package, _, name = pattern.format(lang=lang.value).rpartition(":")
+        own.update(_catalogue(name, package or "vigile.io"))
+    return own
+
+
+@cache
+def _messages(lang: Lang, version: int) -> dict[str, str]:
+    merged = dict(_core(lang))
+    owner = dict.fromkeys(merged, "the core")
+    for plugin in registry.games():
+        own = _game_messages(plugin, lang)
+        taken = sorted(key for key in own if key in owner)
+        if taken:
+            raise registry.PluginError(
+                f"the game plug-in {plugin.name!r}: its {lang.value} messages overwrite "
+                f"{owner[taken[0]]}'s: {', '.join(taken[:5])}"
+            )
+        merged.update(own)
+        owner.update(dict.fromkeys(own, f"the game {plugin.name!r}"))
+    return merged
+
+
+def plugin_problems(plugin: registry.GamePlugin) -> list[str]:
+    """What is wrong with a game's messages and rule statements, one line each: a file that
+    cannot be read, a key of the core it would overwrite, a key of :data:`REQUIRED_KEYS`
+    missing in a language, a statement of a rule not its own. Run when the plug-in is
+    registered or loaded (:func:`vigile.registry.add_check`)."""
+    found: list[str] = []
+    for lang in Lang:
+        try:
+            own = _game_messages(plugin, lang)
+        except (OSError, ModuleNotFoundError, tomllib.TOMLDecodeError) as error:
+            found.append(f"its {lang.value} message file cannot be read ({error})")
+            continue
+        core = _core(lang)
+        taken = sorted(key for key in own if key in core)
+        if taken:
+            found.append(f"its {lang.value} messages overwrite core keys: {', '.join(taken[:5])}")
+        for pattern in REQUIRED_KEYS:
+            key = pattern.format(name=plugin.name)
+            if key not in own and key not in core:
+                found.append(f"the message key {key!r} is missing in {lang.value}")
+        try:
+            statements = _game_statements(plugin, lang)
+        except (OSError, ModuleNotFoundError, tomllib.TOMLDecodeError) as error:
+            found.append(f"its {lang.value} rule statements cannot be read ({error})")
+            continue
+        strangers = [rule for rule in statements if not rule.startswith(f"{plugin.rule_prefix}-")]
+        if strangers:
+            found.append(
+                f"its {lang.value} rule statements name rules not its own "
+                f"({plugin.rule_prefix}-…): {', '.join(strangers[:5])}"
+            )
+    return found
+
+
+registry.add_check(plugin_problems)
+
+
+def _game_statements(plugin: registry.GamePlugin, lang: Lang) -> dict[str, str]:
+    """A game's own rule statements of one language (its plug-in's ``rule_statements``)."""
+    own: dict[str, str] = {}
+    for pattern in plugin.rule_statements:
+        package, _, name = pattern.format(lang=lang.value).rpartition(":")
+        own.update(_catalogue(name, package or "vigile.io"))
+    return own
+
+
 def rule_statements(lang: Lang) -> dict[str, dict[str, str]]:
-    """One-line statements of every rule, by ruleset then rule ID (``vigile rules``)."""
+    """One-line statements of every rule, by ruleset then rule ID (``vigile rules``): the
+    built-in games' from ``rules.<lang>.toml``, each other game's from its plug-in."""
     text = resources.files("vigile.io").joinpath("locales", f"rules.{lang.value}.toml")
     data = tomllib.loads(text.read_text("utf-8"))
-    return {name: {k: str(v) for k, v in table.items()} for name, table in data.items()}
+    found = {name: {k: str(v) for k, v in table.items()} for name, table in data.items()}
+    for plugin in registry.games():
+        own = _game_statements(plugin, lang)
+        if own:
+            found.setdefault(plugin.name, {}).update(own)
+    return found
 
 
 def tr(key: str, lang: Lang, params: Mapping[str, object] | None = None) -> str:

@@ -2,7 +2,8 @@
 plays game by game (the d20 games, day encounters), for ``vigile simulate --plot``.
 
 A detection, as everywhere in the simulator (RULES.md §4), is a defender who comes to know an
-intruder's square or to see it (``location`` or ``observed``); it is counted where the intruder
+intruder's square or to see it (a :class:`~vigile.engine.events.Perception` that ``detects``);
+it is counted where the intruder
 stood then (its last position in the log: its start, or where its last move left it),
 on the :data:`~vigile.sim.tally.HEAT_BINS` grid of the batched games.
 
@@ -18,14 +19,17 @@ import numpy as np
 from vigile.engine.result import GameResult
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
-from vigile.sim.simulate import LOCATED_OR_SEEN, blocks
+from vigile.sim.simulate import blocks, check_perceptions
 from vigile.sim.tally import CODE, HEAT_BINS, OUTCOMES, Ints
 
 __all__ = ["caught_at", "heat_of", "replayed_heat"]
 
 
 def caught_at(result: GameResult) -> list[tuple[float, float]]:
-    """Where the intruder stood at each detection of the game, in the log's order."""
+    """Where the intruder stood at each detection of the game (its typed perceptions,
+    :class:`~vigile.engine.events.Perception`), in the log's order; a game that detected an
+    intruder without logging a perception is refused (:func:`~.simulate.check_perceptions`)."""
+    check_perceptions(result)
     scenario = result.scenario
     guards = {a.name for a in scenario.actors if a.side is Side.DEFENDERS}
     where = {
@@ -38,12 +42,12 @@ def caught_at(result: GameResult) -> list[tuple[float, float]]:
         if event.kind == "move" and event.actor in where and event.at is not None:
             where[event.actor] = (float(event.at[0]), float(event.at[1]))
         elif (
-            event.kind == "perceive"
-            and event.actor in guards
-            and event.target in where
-            and event.params["state"] in LOCATED_OR_SEEN
+            (seen := event.perception) is not None
+            and seen.detects
+            and seen.observer in guards
+            and seen.target in where
         ):
-            found.append(where[event.target])
+            found.append(where[seen.target])
     return found
 
 

@@ -16,7 +16,6 @@ the board.
 from __future__ import annotations
 
 import base64
-import inspect
 import math
 import struct
 import zlib
@@ -321,13 +320,11 @@ def game_risk_map(scenario: Scenario, attitude: str, resolution: float | None) -
     """The game's risk map, by the function its plug-in names
     (:attr:`vigile.registry.GamePlugin.riskmap`), the attitude in the game's words; an
     :class:`~vigile.errors.InputError` for a game that has none."""
-    plugin = registry.get(scenario.ruleset)
-    if plugin.riskmap is None:
+    from vigile.games.contract import RiskRequest, risk_map
+
+    if registry.get(scenario.ruleset).riskmap is None:
         raise InputError(f"no risk map for this game ({scenario.ruleset})", where="riskmap")
-    function = plugin.load(plugin.riskmap)
-    accepted = inspect.signature(function).parameters
-    options = {"resolution": resolution} if "resolution" in accepted else {}
-    return function(scenario, attitude, **options)
+    return risk_map(scenario, RiskRequest(attitude, resolution=resolution))
 
 
 def risk_overlay(scenario: Scenario, attitude: str) -> dict[str, Any]:

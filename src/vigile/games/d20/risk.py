@@ -47,6 +47,7 @@ from numpy.typing import NDArray
 from vigile.awareness.vocabulary import Attitude
 from vigile.engine.board import Board as PlayBoard
 from vigile.errors import InputError, LimitError
+from vigile.games.contract import RiskRequest, unknown_switches
 from vigile.rulesets.data import RuleData
 from vigile.scene.actors import Actor, Side
 from vigile.scene.geometry import Barriers, crossings
@@ -556,31 +557,29 @@ def _combine(
 def plugin_map(
     perception: Perception,
     scenario: Scenario,
-    attitude: str,
+    request: RiskRequest | str,
     *,
     resolution: float | None = None,
     layer: str | None = None,
     actor: str | None = None,
-    noise: object | None = None,
-    unsuited: bool = False,
 ) -> D20RiskMap:
-    """A game's ``riskmap`` entry (:attr:`vigile.registry.GamePlugin.riskmap`): the options of
-    the skirmish's map that a d20 game has no rule for are refused, naming what to use."""
-    if noise is not None:
+    """A d20 game's risk map hook (:class:`vigile.games.contract.RiskMapHook`): the
+    :class:`~vigile.games.contract.RiskRequest` read in the d20 words (the way, the layer, the
+    cell, the intruder), or the way itself and those options. A sound or a switch (the
+    skirmish's ``--noise`` and ``--unsuited-outfit``) is refused, naming what to use."""
+    if isinstance(request, str):
+        request = RiskRequest(request, resolution=resolution, layer=layer, actor=actor)
+    if request.sound is not None:
         raise InputError(
             "--noise EVENT maps a skirmish noise; a d20 map's hearing is --layer heard",
             where="--noise",
         )
-    if unsuited:
-        raise InputError(
-            "an ill-suited outfit is a skirmish rule (SK-V4); not in this game",
-            where="--unsuited-outfit",
-        )
+    unknown_switches(request)
     return d20_risk_map(
         scenario,
         perception,
-        parse_way(attitude),
-        layer=parse_layer(layer),
-        resolution=resolution,
-        actor=actor,
+        parse_way(request.way),
+        layer=parse_layer(request.layer),
+        resolution=request.resolution,
+        actor=request.actor,
     )

@@ -4,9 +4,9 @@ Positions are in feet; the square of a point is ``(x // 5, y // 5)``. It sits in
 family's package because it holds the rules the two d20 games read alike (each cited), yet it
 imports neither game (``.importlinter`` says so): each d20 game subclasses
 :class:`D20Game` in its plug-in (:mod:`vigile.games.starfinder.round`,
-:mod:`vigile.games.dnd35.round`) and supplies its perception (``_perceive``), what a struck
-defender learns (``_struck``), its attack check (``_attack_verdict``), and what its defenders
-lose when an intruder moves or may do where they last perceived it (``_moved``, ``_search``).
+:mod:`vigile.games.dnd35.round`) and supplies its perception (``perceive``), what a struck
+defender learns (``struck``), its attack check (``attack_verdict``), and what its defenders
+lose when an intruder moves or may do where they last perceived it (``intruder_moved``, ``search``).
 What a sense can reach comes from :mod:`vigile.rulesets.senses`. The round only decides who
 acts when, moves the actors and keeps doors, alert and each observer's awareness.
 
@@ -38,7 +38,7 @@ Each round, in order:
    less); without hit points it catches the intruder only where one blow ends the encounter
    (``blow.ends_encounter``), and is only logged otherwise (LP-7 [R]). A
    defender aware only of the presence or direction does what its game lets it with what it
-   knows (``_search``; D&D 3.5: grope), and nothing where the game has no such rule. A defender
+   knows (``search``; D&D 3.5: grope), and nothing where the game has no such rule. A defender
    never moves farther in a round than its speed, its patrol included;
 6. the objective is checked.
 
@@ -68,6 +68,7 @@ or closed door is in the way (no path-finding).
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 import numpy as np
@@ -129,8 +130,13 @@ Known = Square | Bearing
 """What a defender knows of where an intruder is: a square, or only a bearing."""
 
 
-class D20Game(Game):
-    """One game of a Starfinder or D&D 3.5 scenario, played round by round."""
+class D20Game(Game, ABC):
+    """One game of a Starfinder or D&D 3.5 scenario, played round by round.
+
+    A d20 game fills the abstract hooks (``perceive``, ``struck``, ``vanished``,
+    ``attack_verdict``, ``location_lost``) and may fill the others (``intruder_moved``,
+    ``search``, ``attack_roll``, ``attack_square``, ``snipe``, ``end_of_round``): each is
+    its rule, the round never rules in its place."""
 
     def __init__(
         self, scenario: Scenario, rules: RuleData, rng: np.random.Generator, faces: FaceSource
@@ -260,11 +266,11 @@ class D20Game(Game):
     def finish_turn(self) -> None:
         """Steps 3 to 6, once the intruders have moved and acted."""
         for intruder in self.intruders():
-            self._perceive(intruder)
+            self.perceive(intruder)
         for defender in self.defenders():
             if self.outcome is None and self.left_alone(defender):  # LP-6
                 self._defend(defender)
-        self._end_of_round()
+        self.end_of_round()
         if self.outcome is None:
             self._objective()
 
@@ -342,7 +348,7 @@ class D20Game(Game):
 
     # ---------------------------------------------------------------- 2. plans
 
-    def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
+    def step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
         leg = intruder.current_leg
         running = leg is not None and leg.run
         rate = self.move_rate(intruder, speed, run=running)
@@ -354,7 +360,7 @@ class D20Game(Game):
         self.speeds[intruder.name] = speed
         if intruder.at != before:
             self._unpin(intruder)
-            self._moved(intruder, before)
+            self.intruder_moved(intruder, before)
         watchers = {
             d.name for d in self.defenders() if d.aware_of(intruder.name) is AwarenessState.OBSERVED
         }
@@ -367,7 +373,7 @@ class D20Game(Game):
             params={"speed": speed.value},
         )
 
-    def _act(self, intruder: Walker, action: object) -> None:
+    def act(self, intruder: Walker, action: object) -> None:
         if isinstance(action, Kill):
             victim = self.by_name[action.target]
             if victim.alive:
@@ -390,7 +396,7 @@ class D20Game(Game):
                 hit = self._roll_to_hit(intruder, victim)
                 self._blow(intruder, victim)
                 if victim.side is Side.DEFENDERS:
-                    self._struck(victim, intruder, ranged=action.ranged)
+                    self.struck(victim, intruder, ranged=action.ranged)
                 if hit:
                     self._hit(intruder, victim)
         elif isinstance(action, Speak):
@@ -401,12 +407,12 @@ class D20Game(Game):
         elif isinstance(action, AttackSquare):
             self.noisy.add(intruder.name)
             self.fought.add(intruder.name)
-            self._attack_square(intruder, action)
+            self.attack_square(intruder, action)
         elif isinstance(action, Snipe):
             victim = self.by_name[action.target]
             if victim.alive:
                 self.fought.add(intruder.name)
-                self._snipe(intruder, victim)
+                self.snipe(intruder, victim)
         elif isinstance(action, CastInvisibility | EndInvisibility):
             self._set_invisible(intruder, isinstance(action, CastInvisibility))
         # A grapple is a skirmish action (SK-N2): no d20 rule plays it.
@@ -433,16 +439,16 @@ class D20Game(Game):
             defender = self.by_name[name]
             if not hidden_from(defender, intruder):
                 continue
-            state, rule = self._vanished()
+            state, rule = self.vanished()
             defender.awareness[intruder.name] = state
             self.known[(name, intruder.name)] = square_of(intruder.at)
             self.pinned[(name, intruder.name)] = rule  # until it moves (LP-2)
-            self.emit(
-                "perceive",
+            self.perceives(
+                defender,
+                intruder,
+                state,
                 "engine.d20.vanishes",
-                actor=defender,
-                target=intruder,
-                params={"state": state.value, "rule": rule},
+                rule=rule,
             )
 
     def _into_the_dark(self, intruder: Walker) -> None:
@@ -456,31 +462,33 @@ class D20Game(Game):
                 continue
             if not self._dark_for(defender, intruder):
                 continue
-            state, rule = self._vanished()
+            state, rule = self.vanished()
             defender.awareness[intruder.name] = state
             self.known[(defender.name, intruder.name)] = square_of(intruder.at)
             self.pinned[(defender.name, intruder.name)] = rule  # until it moves (LP-2)
-            self.emit(
-                "perceive",
+            self.perceives(
+                defender,
+                intruder,
+                state,
                 "engine.d20.vanishes",  # into the dark
-                actor=defender,
-                target=intruder,
-                params={"state": state.value, "rule": rule},
+                rule=rule,
             )
 
-    def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
+    @abstractmethod
+    def struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
         """What the struck defender learns of its attacker: each game's rule [DD-7, SF-11]."""
-        raise NotImplementedError
+        ...
 
-    def _vanished(self) -> tuple[AwarenessState, str]:
+    @abstractmethod
+    def vanished(self) -> tuple[AwarenessState, str]:
         """What an observer keeps of an intruder it saw become invisible, and the rule."""
-        raise NotImplementedError
+        ...
 
-    def _attack_square(self, intruder: Walker, action: AttackSquare) -> None:
+    def attack_square(self, intruder: Walker, action: AttackSquare) -> None:
         """An attack on a named square (DD-9): each game's rule; refused where it has none."""
         self._refuse(intruder, "attack-square")
 
-    def _snipe(self, intruder: Walker, victim: Walker) -> None:
+    def snipe(self, intruder: Walker, victim: Walker) -> None:
         """Sniping (SF-10): each game's rule; refused where it has none."""
         self._refuse(intruder, "snipe")
 
@@ -507,7 +515,7 @@ class D20Game(Game):
 
         A location, whatever found it (Spot +20, Listen by 20, groping, a blow, a sign), is
         the square where the intruder *was*: it holds only until the intruder moves, then the
-        game's ``_moved`` leaves the observer what its rule says of a lost square and the
+        game's ``intruder_moved`` leaves the observer what its rule says of a lost square and the
         square itself, never the new one (LP-2). ``pin``: the rule recorded as the one that
         gave the square, ``rule`` by default.
         """
@@ -523,12 +531,12 @@ class D20Game(Game):
         if not observer.learn(intruder.name, state):
             return
         after = observer.aware_of(intruder.name)
-        self.emit(
-            "perceive",
+        self.perceives(
+            observer,
+            intruder,
+            after,
             "engine.d20.learns",
-            actor=observer,
-            target=intruder,
-            params={"state": after.value, "rule": rule},
+            rule=rule,
         )
         if after in LOCATED:
             self.ever_detected = True
@@ -562,7 +570,7 @@ class D20Game(Game):
     def _unpin(self, intruder: Walker) -> None:
         """The intruder moved: each defender that had located it (and does not observe it)
         keeps the square where it was and what its game's rule leaves of a lost square
-        (``_location_lost``); it must perceive again to find the new one (LP-2)."""
+        (``location_lost``); it must perceive again to find the new one (LP-2)."""
         for (name, target), cause in list(self.pinned.items()):
             if target != intruder.name:
                 continue
@@ -570,14 +578,14 @@ class D20Game(Game):
             defender = self.by_name[name]
             if defender.aware_of(target) is not AwarenessState.LOCATION:
                 continue
-            state, rule = self._location_lost(cause)
+            state, rule = self.location_lost(cause)
             defender.awareness[target] = state
-            self.emit(
-                "perceive",
+            self.perceives(
+                defender,
+                intruder,
+                state,
                 "engine.d20.lost",
-                actor=defender,
-                target=intruder,
-                params={"state": state.value, "rule": rule},
+                rule=rule,
             )
 
     def _sight_line(self, observer: Walker, intruder: Walker) -> bool:
@@ -692,7 +700,7 @@ class D20Game(Game):
             if adjacent(defender.at, intruder.at) and self._sight_line(defender, intruder):
                 self._attack(defender, intruder, state)
             return
-        self._search(defender, intruder, self.known.get((defender.name, intruder.name)))
+        self.search(defender, intruder, self.known.get((defender.name, intruder.name)))
 
     def _close_in(self, defender: Walker, point: Point) -> None:
         """Walk straight toward ``point``, stopping within reach of it; stay if a wall or a
@@ -751,7 +759,7 @@ class D20Game(Game):
         )
         if not self._roll_to_hit(defender, intruder):
             return
-        verdict = self._attack_verdict(defender, intruder, state, blindsight)
+        verdict = self.attack_verdict(defender, intruder, state, blindsight)
         if verdict is None:
             self.emit(
                 "attack",
@@ -839,7 +847,7 @@ class D20Game(Game):
         """The game's attack roll, logged for the attacker; True when it hits. A target
         without ``ac`` has none: the GM says hit or miss, which the round takes from
         ``blow.hits_without_ac`` (LP-7 [R])."""
-        roll = self._attack_roll(attacker, target)
+        roll = self.attack_roll(attacker, target)
         if roll is None:
             return self.rules.flag("blow.hits_without_ac")
         self.emit(
@@ -854,34 +862,37 @@ class D20Game(Game):
 
     # ---------------------------------------------------------------- each game's rules
 
-    def _attack_roll(self, attacker: Walker, target: Walker) -> Verdict | None:
+    def attack_roll(self, attacker: Walker, target: Walker) -> Verdict | None:
         """The game's attack roll against ``target``'s AC; None when it has no ``ac``."""
         return None
 
-    def _perceive(self, intruder: Walker) -> None:
+    @abstractmethod
+    def perceive(self, intruder: Walker) -> None:
         """Every living defender perceives ``intruder`` by the game's rules (step 3)."""
-        raise NotImplementedError
+        ...
 
-    def _attack_verdict(
+    @abstractmethod
+    def attack_verdict(
         self, defender: Walker, intruder: Walker, state: AwarenessState, blindsight: bool
     ) -> Verdict | None:
         """The game's attack check on a located or observed intruder; None when the defender
         sees it and strikes with no miss chance."""
-        raise NotImplementedError
+        ...
 
-    def _location_lost(self, cause: str) -> tuple[AwarenessState, str]:
+    @abstractmethod
+    def location_lost(self, cause: str) -> tuple[AwarenessState, str]:
         """What a defender keeps of an intruder it had located by the rule ``cause`` once it
         moves, and the rule that says so (LP-2)."""
-        raise NotImplementedError
+        ...
 
-    def _moved(self, intruder: Walker, start: Point) -> None:
+    def intruder_moved(self, intruder: Walker, start: Point) -> None:
         """The intruder moved this round from ``start``: what a game's defenders lose of it,
         what it lost on its way (nothing here)."""
 
-    def _end_of_round(self) -> None:
+    def end_of_round(self) -> None:
         """What wears off at the end of a round: each game's (nothing here)."""
 
-    def _search(self, defender: Walker, intruder: Walker, known: Known | None) -> None:
+    def search(self, defender: Walker, intruder: Walker, known: Known | None) -> None:
         """A defender aware only of the presence or direction, knowing of where the intruder
         is only ``known`` (a square, a bearing, or nothing): what its game lets it do with that
         (nothing here: it stays)."""

@@ -41,6 +41,7 @@ from fractions import Fraction
 
 from vigile.checks.verdict import Verdict
 from vigile.dice.d20 import hidden_from_all_dnd, hidden_from_all_meet
+from vigile.games.contract import RiskRequest
 from vigile.games.d20.risk import (
     CERTAIN,
     NEVER,
@@ -272,23 +273,13 @@ DND35 = Dnd35Perception()
 
 def risk_map(
     scenario: Scenario,
-    attitude: str,
+    request: RiskRequest | str,
     *,
     resolution: float | None = None,
     layer: str | None = None,
     actor: str | None = None,
-    noise: object | None = None,
-    unsuited: bool = False,
 ) -> D20RiskMap:
-    """The exact risk map of a D&D 3.5 scenario for the intruder moving ``attitude`` (still,
-    half, full, run); ``layer``: ``either`` (default), ``noticed`` or ``heard``."""
-    return plugin_map(
-        DND35,
-        scenario,
-        attitude,
-        resolution=resolution,
-        layer=layer,
-        actor=actor,
-        noise=noise,
-        unsuited=unsuited,
-    )
+    """The exact risk map of a D&D 3.5 scenario (its plug-in's risk map hook): the intruder
+    moving the request's way (still, half, full, run); ``layer``: ``either`` (default),
+    ``noticed`` or ``heard``."""
+    return plugin_map(DND35, scenario, request, resolution=resolution, layer=layer, actor=actor)

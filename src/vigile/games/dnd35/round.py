@@ -115,7 +115,7 @@ class Dnd35Game(D20Game):
         self.in_dark: set[tuple[str, str]] = set()
         """(observer, intruder) pairs whose GM was told the intruder is in the dark for it."""
 
-    def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
+    def struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
         """Seen, it is seen (or seen invisible); unseen, the blow tells its square, or only its
         direction from beyond the adjacent squares or from a ranged blow [DD-7]."""
         if not self._unseen_by(victim, intruder):
@@ -135,7 +135,7 @@ class Dnd35Game(D20Game):
         )
         self._learn(victim, intruder, state, line.rule, pin="DD-7")
 
-    def _attack_roll(self, attacker: Walker, target: Walker) -> Verdict | None:
+    def attack_roll(self, attacker: Walker, target: Walker) -> Verdict | None:
         """d20 + attack against the target's AC; an invisible attacker it can't see gets +2 and
         ignores its Dexterity bonus; an invisible target is immune to sneak attack and favored
         enemy damage, not to critical hits [DD-21, DD-2, DD-6 C]."""
@@ -156,11 +156,11 @@ class Dnd35Game(D20Game):
             favored_enemy=stats_of(attacker).favored_enemy,
         )
 
-    def _vanished(self) -> tuple[AwarenessState, str]:
+    def vanished(self) -> tuple[AwarenessState, str]:
         state, line = traits.vanished()
         return state, line.rule
 
-    def _attack_square(self, intruder: Walker, action: AttackSquare) -> None:
+    def attack_square(self, intruder: Walker, action: AttackSquare) -> None:
         """The named square's attack roll and miss chance, one verdict whose every miss reads
         the same to the attacker [DD-9, DD-8, DD-21]. An enemy it sees there is struck."""
         named = square_of(action.at)
@@ -171,7 +171,7 @@ class Dnd35Game(D20Game):
         if there is not None and not hidden_from(intruder, there):
             hit = self._roll_to_hit(intruder, there)
             self._blow(intruder, there)
-            self._struck(there, intruder, ranged=action.ranged)
+            self.struck(there, intruder, ranged=action.ranged)
             if hit:
                 self._hit(intruder, there)  # LP-7: its damage where it has hit points
             return
@@ -198,10 +198,10 @@ class Dnd35Game(D20Game):
         self.emit("attack", "engine.d20.attack_square", actor=intruder, at=point, verdict=verdict)
         if there is not None and verdict.success:
             self._blow(intruder, there)
-            self._struck(there, intruder, ranged=action.ranged)
+            self.struck(there, intruder, ranged=action.ranged)
             self._hit(intruder, there)  # LP-7: its damage where it has hit points
 
-    def _attack_verdict(
+    def attack_verdict(
         self, defender: Walker, intruder: Walker, state: AwarenessState, blindsight: bool
     ) -> Verdict | None:
         """Against a located (or blindsighted) intruder: the miss chance of total concealment,
@@ -219,11 +219,11 @@ class Dnd35Game(D20Game):
             incorporeal=intruder.actor.incorporeal,
         )
 
-    def _perceive(self, intruder: Walker) -> None:
+    def perceive(self, intruder: Walker) -> None:
         self._signs(intruder)
         self._perceive_dnd(intruder)
 
-    def _end_of_round(self) -> None:
+    def end_of_round(self) -> None:
         """Flour stays until it falls: washed off in a liquid, or after ``flour.rounds``
         rounds when a group sets them [DD-10 R, :func:`traits.flour_after_round`]."""
         for intruder in self.intruders():
@@ -312,16 +312,16 @@ class Dnd35Game(D20Game):
         if found is not None:
             self._learn(observer, intruder, *found)
 
-    def _moved(self, intruder: Walker, start: Point) -> None:
+    def intruder_moved(self, intruder: Walker, start: Point) -> None:
         self._into_the_dark(intruder)
 
-    def _location_lost(self, cause: str) -> tuple[AwarenessState, str]:
+    def location_lost(self, cause: str) -> tuple[AwarenessState, str]:
         """Heard, spotted or smelled: the direction; shown for the moment: the presence
         [LP-2, DD-4..DD-7, :func:`~vigile.rulesets.dnd35.traits.pinpoint_lost`]."""
         state, line = pinpoint_lost(cause)
         return state, line.rule
 
-    def _search(self, defender: Walker, intruder: Walker, known: Known | None) -> None:
+    def search(self, defender: Walker, intruder: Walker, known: Known | None) -> None:
         """What the defender does with what it knows [R, :func:`search.search`]: a square, it
         walks toward it and, with flour left, within its range and in sight of the square,
         throws a handful there [DD-10 R], else, within reach, gropes it [DD-6]; a bearing, it

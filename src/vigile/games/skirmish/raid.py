@@ -315,7 +315,7 @@ class SkirmishGame(Game):
 
     # ---------------------------------------------------------------- 2. plans (SK-N3)
 
-    def _step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
+    def step(self, intruder: Walker, to: Point, speed: Attitude) -> None:
         leg = intruder.current_leg
         climbing = leg is not None and leg.climb and not intruder.climbed
         rate = turn_rate(self.rules, speed, intruder.actor.move)
@@ -355,7 +355,7 @@ class SkirmishGame(Game):
         if verdict.success is False:
             self._noise(NoiseEvent.FUMBLE, intruder.at, maker=intruder)
 
-    def _act(self, intruder: Walker, action: object) -> None:
+    def act(self, intruder: Walker, action: object) -> None:
         if isinstance(action, ThrowGrapple):
             at = action.at or self._next_waypoint(intruder) or intruder.at
             onto = action.onto.value if action.onto else self.board.surface(at)

@@ -40,6 +40,7 @@ from numpy.typing import NDArray
 
 from vigile.engine.board import Board as PlayBoard
 from vigile.errors import InputError, LimitError
+from vigile.games.contract import RiskRequest, unknown_switches
 from vigile.games.skirmish.raid import skirmish_board
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.senses import Sense
@@ -627,35 +628,36 @@ def outfit_unsuited(scenario: Scenario, actor: str | None) -> bool:
     return scenario.actor(actor).outfit is Outfit.UNSUITED
 
 
-def plugin_risk_map(
-    scenario: Scenario,
-    attitude: str,
-    *,
-    resolution: float | None = None,
-    layer: str | None = None,
-    actor: str | None = None,
-    noise: NoiseEvent | None = None,
-    unsuited: bool = False,
-) -> RiskMap:
-    """The game's ``riskmap`` entry (:attr:`vigile.registry.GamePlugin.riskmap`): the attitude
-    by name; ``actor``, the attacker whose outfit counts (SK-V4) when ``unsuited`` is not set;
-    ``layer`` is a d20 map's (refused: a skirmish map is of sight, or of a ``noise``)."""
-    if layer is not None:
+def plugin_risk_map(scenario: Scenario, request: RiskRequest) -> RiskMap:
+    """The game's risk map hook (:class:`vigile.games.contract.RiskMapHook`): the attitude by
+    name; ``actor``, the attacker whose outfit counts (SK-V4) unless the ``unsuited-outfit``
+    switch is given; a ``sound``, a noise event to map; ``layer`` is a d20 map's (refused: a
+    skirmish map is of sight, or of a noise)."""
+    if request.layer is not None:
         raise InputError(
             "--layer is a d20 map's; a skirmish map is of sight, or of a --noise EVENT",
             where="--layer",
         )
+    unknown_switches(request, ("unsuited-outfit",))
     try:
-        chosen = Attitude(attitude)
+        chosen = Attitude(request.way)
     except ValueError:
         raise InputError(
-            f"{attitude!r} is not an attitude: one of " + ", ".join(a.value for a in Attitude),
+            f"{request.way!r} is not an attitude: one of " + ", ".join(a.value for a in Attitude),
             where="--attitude",
         ) from None
+    try:
+        noise = None if request.sound is None else NoiseEvent(request.sound)
+    except ValueError:
+        raise InputError(
+            f"{request.sound!r} is not a noise: one of " + ", ".join(n.value for n in NoiseEvent),
+            where="--noise",
+        ) from None
+    unsuited = "unsuited-outfit" in request.switches
     return risk_map(
         scenario,
         chosen,
-        resolution=resolution,
+        resolution=request.resolution,
         noise=noise,
-        unsuited=unsuited or outfit_unsuited(scenario, actor),
+        unsuited=unsuited or outfit_unsuited(scenario, request.actor),
     )

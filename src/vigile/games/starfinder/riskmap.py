@@ -45,6 +45,7 @@ from vigile.awareness.vocabulary import TimeOfDay
 from vigile.checks.verdict import Verdict
 from vigile.dice.d20 import hidden_from_all_meet
 from vigile.errors import InputError
+from vigile.games.contract import RiskRequest
 from vigile.games.d20.risk import (
     CERTAIN,
     NEVER,
@@ -167,30 +168,21 @@ STARFINDER = StarfinderPerception()
 
 def risk_map(
     scenario: Scenario,
-    attitude: str,
+    request: RiskRequest | str,
     *,
     resolution: float | None = None,
     layer: str | None = None,
     actor: str | None = None,
-    noise: object | None = None,
-    unsuited: bool = False,
 ) -> D20RiskMap:
-    """The exact risk map of a Starfinder scenario for the intruder moving ``attitude`` (still,
-    half, full, run); ``layer``: ``either`` (default) or ``noticed``, the same here;
-    ``heard`` is refused: Starfinder has no separate Listen (SF-4)."""
-    if parse_layer(layer) is Layer.HEARD:
+    """The exact risk map of a Starfinder scenario (its plug-in's risk map hook): the intruder
+    moving the request's way (still, half, full, run); ``layer``: ``either`` (default) or
+    ``noticed``, the same here; ``heard`` is refused: Starfinder has no separate Listen (SF-4)."""
+    if parse_layer(request.layer if isinstance(request, RiskRequest) else layer) is Layer.HEARD:
         raise InputError(
             "Starfinder has no separate Listen: Perception meets Stealth once for every sense "
             "(SF-4), so the chance of being noticed already counts hearing; use --layer noticed",
             where="--layer",
         )
     return plugin_map(
-        STARFINDER,
-        scenario,
-        attitude,
-        resolution=resolution,
-        layer=layer,
-        actor=actor,
-        noise=noise,
-        unsuited=unsuited,
+        STARFINDER, scenario, request, resolution=resolution, layer=layer, actor=actor
     )

@@ -73,7 +73,7 @@ class StarfinderGame(D20Game):
         defender's Perception and it has not observed it since (LP-3: sniping, and attacking
         from hiding, need it)."""
 
-    def _struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
+    def struck(self, victim: Walker, intruder: Walker, *, ranged: bool = False) -> None:
         """A visible attacker is observed; an unseen one that struck from an adjacent square
         reveals its location; an unseen one that shot from farther, only its presence [SF-11,
         R]."""
@@ -100,16 +100,16 @@ class StarfinderGame(D20Game):
             and not adjacent(victim.at, intruder.at)
         )
 
-    def _vanished(self) -> tuple[AwarenessState, str]:
+    def vanished(self) -> tuple[AwarenessState, str]:
         change = starfinder.vanished(AwarenessState.OBSERVED)
         return change.after, change.line.rule
 
-    def _location_lost(self, cause: str) -> tuple[AwarenessState, str]:
+    def location_lost(self, cause: str) -> tuple[AwarenessState, str]:
         """A located intruder moved: its presence only [LP-2, SF-11 R]."""
         change = starfinder.location_lost()
         return change.after, change.line.rule
 
-    def _moved(self, intruder: Walker, start: Point) -> None:
+    def intruder_moved(self, intruder: Walker, start: Point) -> None:
         """Did it lose cover or concealment on its way? [SF-6] Its way is looked at every
         foot (and at both ends)."""
         end = intruder.at
@@ -127,11 +127,11 @@ class StarfinderGame(D20Game):
             self.lost_cover.add(intruder.name)
         self._into_the_dark(intruder)
 
-    def _end_of_round(self) -> None:
+    def end_of_round(self) -> None:
         self.lost_cover = set()
         self.sniped = set()
 
-    def _snipe(self, intruder: Walker, victim: Walker) -> None:
+    def snipe(self, intruder: Walker, victim: Walker) -> None:
         """Sniping [SF-10, SF-9]: one ranged attack from hiding (the victim flat-footed, SF-9),
         then one Stealth roll at −20 against every defender in a line of sight who does not
         observe the sniper, to stay hidden, its square's cover being where it gets back to;
@@ -142,7 +142,7 @@ class StarfinderGame(D20Game):
         self.noisy.add(intruder.name)
         hit = self._roll_to_hit(intruder, victim)
         self._blow(intruder, victim, "engine.d20.snipes")
-        self._struck(victim, intruder, ranged=True)
+        self.struck(victim, intruder, ranged=True)
         if hit:
             self._hit(intruder, victim)  # LP-7: its damage where it has hit points
         if not hidden:
@@ -150,7 +150,7 @@ class StarfinderGame(D20Game):
         self.sniped.add(intruder.name)
         self._stealth(intruder, sniping_at=distance(intruder.at, victim.at))
 
-    def _attack_roll(self, attacker: Walker, target: Walker) -> Verdict | None:
+    def attack_roll(self, attacker: Walker, target: Walker) -> Verdict | None:
         """d20 + attack against the target's AC. An intruder's attack on a defender it was
         hidden from catches it flat-footed [SF-9 C: -2 AC]: its first attack from hiding, then
         while it stays unseen and the defender has not located it. [engine] Only the
@@ -190,7 +190,7 @@ class StarfinderGame(D20Game):
             defender.aware_of(intruder.name) is not AwarenessState.OBSERVED
         )
 
-    def _attack_verdict(
+    def attack_verdict(
         self, defender: Walker, intruder: Walker, state: AwarenessState, blindsight: bool
     ) -> Verdict | None:
         """A located intruder has total concealment: the miss chance [SF-8]."""
@@ -204,7 +204,7 @@ class StarfinderGame(D20Game):
             blind_fight=stats_of(defender).blind_fight,
         )
 
-    def _perceive(self, intruder: Walker) -> None:
+    def perceive(self, intruder: Walker) -> None:
         self._perceive_sf(intruder)
 
     def _perceive_sf(self, intruder: Walker) -> None:
