@@ -92,7 +92,7 @@ def test_a_wrong_value_of_its_field_names_the_field_and_the_line(luck: None) -> 
     assert (
         "luck.yaml:11: plans.Sneak[0].actions[0].tune: Input should be 'low' or 'high', not 'loud'"
     ) in found
-    assert "luck.yaml:6: actors[0].luk: Extra inputs are not permitted" in errors(
+    assert "luck.yaml:6: actors[0].luk: luckgame actors have no field 'luk'" in errors(
         SCENARIO.replace("luck: 2", "luk: 2")
     )
 
@@ -100,7 +100,10 @@ def test_a_wrong_value_of_its_field_names_the_field_and_the_line(luck: None) -> 
 def test_its_field_and_its_action_are_its_own(luck: None) -> None:
     """A skirmish scenario has no luck and no whistle: the game's words are its own."""
     found = errors(SCENARIO.replace("ruleset: luckgame", "ruleset: skirmish"))
-    assert "luck.yaml:6: actors[0].luck: Extra inputs are not permitted" in found
+    assert (
+        "luck.yaml:6: actors[0].luck: skirmish actors have no field 'luck': it is a field of "
+        "luckgame's"
+    ) in found
     assert any(e.startswith("luck.yaml:11: plans.Sneak[0].actions[0]: ") for e in found)
     assert any("'whistle'" in e for e in found)
 

@@ -26,7 +26,7 @@ from vigile import registry
 from vigile.errors import ScenarioError
 from vigile.scene.consistency import Parts, issues
 from vigile.scene.encounters import Ambush, Shadowing
-from vigile.scene.games import SHARED_ACTIONS, action_name, own_actions
+from vigile.scene.games import SHARED_ACTIONS, action_name, own_actions, own_fields
 from vigile.scene.model import Scenario
 from vigile.scene.paths import Loc, path_text
 from vigile.scene.reading import (
@@ -165,7 +165,8 @@ def check_text(
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as error:
-        found += [(tuple(e["loc"]), _message(e)) for e in error.errors(include_url=False)]
+        ruleset = data.get("ruleset")
+        found += [(tuple(e["loc"]), _message(e, ruleset)) for e in error.errors(include_url=False)]
     found += issues(Parts.of(scenario) if scenario is not None else Parts.salvage(data))
     if not found and not repeated:
         return scenario, []
@@ -232,10 +233,12 @@ def _labels() -> frozenset[str]:
     return _TAGS[version]
 
 
-def _message(error: ErrorDetails) -> str:
+def _message(error: ErrorDetails, ruleset: object = None) -> str:
     """Pydantic's message, said in the scenario's words where it helps."""
     message = error["msg"].removeprefix("Value error, ")
     loc = error["loc"]
+    if error["type"] == "extra_forbidden" and len(loc) == 3 and loc[0] == "actors":
+        return _not_its_field(str(loc[2]), ruleset)
     if error["type"] == "too_short" and loc and loc[-1] in ("points", "area"):
         given = len(error["input"]) if isinstance(error["input"], list | tuple) else 0
         return f"a polygon needs at least 3 vertices, not {given}"
@@ -243,6 +246,22 @@ def _message(error: ErrorDetails) -> str:
         shown = repr(error["input"])
         return f"{message}, not {shown if len(shown) <= 40 else shown[:37] + '...'}"
     return message
+
+
+def _not_its_field(name: str, ruleset: object) -> str:
+    """An actor field the scenario's game does not have, and the games whose plug-ins bring
+    it (a field of the luck game's actors written in a skirmish scenario)."""
+    owners: list[str] = []
+    for game in registry.names():
+        try:
+            fields = own_fields(game)
+        except Exception:  # a broken plug-in is reported where it is registered
+            continue
+        if game != ruleset and fields is not None and name in fields.model_fields:
+            owners.append(game)
+    game = ruleset if isinstance(ruleset, str) else "this game's"
+    said = f"{game} actors have no field {name!r}"
+    return f"{said}: it is a field of {' and '.join(owners)}'s" if owners else said
 
 
 def _is_label(part: Any) -> bool:
