@@ -1,15 +1,13 @@
-"""Benchmark of one check (issues 2 and 11): from the shell, in-process, over HTTP, and icepool.
+"""Benchmark of one check: from the shell, in-process, over HTTP, and icepool.
 
 Prints, measured side by side in one run:
 - the median wall time of ``vigile check skirmish noise ... --json`` started from the shell;
 - the median in-process time of the same check as a library call (exact chance, no roll);
 - the median time icepool takes to compute the same chance;
-- for a few checks, the same check answered as JSON three ways (issue 11): (a) in-process, as
-  the command's body does it (load the rules, build the verdict, ``verdict_json``); (a') the
-  click command run in-process with the verdict sink (the API's own path, without HTTP);
-  (b) ``POST /api/v1/checks/GAME/CHECK`` through FastAPI's TestClient (ASGI, no network);
-  and an empty route through the same client (the HTTP overhead alone). The goal: (b) costs
-  no more than 2x (a) plus that overhead.
+- for a few checks, the bare rule function beside the same check over HTTP (``--http``): the
+  rule function alone (r) and with its JSON (a), the API's handler without HTTP (c), the POST
+  through the ASGI app (b) and an empty route through the same client (e, the transport
+  alone). The goal: the HTTP check costs at most 1.5x the rule function, (b - e) <= 1.5 a.
 
 Run: ``.venv/bin/python bench/checks.py`` (goals: under 150 ms from the shell, under 20 µs
 in-process); ``--http`` runs the HTTP comparison only.
@@ -25,7 +23,6 @@ import sys
 import time
 import timeit
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -98,9 +95,9 @@ def median_seconds(work: Callable[[], object], *, repeat: int, warmup: int = 50)
     return statistics.median(times) / 1e9
 
 
-def http_cases() -> list[tuple[str, dict[str, Any], Callable[[], str]]]:
-    """(route, request body, the same check in-process as the command's body runs it: load the
-    rules, build the verdict, write its JSON)."""
+def http_cases() -> list[tuple[str, dict[str, Any], Callable[[], object], Callable[[], Any]]]:
+    """(route, request body, the bare rule function called as the check calls it, and the same
+    check's JSON in-process: the rule function, then ``verdict_json``)."""
     import numpy as np
 
     from vigile.dice.source import GivenFaces, RolledFaces
@@ -112,8 +109,8 @@ def http_cases() -> list[tuple[str, dict[str, Any], Callable[[], str]]]:
     from vigile.rulesets.skirmish.noise import NoiseEvent, Surface, noise_check
     from vigile.rulesets.starfinder import Observer, hide_check
 
-    def noise() -> str:
-        verdict = noise_check(
+    def noise() -> object:
+        return noise_check(
             load("skirmish"),
             event=NoiseEvent.DEATH,
             surface=Surface.FLOOR,
@@ -122,26 +119,26 @@ def http_cases() -> list[tuple[str, dict[str, Any], Callable[[], str]]]:
             alert=True,
             roller=Roller(2),
         )
-        return json.dumps(verdict_json(verdict, Lang.EN), ensure_ascii=False)
 
-    def hide() -> str:
-        source = RolledFaces(np.random.default_rng(4))
-        verdict = hide_check(
+    def hide() -> object:
+        return hide_check(
             load("starfinder"),
             stealth=5,
             observers=[Observer(3, False), Observer(8, False)],
             cover=True,
-            source=source,
+            source=RolledFaces(np.random.default_rng(4)),
         )
-        return json.dumps(verdict_json(verdict, Lang.FR), ensure_ascii=False)
 
-    def spot() -> str:
+    def spot() -> object:
         source = GivenFaces([11])
         verdict = spot_check(
             load("dnd35"), spot_bonus=4, distance_ft=20, target=SpotTarget.MOVING, source=source
         )
         source.finish()
-        return json.dumps(verdict_json(verdict, Lang.EN, view="player"), ensure_ascii=False)
+        return verdict
+
+    def as_json(rule: Callable[[], Any], lang: Lang, view: Any = "gm") -> Callable[[], Any]:
+        return lambda: verdict_json(rule(), lang, view=view)
 
     noise_body = {
         "options": {
@@ -164,84 +161,88 @@ def http_cases() -> list[tuple[str, dict[str, Any], Callable[[], str]]]:
         "view": "player",
     }
     return [
-        ("skirmish/noise", noise_body, noise),
-        ("starfinder/hide", hide_body, hide),
-        ("dnd35/spot", spot_body, spot),
+        ("skirmish/noise", noise_body, noise, as_json(noise, Lang.EN)),
+        ("starfinder/hide", hide_body, hide, as_json(hide, Lang.FR)),
+        ("dnd35/spot", spot_body, spot, as_json(spot, Lang.EN, "player")),
     ]
 
 
 def http_comparison(repeat: int = 2000) -> None:
-    """Issue 11: one check over HTTP against the same check in-process, side by side."""
+    """One check over HTTP against its bare rule function, side by side, in one run."""
     import asyncio
-    import warnings
 
     import httpx
+    from fastapi import FastAPI, Request
+    from starlette.responses import JSONResponse, Response
 
-    with warnings.catch_warnings():  # Starlette's TestClient would rather have httpx2
-        warnings.simplefilter("ignore")
-        from fastapi.testclient import TestClient
-    from fastapi import FastAPI
-
+    from vigile.io.i18n import Lang
+    from vigile.web.checks import answer, find_check
     from vigile.web.checks import router as checks_router
 
     app = FastAPI()
     app.include_router(checks_router, prefix="/api/v1/checks")
-
-    @app.post("/empty")
-    def empty(body: dict[str, Any]) -> dict[str, Any]:  # a sync route, as the check's
-        return {}
-
-    print("\nissue 11: one check as JSON, in-process and over HTTP (ASGI, no network), medians")
-    print("  (a) the command's body: load the rules, build the verdict, json.dumps its JSON")
-    print("  (c) the click command in-process with the verdict sink: the API's path without HTTP")
-    print("  (b) POST /api/v1/checks/GAME/CHECK through FastAPI's TestClient / httpx ASGITransport")
-    print("  (e) an empty sync POST route through the same client: the HTTP overhead alone")
     cases = http_cases()
-    in_process = {route: (check_path(route, body), work) for route, body, work in cases}
-    with TestClient(app) as client:
-        sync_empty = median_seconds(lambda: client.post("/empty", json={}), repeat=repeat)
-        via_testclient = {
-            route: median_seconds(partial(post, client, route, body), repeat=repeat)
-            for route, body, _ in cases
-        }
+    for route, _, _, data in cases:
+        sent = bytes(JSONResponse(data()).body)
 
-    async def measure() -> tuple[float, dict[str, float]]:
+        async def echo(request: Request, sent: bytes = sent) -> Response:
+            await request.body()
+            return Response(sent, media_type="application/json")
+
+        async def bare(request: Request, data: Callable[[], Any] = data) -> Response:
+            await request.body()
+            return JSONResponse(data())
+
+        echo.__annotations__["request"] = bare.__annotations__["request"] = Request
+        app.add_api_route(f"/echo/{route}", echo, methods=["POST"])
+        app.add_api_route(f"/bare/{route}", bare, methods=["POST"])
+
+    print("\none check as JSON, in-process and over HTTP (a real ASGI call: httpx ASGITransport)")
+    print("  r  the bare rule function (the rules loaded, the verdict built), in a loop")
+    print("  a  r, then its JSON: verdict_json and json.dumps (what --json prints), in a loop")
+    print("  c  the API's handler without HTTP: the body validated by the check's model, the")
+    print("     inputs turned into the rule's arguments, the rule function, its JSON, in a loop")
+    print("  e  a route that reads the same body and sends the same answer: the transport alone")
+    print("  h  a hand-written route calling the rule function and sending its JSON: the bare")
+    print("     rule function over the same transport")
+    print("  b  POST /api/v1/checks/GAME/CHECK, the declared check")
+    print("  e, h and b in turn, request after request (the machine's load falls on all three)")
+    print("  goal: (b-e)/(h-e) <= 1.5, the HTTP check at most 1.5x the bare rule function")
+
+    async def measure(route: str, body: dict[str, Any]) -> tuple[float, float, float]:
         transport = httpx.ASGITransport(app=app)
+        paths = [f"/echo/{route}", f"/bare/{route}", url(route)]
+        times: list[list[int]] = [[], [], []]
         async with httpx.AsyncClient(transport=transport, base_url="http://vigile") as client:
-
-            async def timed(path: str, body: dict[str, Any]) -> float:
-                for _ in range(50):
-                    ok(await client.post(path, json=body))
-                times = []
-                for _ in range(repeat):
+            for turn in range(repeat + 50):
+                for kind, path in enumerate(paths):
                     start = time.perf_counter_ns()
                     ok(await client.post(path, json=body))
-                    times.append(time.perf_counter_ns() - start)
-                return statistics.median(times) / 1e9
+                    if turn >= 50:
+                        times[kind].append(time.perf_counter_ns() - start)
+        e, h, b = (statistics.median(t) / 1e9 for t in times)
+        return e, h, b
 
-            found = {route: await timed(url(route), body) for route, body, _ in cases}
-            return await timed("/empty", {}), found
+    for route, body, rule, data in cases:
+        check = find_check(*route.split("/"))
+        raw = json.dumps(body).encode()
 
-    async_empty, via_httpx = asyncio.run(measure())
+        def handler(check: Any = check, raw: bytes = raw) -> str:
+            return bytes(answer(check, raw, lambda: Lang.EN).body).decode()
 
-    for route, _, work in cases:
-        click_path, _ = in_process[route]
-        assert json.loads(work()) == json.loads(click_path()), route  # the same JSON
+        def work(data: Callable[[], Any] = data) -> str:
+            return json.dumps(data(), ensure_ascii=False)
+
+        assert json.loads(work()) == json.loads(handler()), route  # the same JSON
+        r = median_seconds(rule, repeat=repeat)
         a = median_seconds(work, repeat=repeat)
-        c = median_seconds(click_path, repeat=repeat)
-        for name, b, e in (
-            ("TestClient", via_testclient[route], sync_empty),
-            ("httpx ASGI", via_httpx[route], async_empty),
-        ):
-            print(
-                f"  {route:<16} {name:<10} a={a * 1e6:5.0f}µs c={c * 1e6:5.0f}µs "
-                f"b={b * 1e6:6.0f}µs e={e * 1e6:6.0f}µs  b/a={b / a:5.1f}  "
-                f"(b-e)/a={(b - e) / a:4.2f}  (b-e)/c={(b - e) / c:4.2f}"
-            )
-
-
-def post(client: Any, route: str, body: dict[str, Any]) -> Any:
-    return ok(client.post(url(route), json=body))
+        c = median_seconds(handler, repeat=repeat)
+        e, h, b = asyncio.run(measure(route, body))
+        print(
+            f"  {route:<16} r={r * 1e6:4.0f} a={a * 1e6:4.0f} c={c * 1e6:4.0f} e={e * 1e6:4.0f} "
+            f"h={h * 1e6:4.0f} b={b * 1e6:4.0f} µs  c/a={c / a:4.2f}  "
+            f"(b-e)/(h-e)={(b - e) / (h - e):4.2f}  (b-e)/a={(b - e) / a:4.2f}"
+        )
 
 
 def url(route: str) -> str:
@@ -251,21 +252,6 @@ def url(route: str) -> str:
 def ok(answer: Any) -> Any:
     assert answer.status_code == 200, answer.text
     return answer
-
-
-def check_path(route: str, body: dict[str, Any]) -> Callable[[], str]:
-    """The API's own path without HTTP: the click command with the verdict sink, its JSON."""
-    from vigile.io.i18n import Lang
-    from vigile.web.checks import CheckRequest, find_check, run
-
-    game, name = route.split("/")
-    request = CheckRequest.model_validate(body)
-    check = find_check(game, name)
-
-    def work() -> str:
-        return bytes(run(check, request, request.lang or Lang.EN).body).decode()
-
-    return work
 
 
 def main() -> None:

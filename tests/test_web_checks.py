@@ -1,6 +1,7 @@
-"""The single checks over HTTP (issue 11): ``/api/v1/checks`` answers exactly what
-``vigile check GAME CHECK --json`` prints, refuses what it refuses with the same one-line
-message, and lists every check's options from the commands themselves.
+"""The single checks over HTTP: ``/api/v1/checks`` answers exactly what ``vigile check GAME
+CHECK --json`` prints, refuses what it refuses (a value the check's model refuses naming the
+option; what the rule refuses with the same one-line message), and lists every check's options
+from the declaration both are built from.
 
 The router is tested on an app of its own (no other route, no exception handler), so these
 tests hold whatever the rest of the server does."""
@@ -15,17 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+import sologame
 import toygame
 from vigile import registry
-from vigile.checks.sink import capture, deliver
 from vigile.cli import main
-from vigile.cli.common import Common, common_options, run_check
-from vigile.registry import GamePlugin
-from vigile.rulesets.skirmish.alarm import alarm_check
 from vigile.web.checks import MAX_BODY_BYTES, router
 
 PREFIX = "/api/v1/checks"
@@ -187,26 +184,23 @@ def test_a_check_without_options_takes_no_body(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("game", "check", "options", "args", "where"),
     [
-        ("starfinder", "hide", {"stealth": "x", "perception": "3"},
-         ["--stealth", "x", "--perception", "3"], "--stealth"),
-        ("starfinder", "hide", {"stealth": 3}, ["--stealth", "3"], "--perception"),
         ("starfinder", "hide", {"stealth": 3, "perception": "3,x"},
          ["--stealth", "3", "--perception", "3,x"], "--perception"),
-        ("starfinder", "hide", {"stealth": 3, "perception": "3", "speed": "zz"},
-         ["--stealth", "3", "--perception", "3", "--speed", "zz"], "--speed"),
         ("starfinder", "hide", {"stealth": 3, "perception": "3", "no-cover": True, "cover": True},
          ["--stealth", "3", "--perception", "3", "--no-cover", "--cover"], "--cover"),
-        ("skirmish", "noise", {"event": "fumble", "distance": "inf"},
-         ["--event", "fumble", "--distance", "inf"], "--distance"),
-        ("skirmish", "noise", {"event": "fumble", "dice": 5.5},
-         ["--event", "fumble", "--dice", "5.5"], "--dice"),
+        ("starfinder", "hide", {"stealth": 3, "perception": "3", "blindsense": "2"},
+         ["--stealth", "3", "--perception", "3", "--blindsense", "2"], "--blindsense"),
         ("dnd35", "attack", {"miss-chance": 50, "square_correct": True, "square_wrong": True},
          ["--miss-chance", "50", "--square-correct", "--square-wrong"], "--square-wrong"),
-        ("dnd35", "spot", {"spot": 10**6, "distance": 5, "target": "still"},
-         ["--spot", str(10**6), "--distance", "5", "--target", "still"], None),
+        ("dnd35", "attack-roll", {"attack": 5, "ac": 15, "sneak-attack": "21d6"},
+         ["--attack", "5", "--ac", "15", "--sneak-attack", "21d6"], "--sneak-attack"),
+        ("skirmish", "ambush", {"setting": "town", "ambushers": 2, "targets": 1,
+                                "skill-levels": 1, "party": [2]},
+         ["--setting", "town", "--ambushers", "2", "--targets", "1", "--skill-levels", "1",
+          "--party", "2"], "--skill-levels"),
     ],
 )  # fmt: skip
-def test_a_bad_option_is_the_clis_own_message(
+def test_what_the_rule_refuses_is_the_clis_own_message(
     client: TestClient,
     capsys: pytest.CaptureFixture[str],
     game: str,
@@ -225,6 +219,57 @@ def test_a_bad_option_is_the_clis_own_message(
     assert set(problem) >= {"type", "title", "status", "detail"}
     assert f"vigile: error: {problem['detail']}\n" == err
     assert problem.get("where") == where
+
+
+@pytest.mark.parametrize(
+    ("game", "check", "options", "args", "where"),
+    [
+        ("starfinder", "hide", {"stealth": "x", "perception": "3"},
+         ["--stealth", "x", "--perception", "3"], "--stealth"),
+        ("starfinder", "hide", {"stealth": 3}, ["--stealth", "3"], "--perception"),
+        ("starfinder", "hide", {"stealth": 3, "perception": "3", "speed": "zz"},
+         ["--stealth", "3", "--perception", "3", "--speed", "zz"], "--speed"),
+        ("skirmish", "noise", {"event": "fumble", "distance": "inf"},
+         ["--event", "fumble", "--distance", "inf"], "--distance"),
+        ("skirmish", "noise", {"event": "fumble", "dice": 5.5},
+         ["--event", "fumble", "--dice", "5.5"], "--dice"),
+        ("skirmish", "noise", {"event": "fumble", "dice": 21},
+         ["--event", "fumble", "--dice", "21"], "--dice"),
+        ("skirmish", "sight", {"attitude": "half", "distance": -1},
+         ["--attitude", "half", "--distance", "-1"], "--distance"),
+        ("dnd35", "spot", {"spot": 10**6, "distance": 5, "target": "still"},
+         ["--spot", str(10**6), "--distance", "5", "--target", "still"], "--spot"),
+        ("dnd35", "spot", {"spot": 101, "distance": 5, "target": "still"},
+         ["--spot", "101", "--distance", "5", "--target", "still"], "--spot"),
+        ("dnd35", "grope", {"touch-attack": 1, "touch-ac": -1},
+         ["--touch-attack", "1", "--touch-ac", "-1"], "--touch-ac"),
+        ("dnd35", "attack-roll", {"attack": 1, "ac": 10, "favored-enemy": 21},
+         ["--attack", "1", "--ac", "10", "--favored-enemy", "21"], "--favored-enemy"),
+        ("starfinder", "attack", {"miss-chance": 101},
+         ["--miss-chance", "101"], "--miss-chance"),
+    ],
+)  # fmt: skip
+def test_a_value_out_of_the_declared_type_or_range_is_refused_naming_the_option(
+    client: TestClient,
+    capsys: pytest.CaptureFixture[str],
+    game: str,
+    check: str,
+    options: dict[str, Any],
+    args: list[str],
+    where: str,
+) -> None:
+    """The request model refuses before the rule, naming the option as the CLI's error does;
+    the CLI refuses the same value (click's type, or the rule's own limit: the declared range
+    is the rule's)."""
+    code, out, err = cli(["check", game, check, *args, "--json"], capsys)
+    assert (code, out) == (2, "")
+    assert where in err
+    answer = post(client, game, check, {"options": options})
+    assert answer.status_code == 422
+    assert answer.headers["content-type"] == PROBLEM
+    problem = answer.json()
+    assert (problem["status"], problem["where"]) == (422, where)
+    assert problem["detail"].startswith(f"{where}: ")
 
 
 def test_a_seed_out_of_range_is_refused_as_by_the_cli(
@@ -278,10 +323,11 @@ def test_an_option_of_its_own_field_or_unknown_is_refused_by_name(
 @pytest.mark.parametrize(
     ("options", "fragment"),
     [
-        ({"invisible": "yes"}, "--invisible is a flag: true or false"),
-        ({"invisible": 1}, "--invisible is a flag"),
-        ({"stealth": [1, 2]}, "--stealth takes one value, not a list"),
-        ({"speed": ["half"]}, "--speed takes one value"),
+        ({"invisible": "yes"}, "--invisible: Input should be a valid boolean"),
+        ({"invisible": 1}, "--invisible: Input should be a valid boolean"),
+        ({"stealth": [1, 2]}, "--stealth: Input should be a valid integer"),
+        ({"speed": ["half"]}, "--speed: Input should be 'half' or 'more-than-half'"),
+        ({"perception": [1.5]}, "--perception: Input should be a valid"),
         ({"cover": True, "cover_": True}, "No such option"),
     ],
 )
@@ -320,7 +366,7 @@ def test_a_value_is_never_read_as_an_option(client: TestClient) -> None:
 def test_a_field_the_check_does_not_take_is_refused(client: TestClient) -> None:
     problem = post(client, "skirmish", "alarm", {"view": "player"}).json()
     assert (problem["status"], problem["where"]) == (422, "view")
-    assert "--view" in problem["detail"]
+    assert problem["detail"] == "vigile check skirmish alarm takes no --view (view)"
 
 
 def test_the_gms_dice_and_a_seed_together_are_refused_as_by_the_cli(
@@ -418,12 +464,17 @@ def test_every_check_is_listed_with_its_options(client: TestClient) -> None:
         "flag": "--stealth",
         "type": "integer",
         "multiple": False,
+        "comma": False,
         "choices": None,
         "default": None,
         "required": True,
+        "minimum": -100,
+        "maximum": 100,
         "metavar": "BONUS",
         "help": "Stealth bonus.",
     }
+    assert options["perception"]["comma"] is True
+    assert options["perception"]["type"] == "string"  # its text, or a list of numbers
     assert options["speed"]["choices"] == ["half", "more-than-half"]
     assert options["speed"]["default"] == "half"
     assert options["invisible"]["type"] == "boolean"
@@ -447,63 +498,47 @@ def test_one_game_and_one_check_are_listed(client: TestClient) -> None:
     assert client.get(f"{PREFIX}/dnd35/grope").json() == game["checks"][3]
 
 
-def test_a_game_registered_later_is_listed(client: TestClient) -> None:
-    registry.register(toygame.PLUGIN)
-    try:
-        listing = client.get(PREFIX).json()
-        toy = next(game for game in listing["games"] if game["name"] == "toy")
-        assert [c["name"] for c in toy["checks"]] == ["glimpse", "odds"]
-    finally:
-        registry.unregister("toy")
-    assert client.get(f"{PREFIX}/toy").status_code == 404
+def test_the_listing_is_in_the_requests_language(client: TestClient) -> None:
+    french = client.get(f"{PREFIX}/starfinder/hide", params={"lang": "fr"}).json()
+    options = {o["name"]: o for o in french["options"]}
+    assert options["stealth"]["help"] == "Bonus de Discrétion."
+    assert french["help"].startswith("Celui qui se cache reste-t-il caché")
 
 
-solo_app = typer.Typer()
-
-
-@solo_app.command()
-@common_options()
-def cry(*, common: Common) -> None:
-    """The skirmish alarm, in a game of one check."""
-    run_check("skirmish", common, lambda rules, source: alarm_check(rules, source=source))
-
-
-SOLO = GamePlugin(
-    name="solo",
-    title="a game of one check",
-    unit="cm",
-    rule_prefix="SK",
-    package="vigile.rulesets.skirmish",
-    cli=f"{__name__}:solo_app",
-)
-
-
-def test_a_plugin_game_of_one_check_is_served(client: TestClient) -> None:
-    """A game's app of one command is that command (no group): its check is still found, and
-    a plug-in's command that ends in ``run_check`` answers over HTTP with no change."""
-    registry.register(SOLO)
+def test_a_plugin_game_that_declares_its_checks_is_served(
+    client: TestClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game registered after the server started: its declared check is listed, answered
+    over HTTP as on the command line, with the alarm's own rule function."""
+    registry.register(sologame.PLUGIN)
     try:
         [game] = [g for g in client.get(PREFIX).json()["games"] if g["name"] == "solo"]
         assert [c["name"] for c in game["checks"]] == ["cry"]
         solo = post(client, "solo", "cry", {"dice_values": [6, 1]}).json()
+        code, out, err = cli(["check", "solo", "cry", "--dice-values", "6,1", "--json"], capsys)
     finally:
         registry.unregister("solo")
+    assert code == 0, err
+    assert solo == json.loads(out)
     assert solo == post(client, "skirmish", "alarm", {"dice_values": [6, 1]}).json()
+    assert client.get(f"{PREFIX}/solo").status_code == 404
 
 
-# --- the sink -----------------------------------------------------------------------------------
-
-
-def test_the_sink_is_each_threads_own() -> None:
-    seen: list[bool] = []
-    with capture() as caught:
-        worker = threading.Thread(target=lambda: seen.append(deliver("other", "gm")))  # type: ignore[arg-type]
-        worker.start()
-        worker.join()
-        assert deliver("mine", "gm") is True  # type: ignore[arg-type]
-    assert seen == [False]
-    assert [c.verdict for c in caught] == ["mine"]
-    assert deliver("after", "gm") is False  # type: ignore[arg-type]
+def test_a_plugin_game_with_a_typer_app_has_its_checks_on_the_cli_only(
+    client: TestClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The toy game names a Typer app of its own: ``vigile check toy`` runs it, the HTTP API
+    (built from declarations) does not list it."""
+    registry.register(toygame.PLUGIN)
+    try:
+        code, out, err = cli(["check", "toy", "odds"], capsys)
+        games = [g["name"] for g in client.get(PREFIX).json()["games"]]
+        missing = client.post(f"{PREFIX}/toy/odds", json={})
+    finally:
+        registry.unregister("toy")
+    assert (code, out) == (0, "1/3\n"), err  # one d6 reaching 5+ (TOY-1): 2 faces of 6
+    assert "toy" not in games
+    assert missing.status_code == 404
 
 
 def test_requests_at_once_each_get_their_own_verdict(client: TestClient) -> None:

@@ -60,13 +60,21 @@ def _coverage(chosen: dict[str, dict[str, str]], lang: Lang, as_json: bool) -> N
 
 
 def _checks(names: list[str]) -> typer.Typer:
-    """The ``check`` group with these games' commands (each game's plug-in names its Typer
-    app, see :mod:`vigile.registry`)."""
+    """The ``check`` group with these games' commands: each game's plug-in names its
+    declaration of its checks (:class:`vigile.checks.declare.Checks`, whose commands are built
+    here) or a Typer app of its own (see :mod:`vigile.registry`)."""
+    from vigile.checks.declare import Checks
+
     checks = _check_group()
     for name in names:
         plugin = registry.get(name)
         if plugin.cli is not None:
-            checks.add_typer(plugin.load(plugin.cli), name=name)
+            found = plugin.load(plugin.cli)
+            if isinstance(found, Checks):
+                from vigile.cli.common import check_app
+
+                found = check_app(found)
+            checks.add_typer(found, name=name)
     return checks
 
 

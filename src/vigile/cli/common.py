@@ -1,9 +1,12 @@
-"""What every ``vigile check`` command shares: the common options, rolling, printing.
+"""What every ``vigile check`` command shares: the common options, rolling, printing, and the
+commands built from a game's declaration of its checks.
 
-The CLI is thin: it parses, calls the library, renders. Options are typed aliases; the options
-every check takes (``--roll --dice-values --seed --json --lang --house-rules``, and ``--view``
-where the game has secrets) are added to each check's signature by :func:`common_options`,
-which hands the command one :class:`Common` instead.
+The CLI is thin: it parses, calls the library, renders. A game declares its checks once
+(:mod:`vigile.checks.declare`); :func:`check_app` turns the declaration into its Typer commands,
+one option per input, with the options every check takes (``--roll --dice-values --seed --json
+--lang --house-rules``, and ``--view`` where the game has secrets). A plug-in that writes its own
+Typer app gets the common options with :func:`common_options`, which hands the command one
+:class:`Common` instead.
 """
 
 from __future__ import annotations
@@ -16,20 +19,19 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from vigile.checks.sink import deliver
+from vigile.checks.declare import MAX_SEED, Check, Checks, Input, check_seed, face_source
 from vigile.checks.verdict import Verdict
-from vigile.dice.source import FaceSource, GivenFaces, RolledFaces, parse_dice_values
-from vigile.errors import InputError
-from vigile.io.i18n import Lang
+from vigile.dice.source import FaceSource, GivenFaces, parse_dice_values
+from vigile.io.i18n import Lang, tr
 from vigile.io.safe import printable
 from vigile.io.text import View
 from vigile.rulesets.data import RuleData, load
 
-MAX_SEED = 2**63 - 1
+__all__ = ["MAX_SEED", "Common", "check_app", "check_seed", "common_options", "run_check", "show"]
 
 RollOpt = Annotated[bool, typer.Option("--roll", help="Roll the dice (with --seed to replay).")]
 DiceValuesOpt = Annotated[
@@ -76,15 +78,6 @@ def _json_escape(found: re.Match[str]) -> str:
     return f"\\u{code:04x}"
 
 
-def check_seed(seed: int | None, *, where: str = "--seed") -> int | None:
-    """Refuse a seed outside 0..``MAX_SEED`` (numpy takes no negative seed), naming the option;
-    every command that takes ``--seed`` checks it here."""
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        shown = str(seed) if abs(seed) < 10**30 else "that number"
-        raise InputError(f"{shown}: a seed is 0 to 2**63 - 1 ({MAX_SEED})", where=where)
-    return seed
-
-
 @dataclass(frozen=True)
 class Common:
     """The options every check takes."""
@@ -99,17 +92,11 @@ class Common:
 
     def face_source(self) -> FaceSource | None:
         """Where the faces come from: the GM's dice, a seeded generator, or nowhere (odds only)."""
-        if self.dice_values is not None:
-            if self.roll or self.seed is not None:
-                flag = "--roll" if self.roll else "--seed"
-                raise InputError("the GM's dice are given, so nothing is rolled", where=flag)
-            return GivenFaces(parse_dice_values(self.dice_values))
-        if self.roll or self.seed is not None:
-            check_seed(self.seed)
-            import numpy as np  # only a roll pays for numpy's import
-
-            return RolledFaces(np.random.default_rng(self.seed))
-        return None
+        values = None
+        if self.dice_values is not None:  # refused with a roll before it is read
+            rolled = self.roll or self.seed is not None
+            values = [] if rolled else parse_dice_values(self.dice_values)
+        return face_source(roll=self.roll, dice_values=values, seed=self.seed)
 
 
 COMMON_OPTIONS: dict[str, object] = {
@@ -137,39 +124,100 @@ def common_options(*, view: bool = False) -> Callable[[Callable[..., None]], Cal
         @common_options()
         def alarm(*, common: Common) -> None: ...
     """
-    names = [name for name in COMMON_OPTIONS if view or name != "view"]
-    defaults = {field.name: field.default for field in fields(Common)}
 
     def decorate(command: Callable[..., None]) -> Callable[..., None]:
         signature = inspect.signature(command, eval_str=True)
         if "common" not in signature.parameters:
             raise TypeError(f"{command.__name__} takes no 'common' parameter")
         own = [p for p in signature.parameters.values() if p.name != "common"]
-        added = [
-            inspect.Parameter(
-                name,
-                inspect.Parameter.KEYWORD_ONLY,
-                annotation=COMMON_OPTIONS[name],
-                default=defaults[name],
-            )
-            for name in names
-        ]
-
-        @functools.wraps(command)
-        def wrapper(**options: object) -> None:
-            common = Common(**{name: options.pop(name) for name in names})  # type: ignore[arg-type]
-            command(**options, common=common)
-
-        wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
-            parameters=[*own, *added], return_annotation=signature.return_annotation
-        )
-        wrapper.__annotations__ = {
-            **{p.name: p.annotation for p in [*own, *added]},
-            "return": signature.return_annotation,
-        }
-        return wrapper
+        wrapper = _with_common(own, view, command)
+        functools.update_wrapper(wrapper, command, updated=())
+        return _signed(wrapper, own, view)
 
     return decorate
+
+
+def _with_common(
+    own: list[inspect.Parameter], view: bool, command: Callable[..., None]
+) -> Callable[..., None]:
+    names = [name for name in COMMON_OPTIONS if view or name != "view"]
+
+    def wrapper(**options: object) -> None:
+        common = Common(**{name: options.pop(name) for name in names})  # type: ignore[arg-type]
+        command(**options, common=common)
+
+    return wrapper
+
+
+def _signed(
+    wrapper: Callable[..., None], own: list[inspect.Parameter], view: bool
+) -> Callable[..., None]:
+    """``wrapper`` with the signature Typer reads: ``own``, then the common options."""
+    defaults = {field.name: field.default for field in fields(Common)}
+    added = [
+        inspect.Parameter(
+            name,
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=COMMON_OPTIONS[name],
+            default=defaults[name],
+        )
+        for name in COMMON_OPTIONS
+        if view or name != "view"
+    ]
+    wrapper.__signature__ = inspect.Signature([*own, *added])  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in [*own, *added]}
+    return wrapper
+
+
+# --- the commands of a declaration ---------------------------------------------------------------
+
+
+def check_app(declared: Checks) -> typer.Typer:
+    """The ``vigile check GAME`` commands of a game's declaration, one per check, with the help
+    of the declaration's messages in English."""
+    app = typer.Typer(help=_english(declared.help), no_args_is_help=True, add_completion=False)
+    for check in declared.checks:
+        app.command(check.name, help=_english(check.help))(check_command(check))
+    return app
+
+
+def check_command(check: Check) -> Callable[..., None]:
+    """One check's command: its inputs as options, then the common ones; it reads the inputs
+    (:meth:`Check.values`), turns them into the rule's arguments, then rolls, checks and
+    prints as every check does (:func:`run_check`)."""
+    own = [
+        inspect.Parameter(
+            one.name,
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=_option(one),
+            default=inspect.Parameter.empty if one.required else one.default,
+        )
+        for one in check.inputs
+    ]
+
+    def command(*, common: Common, **given: object) -> None:
+        arguments = check.arguments(check.values(given))
+        run_check(check.game, common, lambda rules, source: check.verdict(rules, arguments, source))
+
+    wrapper = _with_common(own, check.view, command)
+    wrapper.__name__ = check.name.replace("-", "_")
+    return _signed(wrapper, own, check.view)
+
+
+def _option(one: Input) -> object:
+    """The Typer annotation of an input's option."""
+    kind: Any = one.kind
+    if one.many == "comma" or one.parse is not None:
+        kind = str  # its text, read by the declaration's parser
+    elif one.many == "repeat":
+        kind = list[kind]
+    if one.default is None:
+        kind = kind | None
+    return Annotated[kind, typer.Option(one.flag, help=_english(one.help), metavar=one.metavar)]
+
+
+def _english(key: str) -> str:
+    return tr(key, Lang.EN)
 
 
 def run_check(
@@ -186,10 +234,7 @@ def run_check(
 
 
 def show(verdict: Verdict, common: Common) -> None:
-    """Print a verdict: JSON, rich on a terminal, plain text otherwise; or, when a caller is
-    capturing verdicts (the web API, :mod:`vigile.checks.sink`), hand it over unprinted."""
-    if deliver(verdict, common.view):
-        return
+    """Print a verdict: JSON, rich on a terminal, plain text otherwise."""
     if common.json:
         from vigile.io.json_out import verdict_json
 

@@ -1,15 +1,15 @@
 """The single checks over HTTP: ``/api/v1/checks``, the same checks as ``vigile check``.
 
-``POST /api/v1/checks/{game}/{check}`` runs exactly what ``vigile check GAME CHECK --json``
-runs and answers exactly the JSON it prints. The request's options become the command's own
-arguments (``{"stealth": 5, "perception": "3,8", "invisible": true}`` →
-``--stealth=5 --perception=3,8 --invisible``) and the game's click command parses them, so a
-value is checked, refused and explained exactly as on the command line. The command runs in
-this process and hands its verdict to :mod:`vigile.checks.sink` instead of printing it.
+Each game declares its checks once (:mod:`vigile.checks.declare`); from the declaration this
+module builds, per check, a strict request model (every input typed, with its range, default
+and help; ``options`` by the option's name, ``total-concealment`` or ``total_concealment``),
+the route that takes it, and so the OpenAPI schema of both the request and the answer (the
+verdict's JSON, :class:`VerdictAnswer`). ``POST /api/v1/checks/{game}/{check}`` calls the
+check's rule function directly, as ``vigile check GAME CHECK --json`` does, and answers the JSON
+it prints: no command-line parsing, no captured output.
 
-The server does not import the CLI (the CLI sits above it): each game's check commands are
-found through the registry, as the game's plug-in names them (:attr:`GamePlugin.cli`), and
-their click commands are built once per game.
+The routes of the games known when the server starts are documented one by one; a game
+registered since is served by the same handler under ``/{game}/{check}``.
 
 ::
 
@@ -20,251 +20,356 @@ their click commands are built once per game.
                                           "dice_values", "view", "house_rules"}
 
 Errors are RFC 9457 problems (:mod:`vigile.web.problems`): an unknown game or check is 404; a
-bad option is 422 with the CLI's own one-line message and ``where`` naming the option.
+value the model refuses is 422 with ``where`` naming the option (``--stealth``) or the field;
+what the rule refuses is 422 with its own one-line message, as on the command line.
+
+A check runs on the event loop, not in a worker thread: it is a few hundred microseconds of
+arithmetic, less than the hop to a thread would cost.
 """
 
 from __future__ import annotations
 
 import difflib
 import inspect
-import re
-import tempfile
-from collections.abc import Callable, Coroutine, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
-from enum import Enum
+import json
+from collections.abc import Callable, Coroutine, Mapping
 from functools import cache
-from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
-import typer
 from fastapi import APIRouter, Body, Request
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    create_model,
+)
 from starlette.responses import JSONResponse, Response
-from starlette.types import Message
-from typer.core import TyperOption
 
 from vigile import registry
-from vigile.checks.sink import Captured, capture
+from vigile.checks.declare import Check, Checks, Input, face_source
+from vigile.dice.source import GivenFaces
 from vigile.errors import HouseRuleError, InputError, VigileError
-from vigile.io.i18n import Lang
+from vigile.io.i18n import Lang, tr
 from vigile.io.json_out import verdict_json
 from vigile.io.safe import printable
-from vigile.rulesets.data import MAX_HOUSE_RULE_BYTES
+from vigile.rulesets.data import MAX_HOUSE_RULE_BYTES, RuleData, apply_overrides, shipped
 from vigile.rulesets.limits import LIMITS
 
 from .language import request_lang
-from .problems import problem, vigile_problem
+from .problems import issue, problem, vigile_problem
 
 MAX_BODY_BYTES: Final = 128 * 1024
 """The largest request body read (a house-rule file is at most 64 KiB)."""
-MAX_OPTIONS: Final = 64
-MAX_LIST: Final = LIMITS.max_observers
-"""Values in one option's list: one per observer, as many as a check allows."""
 MAX_TEXT: Final = 8 * LIMITS.max_observers
-"""Characters in one option's value: room for every observer's bonus (``-100,``)."""
+"""Characters of an option's text: room for every observer's bonus (``-100,``)."""
 MAX_DICE_VALUES: Final = 1024
+HOUSE_RULES: Final = "house_rules"
+"""What an error about the request's house rules calls them."""
 
 OWN_FIELDS: Final = {
-    "--seed": "seed",
-    "--dice-values": "dice_values",
-    "--view": "view",
-    "--house-rules": "house_rules",
-    "--lang": "lang",
+    "seed": "seed",
+    "dice-values": "dice_values",
+    "dice_values": "dice_values",
+    "view": "view",
+    "house-rules": "house_rules",
+    "house_rules": "house_rules",
+    "lang": "lang",
 }
 """The common options the request gives in fields of their own, not in ``options``."""
 REFUSED: Final = {
-    "--json": "the answer is always JSON",
-    "--help": "the checks and their options are at GET /api/v1/checks",
+    "json": "the answer is always JSON",
+    "help": "the checks and their options are at GET /api/v1/checks",
 }
-_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
-_HOUSE_RULES_NAME: Final = "house_rules"
-"""What an error about the request's house rules calls them (not the temporary file)."""
+ROLL = Input("roll", bool, "check.common.roll", False)
+"""``--roll``: the one common option a request gives among the check's options."""
 
-_TYPES: Final = {
-    "integer": "integer",
-    "int": "integer",
-    "float": "number",
-    "boolean": "boolean",
-    "bool": "boolean",
-    "text": "string",
-    "str": "string",
-    "string": "string",
-    "choice": "string",
+
+# --- the models of a check, from its declaration ----------------------------------------------
+
+_SCALARS: Final[dict[type, Any]] = {
+    bool: StrictBool,
+    int: StrictInt,
+    float: StrictFloat | StrictInt,
+    str: StrictStr,
 }
-"""JSON types of click's parameter types, by click's name for them (click's own, or the one
-of the click that Typer vendors)."""
 
 
-# --- the request -----------------------------------------------------------------------------
+def _scalar(one: Input) -> Any:
+    """The type of one value of an input, with its range."""
+    base = _SCALARS.get(one.kind, one.kind)
+    if one.kind is str:
+        return Annotated[base, Field(max_length=MAX_TEXT)]
+    if one.ge is None and one.le is None:
+        return base
+    return Annotated[base, Field(ge=one.ge, le=one.le)]
 
-Text = Annotated[str, Field(max_length=MAX_TEXT)]
-Scalar = StrictBool | StrictInt | StrictFloat | Text
-OptionValue = Scalar | Annotated[list[Scalar], Field(max_length=MAX_LIST)]
+
+def _field_type(one: Input) -> Any:
+    """The request's type of an input: one value; a list (or its comma-separated text)."""
+    kind = _scalar(one)
+    if one.many != "one":
+        kind = Annotated[list[kind], Field(max_length=one.max_items)]  # type: ignore[valid-type]
+        if one.many == "comma":
+            kind = kind | Annotated[StrictStr, Field(max_length=MAX_TEXT)]
+    elif one.parse is not None:
+        kind = Annotated[StrictStr, Field(max_length=MAX_TEXT)]
+    return kind | None if one.default is None else kind
 
 
-class CheckRequest(BaseModel):
-    """What to check: the command's options, and the options every check shares."""
+def _field(one: Input) -> tuple[Any, Any]:
+    names = (one.dashed, one.name) if one.dashed != one.name else (one.name,)
+    default = ... if one.required else one.default
+    return _field_type(one), Field(
+        default,
+        validation_alias=AliasChoices(*names),
+        description=tr(one.help, Lang.EN) + (" Or their text: 3,8." if one.many == "comma" else ""),
+    )
 
-    model_config = ConfigDict(extra="forbid")
 
-    options: Annotated[
-        dict[Annotated[str, Field(max_length=64)], OptionValue],
-        Field(
-            max_length=MAX_OPTIONS,
-            description="The check's options by name (`stealth`, `total-concealment` or "
-            "`total_concealment`): a number, a string or a boolean (a flag), or a list of them "
-            "(one per repeat of an option given several times; joined with commas for an option "
-            "that takes a comma-separated list).",
-            examples=[{"stealth": 5, "perception": "3,8", "invisible": True}],
+def _title(check: Check) -> str:
+    words = [check.game, *check.name.replace("_", "-").split("-")]
+    return "".join(word[:1].upper() + word[1:] for word in words)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+_MODELS: dict[int, tuple[Check, type[BaseModel]]] = {}
+
+
+def request_model(check: Check) -> type[BaseModel]:
+    """The request a check takes: its options (its inputs, and ``roll``), then the fields every
+    check shares; built once per check."""
+    found = _MODELS.get(id(check))
+    if found is None or found[0] is not check:
+        found = _MODELS[id(check)] = (check, _request_model(check))
+    return found[1]
+
+
+def _request_model(check: Check) -> type[BaseModel]:
+    title = _title(check)
+    options = create_model(  # type: ignore[call-overload]
+        f"{title}Options",
+        __base__=_Strict,
+        __doc__=f"The options of `{check.title}`, by the option's name.",
+        **{one.name: _field(one) for one in (*check.inputs, ROLL)},
+    )
+    required = any(one.required for one in check.inputs)
+    shared: dict[str, Any] = {
+        "options": (options, ... if required else Field(default_factory=options)),
+        "lang": (
+            Lang | None,
+            Field(None, description="Language of the answer; else `?lang=`, else Accept-Language."),
         ),
-    ] = {}
-    lang: Lang | None = Field(
-        default=None, description="Language of the answer; else `?lang=`, else Accept-Language."
+        "seed": (StrictInt | None, Field(None, description=tr("check.common.seed", Lang.EN))),
+        "dice_values": (
+            Annotated[list[StrictInt], Field(max_length=MAX_DICE_VALUES)] | None,
+            Field(None, description=tr("check.common.dice_values", Lang.EN)),
+        ),
+        "house_rules": (
+            Annotated[StrictStr, Field(max_length=MAX_HOUSE_RULE_BYTES)] | None,
+            Field(None, description=tr("check.common.house_rules_text", Lang.EN)),
+        ),
+    }
+    if check.view:
+        shared["view"] = (
+            Literal["gm", "player"] | None,
+            Field(None, description=tr("check.common.view", Lang.EN)),
+        )
+    model: type[BaseModel] = create_model(
+        f"{title}Request",
+        __base__=_Strict,
+        __doc__=tr(check.help, Lang.EN).splitlines()[0],
+        **shared,
     )
-    seed: StrictInt | None = Field(
-        default=None, description="Roll the dice with this seed (--seed)."
-    )
-    dice_values: Annotated[list[StrictInt], Field(max_length=MAX_DICE_VALUES)] | None = Field(
-        default=None, description="The GM's own dice, in order (--dice-values)."
-    )
-    view: Literal["gm", "player"] | None = Field(
-        default=None, description="gm: everything; player: what the character knows (--view)."
-    )
-    house_rules: Annotated[str, Field(max_length=MAX_HOUSE_RULE_BYTES)] | None = Field(
-        default=None, description="A house-rule file's TOML text (--house-rules)."
-    )
+    return model
 
 
-# --- the checks, from each game's click commands -----------------------------------------------
+# --- the answer's models (the OpenAPI schema; the answer is written by verdict_json) ----------
 
 
-@dataclass(frozen=True)
-class Option:
-    """One option of a check command, as the API names it."""
+class ModifierAnswer(BaseModel):
+    """One number that went into the check, with why and which rule."""
 
-    name: str
-    """The long flag without its dashes (``total-concealment``)."""
-    param: TyperOption
-
-    @property
-    def flag(self) -> str:
-        return f"--{self.name}"
-
-    @property
-    def type(self) -> str:
-        """The JSON type of a value: ``integer``, ``number``, ``boolean`` or ``string``."""
-        if self.param.is_flag:
-            return "boolean"
-        name = self.param.type.name
-        return _TYPES.get(name, name)
-
-    @property
-    def choices(self) -> list[str] | None:
-        found = getattr(self.param.type, "choices", None)
-        return None if found is None else [str(_json_value(c)) for c in found]
-
-    def describe(self) -> dict[str, Any]:
-        """The option for ``GET /api/v1/checks``."""
-        param = self.param
-        return {
-            "name": self.name,
-            "flag": self.flag,
-            "type": self.type,
-            "multiple": param.multiple,
-            "choices": self.choices,
-            "default": None if param.multiple else _json_value(param.default),
-            "required": param.required,
-            "metavar": param.metavar,
-            "help": param.help,
-        }
+    value: int
+    kind: Literal["base", "difficulty", "die"]
+    reason: str
+    rule: str
+    source: str | None
+    house_rule: bool
+    companion: bool
 
 
-@dataclass(frozen=True)
-class Check:
-    """One ``vigile check GAME CHECK`` command and its options."""
+class NoteAnswer(BaseModel):
+    rule: str
+    text: str
 
+
+class DieAnswer(BaseModel):
+    """One die: every face it showed, its success, size and role."""
+
+    faces: list[int]
+    success: bool | None
+    sides: int
+    role: str | None
+    status: str | None
+    face_status: list[str | None]
+
+
+class RollAnswer(BaseModel):
+    dice: list[DieAnswer]
+    given: bool
+    success: bool | None
+    outcome: str | None
+
+
+class VerdictAnswer(BaseModel):
+    """The verdict as ``vigile check … --json`` prints it (the GM's view). A check may add
+    figures (``chance_pinpoint``, ``miss_chance``, ``stealth_roll``...) and its members
+    (``observers``, ``party``), each a verdict of its own."""
+
+    model_config = ConfigDict(extra="allow")
+
+    ruleset: str
+    check: str
+    question: str
+    difficulty: int | None
+    die_bonus: int
+    dice: int
+    modifiers: list[ModifierAnswer]
+    notes: list[NoteAnswer]
+    chance: str = Field(description='The exact chance: "p/q", "0" or "1".')
+    chance_percent: float
+    automatic: bool
+    impossible: bool
+    roll: RollAnswer | None
+    success: bool | None
+    outcome: str | None
+    state: str | None
+    explanation: list[str]
+
+
+class PlayerAnswer(BaseModel):
+    """The verdict as the acting character perceives it (``view: player``)."""
+
+    ruleset: str
+    check: str
+    view: Literal["player"]
+    question: str
+    outcome: str | None
+    explanation: list[str]
+
+
+class OptionInfo(BaseModel):
+    """One option of a check."""
+
+    name: str = Field(description="Its name in `options` (underscores may stand for dashes).")
+    flag: str
+    type: Literal["integer", "number", "boolean", "string"]
+    multiple: bool = Field(description="A list: the option given several times.")
+    comma: bool = Field(description="A list in one option, its values joined by commas.")
+    choices: list[str] | None
+    default: Any
+    required: bool
+    minimum: float | None
+    maximum: float | None
+    metavar: str | None
+    help: str
+
+
+class CheckInfo(BaseModel):
     game: str
     name: str
-    command: Any
-    """The click command (Typer's vendored click: typed loosely)."""
-    options: dict[str, Option]
-    """The options a request may give, by name (and by name with underscores)."""
-    flags: frozenset[str]
-    """Every long flag the command takes (the common ones too)."""
+    help: str
+    options: list[OptionInfo]
+    fields: list[str] = Field(description="The request's fields the check takes besides options.")
 
-    @property
-    def title(self) -> str:
-        return f"vigile check {self.game} {self.name}"
 
-    @property
-    def listed(self) -> list[Option]:
-        return list({id(o): o for o in self.options.values()}.values())
+class GameChecks(BaseModel):
+    name: str
+    title: str | None = None
+    unit: str | None = None
+    checks: list[CheckInfo]
 
-    def describe(self) -> dict[str, Any]:
-        """The check for ``GET /api/v1/checks``."""
+
+class Listing(BaseModel):
+    games: list[GameChecks]
+
+
+_JSON_TYPES: Final = {bool: "boolean", int: "integer", float: "number"}
+
+
+def describe(check: Check, lang: Lang) -> dict[str, Any]:
+    """The check for ``GET /api/v1/checks``: its options and fields, the help in ``lang``."""
+
+    def option(one: Input) -> dict[str, Any]:
+        read = one.many == "comma" or one.parse is not None  # its text is read
         return {
-            "game": self.game,
-            "name": self.name,
-            "help": inspect.cleandoc(self.command.help or ""),
-            "options": [option.describe() for option in self.listed],
-            "fields": [
-                field
-                for flag, field in OWN_FIELDS.items()
-                if flag in self.flags and field != "lang"
-            ]
-            + ["lang"],  # the API renders the answer in any language
+            "name": one.dashed,
+            "flag": one.flag,
+            "type": "string" if read else _JSON_TYPES.get(one.kind, "string"),
+            "multiple": one.many == "repeat",
+            "comma": one.many == "comma",
+            "choices": one.choices,
+            "default": None if one.many == "repeat" else one.written_default,
+            "required": one.required,
+            "minimum": one.ge,
+            "maximum": one.le,
+            "metavar": one.metavar,
+            "help": tr(one.help, lang),
         }
 
-
-def _json_value(value: object) -> object:
-    if isinstance(value, Enum):
-        value = value.value
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return str(value)
-
-
-def _long_flag(param: TyperOption) -> str | None:
-    names = [o for o in param.opts if o.startswith("--")]
-    return names[0] if names else None
+    fields = ["seed", "dice_values", *(["view"] if check.view else []), "house_rules", "lang"]
+    return {
+        "game": check.game,
+        "name": check.name,
+        "help": tr(check.help, lang),
+        "options": [option(one) for one in (*check.inputs, ROLL)],
+        "fields": fields,
+    }
 
 
-def _check(game: str, name: str, command: Any) -> Check:
-    options: dict[str, Option] = {}
-    flags: set[str] = set()
-    for param in command.params:
-        if not isinstance(param, TyperOption):
-            continue
-        flag = _long_flag(param)
-        if flag is None:
-            continue
-        flags.add(flag)
-        if flag in OWN_FIELDS or flag in REFUSED:
-            continue
-        option = Option(flag[2:], param)
-        options[option.name] = option
-        options.setdefault(option.name.replace("-", "_"), option)
-    return Check(game, name, command, options, frozenset(flags))
+# --- the checks, from each game's declaration -------------------------------------------------
 
 
 @cache
 def _game_checks(game: str, version: int) -> dict[str, Check]:
-    """A game's checks, built once (per registry version) from its plug-in's Typer app."""
+    """A game's declared checks (per registry version); none for a game whose plug-in names a
+    Typer app of its own (its commands are the CLI's only)."""
     del version  # the cache key: a game registered since rebuilds
     plugin = registry.get(game, where="game")
     if plugin.cli is None:
         return {}
-    group = typer.main.get_command(plugin.load(plugin.cli))
-    # An app of one command is that command (Typer makes no group of it).
-    commands: dict[str, Any] = getattr(group, "commands", None) or {group.name: group}
-    return {name: _check(game, name, command) for name, command in commands.items()}
+    found = plugin.load(plugin.cli)
+    return found.by_name() if isinstance(found, Checks) else {}
 
 
 def game_checks(game: str) -> dict[str, Check]:
     """Every check of ``game``; :class:`~vigile.errors.InputError` for an unknown game."""
     return _game_checks(game, registry.version())
+
+
+class NotFound(Exception):
+    """No such game or check (404)."""
+
+    def __init__(self, message: str, *, where: str) -> None:
+        super().__init__(message)
+        self.where = where
+
+
+def _checks_of(game: str) -> dict[str, Check]:
+    try:
+        return game_checks(game)
+    except InputError as error:
+        raise NotFound(printable(str(error)), where="game") from None
 
 
 def find_check(game: str, check: str) -> Check:
@@ -276,229 +381,164 @@ def find_check(game: str, check: str) -> Check:
     return checks[check]
 
 
-def _checks_of(game: str) -> dict[str, Check]:
+# --- running a check ----------------------------------------------------------------------------
+
+
+def _rules(game: str, text: str | None) -> RuleData:
+    """The game's numbers, with the request's house rules."""
+    if text is None:
+        return shipped(game)
+    if len(text.encode("utf-8")) > MAX_HOUSE_RULE_BYTES:
+        raise HouseRuleError(
+            f"larger than {MAX_HOUSE_RULE_BYTES // 1024} KiB: not a house-rule file",
+            file=HOUSE_RULES,
+        )
+    return apply_overrides(shipped(game), text, HOUSE_RULES)
+
+
+def verdict_of(check: Check, request: BaseModel) -> Any:
+    """The check's verdict for a validated request, as ``vigile check`` makes it: the rule's
+    arguments from the options, the rules, the dice, the rule function, every GM's die used."""
+    given = dict(request.options.__dict__)  # type: ignore[attr-defined]
+    roll = given.pop("roll")
+    arguments = check.arguments(check.values(given))
+    rules = _rules(check.game, request.house_rules)  # type: ignore[attr-defined]
+    source = face_source(
+        roll=roll,
+        dice_values=request.dice_values,  # type: ignore[attr-defined]
+        seed=request.seed,  # type: ignore[attr-defined]
+    )
+    verdict = check.verdict(rules, arguments, source)
+    if isinstance(source, GivenFaces):
+        source.finish()
+    return verdict
+
+
+def answer(check: Check, body: bytes, lang: Callable[[], Lang]) -> Response:
+    """Validate ``body`` with the check's model, run the check, answer its JSON (or the problem
+    it makes); ``lang`` gives the request's language where the body names none."""
     try:
-        return game_checks(game)
-    except InputError as error:
-        raise NotFound(printable(str(error)), where="game") from None
+        request = request_model(check).model_validate_json(body or b"{}")
+    except ValidationError as error:
+        return model_problem(check, error, lang())
+    chosen = request.lang or lang()  # type: ignore[attr-defined]
+    try:
+        verdict = verdict_of(check, request)
+    except VigileError as error:
+        return vigile_problem(error, chosen)
+    player = getattr(request, "view", None) == "player"
+    return JSONResponse(verdict_json(verdict, chosen, view="player" if player else "gm"))
 
 
-class NotFound(Exception):
-    """No such game or check (404)."""
-
-    def __init__(self, message: str, *, where: str) -> None:
-        super().__init__(message)
-        self.where = where
-
-
-class BadOption(Exception):
-    """An option the request may not give, or gives wrongly, before click sees it (422)."""
-
-    def __init__(self, message: str, *, where: str) -> None:
-        super().__init__(message)
-        self.where = where
+def model_problem(check: Check, error: ValidationError, lang: Lang) -> Response:
+    """A request the check's model refuses: 422, ``where`` naming the option (``--stealth``) or
+    the field; an unknown option named as the CLI would, with the options it may have meant."""
+    found = error.errors(include_url=False)
+    errors = [_issue(check, e) for e in found]
+    first = errors[0]
+    detail = first["message"] + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else "")
+    return problem(422, detail, lang, kind="invalid-input", where=first["field"], errors=errors)
 
 
-# --- from the request to the command's arguments -------------------------------------------------
+def _issue(check: Check, error: Mapping[str, Any]) -> dict[str, Any]:
+    loc = tuple(error.get("loc", ()))
+    message = str(error.get("msg", "invalid"))
+    if not loc:
+        return issue(message)
+    if loc[0] != "options" or len(loc) < 2:
+        field = str(loc[0])
+        if error.get("type") == "extra_forbidden" and field in OWN_FIELDS.values():
+            flag = "--" + field.replace("_", "-")
+            return issue(f"{check.title} takes no {flag} ({field})", field=field)
+        return issue(f"{field}: {message}", field=field)
+    key = str(loc[1])
+    if error.get("type") == "extra_forbidden":
+        return issue(_unknown(check, key), field=key)
+    one = next((i for i in (*check.inputs, ROLL) if key in (i.name, i.dashed)), None)
+    where = one.flag if one is not None else key
+    return issue(f"{where}: {message}", field=where)
 
 
-def _text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def option_args(check: Check, options: dict[str, OptionValue]) -> list[str]:
-    """The command-line arguments for the request's options: a value as ``--name=value`` (so
-    no value can pass for an option), a flag as ``--name`` when true."""
-    args: list[str] = []
-    seen: dict[Option, str] = {}
-    for key, value in options.items():
-        option = _option(check, key)
-        if option in seen:
-            raise BadOption(f"{key}: given twice (also as {seen[option]})", where=key)
-        seen[option] = key
-        args.extend(_option_args(option, value, key))
-    return args
-
-
-def _option(check: Check, key: str) -> Option:
-    found = check.options.get(key)
-    if found is not None:
-        return found
-    flag = "--" + key.replace("_", "-")
-    if flag in OWN_FIELDS:
-        field = OWN_FIELDS[flag]
-        raise BadOption(f"{flag}: give it as the request's {field!r} field", where=key)
-    if flag in REFUSED:
-        raise BadOption(f"{flag}: {REFUSED[flag]}", where=key)
-    shown = printable(key) if _NAME.fullmatch(key) else repr(printable(key[:64]))
-    message = f"No such option: --{shown}" if _NAME.fullmatch(key) else f"No such option: {shown}"
-    close = difflib.get_close_matches(key, [o.name for o in check.listed])
+def _unknown(check: Check, key: str) -> str:
+    """Why ``options`` may not hold ``key``: an option given twice, a field of its own, or no
+    such option (and the options it may have meant)."""
+    if key.replace("_", "-") in {one.dashed for one in check.inputs}:
+        return f"{key}: given twice (by its name with dashes and with underscores)"
+    if key in OWN_FIELDS:
+        return f"--{key.replace('_', '-')}: give it as the request's {OWN_FIELDS[key]!r} field"
+    if key in REFUSED:
+        return f"--{key}: {REFUSED[key]}"
+    plain = key.replace("-", "").replace("_", "").isalnum() and key[:1].isalnum()
+    message = (
+        f"No such option: --{printable(key)}"
+        if plain
+        else (f"No such option: {printable(key[:64])!r}")
+    )
+    names = [one.dashed for one in (*check.inputs, ROLL)]
+    close = difflib.get_close_matches(key, names)
     if close:
         message += f" (Possible options: {', '.join('--' + c for c in sorted(close))})"
-    raise BadOption(message, where=key)
-
-
-def _option_args(option: Option, value: OptionValue, key: str) -> list[str]:
-    param = option.param
-    if param.is_flag:
-        if not isinstance(value, bool):
-            raise BadOption(f"{option.flag} is a flag: true or false", where=key)
-        if value:
-            return [option.flag]
-        if param.secondary_opts:
-            return [param.secondary_opts[0]]
-        if not param.default:
-            return []
-        raise BadOption(f"{option.flag} is always on", where=key)
-    if isinstance(value, list):
-        if param.multiple:
-            return [f"{option.flag}={_text(v)}" for v in value]
-        if option.type != "string" or option.choices is not None:
-            raise BadOption(f"{option.flag} takes one value, not a list", where=key)
-        return [f"{option.flag}={','.join(_text(v) for v in value)}"]
-    return [f"{option.flag}={_text(value)}"]
-
-
-def command_args(check: Check, body: CheckRequest, house_rules: Path | None) -> list[str]:
-    """Every argument of the command: the options, then the request's own fields."""
-    args = option_args(check, body.options)
-    fields: list[tuple[str, str | None]] = [
-        ("--seed", None if body.seed is None else str(body.seed)),
-        (
-            "--dice-values",
-            None if body.dice_values is None else ",".join(map(str, body.dice_values)),
-        ),
-        ("--view", body.view),
-        ("--house-rules", None if house_rules is None else str(house_rules)),
-    ]
-    for flag, value in fields:
-        if value is None:
-            continue
-        if flag not in check.flags:
-            field = OWN_FIELDS[flag]
-            raise BadOption(
-                f"vigile check {check.game} {check.name} takes no {flag} ({field})", where=field
-            )
-        args.append(f"{flag}={value}")
-    return args
-
-
-@contextmanager
-def _house_rules_file(text: str | None) -> Iterator[Path | None]:
-    """The request's house rules as a file for the command, deleted afterwards."""
-    if text is None:
-        yield None
-        return
-    with tempfile.TemporaryDirectory(prefix="vigile-house-rules-") as folder:
-        path = Path(folder, f"{_HOUSE_RULES_NAME}.toml")
-        path.write_text(text, encoding="utf-8")
-        yield path
-
-
-def _renamed(error: VigileError, path: Path | None) -> VigileError:
-    """An error about the temporary house-rule file, naming the request's field instead."""
-    if path is None or not isinstance(error, HouseRuleError) or error.file != str(path):
-        return error
-    where = _HOUSE_RULES_NAME + (f":{error.line}" if error.line is not None else "")
-    message = str(error).removeprefix(f"{error.where}: ")
-    return InputError(message.replace(str(path), _HOUSE_RULES_NAME), where=where)
-
-
-def _click_where(error: typer.TyperException) -> str | None:
-    """The option a click error is about."""
-    param = getattr(error, "param", None)
-    if isinstance(param, TyperOption):
-        return _long_flag(param) or param.name
-    name = getattr(error, "option_name", None)
-    return name if isinstance(name, str) else None
-
-
-def invoke(check: Check, args: list[str]) -> list[Captured]:
-    """Parse ``args`` with the check's click command and run it, catching its verdict."""
-    command = check.command
-    with capture() as caught, command.make_context(check.title, args) as context:
-        command.invoke(context)
-    return caught
-
-
-def run(check: Check, body: CheckRequest, lang: Lang) -> Response:
-    """Run the check as ``vigile check GAME CHECK --json`` would, and answer its JSON (or the
-    problem its error makes)."""
-    try:
-        with _house_rules_file(body.house_rules) as path:
-            try:
-                caught = invoke(check, command_args(check, body, path))
-            except VigileError as error:
-                return vigile_problem(_renamed(error, path), lang)
-    except BadOption as error:
-        return problem(422, str(error), lang, kind="invalid-input", where=error.where)
-    except typer.TyperException as error:  # click's usage errors (Typer vendors click)
-        detail = printable(error.format_message())
-        return problem(422, detail, lang, kind="invalid-input", where=_click_where(error))
-    if len(caught) != 1:
-        raise RuntimeError(
-            f"vigile check {check.game} {check.name} delivered {len(caught)} verdicts, not one"
-        )
-    verdict, view = caught[0]
-    return JSONResponse(verdict_json(verdict, lang, view="player" if view == "player" else "gm"))
+    return message
 
 
 # --- the routes --------------------------------------------------------------------------------
 
 
-class CappedRoute(APIRoute):
-    """A route that reads at most :data:`MAX_BODY_BYTES` of a request's body (413 beyond)."""
+async def _read(request: Request) -> bytes | None:
+    """The body, at most :data:`MAX_BODY_BYTES`; None beyond."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large(request: Request) -> Response:
+    return problem(
+        413, f"a request body is at most {MAX_BODY_BYTES // 1024} KiB", request_lang(request)
+    )
+
+
+class CheckRoute(APIRoute):
+    """``POST`` a check: the body read (at most :data:`MAX_BODY_BYTES`, 413 beyond) and
+    validated by the check's own model, then the check run: FastAPI's own request handling
+    (a dependency graph, a second validation) is skipped; its endpoint only documents the
+    route. The game and the check are the route's own, or its path's."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
+        fixed: tuple[str, str] | None = getattr(self.endpoint, "check", None)
 
-        async def capped(request: Request) -> Response:
-            if request.method not in ("POST", "PUT", "PATCH"):
-                return await handler(request)
-            too_large = problem(
-                413,
-                f"a request body is at most {MAX_BODY_BYTES // 1024} KiB",
-                request_lang(request),
-            )
-            declared = request.headers.get("content-length", "")
-            if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-                return too_large
-            chunks: list[bytes] = []
-            size = 0
-            async for chunk in request.stream():
-                size += len(chunk)
-                if size > MAX_BODY_BYTES:
-                    return too_large
-                chunks.append(chunk)
-            return await handler(Request(request.scope, _replay(b"".join(chunks), request)))
+        async def handle(request: Request) -> Response:
+            body = await _read(request)
+            if body is None:
+                return _too_large(request)
+            if fixed is None:
+                game, name = request.path_params["game"], request.path_params["check"]
+            else:
+                game, name = fixed
+            try:
+                found = find_check(game, name)
+            except NotFound as error:
+                return _not_found(error, request)
+            return answer(found, body, lambda: request_lang(request))
 
-        return capped
+        return handle
 
 
-def _replay(body: bytes, request: Request) -> Callable[[], Coroutine[Any, Any, Message]]:
-    """A ``receive`` that gives the body already read, then listens to the client again."""
-    sent = False
-
-    async def receive() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await request.receive()
-
-    return receive
-
-
-router = APIRouter(tags=["checks"], route_class=CappedRoute)
+router = APIRouter(tags=["checks"])
 
 _PROBLEM: Final[dict[int | str, dict[str, Any]]] = {
     status: {"description": text, "content": {"application/problem+json": {}}}
     for status, text in (
         (404, "No such game or check."),
         (413, "The request body is too large."),
-        (422, "A bad option: the CLI's own message, `where` names the option."),
+        (422, "A value the check refuses: `where` names the option or the field."),
     )
 }
 
@@ -508,9 +548,15 @@ def _not_found(error: NotFound, request: Request) -> Response:
 
 
 @router.get("", summary="Every game's checks and their options")
-def list_checks() -> dict[str, Any]:
-    """Every game with checks, each check with its options (name, type, choices, default,
-    help, required) and the request fields it takes (``seed``, ``view``...)."""
+def list_checks(request: Request) -> Listing:
+    """Every game with checks, each check with its options (name, type, range, choices,
+    default, help, required) and the request fields it takes (``seed``, ``view``...), the help
+    in the request's language."""
+    return Listing.model_validate(listing(request_lang(request)))
+
+
+def listing(lang: Lang) -> dict[str, Any]:
+    """Every game's declared checks, described in ``lang``."""
     games = []
     for plugin in registry.games():
         checks = game_checks(plugin.name)
@@ -520,47 +566,110 @@ def list_checks() -> dict[str, Any]:
                     "name": plugin.name,
                     "title": plugin.title,
                     "unit": plugin.unit,
-                    "checks": [check.describe() for check in checks.values()],
+                    "checks": [describe(check, lang) for check in checks.values()],
                 }
             )
     return {"games": games}
 
 
-@router.get("/{game}", summary="One game's checks", responses=_PROBLEM)
+@router.get("/{game}", summary="One game's checks", responses=_PROBLEM, response_model=GameChecks)
 def list_game_checks(game: str, request: Request) -> Any:
     """One game's checks and their options."""
+    lang = request_lang(request)
     try:
         checks = _checks_of(game)
     except NotFound as error:
         return _not_found(error, request)
-    return {"name": game, "checks": [check.describe() for check in checks.values()]}
+    return {"name": game, "checks": [describe(check, lang) for check in checks.values()]}
 
 
-@router.get("/{game}/{check}", summary="One check and its options", responses=_PROBLEM)
+@router.get(
+    "/{game}/{check}",
+    summary="One check and its options",
+    responses=_PROBLEM,
+    response_model=CheckInfo,
+)
 def describe_check(game: str, check: str, request: Request) -> Any:
     """One check, its options and the request fields it takes."""
     try:
-        return find_check(game, check).describe()
+        return describe(find_check(game, check), request_lang(request))
     except NotFound as error:
         return _not_found(error, request)
 
 
-@router.post(
-    "/{game}/{check}",
-    summary="Run one check, as `vigile check GAME CHECK --json`",
-    responses=_PROBLEM,
-)
-def run_check(
-    game: str,
-    check: str,
-    request: Request,
-    body: Annotated[CheckRequest | None, Body()] = None,
-) -> Response:
-    """Run the check: the answer is the JSON ``vigile check GAME CHECK --json`` prints with the
-    same options (the explanation in the request's language)."""
-    asked = body or CheckRequest()
-    try:
-        found = find_check(game, check)
-    except NotFound as error:
-        return _not_found(error, request)
-    return run(found, asked, asked.lang or request_lang(request))
+Answer = VerdictAnswer | PlayerAnswer
+
+
+def _documented(check: Check) -> Callable[..., Any]:
+    """The endpoint that documents one check's route (never called: :class:`CheckRoute`
+    answers)."""
+    model = request_model(check)
+    required = model.model_fields["options"].is_required()
+    annotation: Any = Annotated[model if required else model | None, Body()]
+
+    def run_one_check(body: Any) -> Answer:  # pragma: no cover - documents the route
+        raise NotImplementedError
+
+    run_one_check.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(
+                "body",
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=annotation,
+                default=inspect.Parameter.empty if required else None,
+            )
+        ],
+        return_annotation=Answer,
+    )
+    run_one_check.__doc__ = tr(check.help, Lang.EN)
+    run_one_check.check = (check.game, check.name)  # type: ignore[attr-defined]
+    return run_one_check
+
+
+def _add_check_routes() -> None:
+    """A documented route per check of the games known now, then the one that serves a game
+    registered since."""
+    for plugin in registry.games():
+        for check in game_checks(plugin.name).values():
+            router.routes.append(
+                CheckRoute(
+                    f"/{check.game}/{check.name}",
+                    _documented(check),
+                    methods=["POST"],
+                    summary=f"Run `{check.title}`",
+                    responses=_PROBLEM,
+                    response_model=Answer,
+                    tags=["checks"],
+                    operation_id=f"check_{check.game}_{check.name.replace('-', '_')}",
+                )
+            )
+
+    def run_check(
+        game: str, check: str, body: Annotated[dict[str, Any] | None, Body()] = None
+    ) -> Answer:
+        """A check of a game registered since the server started (see ``GET
+        /api/v1/checks/{game}/{check}`` for its options)."""
+        raise NotImplementedError  # pragma: no cover - CheckRoute answers
+
+    router.routes.append(
+        CheckRoute(
+            "/{game}/{check}",
+            run_check,
+            methods=["POST"],
+            summary="Run a check of a game registered since the server started",
+            responses=_PROBLEM,
+            response_model=Answer,
+            tags=["checks"],
+        )
+    )
+
+
+_add_check_routes()
+
+
+def calculate(game: str, check: str, body: dict[str, Any], lang: Lang) -> tuple[int, Any]:
+    """The status and JSON of ``POST /api/v1/checks/{game}/{check}`` with ``body``, without
+    HTTP (the calculator's page)."""
+    found = find_check(game, check)
+    response = answer(found, json.dumps(body).encode(), lambda: lang)
+    return response.status_code, json.loads(bytes(response.body))

@@ -688,10 +688,10 @@ def table_panel(request: Request, ctx: Ctx, encounter_id: str) -> Response:
 # ------------------------------------------------------------------------------ the calculator
 
 
-def calculator_state(params: Mapping[str, str]) -> dict[str, Any]:
+def calculator_state(params: Mapping[str, str], lang: Lang) -> dict[str, Any]:
     """The calculator's state from the query: ``game``, ``check``, ``o.<option>``, ``seed``,
-    ``dice``, ``view``."""
-    listing = check_api.list_checks()["games"]
+    ``dice``, ``view``; the checks as the API lists them, their help in ``lang``."""
+    listing = check_api.listing(lang)["games"]
     games = {g["name"]: g for g in listing}
     game = params.get("game") or (listing[0]["name"] if listing else "")
     if game not in games:
@@ -749,17 +749,14 @@ def calculate(state: Mapping[str, Any], lang: Lang) -> tuple[dict[str, Any] | No
             body["seed"] = _seed(state["seed"])
         if state["dice"].strip() and "dice_values" in fields:
             body["dice_values"] = _dice(state["dice"])
-        if "view" in fields and state["view"] in ("gm", "player"):
-            body["view"] = state["view"]
-        request = check_api.CheckRequest.model_validate(body)
-    except ValueError as error:  # a pydantic ValidationError is one too
+    except ValueError as error:
         return None, pagetext.text("calc.bad_number", lang, detail=str(error).splitlines()[0])
     except InputError as error:
         return None, str(error)
-    found = check_api.find_check(state["game"]["name"], check["name"])
-    response = check_api.run(found, request, lang)
-    payload = json.loads(bytes(response.body))
-    if response.status_code != 200:
+    if "view" in fields and state["view"] in ("gm", "player"):
+        body["view"] = state["view"]
+    status, payload = check_api.calculate(state["game"]["name"], check["name"], body, lang)
+    if status != 200:
         return None, str(payload.get("detail") or payload.get("title"))
     return payload, None
 
@@ -789,7 +786,7 @@ def calculator_url(state: Mapping[str, Any]) -> str:
 def calculator(request: Request) -> Response:
     """Every ``vigile check`` as a form; the state is the URL's query."""
     lang = request_lang(request)
-    state = calculator_state(request.query_params)
+    state = calculator_state(request.query_params, lang)
     result, error = calculate(state, lang)
     return render(
         request,
@@ -805,7 +802,7 @@ def calculator(request: Request) -> Response:
 @router.get("/checks/result", response_class=HTMLResponse)
 def calculator_result(request: Request) -> Response:
     lang = request_lang(request)
-    state = calculator_state(request.query_params)
+    state = calculator_state(request.query_params, lang)
     result, error = calculate(state, lang)
     response = render(request, "_check_result.html", lang, state=state, result=result, error=error)
     shown = calculator_url(state) + "&" + urlencode({"lang": lang.value})
