@@ -231,3 +231,20 @@ def test_a_plug_in_s_fields_and_words_are_checked() -> None:
     ]
     missing = replace(toygame_fields.PLUGIN, actor_fields="toygame_fields.fields:Nowhere")
     assert plugin_problems(missing)[0].startswith("its scenario fields or actions:")
+
+
+def test_its_actors_go_into_a_checkpoint_of_live_play(luck: None) -> None:
+    """Live play keeps checkpoints of a game's state (a pickle read back through an
+    unpickler that builds only vigile's classes): a game's own actor model is one of them,
+    made again by name where it was not yet."""
+    from vigile.engine.run import new_game
+    from vigile.live import checkpoints
+    from vigile.scene import games
+
+    scenario = parse_scenario(SCENARIO)
+    game = new_game(scenario, seed=0)
+    actors = [walker.actor for walker in game.walkers]
+    data = checkpoints.dump_state(actors, events=[], scenario=scenario)
+    games._models.cache_clear()  # as in a process that has made none of its models yet
+    sneak = checkpoints.load_state(data, events=[], scenario=scenario)[0]
+    assert isinstance(sneak, LuckFields) and sneak.luck == 2

@@ -136,6 +136,30 @@ def scenario_model(ruleset: str) -> type[Any]:
     return model_for(ruleset) or Scenario
 
 
+def _title(ruleset: str) -> str:
+    """The start of the names of a game's models (``luck_game``: ``LuckGame``)."""
+    return "".join(part.capitalize() for part in ruleset.split("_"))
+
+
+KINDS = ("Scenario", "Actor", "Leg")
+"""What each game's models are called after its title (``LuckgameActor``)."""
+
+
+def __getattr__(name: str) -> type[Any]:
+    """A game's model by its name (``LuckgameActor``), made if it was not yet: what
+    :mod:`pickle` asks for when it reads a game's state back (a checkpoint of live play holds
+    the actors), maybe in a process that has not validated a scenario of that game yet."""
+    for ruleset in registry.names():
+        title = _title(ruleset)
+        if name.startswith(title) and name[len(title) :] in KINDS:
+            found = _models_of(ruleset)
+            if found is not None:
+                made: type[Any] = found[KINDS.index(name[len(title) :])]
+                if made.__name__ == name:
+                    return made
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 @cache
 def _models(ruleset: str, version: int) -> tuple[type[Any], type[Actor], type[Leg]] | None:
     """Made once per game and registry version (a game registered again is read again)."""
@@ -144,7 +168,7 @@ def _models(ruleset: str, version: int) -> tuple[type[Any], type[Actor], type[Le
     fields, actions = own_fields(ruleset), own_actions(ruleset)
     if fields is None and not actions:
         return None
-    title = "".join(part.capitalize() for part in ruleset.split("_"))
+    title = _title(ruleset)
     actor: type[Actor] = Actor
     if fields is not None:
         bases: Any = (Actor, fields)  # the shared fields, then the game's
