@@ -248,3 +248,12 @@ def test_its_actors_go_into_a_checkpoint_of_live_play(luck: None) -> None:
     games._models.cache_clear()  # as in a process that has made none of its models yet
     sneak = checkpoints.load_state(data, events=[], scenario=scenario)[0]
     assert isinstance(sneak, LuckFields) and sneak.luck == 2
+
+
+def test_registering_a_plug_in_with_a_broken_vocabulary_is_refused() -> None:
+    from dataclasses import replace
+
+    silent = replace(toygame_fields.PLUGIN, plan_actions=None)
+    with pytest.raises(registry.PluginError, match="'whistle' is not one of its plan actions"):
+        registry.register(silent)
+    assert "luckgame" not in registry.names()

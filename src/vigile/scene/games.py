@@ -71,7 +71,8 @@ def _actions_of(plugin: registry.GamePlugin) -> tuple[type[BaseModel], ...]:
 def plugin_problems(plugin: registry.GamePlugin) -> list[str]:
     """What is wrong with a game's own scenario fields, plan actions and words, one line
     each: a path that does not load, a field the shared actor already has, an action's ``do``
-    a shared action has, a vocabulary naming an action or a stat the game does not have."""
+    a shared action has, a vocabulary naming an action or a stat the game does not have. Run
+    when the plug-in is registered or loaded (:func:`vigile.registry.add_check`)."""
     found: list[str] = []
     try:
         fields = _fields_of(plugin)
@@ -105,6 +106,9 @@ def plugin_problems(plugin: registry.GamePlugin) -> list[str]:
         if name.split(".")[0] not in known
     ]
     return found
+
+
+registry.add_check(plugin_problems)
 
 
 def model_for(ruleset: Any) -> type[Any] | None:
