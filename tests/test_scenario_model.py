@@ -14,6 +14,7 @@ from types import FrameType
 import pytest
 
 from vigile.errors import InputError, ScenarioError
+from vigile.games.skirmish.fields import stealth_pool
 from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.actors import Skill
 from vigile.scene.loader import (
@@ -113,7 +114,7 @@ def test_the_night_raid_has_what_the_issue_asks_for() -> None:
     assert len(guards) >= 8
     assert {a.state.value for a in guards} == {"posted", "patrolling"}
     assert all(len(members) == 2 for members in raid.groups().values()) and raid.groups()
-    assert len(ninjas) == 3 and len({a.stealth_pool() for a in ninjas}) == 3
+    assert len(ninjas) == 3 and len({stealth_pool(a) for a in ninjas}) == 3
     assert {w.kind for w in raid.walls} == set(WallKind)
     assert {w.open for w in raid.walls if w.kind is WallKind.DOOR} == {True, False}
     assert {light.kind.value for light in raid.lights} >= {"lantern", "brazier"}
@@ -582,7 +583,13 @@ def test_the_json_schema_exports_every_field_described() -> None:
         name for name, prop in schema["properties"].items() if "description" not in prop
     ]
     assert undescribed == []
-    assert schema["$defs"]["Actor"]["properties"]["side"]["$ref"] == "#/$defs/Side"
+    # any game's actor: the shared fields and each game's own (the skirmish's stealth dice)
+    actor = schema["$defs"]["AnyGameActor"]["properties"]
+    assert actor["side"]["$ref"] == "#/$defs/Side"
+    assert "SK-N3" in actor["stealth_dice"]["description"]
+    d20 = scenario_json_schema("dnd35")
+    assert "stealth_dice" not in d20["$defs"]["Actor"]["properties"]
+    assert d20["properties"]["ruleset"]["const"] == "dnd35"
 
 
 def test_an_immobile_leg_that_moves_is_refused(tmp_path: Path) -> None:
@@ -597,3 +604,17 @@ def test_an_immobile_leg_that_moves_is_refused(tmp_path: Path) -> None:
     )
     errors = [str(e) for e in scenario_errors(str(path))]
     assert any("plans.N[0].speed" in e and "immobile leg cannot move" in e for e in errors), errors
+
+
+def test_a_skirmish_field_in_a_d20_scenario_names_the_skirmish() -> None:
+    """``stealth_dice`` is the skirmish's own field (games/skirmish/fields.py): a D&D 3.5
+    actor that writes it is refused, the error naming the field, its line and its game."""
+    text = bundled_path("dnd35-invisible-intruder").read_text("utf-8")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "name: Sergeant Brom" in row)
+    edited = text.replace("{name: Sergeant Brom,", "{name: Sergeant Brom, stealth_dice: 2,")
+    with pytest.raises(ScenarioError) as raised:
+        parse_scenario(edited, file="tower.yaml")
+    assert (
+        f"tower.yaml:{line}: actors[1].stealth_dice: dnd35 actors have no field 'stealth_dice': "
+        "it is a field of skirmish's"
+    ) in str(raised.value)

@@ -17,7 +17,9 @@ from vigile.rulesets.limits import LIMITS
 from vigile.scene.consistency import Issue, Parts
 from vigile.scene.house import house_rule_issues, scenario_rules
 
-SKIRMISH_ONLY = ("stealth_dice", "ninja")
+SKIRMISH_ONLY = ("ninja",)
+"""Skirmish fields the shared actor still holds (``stealth_dice`` is the skirmish's own:
+:mod:`vigile.games.skirmish.fields`, refused by a d20 game's actor model)."""
 D20_ONLY = ("bonuses", "invisible", "ethereal", "incorporeal", "distracted", "asleep")
 STARFINDER_SKILLS = ("perception", "stealth")
 DND35_SKILLS = ("spot", "listen", "hide", "move_silently", "blind_fight")

@@ -223,8 +223,6 @@ class Actor(BaseModel):
     dice: DiceSpec = 1
     """Skirmish: one pool for every check (``2``), or dice per skill
     (``{ninjitsu: 2, perception: 1}``; a skill not listed, or 0, is untrained: 1 die, SK-D1)."""
-    stealth_dice: Dice | None = None
-    """Skirmish: the pool rolled for stealthy moves (SK-N3) when it differs from ``dice``."""
     bonuses: D20Stats | None = None
     """Starfinder / D&D 3.5: skill bonuses and defences."""
     state: GuardState = GuardState.POSTED
@@ -269,10 +267,6 @@ class Actor(BaseModel):
         if isinstance(self.dice, int):
             return 0
         return self.dice.get(skill, 0)
-
-    def stealth_pool(self) -> int:
-        """Dice rolled for a stealthy move (SK-N3)."""
-        return self.stealth_dice if self.stealth_dice is not None else self.pool(Skill.NINJITSU)
 
     def detection_pool(self) -> int:
         """Dice rolled for noise and sight tests (SK-N, SK-V)."""

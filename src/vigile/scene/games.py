@@ -167,20 +167,49 @@ def __getattr__(name: str) -> type[Any]:
 @cache
 def _models(ruleset: str, version: int) -> tuple[type[Any], type[Actor], type[Leg]] | None:
     """Made once per game and registry version (a game registered again is read again)."""
-    from vigile.scene.model import MAX_ITEMS, Scenario
-
     fields, actions = own_fields(ruleset), own_actions(ruleset)
     if fields is None and not actions:
         return None
-    title = _title(ruleset)
+    return _build(_title(ruleset), f"a {ruleset}", () if fields is None else (fields,), actions)
+
+
+def any_game_model() -> type[Any]:
+    """The scenario model that takes every game's own fields and actions at once: what the
+    JSON schema of any scenario describes (a game's own model is stricter)."""
+    return _any_game(registry.version())[0]
+
+
+@cache
+def _any_game(version: int) -> tuple[type[Any], type[Actor], type[Leg]]:
+    fields: list[type[BaseModel]] = []
+    actions: dict[str, type[BaseModel]] = {}
+    for ruleset in registry.names():
+        own = own_fields(ruleset)
+        if own is not None and own not in fields:
+            fields.append(own)
+        actions.update((action_name(model), model) for model in own_actions(ruleset))
+    return _build("AnyGame", "any game's", tuple(fields), tuple(actions.values()))
+
+
+def _build(
+    title: str,
+    what: str,
+    fields: tuple[type[BaseModel], ...],
+    actions: tuple[type[BaseModel], ...],
+) -> tuple[type[Any], type[Actor], type[Leg]]:
+    """The scenario, actor and leg models with these actor ``fields`` models and plan
+    ``actions`` beside the shared ones, named ``{title}Scenario`` and so on."""
+    from vigile.scene.model import MAX_ITEMS, Scenario
+
     actor: type[Actor] = Actor
-    if fields is not None:
-        bases: Any = (Actor, fields)  # the shared fields, then the game's
+    if fields:
+        bases: Any = (Actor, *fields)  # the shared fields, then the game's
         actor = create_model(
             f"{title}Actor",
             __base__=bases,
             __module__=__name__,
-            __doc__=f"An actor of a {ruleset} scenario: {fields.__doc__ or fields.__name__}",
+            __doc__=f"An actor of {what} scenario: "
+            + "; ".join(model.__doc__ or model.__name__ for model in fields),
         )
     leg: type[Leg] = Leg
     if actions:
@@ -192,7 +221,7 @@ def _models(ruleset: str, version: int) -> tuple[type[Any], type[Actor], type[Le
             f"{title}Leg",
             __base__=Leg,
             __module__=__name__,
-            __doc__=f"A leg of a {ruleset} plan: the shared actions and the game's own.",
+            __doc__=f"A leg of {what} plan: the shared actions and the game's own.",
             actions=(
                 Annotated[tuple[one, ...], Field(max_length=MAX_ACTIONS)],
                 Field((), description="What it does at the waypoint, in order."),
@@ -204,7 +233,7 @@ def _models(ruleset: str, version: int) -> tuple[type[Any], type[Actor], type[Le
         f"{title}Scenario",
         __base__=Scenario,
         __module__=__name__,
-        __doc__=f"A {ruleset} scenario: the shared fields, the game's actors and legs.",
+        __doc__=f"{what[0].upper()}{what[1:]} scenario: the shared fields, its actors and legs.",
         actors=(
             Annotated[tuple[one_actor, ...], Field(min_length=1, max_length=MAX_ITEMS)],
             Field(description="Everyone on the board."),

@@ -8,6 +8,7 @@ PLUGIN = GamePlugin(
     unit="cm",
     rule_prefix="SK",
     vocabulary="vigile.games.skirmish.vocabulary:VOCABULARY",
+    actor_fields="vigile.games.skirmish.fields:SkirmishFields",
     package="vigile.rulesets.skirmish",
     messages=("skirmish.checks.{lang}.toml",),
     game="vigile.games.skirmish.day:game_for",

@@ -9,6 +9,7 @@ one die is the untrained die, so that the verdict explains it. One pool for ever
 
 from __future__ import annotations
 
+from vigile.games.skirmish.fields import SkirmishFields, stealth_pool
 from vigile.rulesets.skirmish.common import Roller
 from vigile.scene.actors import SHADOWING_SKILLS, Actor, Skill
 
@@ -27,8 +28,9 @@ def detection_roller(actor: Actor) -> Roller:
 def stealth_roller(actor: Actor) -> Roller:
     """The pool for a stealthy move's fumble roll: ``stealth_dice``, else ninjitsu (SK-D1,
     SK-N3)."""
-    untrained = actor.stealth_dice is None and _untrained(actor, (Skill.NINJITSU,))
-    return Roller(actor.stealth_pool(), untrained="ninjitsu" if untrained else None)
+    own = actor.stealth_dice if isinstance(actor, SkirmishFields) else None
+    untrained = own is None and _untrained(actor, (Skill.NINJITSU,))
+    return Roller(stealth_pool(actor), untrained="ninjitsu" if untrained else None)
 
 
 def shadowing_pool(actor: Actor) -> int:

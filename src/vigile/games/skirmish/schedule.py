@@ -17,6 +17,7 @@ import numpy as np
 
 from vigile.dice.source import GivenFaces
 from vigile.engine.state import Walker
+from vigile.games.skirmish.fields import stealth_pool
 from vigile.games.skirmish.raid import SkirmishGame
 from vigile.games.skirmish.steps import FumbleStep, KillStep, NoiseStep, SightStep, Step, StrikeStep
 from vigile.rulesets.data import RuleData
@@ -121,7 +122,7 @@ class _Recorder(SkirmishGame):
     def take(self, step: Step) -> None:
         match step:
             case FumbleStep(maker=maker, doing=doing):
-                pool = maker.actor.stealth_pool()
+                pool = stealth_pool(maker.actor)
                 self._op("fumble", maker, maker.at, event=NoiseEvent.FUMBLE, pool=pool, doing=doing)
             case NoiseStep(event=event, at=at, maker=maker):
                 self._op("noise", maker, at, event=event)
