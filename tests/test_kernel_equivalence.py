@@ -31,7 +31,6 @@ from test_hand_worked import EXACT, GUARD_DETECTIONS, within
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import UniformFaces, UniformStream
 from vigile.errors import VigileError
-from vigile.games.skirmish.kernel.play import I_BRUTE
 from vigile.games.skirmish.kernel.raid import KernelRaid
 from vigile.games.skirmish.kernel.tables import BRUTE_WALLS
 from vigile.games.skirmish.raid import SkirmishGame
@@ -126,7 +125,7 @@ def test_the_kernel_plays_the_engines_game_with_walls_in_pieces(more: int) -> No
     model = KernelRaid.of(scenario).model
     every_wall = model.arrays["every_wall"]
     assert len(scenario.walls) == 2 * BRUTE_WALLS + more and (every_wall < 0).any()
-    assert bool(model.ints[I_BRUTE]) == (len(every_wall) <= BRUTE_WALLS) == (not more)
+    assert bool(model.numbers["brute"]) == (len(every_wall) <= BRUTE_WALLS) == (not more)
     assert_same_game(scenario, 6, seed=5)
 
 

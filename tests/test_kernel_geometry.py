@@ -55,7 +55,7 @@ class Board:
 
     @property
     def walls_count(self) -> int:
-        return int(self.model.ints[play.I_WALLS])
+        return int(self.model.numbers["n_walls"])
 
     def walls(self, state: int):  # type: ignore[no-untyped-def]
         """The engine's barriers for the door state ``state`` of the kernel's tables."""
@@ -143,15 +143,15 @@ def test_moves_by_map_cell_bounce_as_the_original(name: str, state: int) -> None
     a = board.a
     walls = board.walls(state)
     barriers = tuple(a[k] for k in ("x1", "y1", "x2", "y2", "normal_x", "normal_y", "has_normal"))
-    ints, floats = board.model.ints, board.model.floats
-    length = float(floats[play.F_MOVE])
-    rows = int(ints[play.I_MOVE_ROWS])
-    per_cell = 1.0 / floats[play.F_MOVE_CELL]  # the cell as the kernel finds it (_patrols)
-    margin = float(floats[play.F_MARGIN])  # the ruleset's (SK-G1 [R] turn.patrol_margin_mm)
+    numbers = board.model.numbers
+    length = float(numbers["move"])
+    rows = int(numbers["move_rows"])
+    per_cell = 1.0 / numbers["move_cell"]  # the cell as the kernel finds it (_patrols)
+    margin = float(numbers["margin"])  # the ruleset's (SK-G1 [R] turn.patrol_margin_mm)
     assert margin == 0.5
     rng = np.random.default_rng(40 + state)
     for x, y in points(rng, 300, board):
-        column = min(int(ints[play.I_MOVE_COLUMNS]) - 1, int(x * per_cell))
+        column = min(int(numbers["move_columns"]) - 1, int(x * per_cell))
         k = column * rows + min(rows - 1, int(y * per_cell))
         lo, hi = a["near_start"][state, k], a["near_start"][state, k + 1]
         near = a["near_walls"][lo:hi]
@@ -269,17 +269,18 @@ def test_a_patrols_look_reaches_as_far_as_the_sight_table_says() -> None:
     "name", ["night-raid", "night-raid-unscouted", "sk-n9-shoji", "sk-v7-terrace"]
 )
 def test_the_sight_lists_hold_every_pair_that_may_roll_in_the_phases_order(name: str) -> None:
-    """``sight_lists``: turn by turn, the looks (guard, intruder) by guard then intruder and
+    """``with_sight_lists``: turn by turn, the looks (guard, intruder) by guard then intruder and
     the discoveries (intruder, guard) by intruder then guard (SK-G3, SK-G4), listed here by the
     plain nested loops the sight phase played before the lists: every patrolling guard's pair,
     a posted guard's where a code is not NEVER, no discovery of a guard known from the start."""
     model = build(load_scenario(name))
-    m = raid.model_tuple(model)
-    raid._posted_codes(m, raid.state_tuple(model))
-    look_start, looks, find_start, finds = raid.sight_lists(m)
-    patrolling, known = m[play.PATROLLING], m[play.KNOWN]
-    look, find = m[play.POSTED_LOOK], m[play.POSTED_FIND]
-    n_g, n_i = int(m[play.INTS][play.I_GUARDS]), int(m[play.INTS][play.I_INTRUDERS])
+    m = raid.raid_arrays(model)
+    raid._posted_codes(m, raid.new_state(model))
+    m = raid.with_sight_lists(m)
+    look_start, looks, find_start, finds = m.look_start, m.look_pairs, m.find_start, m.find_pairs
+    patrolling, known = m.patrolling, m.known
+    look, find = m.posted_look, m.posted_find
+    n_g, n_i = m.n_guards, m.n_intruders
     for t in range(model.turns):
         want_looks = [
             (g, i)

@@ -30,6 +30,12 @@ operations (:func:`_noise`, at its one call there), and the turns are played in 
 the runs itself (:func:`play_runs`): a call passes each array as seven or more words pushed on
 the stack, a cost that ``bench/perf_kernel.py`` shows in a profile.
 
+The kernel reads named tuples, whose fields numba resolves when it compiles (as a tuple's
+constant indices, at no cost in a run): the model, :class:`Raid` (``M``), and a run's working
+arrays, :class:`State` (``W``); the helpers that are called rather than inlined take only the
+few they read (:func:`_queries`: :class:`Segments`, :class:`LineGrid`, :class:`Detections`,
+:class:`Guards`, :class:`Numbers`), and a noise travels as a :class:`Sound`.
+
 A run stops early, to be played again, when the stream runs out (:data:`EXHAUSTED`) or when it
 meets a case of the hearing table not yet asked of the rule (:data:`MISSED`).
 """
@@ -37,7 +43,7 @@ meets a case of the hearing table not yet asked of the rule (:data:`MISSED`).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 
@@ -61,8 +67,6 @@ from vigile.sim.kernel.geometry import (
 )
 from vigile.sim.kernel.sectors import SECTORS
 
-Arrays = tuple[Any, ...]
-"""A tuple of arrays: the model (``M``) or a run's state (``W``)."""
 TWO_PI = 2.0 * math.pi
 UNKNOWN, NEVER, AUTO = -1, 0, 1
 NOISE, OVERHEAR = 0, 1
@@ -72,106 +76,292 @@ MISSED = 2
 LIMIT = 4
 MOST_MISSES = 256
 
-# the model tuple (see :func:`vigile.games.skirmish.kernel.raid.model_tuple`)
-OPS, TURN_OPS, POSITIONS, ATTITUDES, LIT, TURN_DOORS, OBJECTIVE, TALKS = range(8)
-X1, Y1, X2, Y2, NORMAL_X, NORMAL_Y, HAS_NORMAL = range(8, 15)
-SIGHT_MASK, NOISE_MASK, MOVE_MASK, NEAR_START, NEAR_WALLS, LINE_START, LINE_WALLS = range(15, 22)
-"""``NEAR_WALLS`` (a patrol's walls by map cell and door state, ``NEAR_START``) and
-``SECTOR_WALLS`` hold entries: a wall, or a run of a straight wall's pieces as one negative code
-(:func:`vigile.sim.kernel.grid.entries`); ``LINE_WALLS`` (by cell of the line grid, gathered
-wall by wall) holds walls alone. ``X1`` … ``Y2`` hold the chains' boxes after the segments."""
-COVER_START, COVER_X, COVER_Y, SURF_START, SURF_X, SURF_Y, REGION_SOUND = range(22, 29)
-LIGHT_X, LIGHT_Y, LIGHT_R, START_X, START_Y, PATROLLING, GROUP_OF = range(29, 36)
-GUARD_POOL, GUARD_ALERT, GUARD_OUTFIT, GUARD_ATTITUDE = range(36, 40)
-INTRUDER_POOL, INTRUDER_ALERT, INTRUDER_OUTFIT, KNOWN = range(40, 44)
-POOLS, BANDS, SIGHT, CRY, INITIATIVE, OVERHEARS, SECTOR_START, SECTOR_WALLS = range(44, 52)
-"""``SECTOR_START[key]`` (CSR into ``SECTOR_WALLS``): the walls that can lie between a listener
-in each sector of directions and the noise of ``key`` (the caches' keys), where its place is
-known before the first run (:mod:`vigile.sim.kernel.sectors`); a row of one value lists none."""
-HEAR, FLOATS, INTS, ENDINGS = range(52, 56)
-POSTED_LOOK, POSTED_FIND, NEXT_IN_GROUP, LOOK_REACH = 56, 57, 58, 59
-LOOK_START, LOOK_PAIRS, FIND_START, FIND_PAIRS = 60, 61, 62, 63
-"""``POSTED_LOOK[t, i, g, alert]``: the roll code of posted guard g's sight test on intruder i
-in turn t, on alert or not; ``POSTED_FIND[t, i, g]``: intruder i's test to discover posted guard
-g. Neither moves in the sight phase, nor do their doors, lights and cover: the codes are known
-before the first run (:func:`posted_codes`), and each run reads them instead of working them out
-again. ``UNKNOWN`` where not yet filled. ``NEXT_IN_GROUP[g]``: the next guard of g's patrol
-group by rank, -1 after the last. ``LOOK_REACH[t, i]``: beyond it, a patrol's look at intruder i
-in turn t rolls nothing (:func:`vigile.games.skirmish.kernel.tables._look_reach`).
-``LOOK_PAIRS[LOOK_START[t] : LOOK_START[t + 1]]``: the (guard, intruder) pairs of turn t's
-looks, in the sight phase's order (by guard, then intruder), but for a posted guard's whose
-codes are NEVER on alert or not; ``FIND_PAIRS`` likewise, (intruder, guard) by intruder, the
-discoveries, but for a guard the intruder knows from the start (``KNOWN``, which no run
-changes) or a posted guard whose code is NEVER (:func:`vigile.games.skirmish.kernel.raid.
-sight_lists`). A pair left out rolls nothing: the rolls of the others keep their order."""
-# FLOATS
-F_WIDTH, F_HEIGHT, F_MOVE, F_MARGIN, F_STEP, F_AUTO, F_REACH, F_MOVE_CELL, F_LINE_CELL = range(9)
-# INTS
+# the columns of an op's row (:data:`Raid.ops`, :func:`vigile.games.skirmish.kernel.tables.build`)
 (
-    I_BOUNCES,
-    I_ALARM_ENDS,
-    I_ALERT_ON_NOISE,
-    I_GUARDS,
-    I_INTRUDERS,
-    I_TURNS,
-    I_WALLS,
-    I_MOVE_COLUMNS,
-    I_MOVE_ROWS,
-    I_LINE_COLUMNS,
-    I_LINE_ROWS,
-    I_BRUTE,
-    I_GROUPS,
-    I_OBSERVED,
-    I_HEARD,
-    I_FUMBLE_SOUND,
-    I_MELEE_SOUND,
-    I_SIDES,
-    I_STRUCK_SEES,
-    I_STRIKER_KNOWS,
-    I_ENTRIES,
-) = range(21)
-# ENDINGS: the tally's codes
-E_UNSEEN, E_DETECTED, E_AFTER_ALARM, E_ALARM, E_TURN_LIMIT = range(5)
+    OP_KIND,
+    OP_MAKER,
+    OP_X,
+    OP_Y,
+    OP_DOORS,
+    OP_SOUND,
+    OP_VICTIM,
+    OP_POOL,
+    OP_MAKER_X,
+    OP_MAKER_Y,
+    OP_ATTITUDE,
+    OP_LIT,
+    OP_REACH,
+    OP_RANGED,
+) = range(14)
 
-# the run's state tuple
-GX, GY, ALIVE, ALERT, WATCHES, RESOLVED, AWARE, KNOWS, QUEUE, PAIRS, SCALARS = range(11)
-CANDIDATES, STAMP, SCRATCH, DONE_GROUP, HEAT_X, HEAT_Y, CACHE_WALLS, CACHE_LINE = range(11, 19)
-TURN_LINE, GUARD_VIEW, CACHE_STEPS, EPOCH = 19, 20, 21, 22
-"""``TURN_LINE[i, g]``: a moving guard's line of sight to intruder i this turn;
-``GUARD_VIEW[0 / 1, g]``: guard g stands in cover / in light this turn. Both hold for the sight
-phase of one turn, where nothing moves. ``EPOCH[0]`` counts the turns the state has played,
-every run together; a value written in a turn is stored as ``2 * EPOCH[0] + value``, so that
-what is below ``2 * EPOCH[0]`` was written in an earlier turn: not yet known (and
-``DONE_GROUP[group]`` holds the ``EPOCH[0]`` of the turn the group last moved). That spares
-clearing them each turn: three calls to ``memset`` a turn, with the last run's ends kept
-(:func:`play_runs`). ``CACHE_STEPS`` beside
-``CACHE_WALLS``: a posted listener's distance to a source, in the hearing table's steps (the
-exact quotient is slow where the distance is a whole number of steps, as on a grid)."""
-# SCALARS
+
+class Raid(NamedTuple):
+    """The model of a raid: what every run reads, laid out by
+    :func:`vigile.games.skirmish.kernel.tables.build` (numba passes a named tuple as it passes a
+    tuple: each field is resolved when the kernel is compiled)."""
+
+    ops: np.ndarray
+    """The schedule's operations, one row each (the ``OP_*`` columns)."""
+    turn_ops: np.ndarray
+    """``ops[turn_ops[t] : turn_ops[t + 1]]``: turn t's."""
+    positions: np.ndarray
+    attitudes: np.ndarray
+    lit: np.ndarray
+    """``[t, i]``: intruder i's place, attitude and light in turn t."""
+    turn_doors: np.ndarray
+    """``[t]``: the door state of the patrols, then of the rest of the turn."""
+    objective: np.ndarray
+    talks: np.ndarray
+    """Each guard's sound when he talks (SK-N7), -1 for none."""
+    x1: np.ndarray
+    y1: np.ndarray
+    x2: np.ndarray
+    y2: np.ndarray
+    """The walls, the map's four borders, then the chains' boxes."""
+    normal_x: np.ndarray
+    normal_y: np.ndarray
+    has_normal: np.ndarray
+    sight_mask: np.ndarray
+    noise_mask: np.ndarray
+    move_mask: np.ndarray
+    """``[state, wall]``: what each wall does in each door state."""
+    near_start: np.ndarray
+    near_walls: np.ndarray
+    """A patrol's walls by map cell and door state (CSR), as entries: a wall, or a run of a
+    straight wall's pieces as one negative code (:func:`vigile.sim.kernel.grid.entries`)."""
+    line_start: np.ndarray
+    line_walls: np.ndarray
+    """The walls by cell of the line grid (CSR, gathered wall by wall: walls alone)."""
+    cover_start: np.ndarray
+    cover_x: np.ndarray
+    cover_y: np.ndarray
+    surf_start: np.ndarray
+    surf_x: np.ndarray
+    surf_y: np.ndarray
+    region_sound: np.ndarray
+    light_x: np.ndarray
+    light_y: np.ndarray
+    light_r: np.ndarray
+    start_x: np.ndarray
+    start_y: np.ndarray
+    patrolling: np.ndarray
+    group_of: np.ndarray
+    next_in_group: np.ndarray
+    """The next guard of g's patrol group by rank, -1 after the last."""
+    guard_pool: np.ndarray
+    guard_alert: np.ndarray
+    guard_outfit: np.ndarray
+    guard_attitude: np.ndarray
+    intruder_pool: np.ndarray
+    intruder_alert: np.ndarray
+    intruder_outfit: np.ndarray
+    known: np.ndarray
+    pools: np.ndarray
+    bands: np.ndarray
+    sight: np.ndarray
+    cry: np.ndarray
+    initiative: np.ndarray
+    overhears: np.ndarray
+    hear: np.ndarray
+    """The hearing table, filled as the kernel meets its cases (``UNKNOWN`` until then)."""
+    sector_start: np.ndarray
+    sector_walls: np.ndarray
+    """``sector_start[key]`` (CSR into ``sector_walls``): the walls that can lie between a
+    listener in each sector of directions and the noise of ``key`` (the caches' keys), where
+    its place is known before the first run (:mod:`vigile.sim.kernel.sectors`); a row of one
+    value lists none."""
+    look_reach: np.ndarray
+    """``[t, i]``: beyond it, a patrol's look at intruder i in turn t rolls nothing
+    (:func:`vigile.games.skirmish.kernel.tables._look_reach`)."""
+    posted_look: np.ndarray
+    posted_find: np.ndarray
+    """``posted_look[t, i, g, alert]``: the roll code of posted guard g's sight test on intruder
+    i in turn t, on alert or not; ``posted_find[t, i, g]``: intruder i's test to discover posted
+    guard g. Neither moves in the sight phase, nor do their doors, lights and cover: the codes
+    are known before the first run (:func:`posted_codes`), and each run reads them instead of
+    working them out again. ``UNKNOWN`` where not yet filled."""
+    look_start: np.ndarray
+    look_pairs: np.ndarray
+    find_start: np.ndarray
+    find_pairs: np.ndarray
+    """``look_pairs[look_start[t] : look_start[t + 1]]``: the (guard, intruder) pairs of turn
+    t's looks, in the sight phase's order (by guard, then intruder), but for a posted guard's
+    whose codes are NEVER on alert or not; ``find_pairs`` likewise, (intruder, guard) by
+    intruder, the discoveries, but for a guard the intruder knows from the start (``known``,
+    which no run changes) or a posted guard whose code is NEVER
+    (:func:`vigile.games.skirmish.kernel.raid.sight_lists`). A pair left out rolls nothing: the
+    rolls of the others keep their order."""
+    width: float
+    height: float
+    move: float
+    margin: float
+    step: float
+    auto: float
+    reach: float
+    move_cell: float
+    line_cell: float
+    bounces: int
+    alarm_ends: int
+    alert_on_noise: int
+    n_guards: int
+    n_intruders: int
+    n_turns: int
+    n_walls: int
+    move_columns: int
+    move_rows: int
+    line_columns: int
+    line_rows: int
+    brute: int
+    n_groups: int
+    observed: int
+    heard: int
+    fumble_sound: int
+    melee_sound: int
+    sides: int
+    struck_sees: int
+    striker_knows: int
+    n_entries: int
+    ending_unseen: int
+    ending_detected: int
+    ending_after_alarm: int
+    ending_alarm: int
+    ending_turn_limit: int
+    """The tally's codes of the endings (:data:`vigile.sim.tally.CODE`)."""
+
+
+class State(NamedTuple):
+    """A run's working arrays (reset by the kernel at each run), and the caches of the posted
+    guards' walls and lines of sight (kept: they hold geometry, not chance)."""
+
+    gx: np.ndarray
+    gy: np.ndarray
+    alive: np.ndarray
+    alert: np.ndarray
+    watches: np.ndarray
+    resolved: np.ndarray
+    aware: np.ndarray
+    knows: np.ndarray
+    queue: np.ndarray
+    pairs: np.ndarray
+    scalars: np.ndarray
+    """The run's numbers, by the ``S_*`` indices."""
+    candidates: np.ndarray
+    stamp: np.ndarray
+    scratch: np.ndarray
+    done_group: np.ndarray
+    heat_x: np.ndarray
+    heat_y: np.ndarray
+    cache_walls: np.ndarray
+    cache_line: np.ndarray
+    turn_line: np.ndarray
+    """``[i, g]``: a moving guard's line of sight to intruder i this turn."""
+    guard_view: np.ndarray
+    """``[0 / 1, g]``: guard g stands in cover / in light this turn."""
+    cache_steps: np.ndarray
+    """Beside ``cache_walls``: a posted listener's distance to a source, in the hearing table's
+    steps (the exact quotient is slow where the distance is a whole number of steps)."""
+    epoch: np.ndarray
+    """``epoch[0]`` counts the turns the state has played, every run together; a value written
+    in a turn is stored as ``2 * epoch[0] + value``, so that what is below ``2 * epoch[0]`` was
+    written in an earlier turn: not yet known (``done_group[group]`` holds the ``epoch[0]`` of
+    the turn the group last moved). ``turn_line`` and ``guard_view`` hold for the sight phase
+    of one turn, where nothing moves: that spares clearing them each turn."""
+
+
+# a run's numbers (:attr:`State.scalars`)
 S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_QUEUED, S_HEAT = range(8)
-# the hot helpers' tuples (:func:`_queries`)
-Q_X1, Q_Y1, Q_X2, Q_Y2, Q_LINE_START, Q_LINE_WALLS, Q_STAMP, Q_CANDIDATES, Q_SCRATCH = range(9)
-Q_SECTOR_START, Q_SECTOR_WALLS = 9, 10
-L_BRUTE, L_ENTRIES, L_COLUMNS, L_ROWS, L_CELL = range(5)
-"""``L[L_ENTRIES]``: the entries of every wall (``CANDIDATES``' first ones, none where there is
-no wall), the list a query tries where ``L[L_BRUTE]``."""
-D_WATCHES, D_PAIRS, D_RESOLVED, D_QUEUE, D_SCALARS, D_HEAT_X, D_HEAT_Y = range(7)
-(
-    V_GX,
-    V_GY,
-    V_ALERT,
-    V_ALIVE,
-    V_PATROLLING,
-    V_POOL,
-    V_DICE,
-    V_SIGHT,
-    V_BANDS,
-    V_HEAR,
-    V_CACHE_LINE,
-    V_CACHE_WALLS,
-    V_CACHE_STEPS,
-) = range(13)
-P_AUTO, P_STEP, P_SIDES, P_GUARDS, P_ALERT_ON_NOISE = range(5)
+
+
+class Segments(NamedTuple):
+    """What a segment query reads (:func:`_queries`)."""
+
+    x1: np.ndarray
+    y1: np.ndarray
+    x2: np.ndarray
+    y2: np.ndarray
+    line_start: np.ndarray
+    line_walls: np.ndarray
+    stamp: np.ndarray
+    candidates: np.ndarray
+    scratch: np.ndarray
+    sector_start: np.ndarray
+    sector_walls: np.ndarray
+
+
+class LineGrid(NamedTuple):
+    """The line grid's numbers; ``entries``: of every wall (``candidates``' first ones, none
+    where there is no wall), the list a query tries where ``brute``."""
+
+    brute: int
+    entries: int
+    columns: int
+    rows: int
+    cell: float
+
+
+class Detections(NamedTuple):
+    """What a detection writes (:func:`_detect`)."""
+
+    watches: np.ndarray
+    pairs: np.ndarray
+    resolved: np.ndarray
+    queue: np.ndarray
+    scalars: np.ndarray
+    heat_x: np.ndarray
+    heat_y: np.ndarray
+
+
+class Guards(NamedTuple):
+    """The guards and their tables, for a noise or a look."""
+
+    gx: np.ndarray
+    gy: np.ndarray
+    alert: np.ndarray
+    alive: np.ndarray
+    patrolling: np.ndarray
+    pool: np.ndarray
+    dice: np.ndarray
+    sight: np.ndarray
+    bands: np.ndarray
+    hear: np.ndarray
+    cache_line: np.ndarray
+    cache_walls: np.ndarray
+    cache_steps: np.ndarray
+
+
+class Numbers(NamedTuple):
+    """The rules' numbers a noise or a look reads."""
+
+    auto: float
+    step: float
+    sides: int
+    guards: int
+    alert_on_noise: int
+
+
+class Sound(NamedTuple):
+    """A noise and who made it (:func:`_noise`): the sound (its row of the hearing table) at
+    (x, y); its maker, seen at (mx, my) with his attitude, light and outfit; the doors' noise
+    and sight masks; ``besides``, a guard it is not for (the one struck), -1 for none; ``key``,
+    where a posted listener's count of walls to it is cached, -1 for none; ``look_key``,
+    where a posted guard's line of sight to the maker is."""
+
+    sound: int
+    x: float
+    y: float
+    maker: int
+    outfit: int
+    mx: float
+    my: float
+    attitude: int
+    lit: int
+    noise_mask: np.ndarray
+    sight_mask: np.ndarray
+    besides: int
+    key: int
+    look_key: int
+
+
 # ctx
 C_MISSES = 2
 """Beside the stream's position and status (:mod:`vigile.sim.kernel.dice`): the misses."""
@@ -212,33 +402,33 @@ def fumbles(dice: int, sides: int, uniforms: np.ndarray, ctx: np.ndarray) -> boo
 
 
 @internal
-def _candidates(G: Arrays, L: Arrays, ax: float, ay: float, bx: float, by: float) -> int:
-    """The walls a segment query A–B must try, into ``G[Q_CANDIDATES]``; how many.
+def _candidates(G: Segments, L: LineGrid, ax: float, ay: float, bx: float, by: float) -> int:
+    """The walls a segment query A–B must try, into ``G.candidates``; how many.
     ``G``: the query's arrays (:func:`_queries`); ``L``: the line grid's scalars."""
-    if L[L_BRUTE]:
-        return int(L[L_ENTRIES])
+    if L.brute:
+        return int(L.entries)
     return gather(
         ax,
         ay,
         bx,
         by,
-        L[L_CELL],
-        L[L_COLUMNS],
-        L[L_ROWS],
-        G[Q_LINE_START],
-        G[Q_LINE_WALLS],
-        G[Q_STAMP],
-        G[Q_CANDIDATES],
+        L.cell,
+        L.columns,
+        L.rows,
+        G.line_start,
+        G.line_walls,
+        G.stamp,
+        G.candidates,
     )
 
 
 @internal
 def _walls_between(
-    G: Arrays, L: Arrays, mask: np.ndarray, ax: float, ay: float, bx: float, by: float
+    G: Segments, L: LineGrid, mask: np.ndarray, ax: float, ay: float, bx: float, by: float
 ) -> int:
     """Walls, doors and partitions that count for noise between A and B (SK-N5); ``mask``:
     the noise mask of the doors as they stand."""
-    if L[L_ENTRIES] == 0:
+    if L.entries == 0:
         return 0
     count = _candidates(G, L, ax, ay, bx, by)
     return crossings(
@@ -246,26 +436,26 @@ def _walls_between(
         ay,
         bx,
         by,
-        G[Q_X1],
-        G[Q_Y1],
-        G[Q_X2],
-        G[Q_Y2],
+        G.x1,
+        G.y1,
+        G.x2,
+        G.y2,
         mask,
-        G[Q_CANDIDATES],
+        G.candidates,
         count,
-        G[Q_SCRATCH],
+        G.scratch,
     )
 
 
 @internal
 def _walls_from(
-    G: Arrays, L: Arrays, key: int, mask: np.ndarray, ax: float, ay: float, bx: float, by: float
+    G: Segments, L: LineGrid, key: int, mask: np.ndarray, ax: float, ay: float, bx: float, by: float
 ) -> int:
     """:func:`_walls_between` a listener at A and the noise of ``key`` at B: only the walls of
     A's sector of directions from B where the noise's place is known before the run
     (``SECTOR_START``), else every wall; the same count."""
-    starts = G[Q_SECTOR_START]
-    if key < 0 or L[L_ENTRIES] == 0 or starts[key, 0] == starts[key, SECTORS]:
+    starts = G.sector_start
+    if key < 0 or L.entries == 0 or starts[key, 0] == starts[key, SECTORS]:
         return _walls_between(G, L, mask, ax, ay, bx, by)
     sector = diamond_sector(ax - bx, ay - by, SECTORS)
     if sector < 0:
@@ -273,28 +463,28 @@ def _walls_from(
     first = starts[key, sector]
     count = starts[key, sector + 1] - first
     return crossings(
-        ax, ay, bx, by, G[Q_X1], G[Q_Y1], G[Q_X2], G[Q_Y2], mask,
-        G[Q_SECTOR_WALLS][first : first + count], count, G[Q_SCRATCH],
+        ax, ay, bx, by, G.x1, G.y1, G.x2, G.y2, mask,
+        G.sector_walls[first : first + count], count, G.scratch,
     )  # fmt: skip
 
 
 @internal
 def _sees(
-    G: Arrays, L: Arrays, mask: np.ndarray, ax: float, ay: float, bx: float, by: float
+    G: Segments, L: LineGrid, mask: np.ndarray, ax: float, ay: float, bx: float, by: float
 ) -> bool:
     """A line of sight from A to B (SK-V6); ``mask``: the sight mask of the doors."""
-    if L[L_ENTRIES] == 0:
+    if L.entries == 0:
         return True
     count = _candidates(G, L, ax, ay, bx, by)
-    return sees(ax, ay, bx, by, G[Q_X1], G[Q_Y1], G[Q_X2], G[Q_Y2], mask, G[Q_CANDIDATES], count)
+    return sees(ax, ay, bx, by, G.x1, G.y1, G.x2, G.y2, mask, G.candidates, count)
 
 
 @internal
-def _lit(M: Arrays, G: Arrays, L: Arrays, mask: np.ndarray, px: float, py: float) -> bool:
+def _lit(M: Raid, G: Segments, L: LineGrid, mask: np.ndarray, px: float, py: float) -> bool:
     """In a light that reaches the point (SK-V5)."""
-    lights_x = M[LIGHT_X]
-    lights_y = M[LIGHT_Y]
-    radii = M[LIGHT_R]
+    lights_x = M.light_x
+    lights_y = M.light_y
+    radii = M.light_r
     for k in range(lights_x.shape[0]):
         dx = px - lights_x[k]
         dy = py - lights_y[k]
@@ -337,24 +527,24 @@ def _hear_code(
 
 
 @internal
-def _detect(D: Arrays, g: int, i: int, x: float, y: float) -> None:
+def _detect(D: Detections, g: int, i: int, x: float, y: float) -> None:
     """Guard g sees intruder i (at x, y): the alarm of the turn follows. ``D``: the
     detection arrays (:func:`_queries`)."""
-    scalars = D[D_SCALARS]
-    D[D_WATCHES][g, i] = True
+    scalars = D.scalars
+    D.watches[g, i] = True
     if not scalars[S_EVER]:
         scalars[S_EVER] = 1
         scalars[S_FIRST] = scalars[S_TURN]
-    pairs = D[D_PAIRS]
+    pairs = D.pairs
     if not pairs[g, i]:
         pairs[g, i] = True
         h = scalars[S_HEAT]
-        D[D_HEAT_X][h] = x
-        D[D_HEAT_Y][h] = y
+        D.heat_x[h] = x
+        D.heat_y[h] = y
         scalars[S_HEAT] = h + 1
-    if D[D_RESOLVED][g, i]:
+    if D.resolved[g, i]:
         return
-    queue = D[D_QUEUE]
+    queue = D.queue
     queued = scalars[S_QUEUED]
     for k in range(queued):
         if queue[k, 0] == g and queue[k, 1] == i:
@@ -366,11 +556,11 @@ def _detect(D: Arrays, g: int, i: int, x: float, y: float) -> None:
 
 @internal
 def _look(
-    G: Arrays,
-    L: Arrays,
-    D: Arrays,
-    V: Arrays,
-    P: Arrays,
+    G: Segments,
+    L: LineGrid,
+    D: Detections,
+    V: Guards,
+    P: Numbers,
     g: int,
     i: int,
     outfit: int,
@@ -389,20 +579,20 @@ def _look(
     ``V``: the guards' arrays, ``P``: the rule's scalars (:func:`_queries`); ``mask``: the
     sight mask of the doors. ``cache[key, g]``: where the guard's line of sight to that point
     is cached, ``key`` -1 for none, as ``base`` + 0 or 1 (below ``base``: not yet known)."""
-    alert = 1 if V[V_ALERT][g] else 0
+    alert = 1 if V.alert[g] else 0
     code = _look_code(G, L, V, P, g, outfit, x, y, attitude, lit, alert, mask, cache, key, base)
     if code == NEVER:
         return
-    if roll_pool(code, V[V_DICE][V[V_POOL][g]], P[P_SIDES], uniforms, ctx):
+    if roll_pool(code, V.dice[V.pool[g]], P.sides, uniforms, ctx):
         _detect(D, g, i, x, y)
 
 
 @internal
 def _look_code(
-    G: Arrays,
-    L: Arrays,
-    V: Arrays,
-    P: Arrays,
+    G: Segments,
+    L: LineGrid,
+    V: Guards,
+    P: Numbers,
     g: int,
     outfit: int,
     x: float,
@@ -416,11 +606,11 @@ def _look_code(
     base: int,
 ) -> int:
     """The roll code of guard g's sight test on an intruder at (x, y) (:func:`_look`)."""
-    gx, gy = V[V_GX][g], V[V_GY][g]
-    near = 1 if hypot_below(gx - x, gy - y, P[P_AUTO], True) else 0
-    band = 1 if hypot_below(gx - x, gy - y, V[V_BANDS][attitude], True) else 0
-    pool = V[V_POOL][g]
-    sight = V[V_SIGHT]
+    gx, gy = V.gx[g], V.gy[g]
+    near = 1 if hypot_below(gx - x, gy - y, P.auto, True) else 0
+    band = 1 if hypot_below(gx - x, gy - y, V.bands[attitude], True) else 0
+    pool = V.pool[g]
+    sight = V.sight
     blind = sight[attitude, near, band, lit, 0, alert, outfit, pool]
     seeing = sight[attitude, near, band, lit, 1, alert, outfit, pool]
     if blind == NEVER and seeing == NEVER:
@@ -440,47 +630,35 @@ def _look_code(
 
 @inlined
 def _noise(
-    G: Arrays,
-    L: Arrays,
-    D: Arrays,
-    V: Arrays,
-    P: Arrays,
-    sound: int,
-    ax: float,
-    ay: float,
-    maker: int,
-    outfit: int,
-    noise_mask: np.ndarray,
-    sight_mask: np.ndarray,
-    mx: float,
-    my: float,
-    attitude: int,
-    lit: int,
-    besides: int,
-    key: int,
-    look_key: int,
+    G: Segments,
+    L: LineGrid,
+    D: Detections,
+    V: Guards,
+    P: Numbers,
+    N: Sound,
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> None:
     """Every living defender not watching the maker (seen, and in sight now: LP-4) checks the
-    noise at (ax, ay) (SK-N1..SK-N7); one who hears turns round: a sight test on the maker at
-    (mx, my) (SK-N10). ``key``: where
-    a posted listener's count of walls to this source is cached, -1 for none."""
-    alive = V[V_ALIVE]
-    watches = D[D_WATCHES]
-    gxs = V[V_GX]
-    gys = V[V_GY]
-    patrolling = V[V_PATROLLING]
-    cache = V[V_CACHE_WALLS]
-    cached_steps = V[V_CACHE_STEPS]
-    alerts = V[V_ALERT]
-    pools = V[V_POOL]
-    dice = V[V_DICE]
-    hear = V[V_HEAR]
-    step = P[P_STEP]
-    sides = P[P_SIDES]
-    for g in range(P[P_GUARDS]):
-        if g == besides or not alive[g]:
+    noise ``N`` (SK-N1..SK-N7); one who hears turns round: a sight test on the maker where he
+    is seen (SK-N10)."""
+    maker, outfit, mx, my, attitude, lit = N.maker, N.outfit, N.mx, N.my, N.attitude, N.lit
+    sight_mask, key, look_key = N.sight_mask, N.key, N.look_key
+    alive = V.alive
+    watches = D.watches
+    gxs = V.gx
+    gys = V.gy
+    patrolling = V.patrolling
+    cache = V.cache_walls
+    cached_steps = V.cache_steps
+    alerts = V.alert
+    pools = V.pool
+    dice = V.dice
+    hear = V.hear
+    step = P.step
+    sides = P.sides
+    for g in range(P.guards):
+        if g == N.besides or not alive[g]:
             continue
         posted = not patrolling[g]
         if watches[g, maker]:
@@ -488,7 +666,7 @@ def _noise(
             # checks_noise, the sight rule allowing a test or seeing, not NEVER)
             in_sight = _look_code(
                 G, L, V, P, g, outfit, mx, my, attitude, lit, 1 if alerts[g] else 0,
-                sight_mask, V[V_CACHE_LINE], look_key if posted else -1, ZERO,
+                sight_mask, V.cache_line, look_key if posted else -1, ZERO,
             )  # fmt: skip
             if in_sight != NEVER:
                 continue
@@ -499,16 +677,16 @@ def _noise(
             walls = cache[key, g]
             steps = cached_steps[key, g]
         if walls < 0:
-            walls = _walls_from(G, L, key, noise_mask, gx, gy, ax, ay)
-            steps = hypot_steps(gx - ax, gy - ay, step)
+            walls = _walls_from(G, L, key, N.noise_mask, gx, gy, N.x, N.y)
+            steps = hypot_steps(gx - N.x, gy - N.y, step)
             if key >= 0 and posted:
                 cache[key, g] = walls
                 cached_steps[key, g] = steps
         alert = 1 if alerts[g] else 0
         pool = pools[g]
-        code = _hear_code(hear, NOISE, sound, steps, walls, alert, pool, ctx)
+        code = _hear_code(hear, NOISE, N.sound, steps, walls, alert, pool, ctx)
         if roll_pool(code, dice[pool], sides, uniforms, ctx):
-            if P[P_ALERT_ON_NOISE]:
+            if P.alert_on_noise:
                 alerts[g] = True
             _look(
                 G,
@@ -524,7 +702,7 @@ def _noise(
                 attitude,
                 lit,
                 sight_mask,
-                V[V_CACHE_LINE],
+                V.cache_line,
                 look_key if posted else -1,
                 ZERO,
                 uniforms,
@@ -534,129 +712,76 @@ def _noise(
 
 @internal
 def _blow_noise(
-    G: Arrays,
-    L: Arrays,
-    D: Arrays,
-    V: Arrays,
-    P: Arrays,
-    sound: int,
-    ax: float,
-    ay: float,
-    maker: int,
-    outfit: int,
-    noise_mask: np.ndarray,
-    sight_mask: np.ndarray,
-    mx: float,
-    my: float,
-    attitude: int,
-    lit: int,
-    besides: int,
-    key: int,
-    look_key: int,
+    G: Segments,
+    L: LineGrid,
+    D: Detections,
+    V: Guards,
+    P: Numbers,
+    N: Sound,
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> None:
-    """:func:`_noise` (the same arguments), called: for the alarm's blows (:func:`_alarms`),
-    rarer than a turn's operations, whose one call inlines it. Inlined at the blows too, it
-    would put two more copies in the run's function and slow the raid; so would an
-    :func:`_alarms` called only on a turn with a detection, with :func:`_noise` inlined in it.
-    numba forwards no ``*args`` to an inlined function: hence the signature written again."""
-    _noise(
-        G, L, D, V, P, sound, ax, ay, maker, outfit, noise_mask, sight_mask,
-        mx, my, attitude, lit, besides, key, look_key, uniforms, ctx,
-    )  # fmt: skip
+    """:func:`_noise`, called: for the alarm's blows (:func:`_alarms`), rarer than a turn's
+    operations, whose one call inlines it. Inlined at the blows too, it would put two more
+    copies in the run's function and slow the raid; so would an :func:`_alarms` called only on
+    a turn with a detection, with :func:`_noise` inlined in it."""
+    _noise(G, L, D, V, P, N, uniforms, ctx)
 
 
 @internal
-def _queries(M: Arrays, W: Arrays) -> tuple[Any, Any, Any, Any, Any]:
+def _queries(M: Raid, W: State) -> tuple[Segments, LineGrid, Detections, Guards, Numbers]:
     """The few arrays and scalars the hot helpers read, out of the model and the state: ``G``
-    (segment queries), ``L`` (the line grid's scalars), ``D`` (detections), ``V`` (the
-    guards and their tables), ``P`` (the rule's scalars)."""
-    ints = M[INTS]
-    floats = M[FLOATS]
-    G = (
-        M[X1],
-        M[Y1],
-        M[X2],
-        M[Y2],
-        M[LINE_START],
-        M[LINE_WALLS],
-        W[STAMP],
-        W[CANDIDATES],
-        W[SCRATCH],
-        M[SECTOR_START],
-        M[SECTOR_WALLS],
-    )
-    L = (
-        ints[I_BRUTE],
-        ints[I_ENTRIES],
-        ints[I_LINE_COLUMNS],
-        ints[I_LINE_ROWS],
-        floats[F_LINE_CELL],
-    )
-    D = (W[WATCHES], W[PAIRS], W[RESOLVED], W[QUEUE], W[SCALARS], W[HEAT_X], W[HEAT_Y])
-    V = (
-        W[GX],
-        W[GY],
-        W[ALERT],
-        W[ALIVE],
-        M[PATROLLING],
-        M[GUARD_POOL],
-        M[POOLS],
-        M[SIGHT],
-        M[BANDS],
-        M[HEAR],
-        W[CACHE_LINE],
-        W[CACHE_WALLS],
-        W[CACHE_STEPS],
-    )
-    P = (
-        floats[F_AUTO],
-        floats[F_STEP],
-        ints[I_SIDES],
-        ints[I_GUARDS],
-        ints[I_ALERT_ON_NOISE],
-    )
+    (segment queries), ``L`` (the line grid's numbers), ``D`` (detections), ``V`` (the
+    guards and their tables), ``P`` (the rules' numbers)."""
+    G = Segments(
+        M.x1, M.y1, M.x2, M.y2, M.line_start, M.line_walls, W.stamp, W.candidates, W.scratch,
+        M.sector_start, M.sector_walls,
+    )  # fmt: skip
+    L = LineGrid(M.brute, M.n_entries, M.line_columns, M.line_rows, M.line_cell)
+    D = Detections(W.watches, W.pairs, W.resolved, W.queue, W.scalars, W.heat_x, W.heat_y)
+    V = Guards(
+        W.gx, W.gy, W.alert, W.alive, M.patrolling, M.guard_pool, M.pools, M.sight, M.bands,
+        M.hear, W.cache_line, W.cache_walls, W.cache_steps,
+    )  # fmt: skip
+    P = Numbers(M.auto, M.step, M.sides, M.n_guards, M.alert_on_noise)
     return G, L, D, V, P
 
 
 @internal
-def _found(M: Arrays, W: Arrays, i: int, g: int) -> None:
+def _found(M: Raid, W: State, i: int, g: int) -> None:
     """What an intruder who strikes or kills a guard learns: where he stood, under the house
     rule (SK-G5 [R], :func:`vigile.rulesets.skirmish.alarm.striker_knows`)."""
-    knows = M[INTS][I_STRIKER_KNOWS]  # the state's rank, -1: none
-    if knows >= 0 and not W[KNOWS][i, g] and W[AWARE][i, g] != knows:
-        W[AWARE][i, g] = knows
+    knows = M.striker_knows  # the state's rank, -1: none
+    if knows >= 0 and not W.knows[i, g] and W.aware[i, g] != knows:
+        W.aware[i, g] = knows
 
 
 @internal
-def _ground(M: Arrays, x: float, y: float) -> int:
+def _ground(M: Raid, x: float, y: float) -> int:
     """The sound of a body falling at (x, y): the last surface that holds it, or the default."""
-    region = region_of(x, y, M[SURF_START], M[SURF_X], M[SURF_Y])
-    sounds = M[REGION_SOUND]
+    region = region_of(x, y, M.surf_start, M.surf_x, M.surf_y)
+    sounds = M.region_sound
     return int(sounds[region] if region >= 0 else sounds[sounds.shape[0] - 1])
 
 
 @internal
-def _in_cover(M: Arrays, x: float, y: float) -> bool:
-    return region_of(x, y, M[COVER_START], M[COVER_X], M[COVER_Y]) >= 0
+def _in_cover(M: Raid, x: float, y: float) -> bool:
+    return region_of(x, y, M.cover_start, M.cover_x, M.cover_y) >= 0
 
 
 @inlined
-def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+def _patrols(M: Raid, W: State, doors: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Each group draws one direction and its living members move (SK-G1)."""
-    ints = M[INTS]
-    floats = M[FLOATS]
-    alive = W[ALIVE]
-    patrolling = M[PATROLLING]
-    group_of = M[GROUP_OF]
-    next_in_group = M[NEXT_IN_GROUP]
-    done = W[DONE_GROUP]
-    stamp = W[EPOCH][0]
-    near_start = M[NEAR_START][doors]
-    near_walls = M[NEAR_WALLS]
-    per_cell = 1.0 / floats[F_MOVE_CELL]
-    for g in range(ints[I_GUARDS]):
+    alive = W.alive
+    patrolling = M.patrolling
+    group_of = M.group_of
+    next_in_group = M.next_in_group
+    done = W.done_group
+    stamp = W.epoch[0]
+    near_start = M.near_start[doors]
+    near_walls = M.near_walls
+    per_cell = 1.0 / M.move_cell
+    for g in range(M.n_guards):
         if not (alive[g] and patrolling[g]) or done[group_of[g]] == stamp:
             continue
         group = group_of[g]
@@ -664,93 +789,93 @@ def _patrols(M: Arrays, W: Arrays, doors: int, uniforms: np.ndarray, ctx: np.nda
         angle = TWO_PI * draw(uniforms, ctx)
         ux = math.cos(angle)  # as the engine's board moves a patrol (``trace_along``)
         uy = math.sin(angle)
-        length = floats[F_MOVE]
+        length = M.move
         h = g  # g and the fellows ranked after him (those before are dead or posted)
         while h >= 0:
             if not alive[h]:
                 h = next_in_group[h]
                 continue
-            x, y = W[GX][h], W[GY][h]
+            x, y = W.gx[h], W.gy[h]
             # the cell (a point on a cell's edge may land in either: both lists hold every
             # wall a move from it can meet, :func:`vigile.sim.kernel.grid.near_walls`)
-            column = min(ints[I_MOVE_COLUMNS] - 1, max(0, int(x * per_cell)))
-            row = min(ints[I_MOVE_ROWS] - 1, max(0, int(y * per_cell)))
-            k = column * ints[I_MOVE_ROWS] + row
+            column = min(M.move_columns - 1, max(0, int(x * per_cell)))
+            row = min(M.move_rows - 1, max(0, int(y * per_cell)))
+            k = column * M.move_rows + row
             first = near_start[k]
             count = near_start[k + 1] - first
             walls = near_walls[first : first + count]
-            W[GX][h], W[GY][h] = trace_unit(
+            W.gx[h], W.gy[h] = trace_unit(
                 x,
                 y,
                 ux,
                 uy,
                 length,
-                M[X1],
-                M[Y1],
-                M[X2],
-                M[Y2],
-                M[NORMAL_X],
-                M[NORMAL_Y],
-                M[HAS_NORMAL],
+                M.x1,
+                M.y1,
+                M.x2,
+                M.y2,
+                M.normal_x,
+                M.normal_y,
+                M.has_normal,
                 walls,
                 count,
-                floats[F_WIDTH],
-                floats[F_HEIGHT],
-                ints[I_BOUNCES],
-                floats[F_MARGIN],
+                M.width,
+                M.height,
+                M.bounces,
+                M.margin,
             )
             h = next_in_group[h]
 
 
 @internal
-def _reaches(M: Arrays, W: Arrays, G: Arrays, L: Arrays, k: int, victim: int) -> bool:
+def _reaches(M: Raid, W: State, G: Segments, L: LineGrid, k: int, victim: int) -> bool:
     """The kill or strike of op k (or its fumble roll's) reaches its victim where it stands
     now (``Game._blow_refused``, LP-7): within the op's reach of the maker (``math.hypot``,
     ``gap > reach + 1e-9`` refused); a shot in a line of sight, a melee blow with no barrier
     that stops a walker between (``Board.blocks_walker``), the doors as the op found them."""
-    ops = M[OPS]
-    mx, my = ops[k, 8], ops[k, 9]
-    vx, vy = W[GX][victim], W[GY][victim]
-    if not hypot_below(mx - vx, my - vy, ops[k, 12] + 1e-9, False):
+    ops = M.ops
+    mx, my = ops[k, OP_MAKER_X], ops[k, OP_MAKER_Y]
+    vx, vy = W.gx[victim], W.gy[victim]
+    if not hypot_below(mx - vx, my - vy, ops[k, OP_REACH] + 1e-9, False):
         return False
-    doors = int(ops[k, 4])
-    if ops[k, 13]:
-        return _sees(G, L, M[SIGHT_MASK][doors], mx, my, vx, vy)
-    return _walls_between(G, L, M[MOVE_MASK][doors], mx, my, vx, vy) == 0
+    doors = int(ops[k, OP_DOORS])
+    if ops[k, OP_RANGED]:
+        return _sees(G, L, M.sight_mask[doors], mx, my, vx, vy)
+    return _walls_between(G, L, M.move_mask[doors], mx, my, vx, vy) == 0
 
 
 @inlined
 def _ops(
-    M: Arrays,
-    W: Arrays,
-    G: Arrays,
-    L: Arrays,
-    D: Arrays,
-    V: Arrays,
-    P: Arrays,
+    M: Raid,
+    W: State,
+    G: Segments,
+    L: LineGrid,
+    D: Detections,
+    V: Guards,
+    P: Numbers,
     t: int,
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> None:
     """The intruders' side of turn t, as the schedule recorded it. Inlined: a call would pass
     the model's and the run's hundred arrays, every turn."""
-    ops = M[OPS]
-    sides = P[P_SIDES]
-    alive = W[ALIVE]
-    patrolling = M[PATROLLING]
-    outfits = M[INTRUDER_OUTFIT]
-    noise_masks = M[NOISE_MASK]
-    sight_masks = M[SIGHT_MASK]
-    for k in range(M[TURN_OPS][t], M[TURN_OPS][t + 1]):
-        kind = int(ops[k, 0])
-        maker = int(ops[k, 1])
-        ax, ay = ops[k, 2], ops[k, 3]
-        doors = int(ops[k, 4])
-        sound = int(ops[k, 5])
-        victim = int(ops[k, 6])
-        mx, my = ops[k, 8], ops[k, 9]
-        attitude = int(ops[k, 10])
-        lit = int(ops[k, 11])
+    ops = M.ops
+    sides = P.sides
+    alive = W.alive
+    patrolling = M.patrolling
+    outfits = M.intruder_outfit
+    noise_masks = M.noise_mask
+    sight_masks = M.sight_mask
+    for k in range(M.turn_ops[t], M.turn_ops[t + 1]):
+        kind = int(ops[k, OP_KIND])
+        maker = int(ops[k, OP_MAKER])
+        ax, ay = ops[k, OP_X], ops[k, OP_Y]
+        doors = int(ops[k, OP_DOORS])
+        sound = int(ops[k, OP_SOUND])
+        victim = int(ops[k, OP_VICTIM])
+        mx, my = ops[k, OP_MAKER_X], ops[k, OP_MAKER_Y]
+        attitude = int(ops[k, OP_ATTITUDE])
+        lit = int(ops[k, OP_LIT])
         outfit = outfits[maker]
         noise_mask = noise_masks[doors]
         sight_mask = sight_masks[doors]
@@ -759,7 +884,7 @@ def _ops(
         if kind == FUMBLE_OP:
             if victim >= 0 and not (alive[victim] and _reaches(M, W, G, L, k, victim)):
                 continue
-            if not fumbles(int(ops[k, 7]), sides, uniforms, ctx):
+            if not fumbles(int(ops[k, OP_POOL]), sides, uniforms, ctx):
                 continue
         elif kind != NOISE_OP:  # a kill or a strike: the noise is where the victim stands
             if not (alive[victim] and _reaches(M, W, G, L, k, victim)):
@@ -769,53 +894,53 @@ def _ops(
             else:
                 besides = victim
             _found(M, W, maker, victim)
-            ax, ay = W[GX][victim], W[GY][victim]
+            ax, ay = W.gx[victim], W.gy[victim]
             if kind == KILL_OP and sound < 0:
                 sound = _ground(M, ax, ay)
             key = k if not patrolling[victim] else -1
         # one call for every kind: _noise is inlined where it is called
-        _noise(
-            G, L, D, V, P, sound, ax, ay, maker, outfit, noise_mask, sight_mask,
-            mx, my, attitude, lit, besides, key, k, uniforms, ctx,
+        N = Sound(
+            sound, ax, ay, maker, outfit, mx, my, attitude, lit, noise_mask, sight_mask,
+            besides, key, k,
         )  # fmt: skip
-        if kind == STRIKE_OP and alive[victim] and M[INTS][I_STRUCK_SEES]:
+        _noise(G, L, D, V, P, N, uniforms, ctx)
+        if kind == STRIKE_OP and alive[victim] and M.struck_sees:
             _detect(D, victim, maker, mx, my)  # SK-G5 [R]: struck_guard_sees
 
 
 @inlined
 def _conversations(
-    M: Arrays,
-    W: Arrays,
-    G: Arrays,
-    L: Arrays,
-    V: Arrays,
-    P: Arrays,
+    M: Raid,
+    W: State,
+    G: Segments,
+    L: LineGrid,
+    V: Guards,
+    P: Numbers,
     t: int,
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> None:
     """Each living intruder tests to overhear each talking guard (SK-N7, ``may_overhear``)."""
-    ints = M[INTS]
-    talks = M[TALKS]
-    mask = M[NOISE_MASK][M[TURN_DOORS][t, 1]]
-    positions = M[POSITIONS]
-    overhears = M[OVERHEARS]
-    aware = W[AWARE]
-    knows = W[KNOWS]
-    alive = W[ALIVE]
-    gxs = W[GX]
-    gys = W[GY]
-    intruder_pool = M[INTRUDER_POOL]
-    intruder_alert = M[INTRUDER_ALERT]
-    dice = M[POOLS]
-    hear = M[HEAR]
-    step = P[P_STEP]
-    sides = P[P_SIDES]
-    heard = ints[I_HEARD]
-    for g in range(P[P_GUARDS]):
+    talks = M.talks
+    mask = M.noise_mask[M.turn_doors[t, 1]]
+    positions = M.positions
+    overhears = M.overhears
+    aware = W.aware
+    knows = W.knows
+    alive = W.alive
+    gxs = W.gx
+    gys = W.gy
+    intruder_pool = M.intruder_pool
+    intruder_alert = M.intruder_alert
+    dice = M.pools
+    hear = M.hear
+    step = P.step
+    sides = P.sides
+    heard = M.heard
+    for g in range(P.guards):
         if not alive[g] or talks[g] < 0:
             continue
-        for i in range(ints[I_INTRUDERS]):
+        for i in range(M.n_intruders):
             if not overhears[aware[i, g], 1 if knows[i, g] else 0]:
                 continue
             ix, iy = positions[t, i, 0], positions[t, i, 1]
@@ -829,13 +954,13 @@ def _conversations(
 
 @inlined
 def _sight(
-    M: Arrays,
-    W: Arrays,
-    G: Arrays,
-    L: Arrays,
-    D: Arrays,
-    V: Arrays,
-    P: Arrays,
+    M: Raid,
+    W: State,
+    G: Segments,
+    L: LineGrid,
+    D: Detections,
+    V: Guards,
+    P: Numbers,
     t: int,
     uniforms: np.ndarray,
     ctx: np.ndarray,
@@ -843,26 +968,25 @@ def _sight(
     """Every living guard on every intruder it does not watch; then discovery (SK-G3, SK-G4).
     A posted guard's codes are read from :data:`POSTED_LOOK` and :data:`POSTED_FIND`; the pairs
     come from the turn's lists (:data:`LOOK_PAIRS`, :data:`FIND_PAIRS`), in the loops' order."""
-    ints = M[INTS]
-    mask = M[SIGHT_MASK][M[TURN_DOORS][t, 1]]
-    positions = M[POSITIONS]
-    outfits = M[INTRUDER_OUTFIT]
-    patrolling = M[PATROLLING]
-    posted_look = M[POSTED_LOOK]
-    posted_find = M[POSTED_FIND]
-    alive = W[ALIVE]
-    alerts = W[ALERT]
-    watches = W[WATCHES]
-    turn_lines = W[TURN_LINE]
-    base = 2 * W[EPOCH][0]
-    pools = M[GUARD_POOL]
-    dice = M[POOLS]
-    sides = P[P_SIDES]
-    reach = M[LOOK_REACH]
-    gxs = W[GX]
-    gys = W[GY]
-    looks = M[LOOK_PAIRS]
-    for k in range(M[LOOK_START][t], M[LOOK_START][t + 1]):
+    mask = M.sight_mask[M.turn_doors[t, 1]]
+    positions = M.positions
+    outfits = M.intruder_outfit
+    patrolling = M.patrolling
+    posted_look = M.posted_look
+    posted_find = M.posted_find
+    alive = W.alive
+    alerts = W.alert
+    watches = W.watches
+    turn_lines = W.turn_line
+    base = 2 * W.epoch[0]
+    pools = M.guard_pool
+    dice = M.pools
+    sides = P.sides
+    reach = M.look_reach
+    gxs = W.gx
+    gys = W.gy
+    looks = M.look_pairs
+    for k in range(M.look_start[t], M.look_start[t + 1]):
         g, i = looks[k, 0], looks[k, 1]
         if not alive[g] or watches[g, i]:
             continue
@@ -871,19 +995,19 @@ def _sight(
             if beyond(gxs[g] - x, gys[g] - y, reach[t, i]):
                 continue  # neither near nor in the band, unlit: every code NEVER
             _look(
-                G, L, D, V, P, g, i, outfits[i], x, y, M[ATTITUDES][t, i], M[LIT][t, i],
+                G, L, D, V, P, g, i, outfits[i], x, y, M.attitudes[t, i], M.lit[t, i],
                 mask, turn_lines, i, base, uniforms, ctx,
             )  # fmt: skip
             continue
         code = posted_look[t, i, g, 1 if alerts[g] else 0]
         if code != NEVER and roll_pool(code, dice[pools[g]], sides, uniforms, ctx):
             _detect(D, g, i, x, y)
-    observed = ints[I_OBSERVED]
-    knows = W[KNOWS]
-    aware = W[AWARE]
-    intruder_pool = M[INTRUDER_POOL]
-    finds = M[FIND_PAIRS]
-    for k in range(M[FIND_START][t], M[FIND_START][t + 1]):
+    observed = M.observed
+    knows = W.knows
+    aware = W.aware
+    intruder_pool = M.intruder_pool
+    finds = M.find_pairs
+    for k in range(M.find_start[t], M.find_start[t + 1]):
         i, g = finds[k, 0], finds[k, 1]
         if not alive[g] or knows[i, g] or aware[i, g] == observed:
             continue
@@ -900,11 +1024,11 @@ def _sight(
 
 @internal
 def _find_code(
-    M: Arrays,
-    W: Arrays,
-    G: Arrays,
-    L: Arrays,
-    P: Arrays,
+    M: Raid,
+    W: State,
+    G: Segments,
+    L: LineGrid,
+    P: Numbers,
     t: int,
     i: int,
     g: int,
@@ -917,12 +1041,12 @@ def _find_code(
     attitude (in cover or not, moving or not), the light where it stands, the line between
     them (``lines[key, g]``, the same both ways: the predicates order each segment's ends, and
     as the guard's own look may have found it)."""
-    ix, iy = M[POSITIONS][t, i, 0], M[POSITIONS][t, i, 1]
-    gx, gy = W[GX][g], W[GY][g]
-    view = W[GUARD_VIEW]
-    sight = M[SIGHT]
-    guard_attitude = M[GUARD_ATTITUDE]
-    moved = 1 if M[PATROLLING][g] else 0
+    ix, iy = M.positions[t, i, 0], M.positions[t, i, 1]
+    gx, gy = W.gx[g], W.gy[g]
+    view = W.guard_view
+    sight = M.sight
+    guard_attitude = M.guard_attitude
+    moved = 1 if M.patrolling[g] else 0
     attitude = guard_attitude[g, moved, 0]
     if guard_attitude[g, moved, 0] != guard_attitude[g, moved, 1]:
         cover = view[0, g] - base
@@ -931,11 +1055,11 @@ def _find_code(
             view[0, g] = base + cover
         if cover:
             attitude = guard_attitude[g, moved, 1]
-    near = 1 if hypot_below(ix - gx, iy - gy, P[P_AUTO], True) else 0
-    band = 1 if hypot_below(ix - gx, iy - gy, M[BANDS][attitude], True) else 0
-    outfit = M[GUARD_OUTFIT][g]
-    alert = M[INTRUDER_ALERT][i]
-    pool = M[INTRUDER_POOL][i]
+    near = 1 if hypot_below(ix - gx, iy - gy, P.auto, True) else 0
+    band = 1 if hypot_below(ix - gx, iy - gy, M.bands[attitude], True) else 0
+    outfit = M.guard_outfit[g]
+    alert = M.intruder_alert[i]
+    pool = M.intruder_pool[i]
     lit_keys = (
         sight[attitude, near, band, 0, 0, alert, outfit, pool]
         != sight[attitude, near, band, 1, 0, alert, outfit, pool]
@@ -963,132 +1087,131 @@ def _find_code(
 
 
 @compiled
-def posted_codes(M: Arrays, W: Arrays) -> None:
+def posted_codes(M: Raid, W: State) -> None:
     """Fill :data:`POSTED_LOOK` and :data:`POSTED_FIND`: every posted guard's codes, each turn,
     as :func:`_sight` would work them out (the same functions, from the guards' places)."""
-    ints = M[INTS]
-    n_g, n_i = ints[I_GUARDS], ints[I_INTRUDERS]
-    n_ops = M[OPS].shape[0]
+    n_g, n_i = M.n_guards, M.n_intruders
+    n_ops = M.ops.shape[0]
     G, L, _, V, P = _queries(M, W)
-    for g in range(W[GX].shape[0]):
-        W[GX][g] = M[START_X][g]
-        W[GY][g] = M[START_Y][g]
-    for t in range(ints[I_TURNS]):
-        mask = M[SIGHT_MASK][M[TURN_DOORS][t, 1]]
-        W[GUARD_VIEW][:, :] = -1
+    for g in range(W.gx.shape[0]):
+        W.gx[g] = M.start_x[g]
+        W.gy[g] = M.start_y[g]
+    for t in range(M.n_turns):
+        mask = M.sight_mask[M.turn_doors[t, 1]]
+        W.guard_view[:, :] = -1
         for g in range(n_g):
-            if M[PATROLLING][g]:
+            if M.patrolling[g]:
                 continue
             for i in range(n_i):
                 key = n_ops + t * n_i + i
-                x, y = M[POSITIONS][t, i, 0], M[POSITIONS][t, i, 1]
+                x, y = M.positions[t, i, 0], M.positions[t, i, 1]
                 for alert in range(2):
-                    M[POSTED_LOOK][t, i, g, alert] = _look_code(
-                        G, L, V, P, g, M[INTRUDER_OUTFIT][i], x, y, M[ATTITUDES][t, i],
-                        M[LIT][t, i], alert, mask, W[CACHE_LINE], key, ZERO,
+                    M.posted_look[t, i, g, alert] = _look_code(
+                        G, L, V, P, g, M.intruder_outfit[i], x, y, M.attitudes[t, i],
+                        M.lit[t, i], alert, mask, W.cache_line, key, ZERO,
                     )  # fmt: skip
-                M[POSTED_FIND][t, i, g] = _find_code(
-                    M, W, G, L, P, t, i, g, mask, W[CACHE_LINE], key, ZERO
+                M.posted_find[t, i, g] = _find_code(
+                    M, W, G, L, P, t, i, g, mask, W.cache_line, key, ZERO
                 )
 
 
 @inlined
 def _alarms(
-    M: Arrays,
-    W: Arrays,
-    G: Arrays,
-    L: Arrays,
-    D: Arrays,
-    V: Arrays,
-    P: Arrays,
+    M: Raid,
+    W: State,
+    G: Segments,
+    L: LineGrid,
+    D: Detections,
+    V: Guards,
+    P: Numbers,
     t: int,
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> None:
     """The detections of the turn, in order (SK-G5): initiative within reach, else the cry."""
-    ints = M[INTS]
-    floats = M[FLOATS]
-    scalars = W[SCALARS]
-    queue = W[QUEUE]
-    alive = W[ALIVE]
-    positions = M[POSITIONS]
-    doors = M[TURN_DOORS][t, 1]
-    noise_mask = M[NOISE_MASK][doors]
-    sight_mask = M[SIGHT_MASK][doors]
-    sides = ints[I_SIDES]
-    n_ops = M[OPS].shape[0]
-    n_g = ints[I_GUARDS]
+    scalars = W.scalars
+    queue = W.queue
+    alive = W.alive
+    positions = M.positions
+    doors = M.turn_doors[t, 1]
+    noise_mask = M.noise_mask[doors]
+    sight_mask = M.sight_mask[doors]
+    sides = M.sides
+    n_ops = M.ops.shape[0]
+    n_g = M.n_guards
     k = 0
     while k < scalars[S_QUEUED]:
         g, i = queue[k, 0], queue[k, 1]
         k += 1
         if scalars[S_OUTCOME] != RUNNING or not alive[g]:
             continue
-        W[RESOLVED][g, i] = True
+        W.resolved[g, i] = True
         ix, iy = positions[t, i, 0], positions[t, i, 1]
         cries = True
-        if hypot_below(W[GX][g] - ix, W[GY][g] - iy, floats[F_REACH], False):
+        if hypot_below(W.gx[g] - ix, W.gy[g] - iy, M.reach, False):
             guard_face = face(sides, uniforms, ctx)
             intruder_face = face(sides, uniforms, ctx)
-            cries = M[INITIATIVE][guard_face - 1, intruder_face - 1]
+            cries = M.initiative[guard_face - 1, intruder_face - 1]
         if cries:
-            W[ALERT][g] = True
+            W.alert[g] = True
             scalars[S_ALARM] = 1
             for h in range(n_g):
                 if h == g or not alive[h]:
                     continue
-                pool = M[GUARD_POOL][h]
-                code = M[CRY][1 if W[ALERT][h] else 0, pool]
-                if roll_pool(code, M[POOLS][pool], sides, uniforms, ctx):
-                    W[ALERT][h] = True
-            if ints[I_ALARM_ENDS]:
-                scalars[S_OUTCOME] = M[ENDINGS][E_ALARM]
+                pool = M.guard_pool[h]
+                code = M.cry[1 if W.alert[h] else 0, pool]
+                if roll_pool(code, M.pools[pool], sides, uniforms, ctx):
+                    W.alert[h] = True
+            if M.alarm_ends:
+                scalars[S_OUTCOME] = M.ending_alarm
                 scalars[S_END] = scalars[S_TURN]
             continue
         # the intruder strikes first: a round of melee, then the guard's death (SK-G5)
-        gx, gy = W[GX][g], W[GY][g]
-        attitude = M[ATTITUDES][t, i]
-        lit = M[LIT][t, i]
-        outfit = M[INTRUDER_OUTFIT][i]
-        key = n_ops + doors * n_g + g if not M[PATROLLING][g] else -1
-        look_key = n_ops + t * ints[I_INTRUDERS] + i
-        _blow_noise(
-            G, L, D, V, P, ints[I_MELEE_SOUND], gx, gy, i, outfit, noise_mask, sight_mask,
-            ix, iy, attitude, lit, g, key, look_key, uniforms, ctx,
+        gx, gy = W.gx[g], W.gy[g]
+        attitude = M.attitudes[t, i]
+        lit = M.lit[t, i]
+        outfit = M.intruder_outfit[i]
+        key = n_ops + doors * n_g + g if not M.patrolling[g] else -1
+        look_key = n_ops + t * M.n_intruders + i
+        melee = Sound(
+            M.melee_sound, gx, gy, i, outfit, ix, iy, attitude, lit, noise_mask, sight_mask,
+            g, key, look_key,
         )  # fmt: skip
+        _blow_noise(G, L, D, V, P, melee, uniforms, ctx)
         if alive[g]:
             alive[g] = False
             _found(M, W, i, g)
-            _blow_noise(
-                G, L, D, V, P, _ground(M, gx, gy), gx, gy, i, outfit, noise_mask, sight_mask,
-                ix, iy, attitude, lit, NOBODY, key, look_key, uniforms, ctx,
+            death = Sound(
+                _ground(M, gx, gy), gx, gy, i, outfit, ix, iy, attitude, lit, noise_mask,
+                sight_mask, NOBODY, key, look_key,
             )  # fmt: skip
+            _blow_noise(G, L, D, V, P, death, uniforms, ctx)
 
 
 @inlined
-def _new_run(M: Arrays, W: Arrays) -> None:
+def _new_run(M: Raid, W: State) -> None:
     """The state at a run's start: the guards at their posts, no one dead, seen or heard."""
-    for g in range(W[GX].shape[0]):
-        W[GX][g] = M[START_X][g]
-        W[GY][g] = M[START_Y][g]
-        W[ALERT][g] = M[GUARD_ALERT][g]
-    W[ALIVE][:] = True
-    W[WATCHES][:, :] = False
-    W[RESOLVED][:, :] = False
-    W[AWARE][:, :] = 0
-    for i in range(W[KNOWS].shape[0]):
-        for g in range(W[KNOWS].shape[1]):
-            W[KNOWS][i, g] = M[KNOWN][i, g]
-    W[PAIRS][:, :] = False
-    scalars = W[SCALARS]
+    for g in range(W.gx.shape[0]):
+        W.gx[g] = M.start_x[g]
+        W.gy[g] = M.start_y[g]
+        W.alert[g] = M.guard_alert[g]
+    W.alive[:] = True
+    W.watches[:, :] = False
+    W.resolved[:, :] = False
+    W.aware[:, :] = 0
+    for i in range(W.knows.shape[0]):
+        for g in range(W.knows.shape[1]):
+            W.knows[i, g] = M.known[i, g]
+    W.pairs[:, :] = False
+    scalars = W.scalars
     scalars[:] = 0
     scalars[S_OUTCOME] = RUNNING
 
 
 @compiled
 def play_runs(
-    M: Arrays,
-    W: Arrays,
+    M: Raid,
+    W: State,
     uniforms: np.ndarray,
     ctx: np.ndarray,
     first: int,
@@ -1116,10 +1239,8 @@ def play_runs(
     calling one per run would push the model's and the state's arrays on the stack, and
     inlining it (a function that inlines the turn's phases) would double the memory of the
     first compile."""
-    ints = M[INTS]
-    n_g, n_i, n_t = ints[I_GUARDS], ints[I_INTRUDERS], ints[I_TURNS]
-    endings = M[ENDINGS]
-    scalars = W[SCALARS]
+    n_g, n_i, n_t = M.n_guards, M.n_intruders, M.n_turns
+    scalars = W.scalars
     for r in range(first, last):
         start = ctx[C_POS]
         _new_run(M, W)
@@ -1128,26 +1249,26 @@ def play_runs(
         for t in range(n_t):
             scalars[S_TURN] = t + 1
             scalars[S_QUEUED] = 0
-            W[EPOCH][0] += 1
-            _patrols(M, W, M[TURN_DOORS][t, 0], uniforms, ctx)
-            if M[TURN_OPS][t] < M[TURN_OPS][t + 1]:  # most turns have none
+            W.epoch[0] += 1
+            _patrols(M, W, M.turn_doors[t, 0], uniforms, ctx)
+            if M.turn_ops[t] < M.turn_ops[t + 1]:  # most turns have none
                 _ops(M, W, G, L, D, V, P, t, uniforms, ctx)
             _conversations(M, W, G, L, V, P, t, uniforms, ctx)
             _sight(M, W, G, L, D, V, P, t, uniforms, ctx)
             if n_g and n_i:
                 _alarms(M, W, G, L, D, V, P, t, uniforms, ctx)
-            if scalars[S_OUTCOME] == RUNNING and M[OBJECTIVE][t]:
+            if scalars[S_OUTCOME] == RUNNING and M.objective[t]:
                 if scalars[S_ALARM]:
-                    scalars[S_OUTCOME] = endings[E_AFTER_ALARM]
+                    scalars[S_OUTCOME] = M.ending_after_alarm
                 elif scalars[S_EVER]:
-                    scalars[S_OUTCOME] = endings[E_DETECTED]
+                    scalars[S_OUTCOME] = M.ending_detected
                 else:
-                    scalars[S_OUTCOME] = endings[E_UNSEEN]
+                    scalars[S_OUTCOME] = M.ending_unseen
                 scalars[S_END] = t + 1
             if scalars[S_OUTCOME] != RUNNING or ctx[C_STATUS]:
                 break
         if scalars[S_OUTCOME] == RUNNING:
-            scalars[S_OUTCOME] = endings[E_TURN_LIMIT]
+            scalars[S_OUTCOME] = M.ending_turn_limit
             scalars[S_END] = n_t
         if ctx[C_STATUS]:
             ctx[C_POS] = start
@@ -1156,12 +1277,10 @@ def play_runs(
             r, scalars[S_OUTCOME], scalars[S_END], scalars[S_FIRST], outcome, end, first_seen
         )
         row = min(r, alive.shape[0] - 1)
-        for g in range(W[ALIVE].shape[0]):
-            alive[row, g] = W[ALIVE][g]
-            alert[row, g] = W[ALERT][g]
-            for i in range(W[AWARE].shape[0]):
-                aware[row, i, g] = W[AWARE][i, g]
-        record_detections(
-            r, W[PAIRS], scalars[S_HEAT], W[HEAT_X], W[HEAT_Y], pairs, heat, heat_scale
-        )
+        for g in range(W.alive.shape[0]):
+            alive[row, g] = W.alive[g]
+            alert[row, g] = W.alert[g]
+            for i in range(W.aware.shape[0]):
+                aware[row, i, g] = W.aware[i, g]
+        record_detections(r, W.pairs, scalars[S_HEAT], W.heat_x, W.heat_y, pairs, heat, heat_scale)
     return last

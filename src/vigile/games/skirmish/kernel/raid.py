@@ -39,100 +39,44 @@ about 900,000."""
 Array = np.ndarray[Any, Any]
 
 
-def model_tuple(model: KernelModel) -> tuple[Array, ...]:
-    """The model's arrays in the order of the kernel's indices (``OPS`` … ``ENDINGS``)."""
-    a = model.arrays
-    endings = np.array(
-        [
-            CODE[Ending.OBJECTIVE_UNSEEN],
-            CODE[Ending.OBJECTIVE_DETECTED],
-            CODE[Ending.OBJECTIVE_AFTER_ALARM],
-            CODE[Ending.ALARM],
-            CODE[Ending.TURN_LIMIT],
-        ],
-        np.int64,
-    )
-    names = [
-        "ops",
-        "turn_ops",
-        "positions",
-        "attitudes",
-        "lit",
-        "turn_doors",
-        "objective",
-        "talks",
-        "x1",
-        "y1",
-        "x2",
-        "y2",
-        "normal_x",
-        "normal_y",
-        "has_normal",
-        "sight_mask",
-        "noise_mask",
-        "move_mask",
-        "near_start",
-        "near_walls",
-        "line_start",
-        "line_walls",
-        "cover_start",
-        "cover_x",
-        "cover_y",
-        "surf_start",
-        "surf_x",
-        "surf_y",
-        "region_sound",
-        "light_x",
-        "light_y",
-        "light_r",
-        "start_x",
-        "start_y",
-        "patrolling",
-        "group_of",
-        "guard_pool",
-        "guard_alert",
-        "guard_outfit",
-        "guard_attitude",
-        "intruder_pool",
-        "intruder_alert",
-        "intruder_outfit",
-        "known",
-        "pools",
-        "bands",
-        "sight",
-        "cry",
-        "initiative",
-        "overhears",
-        "sector_start",
-        "sector_walls",
-    ]
-    ints = model.ints
-    shape = (
-        max(1, int(ints[kernel.I_TURNS])),
-        max(1, int(ints[kernel.I_INTRUDERS])),
-        max(1, int(ints[kernel.I_GUARDS])),
-    )
-    posted_look = np.full((*shape, 2), kernel.UNKNOWN, np.int64)
-    posted_find = np.full(shape, kernel.UNKNOWN, np.int64)
-    arrays = (*(a[n] for n in names), model.hear, model.floats, model.ints, endings)
-    # appended after the caches, so that the indices of the arrays before stay as they were
-    return (*arrays, posted_look, posted_find, a["next_in_group"], a["look_reach"])
+def raid_arrays(model: KernelModel) -> kernel.Raid:
+    """The model as the kernel reads it (:class:`~.play.Raid`), its sight lists empty until the
+    posted guards' codes are filled (:func:`with_sight_lists`)."""
+    shape = tuple(max(1, int(model.numbers[n])) for n in ("n_turns", "n_intruders", "n_guards"))
+    none = np.zeros(1, np.int64)
+    fields: dict[str, Any] = {
+        **{name: model.arrays[name] for name in kernel.Raid._fields if name in model.arrays},
+        **model.numbers,
+        "hear": model.hear,
+        "posted_look": np.full((*shape, 2), kernel.UNKNOWN, np.int64),
+        "posted_find": np.full(shape, kernel.UNKNOWN, np.int64),
+        "look_start": none,
+        "look_pairs": np.zeros((0, 2), np.int64),
+        "find_start": none,
+        "find_pairs": np.zeros((0, 2), np.int64),
+        "ending_unseen": CODE[Ending.OBJECTIVE_UNSEEN],
+        "ending_detected": CODE[Ending.OBJECTIVE_DETECTED],
+        "ending_after_alarm": CODE[Ending.OBJECTIVE_AFTER_ALARM],
+        "ending_alarm": CODE[Ending.ALARM],
+        "ending_turn_limit": CODE[Ending.TURN_LIMIT],
+    }
+    return kernel.Raid(**fields)
 
 
-def sight_lists(m: tuple[Array, ...]) -> tuple[Array, Array, Array, Array]:
-    """The sight phase's pairs, turn by turn (``LOOK_START``, ``LOOK_PAIRS``, ``FIND_START``,
-    ``FIND_PAIRS``: see :data:`~.play.LOOK_START`), from the model once the posted guards'
-    codes are filled (:data:`~.play.POSTED_LOOK`): each (guard, intruder) look, by guard then
-    intruder, but a posted guard's whose codes are NEVER; each (intruder, guard) discovery,
-    by intruder then guard, but of a guard known from the start or a posted guard whose code
-    is NEVER. ``np.nonzero`` lists the pairs in that order (turn, then the first index)."""
-    patrolling = m[kernel.PATROLLING]
-    look = m[kernel.POSTED_LOOK]  # [t, i, g, alert]
-    find = m[kernel.POSTED_FIND]  # [t, i, g]
+def with_sight_lists(m: kernel.Raid) -> kernel.Raid:
+    """The model with the sight phase's pairs, turn by turn (``look_start``, ``look_pairs``,
+    ``find_start``, ``find_pairs``: see :class:`~.play.Raid`), from the model once the posted
+    guards' codes are filled: each (guard, intruder) look, by guard then intruder, but a
+    posted guard's whose codes are NEVER; each (intruder, guard) discovery, by intruder then
+    guard, but of a guard known from the start or a posted guard whose code is NEVER.
+    ``np.nonzero`` lists the pairs in that order (turn, then the first index)."""
+    patrolling = m.patrolling
+    look = m.posted_look  # [t, i, g, alert]
+    find = m.posted_find  # [t, i, g]
     n_t = look.shape[0]
     looks = patrolling[None, :, None] | (look != kernel.NEVER).any(axis=3).transpose(0, 2, 1)
-    finds = ~m[kernel.KNOWN][None, :, :] & (patrolling[None, None, :] | (find != kernel.NEVER))
-    n_g, n_i = int(m[kernel.INTS][kernel.I_GUARDS]), int(m[kernel.INTS][kernel.I_INTRUDERS])
+    finds = ~m.known[None, :, :] & (patrolling[None, None, :] | (find != kernel.NEVER))
+    n_g, n_i = m.n_guards, m.n_intruders
     looks[:, n_g:, :] = looks[:, :, n_i:] = False  # the placeholder of an empty side
     finds[:, n_i:, :] = finds[:, :, n_g:] = False
 
@@ -141,47 +85,51 @@ def sight_lists(m: tuple[Array, ...]) -> tuple[Array, Array, Array, Array]:
         start = np.searchsorted(t, np.arange(n_t + 1)).astype(np.int64)
         return start, np.stack([first, second], axis=1).astype(np.int64)
 
-    return (*csr(looks), *csr(finds))
+    look_start, look_pairs = csr(looks)
+    find_start, find_pairs = csr(finds)
+    return m._replace(
+        look_start=look_start, look_pairs=look_pairs, find_start=find_start, find_pairs=find_pairs
+    )
 
 
-def state_tuple(model: KernelModel) -> tuple[Array, ...]:
+def new_state(model: KernelModel) -> kernel.State:
     """A run's working arrays (reset by the kernel at each run) and the caches of the posted
-    guards' walls and lines of sight (kept: they hold geometry, not chance)."""
-    ints = model.ints
-    n_g = max(1, int(ints[kernel.I_GUARDS]))
-    n_i = max(1, int(ints[kernel.I_INTRUDERS]))
-    m = int(ints[kernel.I_WALLS])
+    guards' walls and lines of sight (kept in the model: they hold geometry, not chance)."""
+    numbers = model.numbers
+    n_g = max(1, int(numbers["n_guards"]))
+    n_i = max(1, int(numbers["n_intruders"]))
+    m = int(numbers["n_walls"])
     n_ops = model.arrays["ops"].shape[0]
     n_states = model.arrays["sight_mask"].shape[0]
-    n_t = max(1, int(ints[kernel.I_TURNS]))
+    n_t = max(1, int(numbers["n_turns"]))
     if "walls" not in model.caches:
         model.caches["walls"] = np.full((n_ops + n_states * n_g, n_g), -1, np.int64)
         model.caches["line"] = np.full((n_ops + n_t * n_i, n_g), -1, np.int64)
         model.caches["steps"] = np.full((n_ops + n_states * n_g, n_g), -1, np.int64)
-    return (
-        np.zeros(n_g),
-        np.zeros(n_g),
-        np.zeros(n_g, np.bool_),
-        np.zeros(n_g, np.bool_),
-        np.zeros((n_g, n_i), np.bool_),
-        np.zeros((n_g, n_i), np.bool_),
-        np.zeros((n_i, n_g), np.int64),
-        np.zeros((n_i, n_g), np.bool_),
-        np.zeros((n_g * n_i + 1, 2), np.int64),
-        np.zeros((n_g, n_i), np.bool_),
-        np.zeros(8, np.int64),
-        _query_walls(model.arrays["every_wall"], m + 4),
-        np.zeros(m + 1, np.int64),
-        np.zeros((2, m + 4)),
-        np.zeros(max(1, int(ints[kernel.I_GROUPS])), np.int64),
-        np.zeros(n_g * n_i + 1),
-        np.zeros(n_g * n_i + 1),
-        model.caches["walls"],
-        model.caches["line"],
-        np.full((n_i, n_g), -1, np.int64),
-        np.full((2, n_g), -1, np.int64),
-        model.caches["steps"],
-        np.zeros(1, np.int64),
+    return kernel.State(
+        gx=np.zeros(n_g),
+        gy=np.zeros(n_g),
+        alive=np.zeros(n_g, np.bool_),
+        alert=np.zeros(n_g, np.bool_),
+        watches=np.zeros((n_g, n_i), np.bool_),
+        resolved=np.zeros((n_g, n_i), np.bool_),
+        aware=np.zeros((n_i, n_g), np.int64),
+        knows=np.zeros((n_i, n_g), np.bool_),
+        queue=np.zeros((n_g * n_i + 1, 2), np.int64),
+        pairs=np.zeros((n_g, n_i), np.bool_),
+        scalars=np.zeros(8, np.int64),
+        candidates=_query_walls(model.arrays["every_wall"], m + 4),
+        stamp=np.zeros(m + 1, np.int64),
+        scratch=np.zeros((2, m + 4)),
+        done_group=np.zeros(max(1, int(numbers["n_groups"])), np.int64),
+        heat_x=np.zeros(n_g * n_i + 1),
+        heat_y=np.zeros(n_g * n_i + 1),
+        cache_walls=model.caches["walls"],
+        cache_line=model.caches["line"],
+        turn_line=np.full((n_i, n_g), -1, np.int64),
+        guard_view=np.full((2, n_g), -1, np.int64),
+        cache_steps=model.caches["steps"],
+        epoch=np.zeros(1, np.int64),
     )
 
 
@@ -220,9 +168,9 @@ class KernelRaid:
 
     def __init__(self, model: KernelModel) -> None:
         self.model = model
-        m = model_tuple(model)
-        _posted_codes(m, state_tuple(model))
-        self._m = (*m, *sight_lists(m))
+        m = raid_arrays(model)
+        _posted_codes(m, new_state(model))
+        self._m = with_sight_lists(m)
         self._blocks = Blocks(
             _play_runs, CHUNK, kernel.C_MISSES + 1 + kernel.MOST_MISSES, self._settle
         )
@@ -239,8 +187,8 @@ class KernelRaid:
         """The kernel's outputs for ``runs`` runs; the guards' ends (alive, alert, what each
         intruder knew) of every run, or (``every`` false: the tally reads none of them) of the
         last only, which spares a million runs 300 MB of memory written for nothing."""
-        n_g = max(1, int(self.model.ints[kernel.I_GUARDS]))
-        n_i = max(1, int(self.model.ints[kernel.I_INTRUDERS]))
+        n_g = max(1, int(self.model.numbers["n_guards"]))
+        n_i = max(1, int(self.model.numbers["n_intruders"]))
         kept = runs if every else 1
         return (
             np.zeros(runs, np.int64),
@@ -254,8 +202,7 @@ class KernelRaid:
         )
 
     def _heat_scale(self) -> Array:
-        floats = self.model.floats
-        return heat_scale(floats[kernel.F_WIDTH], floats[kernel.F_HEIGHT])
+        return heat_scale(self.model.numbers["width"], self.model.numbers["height"])
 
     def _settle(self, ctx: Array) -> None:
         """Ask the rule for the cases the last call missed (the run is then played again)."""
@@ -270,7 +217,7 @@ class KernelRaid:
         """Play ``runs`` runs from ``rng``'s uniforms and tally them."""
         outputs = self._outputs(runs, every=False)
         outcome, _, first, pairs, _, _, _, heat = outputs
-        lead = (self._m, state_tuple(self.model))
+        lead = (self._m, new_state(self.model))
         self._blocks.play(runs, rng, lead, (*outputs, self._heat_scale()))
         guards = len(self.model.sim.names)
         return tally(self.turns, guards, outcome, first, pairs, heat)
@@ -279,7 +226,7 @@ class KernelRaid:
         """Play ``runs`` runs one after the other from the given uniforms (they must be
         enough); every run's end, and the uniforms each drew."""
         outputs = self._outputs(runs, every=True)
-        lead = (self._m, state_tuple(self.model))
+        lead = (self._m, new_state(self.model))
         used = self._blocks.trace(uniforms, runs, lead, (*outputs, self._heat_scale()))
         outcome, end, first, pairs, alive, alert, aware, heat = outputs
         return Runs(outcome, end, first, pairs, alive, alert, aware, used, heat)

@@ -234,8 +234,9 @@ class KernelModel:
     arrays: dict[str, Array]
     hear: Array
     """The hearing table: [check, sound, steps, walls, alert, pool] → roll code."""
-    floats: Array
-    ints: Array
+    numbers: dict[str, float | int]
+    """The raid's and the rules' numbers, by the names of the kernel's model
+    (:class:`~vigile.games.skirmish.kernel.play.Raid`)."""
     doors: list[frozenset[int]] = field(default_factory=list)
     """The doors open in each door state the raid plays (the masks' first index)."""
     filled: int = 0
@@ -499,48 +500,40 @@ def build(scenario: Scenario) -> KernelModel:
         )
     hear = np.full(shape, UNKNOWN, np.int16)
 
-    floats = np.array(
-        [
-            width,
-            height,
-            float(move),
-            patrol_move(sim.rules).margin_cm,
-            float(sim.step),
-            sim.sight.auto_cm,
-            sim.reach,
-            move_grid.cell,
-            line_grid.cell,
-        ],
-        np.float64,
-    )
     bands = np.array([sim.sight.band_cm[a] for a in ATTITUDES], np.float64)
     striker = striker_knows(sim.rules)
-    ints = np.array(
-        [
-            int(sim.rules.num("turn.patrol_bounces")),
-            int(sim.alarm_ends),
-            int(sim.alert_on_noise),
-            n_g,
-            n_i,
-            n_t,
-            m,
-            move_grid.columns,
-            move_grid.rows,
-            line_grid.columns,
-            line_grid.rows,
-            int(len(every_wall) <= BRUTE_WALLS),
-            len(sim.groups),
-            STATES.index(AwarenessState.OBSERVED),
-            STATES.index(heard_state),
-            fumble_sound,
-            melee_sound,
-            SIDES,
-            int(sim.struck_sees),
-            -1 if striker is None else STATES.index(striker),
-            len(every_wall),
-        ],
-        np.int64,
-    )
+    numbers: dict[str, float | int] = {
+        "width": width,
+        "height": height,
+        "move": float(move),
+        "margin": float(patrol_move(sim.rules).margin_cm),
+        "step": float(sim.step),
+        "auto": sim.sight.auto_cm,
+        "reach": sim.reach,
+        "move_cell": float(move_grid.cell),
+        "line_cell": float(line_grid.cell),
+        "bounces": int(sim.rules.num("turn.patrol_bounces")),
+        "alarm_ends": int(sim.alarm_ends),
+        "alert_on_noise": int(sim.alert_on_noise),
+        "n_guards": n_g,
+        "n_intruders": n_i,
+        "n_turns": n_t,
+        "n_walls": m,
+        "move_columns": move_grid.columns,
+        "move_rows": move_grid.rows,
+        "line_columns": line_grid.columns,
+        "line_rows": line_grid.rows,
+        "brute": int(len(every_wall) <= BRUTE_WALLS),
+        "n_groups": len(sim.groups),
+        "observed": STATES.index(AwarenessState.OBSERVED),
+        "heard": STATES.index(heard_state),
+        "fumble_sound": fumble_sound,
+        "melee_sound": melee_sound,
+        "sides": SIDES,
+        "struck_sees": int(sim.struck_sees),
+        "striker_knows": -1 if striker is None else STATES.index(striker),
+        "n_entries": len(every_wall),
+    }
     patrolling = np.array([a.state is GuardState.PATROLLING for a in defenders] or [False])
     sector_start, sector_walls = entries(
         *sector_lists(
@@ -609,7 +602,7 @@ def build(scenario: Scenario) -> KernelModel:
         "initiative": initiative,
         "overhears": overhears,
     }
-    model = KernelModel(sim, sounds, pools, arrays, hear, floats, ints, states)
+    model = KernelModel(sim, sounds, pools, arrays, hear, numbers, states)
     # the nearest cases of each noise, asked now: the first any raid meets, and the ones that
     # show, before any run, which rules the hearing table comes from (``rules --coverage``)
     for sound in range(len(sounds)):
