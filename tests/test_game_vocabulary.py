@@ -110,7 +110,7 @@ def test_the_gm_page_of_a_skirmish_map_offers_skirmish_words(client: TestClient)
     actions = options(page, "do")
     assert actions["throw-grapple"] == "throw a grapple (SK-N2)"
     assert not {"attack-square", "snipe", "cast-invisibility"} & set(actions)
-    assert list(options(page, "overlay-select")) == ["", "half", "fast", "hidden", "immobile"]
+    assert list(options(page, "overlay-select")) == ["", "hidden", "immobile", "half", "fast"]
 
 
 @pytest.mark.parametrize("game", registry.BUILTIN)

@@ -26,5 +26,12 @@ VOCABULARY = Vocabulary(
         Term("outfit", "outfit", "tenue", ("SK-V4",)),
         Term("ninja", "ninja", "ninja", ("SK-A3",)),
     ),
+    ways=(
+        Term("hidden", "hidden, cover to cover", "caché, de couvert en couvert", ("SK-V3",)),
+        Term("immobile", "immobile", "immobile", ("SK-V3",)),
+        Term("half", "half speed", "demi-vitesse", ("SK-N3", "SK-V3")),
+        Term("fast", "full speed", "pleine vitesse", ("SK-N3", "SK-V3")),
+    ),
 )
-"""What a skirmish map offers."""
+"""What a skirmish map offers: a leg walks at half speed unless told otherwise; the risk map
+first shows a hidden intruder (SK-V3's order)."""
