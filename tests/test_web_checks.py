@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 import sologame
 import toygame
 from vigile import registry
+from vigile.checks.declare import Checks
 from vigile.cli import main
 from vigile.web.checks import MAX_BODY_BYTES, router
 
@@ -557,3 +558,55 @@ def test_requests_at_once_each_get_their_own_verdict(client: TestClient) -> None
     for seed, answer in answers.items():
         assert answer["observers"][0]["die_bonus"] == seed
     assert len(answers) == 12
+
+
+# --- one declaration: the schema, the commands -------------------------------------------------
+
+
+def test_each_check_has_its_typed_request_and_answer_in_the_schema(client: TestClient) -> None:
+    schema = client.app.openapi()  # type: ignore[attr-defined]
+    components = schema["components"]["schemas"]
+    operation = schema["paths"][f"{PREFIX}/starfinder/hide"]["post"]
+    body = operation["requestBody"]["content"]["application/json"]["schema"]
+    assert body == {"$ref": "#/components/schemas/StarfinderHideRequest"}
+    options = components["StarfinderHideOptions"]
+    assert options["additionalProperties"] is False
+    assert set(options["required"]) == {"stealth", "perception"}
+    stealth = options["properties"]["stealth"]
+    assert (stealth["type"], stealth["minimum"], stealth["maximum"]) == ("integer", -100, 100)
+    assert options["properties"]["total-concealment"]["default"] is False
+    request = components["StarfinderHideRequest"]["properties"]
+    assert set(request) == {"options", "lang", "seed", "dice_values", "view", "house_rules"}
+    assert "view" not in components["SkirmishAlarmRequest"]["properties"]
+    answer = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert answer["anyOf"] == [
+        {"$ref": "#/components/schemas/VerdictAnswer"},
+        {"$ref": "#/components/schemas/PlayerAnswer"},
+    ]
+    assert "chance" in components["VerdictAnswer"]["required"]
+    listing = schema["paths"][PREFIX]["get"]["responses"]["200"]["content"]
+    assert listing["application/json"]["schema"] == {"$ref": "#/components/schemas/Listing"}
+
+
+def test_every_check_names_a_rule_function_of_its_rulesets() -> None:
+    """A declaration turns options into arguments; the rule is the ruleset's own function."""
+    for game in ("skirmish", "starfinder", "dnd35"):
+        found = registry.get(game).load(registry.get(game).cli)
+        assert isinstance(found, Checks)
+        for check in found.checks:
+            assert check.rule.__module__.startswith(f"vigile.rulesets.{game}."), check.name
+
+
+def test_the_commands_options_are_the_declarations() -> None:
+    """``vigile check starfinder …``: one option per declared input, then the common ones."""
+    import typer
+
+    from vigile.cli.starfinder import app
+
+    declared = registry.get("starfinder").load(registry.get("starfinder").cli)
+    group = typer.main.get_command(app)
+    for check in declared.checks:
+        command = group.commands[check.name]  # type: ignore[attr-defined]
+        flags = [param.opts[0] for param in command.params]
+        common = ["--view", "--roll", "--dice-values", "--seed", "--json", "--lang"]
+        assert flags == [one.flag for one in check.inputs] + common + ["--house-rules"]
