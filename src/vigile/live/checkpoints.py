@@ -60,7 +60,7 @@ from vigile.engine.events import Event
 
 FORMAT: Final = 2
 """The checkpoints' format: raised whenever what a checkpoint holds changes shape."""
-EVERY: Final = 20
+EVERY: Final = 10
 """Records between two checkpoints: an undo, a restart or a late joiner replays fewer than this
 many actions after loading one. Each checkpoint costs a pickle of the state without its events
 (tens of kilobytes) and of the events since the last one, written with the record."""

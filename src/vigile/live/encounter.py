@@ -31,8 +31,10 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel
 
 from vigile.engine.events import Event
@@ -107,6 +109,26 @@ class Replayed:
     def rebase(self, seq: int, events: int, done: int) -> None:
         """Follow the stored checkpoint ``seq``, with this many events and actions in force."""
         self.base, self.base_events, self.base_done = seq, events, done
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with the spans and the actions in force as arrays: a checkpoint writes three
+        objects, not three a record (:mod:`vigile.live.checkpoints`)."""
+        state = dict(self.__dict__)
+        count = len(self.spans)
+        state["spans"] = (
+            np.fromiter(self.spans, dtype=np.int64, count=count),
+            np.fromiter(chain.from_iterable(self.spans.values()), dtype=np.int64, count=2 * count),
+        )
+        state["done"] = np.array(self.done, dtype=np.int64)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        records, bounds = state.pop("spans")
+        done = state.pop("done")
+        self.__dict__.update(state)
+        pairs = iter(bounds.tolist())
+        self.spans = dict(zip(records.tolist(), zip(pairs, pairs, strict=False), strict=True))
+        self.done = done.tolist()
 
 
 @dataclass(frozen=True)
