@@ -60,7 +60,10 @@ class GamePlugin:
     """``module:Class`` of its turn: a :class:`vigile.engine.game.Game` subclass taking
     ``(scenario, rules, rng, faces)``; or a ``module:function`` choosing one for a scenario."""
     cli: str | None = None
-    """``module:app`` of its ``vigile check`` commands (a Typer app), if it has any."""
+    """``module:attribute`` of its checks, if it has any: a declaration
+    (:class:`vigile.checks.declare.Checks`), from which vigile builds its ``vigile check``
+    commands, its HTTP check routes and its calculator form; or a Typer app of its own (its
+    ``vigile check`` commands only: the HTTP API serves declared checks)."""
     kernel: str | None = None
     """``module:function`` giving the game's compiled simulation model of a scenario (a
     :class:`vigile.sim.tally.Batched` played by a numba kernel), or None for a scenario it
