@@ -154,14 +154,27 @@ def _variants(args: tuple[str, ...]) -> Iterator[list[str]]:
     yield [*args, "--json", "--seed", "1", "--view", "player"]
 
 
-def check_rules(commands: tuple[tuple[str, ...], ...] = CHECKS) -> dict[str, set[str]]:
-    """Command (``skirmish noise``) → the rule IDs its canonical runs cite. A run its options
-    refuse (no ``--view`` on that command, a refused combination) counts for nothing."""
+def plugin_checks() -> tuple[tuple[str, ...], ...]:
+    """The canonical commands of every game that declares its own (a plug-in's
+    ``check_examples``, :class:`vigile.registry.GamePlugin`), after the built-in ones."""
+    return tuple(example for plugin in registry.games() for example in plugin.check_examples)
+
+
+def check_rules(commands: tuple[tuple[str, ...], ...] | None = None) -> dict[str, set[str]]:
+    """Command (``skirmish noise``) → the rule IDs its canonical runs cite (``commands``:
+    :data:`CHECKS` and every plug-in's :func:`plugin_checks`). A run its options refuse (no
+    ``--view`` on that command, a refused combination) counts for nothing."""
+    if commands is None:
+        commands = CHECKS + plugin_checks()
+    from vigile.checks.declare import Checks
+    from vigile.cli.common import check_app
+
     checks = typer.Typer(add_completion=False)
     for name in registry.names():
         plugin = registry.get(name)
         if plugin.cli is not None:
-            checks.add_typer(plugin.load(plugin.cli), name=name)
+            app = plugin.load(plugin.cli)
+            checks.add_typer(check_app(app) if isinstance(app, Checks) else app, name=name)
     command = typer.main.get_command(checks)
     found: dict[str, set[str]] = {}
     for args in commands:
@@ -179,9 +192,14 @@ def check_rules(commands: tuple[tuple[str, ...], ...] = CHECKS) -> dict[str, set
     return found
 
 
-@functools.cache
 def coverage() -> dict[str, frozenset[str]]:
-    """Place → the rule IDs played there (``check``, ``engine``, ``simulator``, ``riskmap``)."""
+    """Place → the rule IDs played there (``check``, ``engine``, ``simulator``, ``riskmap``),
+    computed once per list of games (a plug-in registered since is played too)."""
+    return _coverage(registry.version())
+
+
+@functools.cache
+def _coverage(version: int) -> dict[str, frozenset[str]]:
     from vigile.games.coverage import library_coverage
 
     per_command = check_rules()

@@ -28,6 +28,7 @@ import pkgutil
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
+from importlib import resources
 from types import ModuleType
 from typing import Any
 
@@ -39,7 +40,9 @@ from vigile.dice.source import RolledFaces
 from vigile.engine.events import Event
 from vigile.engine.run import new_game, play_game
 from vigile.errors import VigileError
-from vigile.scene.loader import bundled_names, load_scenario
+from vigile.scene.loader import bundled_names, load_scenario, parse_scenario
+from vigile.scene.model import Scenario
+from vigile.scene.vocabulary import vocabulary_of
 
 PLACES = ("check", "engine", "simulator", "riskmap")
 """Where a rule may be played, in the order the table shows them."""
@@ -78,14 +81,26 @@ def event_rules(event: Event) -> set[str]:
     return found
 
 
+def plugin_scenarios() -> list[Scenario]:
+    """The example scenarios of every game that ships its own (a plug-in's ``scenarios``,
+    ``package:file.yaml``), read from its package."""
+    found: list[Scenario] = []
+    for plugin in registry.games():
+        for source in plugin.scenarios:
+            package, _, name = source.rpartition(":")
+            text = resources.files(package or plugin.package).joinpath(name).read_text("utf-8")
+            found.append(parse_scenario(text, file=source))
+    return found
+
+
 def engine_rules(seeds: Iterable[int] = ENGINE_SEEDS) -> set[str]:
-    """The rules the turn engine cites playing every bundled scenario: once as written (with
-    its GM's dice, if it gives some), then with rolled dice for each seed. A game stopped by a
-    user error (the scenario's dice run out) still counts for the events logged so far."""
+    """The rules the turn engine cites playing every bundled scenario and every plug-in's
+    (:func:`plugin_scenarios`): once as written (with its GM's dice, if it gives some), then
+    with rolled dice for each seed. A game stopped by a user error (the scenario's dice run
+    out) still counts for the events logged so far."""
     found: set[str] = set()
     chosen = tuple(seeds)
-    for name in bundled_names():
-        scenario = load_scenario(name)
+    for scenario in [load_scenario(name) for name in bundled_names()] + plugin_scenarios():
         games = [new_game(scenario)]
         games += [
             new_game(scenario, seed=seed, faces=RolledFaces(np.random.default_rng(seed)))
@@ -116,13 +131,16 @@ def result_rules(value: object) -> set[str]:
     return set()
 
 
-def rule_functions(module: ModuleType) -> tuple[str, ...]:
+def rule_functions(
+    module: ModuleType, homes: tuple[str, ...] = ("vigile.rulesets.",)
+) -> tuple[str, ...]:
     """The names by which ``module`` holds a rule function (a function of
-    :mod:`vigile.rulesets`), as it calls them."""
+    :mod:`vigile.rulesets`, or of a module under one of ``homes``: a plug-in's package), as
+    it calls them."""
     return tuple(
         name
         for name, value in vars(module).items()
-        if inspect.isfunction(value) and value.__module__.startswith("vigile.rulesets.")
+        if inspect.isfunction(value) and value.__module__.startswith(homes)
     )
 
 
@@ -259,9 +277,36 @@ def riskmap_rules(
     return set(found)
 
 
+def plugin_riskmap_rules(resolution: float | None = None) -> set[str]:
+    """The rules whose verdicts the risk maps of the plug-ins' own scenarios come from: each
+    scenario's game's risk map hook (:class:`vigile.games.contract.RiskMapHook`), for each way
+    of moving its vocabulary offers (:attr:`vigile.scene.vocabulary.Vocabulary.overlays`),
+    recorded through the rule functions that the hook's module holds from the game's package.
+    A request the game refuses counts for nothing."""
+    from vigile.games.contract import RiskRequest, risk_map
+
+    found: set[str] = set()
+    for scenario in plugin_scenarios():
+        plugin = registry.get(scenario.ruleset)
+        if plugin.riskmap is None or plugin.name in registry.BUILTIN:
+            continue
+        module = importlib.import_module(plugin.riskmap.partition(":")[0])
+        homes = ("vigile.rulesets.", f"{plugin.package}.")
+        with recording(looked_up(module), rule_functions(module, homes)) as seen:
+            for way in vocabulary_of(plugin.name).names("overlays"):
+                with suppress(VigileError):
+                    risk_map(scenario, RiskRequest(str(way), resolution=resolution))
+        found |= seen
+    return found
+
+
 def library_coverage() -> dict[str, set[str]]:
     """Place → the rule IDs played there, for the engine, the simulator and the risk map."""
-    return {"engine": engine_rules(), "simulator": simulator_rules(), "riskmap": riskmap_rules()}
+    return {
+        "engine": engine_rules(),
+        "simulator": simulator_rules(),
+        "riskmap": riskmap_rules() | plugin_riskmap_rules(),
+    }
 
 
 def example_scenario(rule_id: str) -> str | None:
