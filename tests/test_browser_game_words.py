@@ -1,6 +1,7 @@
 """The editor's forms follow the game, in a real browser (Playwright, Debian's Chromium; as
 tests/test_browser_editor.py): on a D&D 3.5 map the leg form offers D&D's speeds and actions
-and a "runs (DD-5, DD-20)" switch that writes ``run: true``; the actor form offers Spot
+and a "runs (DD-5, DD-20)" switch that writes ``run: true``, an attack on a square (DD-9)
+takes its point from the one input; the actor form offers Spot
 (DD-3) and writes it inside ``bonuses``; no skirmish speed, grapple or dice."""
 
 from __future__ import annotations
@@ -64,6 +65,17 @@ def test_the_editor_s_forms_on_a_d20_map(chromium: Any, server: Server) -> None:
     page.wait_for_function(
         "() => document.getElementById('ed-yaml').value.includes("
         "'{to: [12, 18], speed: half, run: true}')",
+        timeout=WAIT_MS,
+    )
+
+    page.locator('#map-svg .waypoint[data-actor="Elandra"][data-leg="0"]').click()
+    page.wait_for_selector("#ed-action-do", timeout=WAIT_MS)
+    page.select_option("#ed-action-do", "attack-square")
+    page.fill("#ed-action-what", "30 20")
+    page.click("#ed-action-add")
+    page.wait_for_function(
+        "() => document.getElementById('ed-yaml').value.includes("
+        "'actions: [{do: attack-square, at: [30, 20]}]')",
         timeout=WAIT_MS,
     )
 

@@ -190,7 +190,16 @@ def test_the_editor_offers_its_words_and_sets_its_field(client: TestClient, tmp_
     assert words["stats"] == [
         {"name": "luck", "label": "luck (LUCK-2)", "rules": ["LUCK-2"], "kind": "number"}
     ]
-    assert [a["label"] for a in words["actions"]] == ["whistles a tune (LUCK-3)"]
+    assert words["actions"] == [
+        {
+            "name": "whistle",
+            "label": "whistles a tune (LUCK-3)",
+            "rules": ["LUCK-3"],
+            "field": "tune",  # what the editor's one input fills
+            "kind": "choice",
+            "choices": ["low", "high"],
+        }
+    ]
     assert [m["name"] for m in words["moves"]] == []
     wrong = client.post(
         "/api/v1/editor/apply",

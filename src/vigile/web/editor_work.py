@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from vigile import registry
 from vigile.awareness.vocabulary import Attitude
 from vigile.errors import InputError, LimitError
-from vigile.scene.games import item_models
+from vigile.scene.games import SHARED_ACTIONS, action_name, item_models, own_actions
 from vigile.scene.loader import ScenarioIssue, check_text
 from vigile.scene.model import Scenario
 from vigile.scene.vocabulary import vocabulary_of
@@ -407,7 +407,26 @@ def words_of(ruleset: str | None, lang: str) -> dict[str, Any]:
     actor, _ = item_models(known)
     for stat in words["stats"]:
         stat.update(stat_input(actor, stat["name"]))
+    models = {action_name(model): model for model in (*SHARED_ACTIONS, *own_actions(known))}
+    for action in words["actions"]:
+        model = models.get(action["name"])
+        if model is not None:
+            action.update(action_input(model))
     return words
+
+
+def action_input(model: type[BaseModel]) -> dict[str, Any]:
+    """The one input the editor's "add an action" row gives an action: its first required
+    field (else its first field), how it is typed, and the choices of a choice (``speak``:
+    ``volume``, one of whisper, conversation, animated; ``attack-square``: ``at``, a point)."""
+    fields = [(name, info) for name, info in model.model_fields.items() if name != "do"]
+    if not fields:
+        return {}
+    name, info = next(((n, i) for n, i in fields if i.is_required()), fields[0])
+    inner = _bare(info.annotation)
+    if get_origin(inner) is tuple:
+        return {"field": name, "kind": "point"}
+    return {"field": name, **stat_input(model, name)}
 
 
 def stat_input(model: type[BaseModel], path: str) -> dict[str, Any]:

@@ -308,13 +308,17 @@
     else if (el.dataset.wall) edit({op: "set-wall", index: selected.index, kind: el.value});
   }
   function addAction() {
+    // the one input fills the action's first required field, as the game's words say
+    // (its vocabulary, with each action's field and type): a target, a door, a point...
     var what = $("ed-action-do").value, arg = $("ed-action-what").value.trim(), action = {do: what};
-    if (what === "kill" || what === "strike") action.target = arg;
-    else if (what === "open-door" || what === "close-door") action.door = arg;
-    else if (what === "speak") action.volume = arg || "whisper";
-    else if (what === "throw-grapple") { action.onto = arg || "tile"; }
-    else if (what === "attack-square") { var xy = arg.split(/[ ,;]+/).map(Number); if (xy.length === 2) action.at = xy; }
-    else if (what === "snipe") action.target = arg;
+    var term = game.actions.filter(function (a) { return a.name === what; })[0] || {};
+    if (what === "throw-grapple") action.onto = arg || "tile";
+    else if (term.field && term.kind === "point") {
+      var xy = arg.split(/[ ,;]+/).map(Number);
+      if (xy.length === 2 && !isNaN(xy[0]) && !isNaN(xy[1])) action[term.field] = xy;
+    } else if (term.field && term.kind === "choice") action[term.field] = arg || term.choices[0];
+    else if (term.field && term.kind === "number") { if (arg) action[term.field] = Number(arg.replace(",", ".")); }
+    else if (term.field && arg) action[term.field] = arg;
     edit({op: "add-action", actor: selected.actor, index: selected.index, action: action});
   }
 
