@@ -267,3 +267,13 @@ def test_registering_a_plug_in_with_a_broken_vocabulary_is_refused() -> None:
     with pytest.raises(registry.PluginError, match="'whistle' is not one of its plan actions"):
         registry.register(silent)
     assert "luckgame" not in registry.names()
+
+
+def test_the_guide_shows_the_luck_game_s_fields() -> None:
+    """docs/plugins.md's code block for the luck game's fields is that file."""
+    root = Path(__file__).parents[1]
+    guide = (root / "docs" / "plugins.md").read_text("utf-8")
+    blocks = re.findall(r"```\w*\n# tests/(toygame_fields/[\w.]+)\n(.*?)```", guide, re.DOTALL)
+    assert [name for name, _ in blocks] == ["toygame_fields/fields.py"]
+    for name, code in blocks:
+        assert (root / "tests" / name).read_text("utf-8") == code, name
