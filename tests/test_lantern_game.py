@@ -83,7 +83,7 @@ def test_its_risk_map_depends_on_the_way(
     from vigile.games.contract import RiskRequest, risk_map
 
     found = risk_map(load_scenario(court), RiskRequest(way))
-    assert (found.exact(2, 5), found.exact(0, 1), found.exact(5, 11)) == (near, edge, 0)
+    assert (found.exact(2, 5), found.exact(0, 1), found.exact(5, 11)) == (near, edge, Fraction(0))
     assert main(["riskmap", str(court), "--attitude", way, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["max"]["exact"] == str(near)
     assert main(["riskmap", str(court), "--attitude", "hidden"]) == 2
