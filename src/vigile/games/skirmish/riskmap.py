@@ -7,16 +7,18 @@ given attitude is seen by at least one defender in one turn, ``1 − ∏(1 − p
 not see the spot for certain.
 
 One home per rule: nothing here re-implements a rule. A guard's sight chance depends on the
-distance only through the strict thresholds of the data file (``sight.*_cm``, ``sight.band_cm``);
-so for each guard the rule function is called once per distance class (between two thresholds),
-attitude, lit or not and line of sight or not, and the resulting little table of exact
-``Fraction``\\ s is indexed with numpy arrays. A noise chance depends on the distance only through
-its whole steps (SK-N4), so the rule is called once per distinct (surface, steps, walls) that
-occurs on the board, at the distance of one point of that class. Per-guard chances are combined
-exactly: each point carries the id of its combination of per-guard cases, and each combination's
-``Fraction`` is computed once. The floats of :attr:`RiskMap.risk` are ``float()`` of those
-``Fraction``\\ s, and :meth:`Board.risk_at` answers for any single point by calling the rule
-functions directly (the slow, obvious path the tests compare against).
+distance only through its strict thresholds (the rule module's cases:
+:class:`~vigile.rulesets.skirmish.sight.SightDistances`); so for each guard the rule function is
+called once per distance class (between two thresholds), attitude, lit or not and line of sight
+or not, and the resulting little table of exact ``Fraction``\\ s is indexed with numpy arrays.
+A noise chance depends on the distance only through its whole steps (SK-N4,
+:func:`~vigile.rulesets.skirmish.noise.distance_steps`), so the rule is called once per distinct
+(surface, steps, walls) that occurs on the board, at the distance of one point of that class.
+Per-guard chances are combined exactly: each point carries the id of its combination of
+per-guard cases, and each combination's ``Fraction`` is computed once. The floats of
+:attr:`RiskMap.risk` are ``float()`` of those ``Fraction``\\ s, and :meth:`Board.risk_at`
+answers for any single point by calling the rule functions directly (the slow, obvious path the
+tests compare against).
 
 Rulings of the map (the notes say them): guards stand at their start positions; what a guard
 sees an intruder of the map's attitude doing at a point is the turn engine's own ruling
@@ -49,10 +51,10 @@ from vigile.rulesets.skirmish.movement import turn_rate
 from vigile.rulesets.skirmish.noise import (
     NoiseEvent,
     death_surface,
-    distance_modifier,
+    distance_step_cm,
     noise_check,
 )
-from vigile.rulesets.skirmish.sight import Attitude, seen_attitude, sight_check
+from vigile.rulesets.skirmish.sight import Attitude, seen_attitude, sight_check, sight_distances
 from vigile.scene.actors import Outfit, Side
 from vigile.scene.geometry import (
     Barriers,
@@ -474,17 +476,10 @@ Cases = tuple[IntArray, list[Fraction]]
 
 
 def sight_thresholds(rules: RuleData) -> list[float]:
-    """0 and every distance of the sight data (``sight.*_cm``, ``sight.band_cm.*``), sorted:
-    the sight rule compares distances only with these (strictly, SK-V8), so its answer is the
-    same everywhere between two consecutive ones."""
-    section = rules.values["sight"]
-    found = {0.0}
-    for key, value in section.items():
-        if key == "band_cm":
-            found |= {float(v) for v in value.values()}
-        elif key.endswith("_cm"):
-            found.add(float(value))
-    return sorted(found)
+    """0 and every distance the sight rule compares with, sorted (the rule's own cases,
+    :meth:`~vigile.rulesets.skirmish.sight.SightDistances.thresholds`): strictly (SK-V8), so
+    its answer is the same everywhere between two consecutive ones."""
+    return sight_distances(rules).thresholds()
 
 
 def _sight_table(
@@ -566,8 +561,8 @@ def _noise_cases(
     walls = crossings(
         board.barriers, guard.x, guard.y, points.x, points.y, board.barriers.counts_for_noise
     )
-    # the step of SK-N4 as the rule itself reports it (night or day)
-    step = distance_modifier(board.rules, 0.0, board.scenario.time).params["step"]
+    # the whole steps of SK-N4 (night or day), as the rule counts them (``distance_steps``)
+    step = distance_step_cm(board.rules, board.scenario.time)
     steps = np.floor_divide(distance, float(step)).astype(np.int64)
     surface = np.zeros(n, dtype=np.int64)
     kinds: list[str] = [""]
