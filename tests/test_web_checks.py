@@ -610,3 +610,17 @@ def test_the_commands_options_are_the_declarations() -> None:
         flags = [param.opts[0] for param in command.params]
         common = ["--view", "--roll", "--dice-values", "--seed", "--json", "--lang"]
         assert flags == [one.flag for one in check.inputs] + common + ["--house-rules"]
+
+
+def test_the_server_runs_checks_without_the_command_line_parser() -> None:
+    """The web app imports neither click nor Typer: a check over HTTP calls its rule function."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, vigile.web, vigile.web.checks as c; "
+        "c.calculate('dnd35', 'spot', {'options': {'spot': 1, 'distance': 5, 'target': 'still'}}, "
+        "c.Lang.EN); print(sorted(m for m in ('click', 'typer') if m in sys.modules))"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]"
