@@ -69,12 +69,13 @@ class EventLog(list[Event]):
 
     def head(self, count: int) -> EventLog:
         """A new log of the first ``count`` events, sharing the pieces not read yet."""
+        for first, (end, _) in list(self._pieces.items()):
+            if first < count < end:
+                self._read(first, count)  # a piece cut in two: read it now
         made = EventLog()
         list.extend(made, list.__getitem__(self, slice(0, count)))
         made._fetch = self._fetch
         made._pieces = {s: p for s, p in self._pieces.items() if s < count}
-        if any(end > count for end, _ in made._pieces.values()):
-            made._read(0, count)  # a piece cut in two: read it now
         return made
 
     # ---------------------------------------------------------------- reading the pieces
