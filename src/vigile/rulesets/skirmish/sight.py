@@ -28,12 +28,19 @@ class SightDistances:
     """The distances the night sight rule compares a gap with, and the cases they make (SK-V2,
     SK-V3, SK-V8): the one home of those numbers and of their cases. The rule reads a distance
     only through them, both comparisons strict (SK-V8), so its verdict is the same for every
-    distance of a case; the simulator's tables and the risk map hold one verdict per case."""
+    distance of a case; the simulator's tables and the risk map hold one verdict per case.
+    Each number is read from ``rules`` when asked (``sight_check`` asks one or two per call)."""
 
-    auto_cm: float
-    """A moving target closer than this is seen (SK-V2)."""
-    band_cm: dict[Attitude, float]
-    """A test is allowed only closer than the attitude's band (SK-V3)."""
+    rules: RuleData
+
+    @property
+    def auto_cm(self) -> int:
+        """A moving target closer than this is seen (SK-V2: ``sight.auto_moving_cm``)."""
+        return self.rules.num("sight.auto_moving_cm")
+
+    def band_cm(self, attitude: Attitude) -> int:
+        """A test is allowed only closer than the attitude's band (SK-V3: ``sight.band_cm``)."""
+        return self.rules.num(f"sight.band_cm.{attitude.value}")
 
     def near(self, distance_cm: float) -> bool:
         """Closer than the automatic distance (SK-V2, strict)."""
@@ -41,11 +48,11 @@ class SightDistances:
 
     def in_band(self, attitude: Attitude, distance_cm: float) -> bool:
         """Closer than the attitude's band (SK-V3, strict: SK-V8)."""
-        return distance_cm < self.band_cm[attitude]
+        return distance_cm < self.band_cm(attitude)
 
     def reach(self, attitude: Attitude) -> float:
         """From this distance on, neither near nor in the attitude's band."""
-        return max(self.auto_cm, self.band_cm[attitude])
+        return float(max(self.auto_cm, self.band_cm(attitude)))
 
     def representative(self, attitude: Attitude, near: bool, in_band: bool) -> float:
         """A distance of the case (``near``, ``in_band``) for ``attitude``: the case's
@@ -54,24 +61,21 @@ class SightDistances:
         if near and in_band:
             return 0.0
         if in_band:
-            return self.auto_cm
+            return float(self.auto_cm)
         if near:
-            return self.band_cm[attitude]
+            return float(self.band_cm(attitude))
         return self.reach(attitude)
 
     def thresholds(self) -> list[float]:
         """0 and every distance the rule compares with, sorted: its verdict is the same
         everywhere between two consecutive ones."""
-        return sorted({0.0, self.auto_cm, *self.band_cm.values()})
+        return sorted({0.0, float(self.auto_cm), *(float(self.band_cm(a)) for a in Attitude)})
 
 
 def sight_distances(rules: RuleData) -> SightDistances:
     """The sight rule's distances as ``rules`` gives them (``sight.auto_moving_cm``,
     ``sight.band_cm.*``)."""
-    return SightDistances(
-        auto_cm=float(rules.num("sight.auto_moving_cm")),
-        band_cm={a: float(rules.num(f"sight.band_cm.{a.value}")) for a in Attitude},
-    )
+    return SightDistances(rules)
 
 
 def seen_attitude(moved_as: Attitude | None, *, in_cover: bool) -> Attitude:
@@ -163,13 +167,13 @@ def sight_check(
             return settled(True, notes)
         notes.append(Line("skirmish.sight.lit_but_hidden", "SK-V5"))
     cases = sight_distances(rules)
-    auto = rules.num("sight.auto_moving_cm")  # as the data gives it, in the lines
     if attitude.moving and cases.near(distance_cm):
+        auto = cases.auto_cm
         notes.append(
             Line("skirmish.sight.auto_moving", "SK-V2", {"distance": distance, "band": auto})
         )
         return settled(True, notes)
-    band = rules.num(f"sight.band_cm.{attitude.value}")
+    band = cases.band_cm(attitude)
     if not cases.in_band(attitude, distance_cm):
         notes.append(
             Line(

@@ -500,7 +500,7 @@ def build(scenario: Scenario) -> KernelModel:
         )
     hear = np.full(shape, UNKNOWN, np.int16)
 
-    bands = np.array([sim.sight.band_cm[a] for a in ATTITUDES], np.float64)
+    bands = np.array([sim.sight.band_cm(a) for a in ATTITUDES], np.float64)
     striker = striker_knows(sim.rules)
     numbers: dict[str, float | int] = {
         "width": width,
@@ -508,7 +508,7 @@ def build(scenario: Scenario) -> KernelModel:
         "move": float(move),
         "margin": float(patrol_move(sim.rules).margin_cm),
         "step": float(sim.step),
-        "auto": sim.sight.auto_cm,
+        "auto": float(sim.sight.auto_cm),
         "reach": sim.reach,
         "move_cell": float(move_grid.cell),
         "line_cell": float(line_grid.cell),
