@@ -22,6 +22,7 @@ from pathlib import Path
 
 KERNEL_SOURCES = (
     "vigile/sim/kernel",
+    "vigile/games/d20",
     "vigile/games/skirmish/kernel",
     "vigile/games/dnd35/kernel",
     "vigile/games/starfinder/kernel",
