@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import httpx
 import pytest
@@ -27,7 +28,7 @@ from sqlalchemy import URL, create_engine, make_url, text
 PG_URL = os.environ.get("VIGILE_TEST_PG_URL")
 TOKEN = "test-server-token-0123456789"
 START_S = 30.0
-_GM_LINE = re.compile(r"^GM: (http://127\.0\.0\.1:(\d+))/\?token=")
+_GM_LINE = re.compile(r"^GM: (http://\S+?:(\d+))/(?:\?token=(\S+))?")
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -69,7 +70,8 @@ class Server:
 
     db: str
     args: tuple[str, ...] = ()
-    token: str = TOKEN
+    token: str | None = TOKEN
+    """The ``--token`` given (None: none; the one printed, if any, is kept here)."""
     base: str = ""
     process: subprocess.Popen[str] | None = None
     output: list[str] = field(default_factory=list)
@@ -78,7 +80,7 @@ class Server:
     def start(self) -> Server:
         command = [
             sys.executable, "-m", "vigile", "serve", "--port", "0", "--db", self.db,
-            "--token", self.token, *self.args,
+            *(("--token", self.token) if self.token is not None else ()), *self.args,
         ]  # fmt: skip
         env = {k: v for k, v in os.environ.items() if k not in ("VIGILE_TOKEN", "VIGILE_DB")}
         self.process = subprocess.Popen(
@@ -111,6 +113,8 @@ class Server:
             self.output.append(line)
             found = _GM_LINE.match(line)
             if found:
+                if found.group(3):
+                    self.token = unquote(found.group(3))
                 return found.group(1)
         raise AssertionError(f"no GM line: {self.output}")
 

@@ -36,8 +36,26 @@ TokenOpt = Annotated[
     typer.Option(
         "--token",
         envvar=ENV_TOKEN,
-        help="The GM's token (else a new one is drawn and printed).",
+        help="The GM's server token, kept in the database for the next starts (else the one "
+        "kept there, else a new one is drawn and printed).",
         show_envvar=True,
+    ),
+]
+NewTokenOpt = Annotated[
+    bool,
+    typer.Option(
+        "--new-token",
+        help="Draw a new server token, print it and keep it (the GM's old link stops working).",
+    ),
+]
+PublicUrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--public-url",
+        metavar="URL",
+        help="Where players reach the server (http://HOST:PORT, or the address of a proxy in "
+        "front of it), for the join links and QR codes (else the LAN address with --host "
+        "0.0.0.0, or the address each page was opened at).",
     ),
 ]
 CorsOpt = Annotated[
@@ -80,6 +98,25 @@ def check_token(token: str) -> str:
     return token
 
 
+def check_public_url(url: str) -> str:
+    """``--public-url``: an http(s) address without a path, query or credentials."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or "@" in parts.netloc
+    ):
+        raise InputError(
+            f"{url!r} is not an address such as http://192.168.1.20:8765", where="--public-url"
+        )
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def _say(line: str) -> None:
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
@@ -94,6 +131,8 @@ def register(root: typer.Typer) -> None:
         port: PortOpt = 8765,
         db: DbOpt = None,
         token: TokenOpt = None,
+        new_token: NewTokenOpt = False,
+        public_url: PublicUrlOpt = None,
         cors_origin: CorsOpt = None,
         demo: DemoOpt = False,
         workspace: WorkspaceOpt = None,
@@ -107,7 +146,10 @@ def register(root: typer.Typer) -> None:
         from vigile.web.app import check_origin
         from vigile.web.serve import bind, is_loopback, serve, url_base
 
-        gm_token = check_token(token) if token is not None else secrets.token_urlsafe(32)
+        if token is not None and new_token:
+            raise InputError("either --token or --new-token, not both", where="--new-token")
+        given = check_token(token) if token is not None else None
+        public = check_public_url(public_url) if public_url is not None else None
         origins = [check_origin(origin) for origin in cors_origin or []]
         folder = _workspace(workspace)
         if scheduler is not None:
@@ -115,12 +157,25 @@ def register(root: typer.Typer) -> None:
 
             check_scheduler(scheduler)
         with Store(db) as store:
-            app = create_app(store, gm_token=gm_token, cors_origins=origins)
+            shown = given
+            if shown is None and (new_token or store.server_token_digest() is None):
+                shown = secrets.token_urlsafe(32)
+            digest = store.server_token_digest() if shown is None else None
+            sock = bind(host, port)
+            base = url_base(sock, host)
+            wildcard = host in ("0.0.0.0", "::", "")
+            app = create_app(
+                store,
+                gm_token=shown,
+                gm_digest=digest,
+                cors_origins=origins,
+                public_base=public or (base if wildcard else None),
+            )
+            if shown is not None:
+                store.keep_server_token(shown)
             from vigile.web.editor import configure
 
             configure(app, workspace=folder, scheduler=scheduler)
-            sock = bind(host, port)
-            base = url_base(sock, host)
             if not is_loopback(host):
                 print(
                     f"vigile serve: warning: listening on {host}: anyone who can reach this "
@@ -129,11 +184,18 @@ def register(root: typer.Typer) -> None:
                     file=sys.stderr,
                     flush=True,
                 )
-            _say(f"GM: {base}/?token={quote(gm_token, safe='')}")
+            if shown is not None:
+                _say(f"GM: {base}/?token={quote(shown, safe='')}")
+            else:
+                _say(
+                    f"GM: {base}/ (open the GM link printed when this database's token was "
+                    "made: it still works; --new-token makes a new one)"
+                )
             _say(f"API docs: {base}/docs")
             _say(f"database: {store.url}")
             if folder is not None:
-                _say(f"editor: {base}/editor?token={quote(gm_token, safe='')} (saves in {folder})")
+                opened = f"?token={quote(shown, safe='')}" if shown is not None else ""
+                _say(f"editor: {base}/editor{opened} (saves in {folder})")
             if demo:
                 _demo(store, base)
             serve(app, sock)

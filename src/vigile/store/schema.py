@@ -114,3 +114,12 @@ checkpoints = Table(
     Column("chunk", LargeBinary, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
 )
+
+settings = Table(
+    "settings",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("changed", DateTime(timezone=True), nullable=False),
+)
+"""The server's own settings (``server_token``: the SHA-256 digest of the GM's server token)."""

@@ -54,6 +54,8 @@ from .errors import (
 )
 from .migrate import revisions, upgrade
 
+SERVER_TOKEN: Final = "server_token"
+"""The setting that holds the digest of the server's token."""
 MAX_NAME: Final = 200
 """Characters in an encounter's name, its source, a token's character."""
 MAX_RULESET: Final = 40
@@ -579,6 +581,33 @@ class Store:
             return _drop_checkpoints(connection, encounter_id, since, until)
 
     # -- tokens -------------------------------------------------------------------------------
+
+    def server_token_digest(self) -> str | None:
+        """The digest of the server's token kept in the database (None: none yet)."""
+        table = schema.settings
+        query = select(table.c.value).where(table.c.name == SERVER_TOKEN)
+        with self._guard(), self._engine.connect() as connection:
+            found = connection.execute(query).scalar()
+        return None if found is None else str(found)
+
+    def keep_server_token(self, token: str) -> str:
+        """Keep the server's token (its SHA-256 digest only, as every token) so that the GM's
+        link still opens the encounters after a restart; returns the digest."""
+        digest = _digest(token)
+        table = schema.settings
+        now = datetime.now(UTC)
+        with self._guard(), self._writer.begin() as connection:
+            done = connection.execute(
+                update(table)
+                .where(table.c.name == SERVER_TOKEN)
+                .values(value=digest, changed=now)
+            )
+            if done.rowcount == 0:
+                connection.execute(
+                    insert(table).values(name=SERVER_TOKEN, value=digest, changed=now)
+                )
+        return digest
+
 
     def create_token(self, encounter_id: str, role: str, character: str | None = None) -> str:
         """A new access token to the encounter for ``role`` (``gm``, ``player``, ``table``),

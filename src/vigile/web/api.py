@@ -28,6 +28,7 @@ from vigile.store import EncounterRow
 
 from . import limits
 from .auth import GM, AnyViewer, Ctx, EncounterId, ServerGM, Token, Viewer, forbidden
+from .context import Context
 from .language import request_lang
 from .problems import MEDIA_TYPE, PROBLEM_SCHEMA
 from .sse import MAX_STREAMS, MAX_STREAMS_PER_TOKEN, Stream, Subscriber, stream
@@ -179,9 +180,16 @@ def encounter_json(row: EncounterRow, *, gm: bool) -> dict[str, Any]:
     return shown
 
 
+def public_root(request: Request) -> str:
+    """Where a player's phone reaches this server: the address ``vigile serve`` printed for
+    the table (its LAN address when it listens on every interface), else the request's."""
+    ctx: Context = request.app.state.vigile
+    return (ctx.public_base or str(request.base_url)).rstrip("/")
+
+
 def join_url(request: Request, encounter_id: str, token: str) -> str:
     """The link a viewer opens: the encounter's page with its token."""
-    base = str(request.base_url).rstrip("/")
+    base = public_root(request)
     return f"{base}/encounters/{encounter_id}?token={quote(token, safe='')}"
 
 

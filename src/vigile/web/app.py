@@ -4,6 +4,7 @@ bodies, and CORS for an explicit list of origins only (a VTT module in the GM's 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from urllib.parse import urlsplit
@@ -50,15 +51,23 @@ def check_origin(origin: str) -> str:
 def create_app(
     store: Store,
     *,
-    gm_token: str,
+    gm_token: str | None = None,
+    gm_digest: str | None = None,
     cors_origins: Sequence[str] = (),
     max_body: int = MAX_BODY,
+    public_base: str | None = None,
 ) -> FastAPI:
-    """The app over ``store``, whose GM is whoever holds ``gm_token``."""
-    if not gm_token:
-        raise InputError("the server's token must not be empty", where="--token")
+    """The app over ``store``, whose GM is whoever holds ``gm_token`` (or the token whose
+    SHA-256 digest is ``gm_digest``: the one the database keeps). ``public_base``: where
+    players reach the server, for their join links (else the address of each request)."""
+    if gm_token is not None:
+        if not gm_token:
+            raise InputError("the server's token must not be empty", where="--token")
+        gm_digest = hashlib.sha256(gm_token.encode("utf-8")).hexdigest()
+    if not gm_digest:
+        raise InputError("the server needs a token", where="--token")
     origins = [check_origin(origin) for origin in cors_origins]
-    ctx = Context(store, gm_token)
+    ctx = Context(store, gm_digest, public_base=public_base)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

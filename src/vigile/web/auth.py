@@ -14,6 +14,7 @@ asked (a player posting an action, a player asking for another character's view)
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 from dataclasses import dataclass
 from typing import Annotated, Final
@@ -84,7 +85,8 @@ def forbidden(detail: str) -> HTTPException:
 def is_server_token(ctx: Context, token: str | None) -> bool:
     if token is None:
         return False
-    return hmac.compare_digest(token.encode("utf-8"), ctx.gm_token.encode("utf-8"))
+    digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
+    return hmac.compare_digest(digest, ctx.gm_digest)
 
 
 def server_gm(ctx: Ctx, token: Token) -> Viewer:

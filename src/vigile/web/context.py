@@ -22,7 +22,11 @@ CACHED: Final = 64
 @dataclass
 class Context:
     store: Store
-    gm_token: str
+    gm_digest: str
+    """The SHA-256 digest of the server's token (hex): the token itself is not kept."""
+    public_base: str | None = None
+    """Where players reach the server (``http://192.168.1.20:8765``), for the join links and
+    their QR codes; None: the address each request came to."""
     hub: Hub = field(default_factory=Hub)
     cached: int = CACHED
     _encounters: OrderedDict[str, Encounter] = field(default_factory=OrderedDict)

@@ -52,6 +52,7 @@ from vigile.scene.reading import MAX_BYTES, format_of
 
 from . import checks as check_api
 from . import limits, mapsvg, pageplay, pagetext
+from .api import public_root
 from .auth import Viewer, encounter_viewer, is_server_token, presented
 from .context import Context, context
 from .language import request_lang
@@ -535,7 +536,7 @@ def joins(request: Request, ctx: Ctx, encounter_id: str) -> Response:
     try:
         viewer_gm(ctx, request, encounter_id)
         encounter = ctx.encounter(encounter_id)
-        root = str(request.base_url).rstrip("/")
+        root = public_root(request)
         links: list[dict[str, Any]] = []
         table = ctx.store.create_token(encounter.id, "table")
         shared = pagetext.text("table", lang)

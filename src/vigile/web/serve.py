@@ -266,14 +266,29 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def lan_address(family: int = socket.AF_INET) -> str | None:
+    """This machine's address on its local network (the one its default route leaves from),
+    or None where it has none. A UDP socket's ``connect`` picks the route and sends nothing."""
+    probe_to = ("192.0.2.1", 9) if family == socket.AF_INET else ("2001:db8::1", 9)
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect(probe_to)
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    found = ipaddress.ip_address(address)
+    return None if found.is_loopback or found.is_unspecified else address
+
+
 def url_base(sock: socket.socket, host: str) -> str:
-    """``http://HOST:PORT`` to print: a wildcard address shows as this machine's loopback."""
+    """``http://HOST:PORT`` to print: a wildcard address shows as this machine's address on
+    its local network (what a phone at the table opens), else as its loopback."""
     port = sock.getsockname()[1]
     shown = host
     if host in ("0.0.0.0", ""):
-        shown = "127.0.0.1"
+        shown = lan_address() or "127.0.0.1"
     elif host == "::":
-        shown = "::1"
+        shown = lan_address(socket.AF_INET6) or "::1"
     if ":" in shown:
         shown = f"[{shown}]"
     return f"http://{shown}:{port}"
