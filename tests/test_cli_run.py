@@ -49,6 +49,23 @@ def test_demo_in_french_and_as_a_character(capsys: pytest.CaptureFixture[str]) -
     assert "Chance" not in out
 
 
+def test_as_finds_a_character_in_any_case(capsys: pytest.CaptureFixture[str]) -> None:
+    exact = run(capsys, "demo", "--as", "Kage", "--seed", "4")
+    assert exact[0] == 0 and exact[1].startswith("What Kage knows")
+    assert run(capsys, "demo", "--as", "kage", "--seed", "4")[1] == exact[1]
+    assert run(capsys, "demo", "--as", "KAGE", "--seed", "4")[1] == exact[1]
+    code, _, err = run(capsys, "demo", "--as", "kag")
+    assert code == 2 and "no character called 'kag'" in err and "Kage, Tsuki, Kaze" in err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from vigile import __version__
+
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out == f"vigile {__version__}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+\S*", __version__)
+
+
 def test_run_json_lines_replay(capsys: pytest.CaptureFixture[str]) -> None:
     _, first, _ = run(capsys, "run", "night-raid", "--seed", "9", "--json")
     _, again, _ = run(capsys, "run", "night-raid", "--seed", "9", "--json")

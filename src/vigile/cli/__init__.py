@@ -17,10 +17,31 @@ from vigile.io.i18n import Lang
 HELP = "vigile adjudicates stealth and detection in tabletop games: exact odds, explained."
 
 
+def _version(shown: bool) -> None:
+    if shown:
+        from vigile import __version__
+
+        sys.stdout.write(f"vigile {__version__}\n")
+        raise typer.Exit()
+
+
 def _root() -> typer.Typer:
-    return typer.Typer(
+    root = typer.Typer(
         help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
     )
+
+    @root.callback()
+    def options(
+        version: Annotated[
+            bool,
+            typer.Option(
+                "--version", callback=_version, is_eager=True, help="Print vigile's version."
+            ),
+        ] = False,
+    ) -> None:
+        """vigile adjudicates stealth and detection in tabletop games: exact odds, explained."""
+
+    return root
 
 
 def _check_group() -> typer.Typer:

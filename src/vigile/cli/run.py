@@ -54,7 +54,7 @@ def run_scenario(
     printed, then why it stopped: one error line (exit 2), or, for Ctrl-C, exit 130.
     """
     from vigile.engine.run import check_turns, new_game, play_game
-    from vigile.io.views import check_name
+    from vigile.io.views import character_name
     from vigile.scene.loader import load_scenario
 
     check_seed(seed)
@@ -77,7 +77,7 @@ def run_scenario(
         faces = GivenFaces(scenario.dice_values, where="dice_values")
     game = new_game(scenario, seed=seed, faces=faces)
     if name is not None:
-        check_name(game.walkers, name)
+        name = character_name(game.walkers, name)
     log = GameLog(lang, name, json_out, seed=drawn)
     if step:
         log.write(log.view.header(game.walkers))

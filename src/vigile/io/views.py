@@ -284,8 +284,23 @@ def json_lines(
     yield outcome_json_line(result.outcome)
 
 
+def character_name(walkers: Iterable[Walker], typed: str) -> str:
+    """The character ``typed`` names, in any case (``kage``: Kage); an error listing the
+    scenario's characters where none is called so, or where the case alone tells two apart
+    and ``typed`` is neither."""
+    names = [w.name for w in walkers]
+    if typed in names:
+        return typed
+    folded = [n for n in names if n.casefold() == typed.casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    raise InputError(
+        f"no character called {typed!r}; the scenario has: {', '.join(names)}", where="--as"
+    )
+
+
 def check_name(walkers: Iterable[Walker], name: str) -> None:
-    """Refuse a character the scenario does not have, listing those it has."""
+    """Refuse a character the scenario does not have (the exact name), listing those it has."""
     names = [w.name for w in walkers]
     if name not in names:
         raise InputError(
