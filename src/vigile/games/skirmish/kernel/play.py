@@ -339,6 +339,16 @@ class Numbers(NamedTuple):
     alert_on_noise: int
 
 
+class Helpers(NamedTuple):
+    """What the turn's phases hand the hot helpers (:func:`_queries`)."""
+
+    segments: Segments
+    line: LineGrid
+    detections: Detections
+    guards: Guards
+    numbers: Numbers
+
+
 class Sound(NamedTuple):
     """A noise and who made it (:func:`_noise`): the sound (its row of the hearing table) at
     (x, y); its maker, seen at (mx, my) with his attitude, light and outfit; the doors' noise
@@ -729,7 +739,7 @@ def _blow_noise(
 
 
 @internal
-def _queries(M: Raid, W: State) -> tuple[Segments, LineGrid, Detections, Guards, Numbers]:
+def _queries(M: Raid, W: State) -> Helpers:
     """The few arrays and scalars the hot helpers read, out of the model and the state: ``G``
     (segment queries), ``L`` (the line grid's numbers), ``D`` (detections), ``V`` (the
     guards and their tables), ``P`` (the rules' numbers)."""
@@ -744,7 +754,7 @@ def _queries(M: Raid, W: State) -> tuple[Segments, LineGrid, Detections, Guards,
         M.hear, W.cache_line, W.cache_walls, W.cache_steps,
     )  # fmt: skip
     P = Numbers(M.auto, M.step, M.sides, M.n_guards, M.alert_on_noise)
-    return G, L, D, V, P
+    return Helpers(G, L, D, V, P)
 
 
 @internal
@@ -845,20 +855,10 @@ def _reaches(M: Raid, W: State, G: Segments, L: LineGrid, k: int, victim: int) -
 
 
 @inlined
-def _ops(
-    M: Raid,
-    W: State,
-    G: Segments,
-    L: LineGrid,
-    D: Detections,
-    V: Guards,
-    P: Numbers,
-    t: int,
-    uniforms: np.ndarray,
-    ctx: np.ndarray,
-) -> None:
+def _ops(M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """The intruders' side of turn t, as the schedule recorded it. Inlined: a call would pass
     the model's and the run's hundred arrays, every turn."""
+    G, L, D, V, P = Q
     ops = M.ops
     sides = P.sides
     alive = W.alive
@@ -910,17 +910,10 @@ def _ops(
 
 @inlined
 def _conversations(
-    M: Raid,
-    W: State,
-    G: Segments,
-    L: LineGrid,
-    V: Guards,
-    P: Numbers,
-    t: int,
-    uniforms: np.ndarray,
-    ctx: np.ndarray,
+    M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np.ndarray
 ) -> None:
     """Each living intruder tests to overhear each talking guard (SK-N7, ``may_overhear``)."""
+    G, L, P = Q.segments, Q.line, Q.numbers
     talks = M.talks
     mask = M.noise_mask[M.turn_doors[t, 1]]
     positions = M.positions
@@ -953,21 +946,12 @@ def _conversations(
 
 
 @inlined
-def _sight(
-    M: Raid,
-    W: State,
-    G: Segments,
-    L: LineGrid,
-    D: Detections,
-    V: Guards,
-    P: Numbers,
-    t: int,
-    uniforms: np.ndarray,
-    ctx: np.ndarray,
-) -> None:
+def _sight(M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Every living guard on every intruder it does not watch; then discovery (SK-G3, SK-G4).
-    A posted guard's codes are read from :data:`POSTED_LOOK` and :data:`POSTED_FIND`; the pairs
-    come from the turn's lists (:data:`LOOK_PAIRS`, :data:`FIND_PAIRS`), in the loops' order."""
+    A posted guard's codes are read from :attr:`Raid.posted_look` and
+    :attr:`Raid.posted_find`; the pairs come from the turn's lists (:attr:`Raid.look_pairs`,
+    :attr:`Raid.find_pairs`), in the loops' order."""
+    G, L, D, V, P = Q
     mask = M.sight_mask[M.turn_doors[t, 1]]
     positions = M.positions
     outfits = M.intruder_outfit
@@ -1088,8 +1072,9 @@ def _find_code(
 
 @compiled
 def posted_codes(M: Raid, W: State) -> None:
-    """Fill :data:`POSTED_LOOK` and :data:`POSTED_FIND`: every posted guard's codes, each turn,
-    as :func:`_sight` would work them out (the same functions, from the guards' places)."""
+    """Fill :attr:`Raid.posted_look` and :attr:`Raid.posted_find`: every posted guard's codes,
+    each turn, as :func:`_sight` would work them out (the same functions, from the guards'
+    places)."""
     n_g, n_i = M.n_guards, M.n_intruders
     n_ops = M.ops.shape[0]
     G, L, _, V, P = _queries(M, W)
@@ -1116,19 +1101,9 @@ def posted_codes(M: Raid, W: State) -> None:
 
 
 @inlined
-def _alarms(
-    M: Raid,
-    W: State,
-    G: Segments,
-    L: LineGrid,
-    D: Detections,
-    V: Guards,
-    P: Numbers,
-    t: int,
-    uniforms: np.ndarray,
-    ctx: np.ndarray,
-) -> None:
+def _alarms(M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """The detections of the turn, in order (SK-G5): initiative within reach, else the cry."""
+    G, L, D, V, P = Q
     scalars = W.scalars
     queue = W.queue
     alive = W.alive
@@ -1245,18 +1220,18 @@ def play_runs(
         start = ctx[C_POS]
         _new_run(M, W)
         # the hot helpers' tuples, made in the loop: no copy, and faster than made once before it
-        G, L, D, V, P = _queries(M, W)
+        Q = _queries(M, W)
         for t in range(n_t):
             scalars[S_TURN] = t + 1
             scalars[S_QUEUED] = 0
             W.epoch[0] += 1
             _patrols(M, W, M.turn_doors[t, 0], uniforms, ctx)
             if M.turn_ops[t] < M.turn_ops[t + 1]:  # most turns have none
-                _ops(M, W, G, L, D, V, P, t, uniforms, ctx)
-            _conversations(M, W, G, L, V, P, t, uniforms, ctx)
-            _sight(M, W, G, L, D, V, P, t, uniforms, ctx)
+                _ops(M, W, Q, t, uniforms, ctx)
+            _conversations(M, W, Q, t, uniforms, ctx)
+            _sight(M, W, Q, t, uniforms, ctx)
             if n_g and n_i:
-                _alarms(M, W, G, L, D, V, P, t, uniforms, ctx)
+                _alarms(M, W, Q, t, uniforms, ctx)
             if scalars[S_OUTCOME] == RUNNING and M.objective[t]:
                 if scalars[S_ALARM]:
                     scalars[S_OUTCOME] = M.ending_after_alarm

@@ -31,7 +31,7 @@ from vigile.sim.tally import CODE, HEAT_BINS, Tally
 _play_runs: Any = kernel.play_runs
 """The compiled entry point (numba's dispatcher, untyped)."""
 _posted_codes: Any = kernel.posted_codes
-"""The posted guards' codes, filled once per model (:data:`~.play.POSTED_LOOK`)."""
+"""The posted guards' codes, filled once per model (:attr:`~.play.Raid.posted_look`)."""
 CHUNK = 1 << 20
 """Uniforms drawn from the generator at a time (8 MiB): a block of 4,096 night raids draws
 about 900,000."""
