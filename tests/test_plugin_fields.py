@@ -249,7 +249,7 @@ def test_its_actors_go_into_a_checkpoint_of_live_play(luck: None) -> None:
     made again by name where it was not yet."""
     from vigile.engine.run import new_game
     from vigile.live import checkpoints
-    from vigile.scene import games
+    from vigile.scene import model as games
 
     scenario = parse_scenario(SCENARIO)
     game = new_game(scenario, seed=0)

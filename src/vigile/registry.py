@@ -80,7 +80,7 @@ class GamePlugin:
     actor_fields: str | None = None
     """``module:Model`` of the game's own actor fields: a pydantic model whose fields an actor
     of its scenarios may carry beside the shared ones (:mod:`vigile.scene.actors`); its
-    scenarios validate with it (:func:`vigile.scene.games.scenario_model`), and the game's
+    scenarios validate with it (:func:`vigile.scene.model.scenario_model`), and the game's
     modules read them on an actor that ``isinstance`` of it."""
     plan_actions: str | None = None
     """``module:attribute``: a tuple of the game's own plan actions, pydantic models each with

@@ -19,7 +19,6 @@ from vigile import registry
 from vigile.errors import ScenarioError
 from vigile.scene.actors import Actor, Point, Side
 from vigile.scene.encounters import Encounter
-from vigile.scene.games import item_models
 from vigile.scene.house import house_rule_issues
 from vigile.scene.model import (
     Cover,
@@ -32,6 +31,7 @@ from vigile.scene.model import (
     Scouting,
     Units,
     Wall,
+    item_models,
     unit_of,
 )
 from vigile.scene.paths import Loc, path_text

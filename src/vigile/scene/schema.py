@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vigile.scene.games import any_game_model, scenario_model
+from vigile.scene.model import any_game_model, scenario_model
 
 SCHEMA_ID = "https://vigile.invalid/schema/scenario.json"
 """The schema's ``$id``: a name, not a place to fetch it from."""

@@ -25,9 +25,9 @@ from pydantic import BaseModel
 from vigile import registry
 from vigile.awareness.vocabulary import Attitude
 from vigile.errors import InputError, LimitError
-from vigile.scene.games import SHARED_ACTIONS, action_name, item_models, own_actions
+from vigile.scene.games import SHARED_ACTIONS, action_name, own_actions
 from vigile.scene.loader import ScenarioIssue, check_text
-from vigile.scene.model import Scenario
+from vigile.scene.model import Scenario, item_models
 from vigile.scene.vocabulary import vocabulary_of
 
 from . import editor_yaml as ey
