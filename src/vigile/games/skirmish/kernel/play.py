@@ -639,19 +639,11 @@ def _look_code(
 
 
 @inlined
-def _noise(
-    G: Segments,
-    L: LineGrid,
-    D: Detections,
-    V: Guards,
-    P: Numbers,
-    N: Sound,
-    uniforms: np.ndarray,
-    ctx: np.ndarray,
-) -> None:
+def _noise(Q: Helpers, N: Sound, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Every living defender not watching the maker (seen, and in sight now: LP-4) checks the
     noise ``N`` (SK-N1..SK-N7); one who hears turns round: a sight test on the maker where he
     is seen (SK-N10)."""
+    G, L, D, V, P = Q
     maker, outfit, mx, my, attitude, lit = N.maker, N.outfit, N.mx, N.my, N.attitude, N.lit
     sight_mask, key, look_key = N.sight_mask, N.key, N.look_key
     alive = V.alive
@@ -721,21 +713,12 @@ def _noise(
 
 
 @internal
-def _blow_noise(
-    G: Segments,
-    L: LineGrid,
-    D: Detections,
-    V: Guards,
-    P: Numbers,
-    N: Sound,
-    uniforms: np.ndarray,
-    ctx: np.ndarray,
-) -> None:
+def _blow_noise(Q: Helpers, N: Sound, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """:func:`_noise`, called: for the alarm's blows (:func:`_alarms`), rarer than a turn's
     operations, whose one call inlines it. Inlined at the blows too, it would put two more
     copies in the run's function and slow the raid; so would an :func:`_alarms` called only on
     a turn with a detection, with :func:`_noise` inlined in it."""
-    _noise(G, L, D, V, P, N, uniforms, ctx)
+    _noise(Q, N, uniforms, ctx)
 
 
 @internal
@@ -858,7 +841,7 @@ def _reaches(M: Raid, W: State, G: Segments, L: LineGrid, k: int, victim: int) -
 def _ops(M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """The intruders' side of turn t, as the schedule recorded it. Inlined: a call would pass
     the model's and the run's hundred arrays, every turn."""
-    G, L, D, V, P = Q
+    G, L, D, P = Q.segments, Q.line, Q.detections, Q.numbers
     ops = M.ops
     sides = P.sides
     alive = W.alive
@@ -903,7 +886,7 @@ def _ops(M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np.nd
             sound, ax, ay, maker, outfit, mx, my, attitude, lit, noise_mask, sight_mask,
             besides, key, k,
         )  # fmt: skip
-        _noise(G, L, D, V, P, N, uniforms, ctx)
+        _noise(Q, N, uniforms, ctx)
         if kind == STRIKE_OP and alive[victim] and M.struck_sees:
             _detect(D, victim, maker, mx, my)  # SK-G5 [R]: struck_guard_sees
 
@@ -1103,7 +1086,6 @@ def posted_codes(M: Raid, W: State) -> None:
 @inlined
 def _alarms(M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """The detections of the turn, in order (SK-G5): initiative within reach, else the cry."""
-    G, L, D, V, P = Q
     scalars = W.scalars
     queue = W.queue
     alive = W.alive
@@ -1152,7 +1134,7 @@ def _alarms(M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np
             M.melee_sound, gx, gy, i, outfit, ix, iy, attitude, lit, noise_mask, sight_mask,
             g, key, look_key,
         )  # fmt: skip
-        _blow_noise(G, L, D, V, P, melee, uniforms, ctx)
+        _blow_noise(Q, melee, uniforms, ctx)
         if alive[g]:
             alive[g] = False
             _found(M, W, i, g)
@@ -1160,7 +1142,7 @@ def _alarms(M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np
                 _ground(M, gx, gy), gx, gy, i, outfit, ix, iy, attitude, lit, noise_mask,
                 sight_mask, NOBODY, key, look_key,
             )  # fmt: skip
-            _blow_noise(G, L, D, V, P, death, uniforms, ctx)
+            _blow_noise(Q, death, uniforms, ctx)
 
 
 @inlined
