@@ -44,6 +44,7 @@ it only when it succeeds (see :mod:`vigile.io.views`).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -62,6 +63,54 @@ from vigile.rulesets.skirmish.sight import Attitude
 from vigile.scene.actors import Side
 from vigile.scene.encounters import Ambush, Shadowing
 from vigile.scene.model import Scenario
+
+
+def follow_inputs(encounter: Shadowing, follower: Walker) -> dict[str, Any]:
+    """The follower's roll, as ``shadow_check``'s inputs (SK-S2..SK-S5): the engine's and the
+    day kernel's."""
+    return {
+        "task": Task.FOLLOW,
+        "setting": encounter.setting,
+        "target_hiding": encounter.followed_hiding,
+        "target": encounter.followed_mount,
+        "untrained": not follower.actor.trained_at_shadowing(),
+        "roller": shadowing_roller(follower.actor),
+    }
+
+
+def notice_inputs(encounter: Shadowing, followed: Walker, *, fumbled: bool) -> dict[str, Any]:
+    """The followed character's roll to notice the follower, as ``shadow_check``'s inputs
+    (``fumbled``: the follower fumbled this round and the fumble counts, :func:`fumble_counts`)."""
+    return {
+        "task": Task.NOTICE,
+        "setting": encounter.setting,
+        "follower": encounter.follower_mount,
+        "discreet": encounter.follower_discreet,
+        "alert": followed.alert,
+        "untrained": not followed.actor.trained_at_shadowing(),
+        "follower_fumbled": fumbled,
+        "roller": shadowing_roller(followed.actor),
+    }
+
+
+def fumble_counts(encounter: Shadowing) -> bool:
+    """[R] Whether a fumbled follow roll is a fumble: the fumble rule is a crowd rule (SK-S2);
+    in the countryside (SK-S4) it is a plain failed roll (and the rule refuses the flag)."""
+    return encounter.setting is Setting.CROWD
+
+
+def ambush_inputs(encounter: Ambush, ambushers: list[Walker], target: Walker) -> dict[str, Any]:
+    """A target's roll to spot the ambush, as ``ambush_check``'s inputs (SK-A1..SK-A4): each
+    target with its own skills and alert (SK-A2: not pooled)."""
+    return {
+        "setting": encounter.setting,
+        "ambushers": len(ambushers),
+        "targets": len(encounter.targets),
+        "all_ninjas": all(a.actor.ninja for a in ambushers),
+        "alert": target.alert,
+        "party": [target.actor.ambush_levels()],
+        "cover": encounter.cover,
+    }
 
 
 class EncounterGame(SkirmishGame):
@@ -88,20 +137,10 @@ class EncounterGame(SkirmishGame):
         follower = self.by_name[encounter.follower]
         followed = self.by_name[encounter.followed]
         follow = self.roll(
-            shadow_check,
-            follower,
-            rules=self.rules,
-            task=Task.FOLLOW,
-            setting=encounter.setting,
-            target_hiding=encounter.followed_hiding,
-            target=encounter.followed_mount,
-            untrained=not follower.actor.trained_at_shadowing(),
-            roller=shadowing_roller(follower.actor),
+            shadow_check, follower, rules=self.rules, **follow_inputs(encounter, follower)
         )
         self.emit("shadow", "engine.event.follow", actor=follower, target=followed, verdict=follow)
-        fumbled = (
-            follow.roll is not None and follow.roll.fumble and encounter.setting is Setting.CROWD
-        )
+        fumbled = follow.roll is not None and follow.roll.fumble and fumble_counts(encounter)
         lost = follow.success is False
         if lost and not fumbled:
             self.outcome = Outcome("lost", self.turn, unseen=True, by=(follower.name,))
@@ -112,14 +151,7 @@ class EncounterGame(SkirmishGame):
             shadow_check,
             followed,
             rules=self.rules,
-            task=Task.NOTICE,
-            setting=encounter.setting,
-            follower=encounter.follower_mount,
-            discreet=encounter.follower_discreet,
-            alert=followed.alert,
-            untrained=not followed.actor.trained_at_shadowing(),
-            follower_fumbled=fumbled,
-            roller=shadowing_roller(followed.actor),
+            **notice_inputs(encounter, followed, fumbled=fumbled),
         )
         self.emit("notice", "engine.event.notice", actor=followed, target=follower, verdict=notice)
         if notice.success:
@@ -149,13 +181,7 @@ class EncounterGame(SkirmishGame):
                 ambush_check,
                 target,
                 rules=self.rules,
-                setting=encounter.setting,
-                ambushers=len(ambushers),
-                targets=len(targets),
-                all_ninjas=all(a.actor.ninja for a in ambushers),
-                alert=target.alert,
-                party=[target.actor.ambush_levels()],
-                cover=encounter.cover,
+                **ambush_inputs(encounter, ambushers, target),
             )
             if len(targets) > 1:
                 verdict = _without_sequel(verdict)

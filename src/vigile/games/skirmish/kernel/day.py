@@ -48,18 +48,21 @@ from typing import Any
 
 import numpy as np
 
-from vigile.awareness.vocabulary import Setting
-from vigile.checks.verdict import Verdict
 from vigile.dice.pool import SIDES
 from vigile.dice.source import GivenFaces
 from vigile.engine.result import Ending
 from vigile.errors import InputError
-from vigile.games.skirmish.day import game_for
+from vigile.games.skirmish.day import (
+    ambush_inputs,
+    follow_inputs,
+    fumble_counts,
+    game_for,
+    notice_inputs,
+)
 from vigile.games.skirmish.kernel.play import roll_pool
 from vigile.games.skirmish.kernel.tables import AUTO, NEVER, roll_code
-from vigile.games.skirmish.rollers import shadowing_roller
 from vigile.rulesets.skirmish.ambush import ambush_check
-from vigile.rulesets.skirmish.shadow import Task, shadow_check
+from vigile.rulesets.skirmish.shadow import shadow_check
 from vigile.scene.actors import Side
 from vigile.scene.encounters import Ambush
 from vigile.scene.model import Scenario
@@ -296,50 +299,21 @@ def build(scenario: Scenario) -> DayModel:
         rows = []
         for name in encounter.targets:
             target = walkers[name]
-            verdict = ambush_check(
-                rules,
-                setting=encounter.setting,
-                ambushers=len(ambushers),
-                targets=len(encounter.targets),
-                all_ninjas=all(a.actor.ninja for a in ambushers),
-                alert=target.alert,
-                party=[target.actor.ambush_levels()],
-                cover=encounter.cover,
-            )
+            verdict = ambush_check(rules, **ambush_inputs(encounter, ambushers, target))
             rows.append((roll_code(verdict), verdict.dice, guard(name)))
         targets = np.array(rows, np.int64).reshape(-1, 3)
     else:
         ints[I_KIND] = SHADOWING
         follower = walkers[encounter.follower]
         followed = walkers[encounter.followed]
-        follow = shadow_check(
-            rules,
-            task=Task.FOLLOW,
-            setting=encounter.setting,
-            target_hiding=encounter.followed_hiding,
-            target=encounter.followed_mount,
-            untrained=not follower.actor.trained_at_shadowing(),
-            roller=shadowing_roller(follower.actor),
+        follow = shadow_check(rules, **follow_inputs(encounter, follower))
+        plain = shadow_check(rules, **notice_inputs(encounter, followed, fumbled=False))
+        crowd = fumble_counts(encounter)  # [R] a crowd rule (SK-S2): day.py's ruling
+        fumbled = (
+            shadow_check(rules, **notice_inputs(encounter, followed, fumbled=True))
+            if crowd
+            else plain
         )
-
-        def notice(follower_fumbled: bool) -> Verdict:
-            return shadow_check(
-                rules,
-                task=Task.NOTICE,
-                setting=encounter.setting,
-                follower=encounter.follower_mount,
-                discreet=encounter.follower_discreet,
-                alert=followed.alert,
-                untrained=not followed.actor.trained_at_shadowing(),
-                follower_fumbled=follower_fumbled,
-                roller=shadowing_roller(followed.actor),
-            )
-
-        plain = notice(False)
-        # [R] day.py: the fumble rule is a crowd rule (SK-S2); in the countryside (SK-S4) a
-        # fumbled follow roll is a plain failed one (and the rule refuses the flag there)
-        crowd = encounter.setting is Setting.CROWD
-        fumbled = notice(True) if crowd else plain
         ints[I_ROUNDS] = encounter.rounds
         ints[I_FOLLOW] = roll_code(follow)
         ints[I_FOLLOW_DICE] = follow.dice
