@@ -34,9 +34,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from vigile.checks.numbers import quoted
 from vigile.cli.common import LangOpt, check_seed
 from vigile.errors import InputError
-from vigile.io.i18n import Lang, tr
+from vigile.io.i18n import Lang, point_text, tr
 from vigile.io.safe import printable
 
 if TYPE_CHECKING:
@@ -352,8 +353,10 @@ def describe(action: dict[str, Any]) -> str:
 # ---------------------------------------------------------------- the session
 
 
-def _at(x: float, y: float) -> dict[str, str]:
-    return {"x": f"{round(x, 2):g}", "y": f"{round(y, 2):g}"}
+def _at(x: float, y: float) -> dict[str, float]:
+    """A point's parameters: rounded as vigile quotes them; the message writes them in the
+    reader's language (``12,5`` in French)."""
+    return {"x": quoted(x), "y": quoted(y)}
 
 
 class Session:
@@ -498,18 +501,18 @@ class Session:
             self.write([""])
         me = view["me"]
         flags = "" if me["alive"] else f" ({tr('console.dead', self.lang)})"
-        self.say("console.me", name=name, x=f"{me['at'][0]:g}", y=f"{me['at'][1]:g}", flags=flags)
+        self.say("console.me", name=name, **_at(*me["at"]), flags=flags)
         if not view["known"]:
             self.say("console.knows_nothing")
         for entry in view["known"]:
             where = ""
             if "at" in entry:
-                where = f" ({entry['at'][0]:g}, {entry['at'][1]:g})"
+                where = " " + point_text(quoted(entry["at"][0]), quoted(entry["at"][1]), self.lang)
             elif "bearing" in entry:
                 where = f" ({entry['bearing']}°)"
-            elif entry.get("scouted"):
-                where = f" ({tr('console.scouted', self.lang)})"
             state = tr("term." + entry["awareness"], self.lang)
+            if entry.get("scouted"):  # unaware of it now, but its post known from scouting
+                state = tr("console.scouted", self.lang)
             who = entry["name"] or tr("engine.player.someone", self.lang)
             self.say("console.knows", name=who, state=state, where=where)
 
@@ -535,8 +538,7 @@ class Session:
             self.say(
                 "console.actor",
                 name=walker["name"] or tr("engine.player.someone", self.lang),
-                x=f"{walker['at'][0]:g}",
-                y=f"{walker['at'][1]:g}",
+                **_at(*walker["at"]),
                 flags=flags,
             )
 

@@ -180,11 +180,50 @@ def tr(key: str, lang: Lang, params: Mapping[str, object] | None = None) -> str:
     template = catalogue[key]
     if not params:
         return template
-    shown = {name: _term(value, catalogue) for name, value in params.items()}
+    shown = {name: _shown(name, value, catalogue, lang) for name, value in params.items()}
     return template.format(**shown)
 
 
-def _term(value: object, catalogue: Mapping[str, str]) -> object:
+TITLED_PARAMS = {"ruleset": "ruleset.{}", "dice": "dice_mode.{}"}
+"""Parameters whose text value is a name with a title in each language: ``ruleset`` a game
+(``skirmish``: "Escarmouche" in French), ``dice`` a live encounter's dice (``given``: the
+table's dice)."""
+
+
+def _shown(name: str, value: object, catalogue: Mapping[str, str], lang: Lang) -> object:
+    if name in TITLED_PARAMS and isinstance(value, str):
+        titled = catalogue.get(TITLED_PARAMS[name].format(value))
+        if titled is not None:
+            return titled
+    return _term(value, catalogue, lang)
+
+
+def _term(value: object, catalogue: Mapping[str, str], lang: Lang) -> object:
+    """A parameter as the message shows it: a term translated, a decimal number with the
+    language's decimal mark (``86,36`` in French)."""
     if isinstance(value, str):
         return catalogue.get(f"term.{value}", value)
+    if isinstance(value, float) and lang is Lang.FR:
+        return french_decimal(value)
     return value
+
+
+def number_text(value: float, lang: Lang, spec: str = "g") -> str:
+    """``value`` formatted with ``spec`` as a reader of ``lang`` writes it: in French a decimal
+    comma and a narrow no-break space between thousands (``10\u202f000,5``)."""
+    shown = format(value, spec)
+    if lang is Lang.FR:
+        return shown.replace(",", "\u202f").replace(".", ",")
+    return shown
+
+
+def point_text(x: float, y: float, lang: Lang, spec: str = "g") -> str:
+    """A point: ``(12.5, 40)``, in French ``(12,5 ; 40)`` (the comma is the decimal mark)."""
+    sx, sy = number_text(x, lang, spec), number_text(y, lang, spec)
+    return f"({sx} ; {sy})" if lang is Lang.FR else f"({sx}, {sy})"
+
+
+def french_decimal(value: float) -> str:
+    """A decimal number as a French reader writes it: ``86,36`` for ``86.36`` (the same digits
+    as the English text: the caller rounds, :func:`vigile.checks.numbers.quoted`)."""
+    return str(value).replace(".", ",")

@@ -24,7 +24,7 @@ import numpy as np
 
 from vigile.errors import InputError
 from vigile.io.files import check_target, write_with
-from vigile.io.i18n import Lang, tr
+from vigile.io.i18n import Lang, number_text, tr
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario, WallKind
 
@@ -415,7 +415,7 @@ def risk_figure(riskmap: RiskGrid, lang: Lang, *, route: RouteView | None = None
         params = {
             "scenario": scenario.name,
             "attitude": riskmap.attitude.value,
-            "resolution": f"{riskmap.resolution:g}",
+            "resolution": number_text(riskmap.resolution, lang),
             "event": tr(f"sim.event.{riskmap.noise.value}", lang) if riskmap.noise else "",
         }
         title = tr("sim.plot.title_noise" if riskmap.noise else "sim.plot.title", lang, params)
@@ -449,7 +449,10 @@ def risk_figure(riskmap: RiskGrid, lang: Lang, *, route: RouteView | None = None
         title += "\n" + tr(
             key,
             lang,
-            {"chance": f"{100 * route.chance_seen:.2f}", "length": f"{route.length:.0f}"},
+            {
+                "chance": number_text(100 * route.chance_seen, lang, ".2f"),
+                "length": number_text(route.length, lang, ".0f"),
+            },
         )
     if riskmap.attitude.value == "hidden":
         title += "\n" + tr("sim.plot.hidden_note", lang)
@@ -502,11 +505,15 @@ def heat_figure(result: SimResult, lang: Lang) -> Figure:
     )
     bar = figure.colorbar(image, ax=ax, shrink=0.8, aspect=25)
     key = "sim.plot.heat_bar_ft" if _unit(scenario) == "ft" else "sim.plot.heat_bar"
-    bar.set_label(tr(key, lang, {"cell": f"{size.width / HEAT_BINS:g}"}))
+    bar.set_label(tr(key, lang, {"cell": number_text(size.width / HEAT_BINS, lang)}))
     ax.set_xlim(0, size.width)
     ax.set_ylim(size.height, 0)
     ax.set_title(
-        tr("sim.plot.heat_title", lang, {"scenario": scenario.name, "runs": f"{result.runs:,}"}),
+        tr(
+            "sim.plot.heat_title",
+            lang,
+            {"scenario": scenario.name, "runs": number_text(result.runs, lang, ",")},
+        ),
         fontsize=10,
     )
     _legend(ax, handles)

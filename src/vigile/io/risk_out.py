@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from vigile.checks.numbers import fraction_text, percent_text
-from vigile.io.i18n import Lang, tr
+from vigile.io.i18n import Lang, number_text, point_text, tr
 from vigile.rulesets.skirmish.sight import Attitude
 
 if TYPE_CHECKING:
@@ -24,8 +24,8 @@ MAX_EXACT_CHARS = 60
 """An exact chance longer than this is shown as a float only."""
 
 
-def _percent(chance: float) -> str:
-    return percent_text(chance)
+def _percent(chance: float, lang: Lang = Lang.EN) -> str:
+    return percent_text(chance, comma=lang is Lang.FR)
 
 
 def _exact(chance: Fraction) -> str:
@@ -33,8 +33,8 @@ def _exact(chance: Fraction) -> str:
     return text if len(text) <= MAX_EXACT_CHARS else f"≈{float(chance):.6g}"
 
 
-def _num(value: float) -> str:
-    return f"{value:g}"
+def _num(value: float, lang: Lang = Lang.EN) -> str:
+    return number_text(value, lang)
 
 
 def _d20(found: RiskGrid) -> D20Grid | None:
@@ -64,8 +64,8 @@ def riskmap_text(found: RiskGrid, lang: Lang, plot: Path | None) -> list[str]:
                 "sim.text.d20_board",
                 lang,
                 {
-                    "width": _num(scenario.map.width),
-                    "height": _num(scenario.map.height),
+                    "width": _num(scenario.map.width, lang),
+                    "height": _num(scenario.map.height, lang),
                     "columns": found.xs.size,
                     "rows": found.ys.size,
                     "guards": len(found.board.guards),
@@ -83,9 +83,9 @@ def riskmap_text(found: RiskGrid, lang: Lang, plot: Path | None) -> list[str]:
                 "sim.text.board",
                 lang,
                 {
-                    "width": _num(scenario.map.width),
-                    "height": _num(scenario.map.height),
-                    "resolution": _num(found.resolution),
+                    "width": _num(scenario.map.width, lang),
+                    "height": _num(scenario.map.height, lang),
+                    "resolution": _num(found.resolution, lang),
                     "columns": found.xs.size,
                     "rows": found.ys.size,
                     "guards": len(found.board.guards),
@@ -98,9 +98,9 @@ def riskmap_text(found: RiskGrid, lang: Lang, plot: Path | None) -> list[str]:
             "sim.text.summary",
             lang,
             {
-                "max": _percent(float(found.risk[row, column])),
-                "x": _num(float(found.xs[column])),
-                "y": _num(float(found.ys[row])),
+                "max": _percent(float(found.risk[row, column]), lang),
+                "x": _num(float(found.xs[column]), lang),
+                "y": _num(float(found.ys[row]), lang),
                 "exact": _exact(found.exact(row, column)),
                 "mean": _percent(float(found.risk.mean())),
             },
@@ -117,9 +117,9 @@ def riskmap_text(found: RiskGrid, lang: Lang, plot: Path | None) -> list[str]:
                     lang,
                     {
                         "name": name,
-                        "x": _num(x),
-                        "y": _num(y),
-                        "chance": _percent(float(chance)),
+                        "x": _num(x, lang),
+                        "y": _num(y, lang),
+                        "chance": _percent(float(chance), lang),
                         "exact": _exact(chance),
                     },
                 )
@@ -205,24 +205,24 @@ def route_text(
             {
                 "scenario": found.board.scenario.name,
                 "attitude": best.attitude.value,
-                "resolution": _num(found.resolution),
+                "resolution": _num(found.resolution, lang),
             },
         ),
         tr(
             "sim.text.route_ends",
             lang,
             {
-                "x1": _num(x1),
-                "y1": _num(y1),
-                "x2": _num(x2),
-                "y2": _num(y2),
-                "length": f"{best.length:.1f}",
+                "x1": _num(x1, lang),
+                "y1": _num(y1, lang),
+                "x2": _num(x2, lang),
+                "y2": _num(y2, lang),
+                "length": number_text(best.length, lang, ".1f"),
                 "count": len(best.waypoints),
             },
         ),
-        tr("sim.text.route_chance", lang, {"chance": _percent(best.chance_seen)}),
+        tr("sim.text.route_chance", lang, {"chance": _percent(best.chance_seen, lang)}),
         tr("sim.text.waypoints", lang),
-        "  " + " → ".join(f"({_num(x)}, {_num(y)})" for x, y in best.waypoints),
+        "  " + " → ".join(point_text(x, y, lang) for x, y in best.waypoints),
         tr("sim.text.notes", lang),
     ]
     notes = [*found.notes, "sim.note.route_independent"]
@@ -236,11 +236,8 @@ def route_text(
     return lines
 
 
-def _doors_text(best: RouteView) -> str:
-    return ", ".join(
-        f"{name} ({_num(best.waypoints[at][0])}, {_num(best.waypoints[at][1])})"
-        for at, name in best.doors
-    )
+def _doors_text(best: RouteView, lang: Lang) -> str:
+    return ", ".join(f"{name} {point_text(*best.waypoints[at], lang)}" for at, name in best.doors)
 
 
 def _d20_route_text(
@@ -259,20 +256,20 @@ def _d20_route_text(
             "sim.text.d20_route_ends",
             lang,
             {
-                "x1": _num(x1),
-                "y1": _num(y1),
-                "x2": _num(x2),
-                "y2": _num(y2),
-                "length": f"{best.length:.1f}",
+                "x1": _num(x1, lang),
+                "y1": _num(y1, lang),
+                "x2": _num(x2, lang),
+                "y2": _num(y2, lang),
+                "length": number_text(best.length, lang, ".1f"),
                 "count": len(best.waypoints),
             },
         ),
-        tr("sim.text.d20_route_chance", lang, {"chance": _percent(best.chance_seen)}),
+        tr("sim.text.d20_route_chance", lang, {"chance": _percent(best.chance_seen, lang)}),
         tr("sim.text.waypoints", lang),
-        "  " + " → ".join(f"({_num(x)}, {_num(y)})" for x, y in best.waypoints),
+        "  " + " → ".join(point_text(x, y, lang) for x, y in best.waypoints),
     ]
     if best.doors:
-        lines.append(tr("sim.text.doors", lang, {"doors": _doors_text(best)}))
+        lines.append(tr("sim.text.doors", lang, {"doors": _doors_text(best, lang)}))
     lines.append(tr("sim.text.notes", lang))
     lines += [f"  - {tr(key, lang)}" for key in (*found.notes, "sim.note.d20_route_independent")]
     if actor is not None and out is not None:

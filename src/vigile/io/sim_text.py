@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vigile.checks.numbers import percent_text
-from vigile.io.i18n import Lang, tr
+from vigile.io.i18n import Lang, number_text, tr
 
 if TYPE_CHECKING:
     from vigile.sim.simulate import Estimate, SimResult
@@ -23,20 +23,31 @@ def simulation_text(result: SimResult, lang: Lang, plot: Path | None) -> list[st
     """The summary a designer reads: outcomes with intervals, first detection, guards."""
     from vigile.sim.tally import OUTCOMES
 
+    french = lang is Lang.FR
+
     def pct(e: Estimate) -> str:
         low, high = e.interval
-        bare = [percent_text(x, sign="") for x in (e.p, low, high)]
+        bare = [percent_text(x, sign="", comma=french) for x in (e.p, low, high)]
+        if french:
+            return f"{bare[0]:>6} %  [{bare[1]} ; {bare[2]}]"
         return f"{bare[0]:>6}%  [{bare[1]}, {bare[2]}]"
 
     lines = []
     if result.requested is not None:
-        figures = {"runs": f"{result.runs:,}", "requested": f"{result.requested:,}"}
+        figures = {
+            "runs": number_text(result.runs, lang, ","),
+            "requested": number_text(result.requested, lang, ","),
+        }
         lines.append(tr("sim.sim.interrupted", lang, figures))
     lines += [
         tr(
             "sim.sim.title",
             lang,
-            {"scenario": result.scenario.name, "runs": f"{result.runs:,}", "seed": result.seed},
+            {
+                "scenario": result.scenario.name,
+                "runs": number_text(result.runs, lang, ","),
+                "seed": result.seed,
+            },
         )
     ]
     for name in OUTCOMES:
@@ -52,12 +63,19 @@ def simulation_text(result: SimResult, lang: Lang, plot: Path | None) -> list[st
         mean = float((np.arange(len(turns))[1:] * turns[1:]).sum() / detected)
         cumulative = np.cumsum(turns[1:])
         median = int(np.searchsorted(cumulative, detected / 2) + 1)
-        lines.append(tr("sim.sim.first", lang, {"mean": f"{mean:.1f}", "median": median}))
+        lines.append(
+            tr("sim.sim.first", lang, {"mean": number_text(mean, lang, ".1f"), "median": median})
+        )
     order = sorted(
         zip(result.guards, result.tally.guard_detections, strict=True),
         key=lambda item: -int(item[1]),
     )
-    shown = [f"{g} {100 * int(c) / result.runs:.1f}%" for g, c in order if c][:8]
+    percent = "\u00a0%" if french else "%"
+    shown = [
+        f"{g} {number_text(100 * int(c) / result.runs, lang, '.1f')}{percent}"
+        for g, c in order
+        if c
+    ][:8]
     if shown:
         lines.append(tr("sim.sim.guards", lang, {"list": ", ".join(shown)}))
     if plot is not None:
@@ -76,7 +94,7 @@ def sweep_text(rows: list[dict[str, float]], paths: list[str]) -> list[str]:
 
 def sweep_interrupted_text(done: int, variants: int, runs: int, lang: Lang) -> str:
     """The line above a sweep stopped by Ctrl-C: how many of its variants were finished."""
-    figures = {"done": done, "variants": variants, "runs": f"{runs:,}"}
+    figures = {"done": done, "variants": variants, "runs": number_text(runs, lang, ",")}
     return tr("sim.sim.sweep_interrupted", lang, figures)
 
 

@@ -169,12 +169,18 @@ def character_end(walkers: Sequence[Walker], name: str, lang: Lang) -> Iterator[
     walker = next(w for w in walkers if w.name == name)
     someone = tr("engine.player.someone", lang)
     knows = sorted(
-        f"{other if named else someone}: {tr('term.' + state.value, lang)}"
+        _known(other if named else someone, state.value, lang)
         for other, state in walker.awareness.items()
         for named in (state.value == "observed" or other in walker.knows_position,)
     )
     if knows:
-        yield tr("engine.view.awareness", lang, {"list": "; ".join(knows)})
+        separator = tr("engine.view.separator", lang)
+        yield tr("engine.view.awareness", lang, {"list": separator.join(knows)})
+
+
+def _known(name: str, state: str, lang: Lang) -> str:
+    """``Kage: sees it``: what one character knows of another (French: ``Kage : le voit``)."""
+    return tr("engine.view.known", lang, {"name": name, "state": tr("term." + state, lang)})
 
 
 def event_lines(event: Event, lang: Lang, name: str | None = None) -> Iterator[str]:
@@ -211,8 +217,8 @@ def outcome_lines(outcome: Outcome, walkers: Iterable[Walker], lang: Lang) -> It
     for walker in walkers:
         known = {k: v for k, v in walker.awareness.items() if v.value != "unaware"}
         if known and walker.alive:
-            items = "; ".join(
-                f"{k}: {tr('term.' + v.value, lang)}" for k, v in sorted(known.items())
+            items = tr("engine.view.separator", lang).join(
+                _known(k, v.value, lang) for k, v in sorted(known.items())
             )
             yield tr("engine.view.knows_of", lang, {"name": walker.name, "list": items})
 
