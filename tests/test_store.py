@@ -358,15 +358,15 @@ def _version(url: str) -> str | None:
 
 
 def test_a_fresh_database_upgrades_to_head_and_reopening_changes_nothing(url: str) -> None:
-    assert head() == "0004"
+    assert head() == "0005"
     with Store(url) as store:
         row = _new(store)
         store.append(row.id, "action", {"i": 1})
-    assert _version(url) == "0004"
+    assert _version(url) == "0005"
     with Store(url) as again:
         assert again.encounter(row.id).last_seq == 1
         assert [r.payload for r in again.records(row.id)] == [{"i": 1}]
-    assert _version(url) == "0004"
+    assert _version(url) == "0005"
 
 
 def test_the_migrations_match_the_schema(url: str) -> None:
@@ -410,7 +410,7 @@ def test_an_upgrade_from_the_first_revision_keeps_the_data(url: str) -> None:
     engine.dispose()
     assert _version(url) == "0001"
     with Store(url) as store:
-        assert _version(url) == "0004"
+        assert _version(url) == "0005"
         old = store.encounter("a" * 32)
         assert (old.name, old.seed, old.dice, old.created, old.archived, old.last_seq) == (
             "Old game",
@@ -436,7 +436,7 @@ def test_the_migrations_go_down_and_up_again(url: str) -> None:
     command.downgrade(alembic_config(url), "0001")
     assert _version(url) == "0001"
     with Store(url) as store:
-        assert _version(url) == "0004"
+        assert _version(url) == "0005"
         assert store.records(row.id)[0].payload == {"i": 1}
         token = store.create_token(row.id, "table")
         assert store.find_token(row.id, token) == ("table", None)

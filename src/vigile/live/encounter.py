@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from vigile.awareness.ladder import AwarenessState
 from vigile.engine.events import Event
 from vigile.engine.game import Game
 from vigile.engine.live import (
@@ -51,6 +52,7 @@ from vigile.engine.run import new_game
 from vigile.errors import InputError
 from vigile.live import checkpoints
 from vigile.live.eventlog import EventLog
+from vigile.scene.actors import Side
 from vigile.scene.loader import parse_scenario
 from vigile.scene.model import Scenario
 from vigile.scene.reading import Format
@@ -200,6 +202,26 @@ class _Chunks:
 def _usable(info: CheckpointInfo) -> bool:
     """A checkpoint this program wrote (its format and fingerprint): any other is stale."""
     return info.format == checkpoints.FORMAT and info.fingerprint == checkpoints.fingerprint()
+
+
+def status_of(game: Game) -> dict[str, Any]:
+    """The game as the encounter list shows it, kept with each record: its turn, how it ended
+    (None while it goes on), the intruders out of play (down or caught), and those still in
+    play that a defender has detected (located or observed, RULES.md §4)."""
+    intruders = [w for w in game.walkers if w.side is Side.ATTACKERS]
+    defenders = [w for w in game.walkers if w.side is Side.DEFENDERS and w.alive]
+    outcome = game.outcome
+    return {
+        "turn": game.turn,
+        "outcome": None if outcome is None else str(outcome.kind),
+        "out": [w.name for w in intruders if not w.alive],
+        "detected": [
+            w.name
+            for w in intruders
+            if w.alive
+            and any(d.aware_of(w.name).at_least(AwarenessState.LOCATION) for d in defenders)
+        ],
+    }
 
 
 def live_scenario(scenario: Scenario) -> Scenario:
@@ -642,6 +664,7 @@ class Encounter:
                         expect_seq=seq,
                         checkpoint=checkpoint,
                         thin=THIN,
+                        status=status_of(replayed.game),
                     )
                 except StaleSequence:
                     self._replayed = None
@@ -733,6 +756,7 @@ class Encounter:
                 checkpoint=checkpoint,
                 drop_from=undone,
                 thin=THIN,
+                status=status_of(after.game),
             )
             if kept and checkpoint is not None:
                 after.rebase(seq, checkpoint.event_count, checkpoint.done_count)

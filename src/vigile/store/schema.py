@@ -61,6 +61,8 @@ encounters = Table(
     Column("created", DateTime(timezone=True), nullable=False),
     Column("archived", Boolean, nullable=False, server_default=false()),
     Column("last_seq", Integer, nullable=False, server_default="0"),
+    Column("status", Text, nullable=True),
+    Column("played", DateTime(timezone=True), nullable=True),
 )
 
 records = Table(

@@ -91,6 +91,12 @@ class EncounterRow:
     archived: bool
     last_seq: int
     """The last record's sequence number; 0 before the first."""
+    status: dict[str, Any] | None
+    """The game as of the last record, as the live layer summed it up (its turn, its outcome,
+    who is out, who is detected: :func:`vigile.live.encounter.status_of`); None before the
+    first."""
+    played: datetime | None
+    """When the last record was written (UTC); None before the first."""
 
 
 @dataclass(frozen=True)
@@ -233,6 +239,8 @@ class Store:
             created=_now(),
             archived=False,
             last_seq=0,
+            status=None,
+            played=None,
         )
         table = schema.encounters
         with self._guard(), self._writer.begin() as connection:
@@ -345,12 +353,14 @@ class Store:
         checkpoint: Checkpoint | None = None,
         drop_from: int | None = None,
         thin: tuple[int, int] | None = None,
+        status: dict[str, Any] | None = None,
     ) -> tuple[Record, bool]:
         """Append one record as :meth:`append` does, and in the same transaction drop the
         checkpoints numbered ``drop_from`` or more (an undo's: they hold what it takes back),
         then save ``checkpoint``, the state as of the new record (its ``seq`` must be
         ``expect_seq``), unless its parent is not stored (then it is left out: a cache).
-        ``thin``: see :meth:`save_checkpoints`. Returns the record, and whether the checkpoint
+        ``thin``: see :meth:`save_checkpoints`. ``status``: the game as of the new record, kept
+        on the encounter's row for its listing. Returns the record, and whether the checkpoint
         is stored."""
         if checkpoint is not None and checkpoint.seq != expect_seq:
             raise InputError("must be the new record's", where="checkpoint.seq")
@@ -361,6 +371,7 @@ class Store:
             checkpoint=checkpoint,
             drop_from=drop_from,
             thin=thin,
+            status=status,
         )
         return records[0], saved
 
@@ -373,6 +384,7 @@ class Store:
         checkpoint: Checkpoint | None = None,
         drop_from: int | None = None,
         thin: tuple[int, int] | None = None,
+        status: dict[str, Any] | None = None,
     ) -> tuple[list[Record], bool]:
         if expect_seq is not None and (type(expect_seq) is not int or expect_seq < 1):
             raise InputError("must be a positive integer", where="expect_seq")
@@ -399,11 +411,10 @@ class Store:
                 for i, (k, p) in enumerate(prepared)
             ]
             connection.execute(insert(schema.records), rows)
-            connection.execute(
-                update(table)
-                .where(table.c.id == encounter_id)
-                .values(last_seq=first + len(rows) - 1)
-            )
+            values: dict[str, Any] = {"last_seq": first + len(rows) - 1, "played": at}
+            if status is not None:
+                values["status"] = _payload(status)
+            connection.execute(update(table).where(table.c.id == encounter_id).values(**values))
             if drop_from is not None:
                 _drop_checkpoints(connection, encounter_id, drop_from)
             saved = checkpoint is not None and _save_checkpoint(
@@ -705,7 +716,20 @@ def _listed_row(row: Row[Any]) -> EncounterRow:
         created=_utc(row.created),
         archived=bool(row.archived),
         last_seq=int(row.last_seq),
+        status=_status(row.status),
+        played=None if row.played is None else _utc(row.played),
     )
+
+
+def _status(text: str | None) -> dict[str, Any] | None:
+    """A stored status, or None where there is none or it does not read as one."""
+    if text is None:
+        return None
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None
 
 
 def _encounter(row: Row[Any]) -> EncounterWithScenario:

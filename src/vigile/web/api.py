@@ -177,6 +177,8 @@ def encounter_json(row: EncounterRow, *, gm: bool) -> dict[str, Any]:
     if gm:
         shown["format"] = row.scenario_format
         shown["seed"] = row.seed
+        shown["status"] = row.status
+        shown["played"] = None if row.played is None else row.played.isoformat()
     return shown
 
 
