@@ -3,6 +3,8 @@ dice's names in French, no English word left in a French line."""
 
 from __future__ import annotations
 
+import pytest
+
 from vigile.io.i18n import Lang, number_text, point_text, tr
 
 
@@ -47,3 +49,59 @@ def test_what_a_character_knows_is_punctuated_in_french() -> None:
     assert _known("Kage", "observed", Lang.FR) == "Kage : le voit"
     assert _known("Kage", "observed", Lang.EN) == "Kage: sees it"
     assert tr("engine.view.separator", Lang.FR) == " ; "
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from vigile.cli import main
+
+    code = main(args)
+    found = capsys.readouterr()
+    return code, _words(found.out), _words(found.err)
+
+
+def _words(text: str) -> str:
+    """A help page's words, its boxes and line breaks taken out."""
+    for sign in "│╭╮╰╯─":
+        text = text.replace(sign, " ")
+    return " ".join(text.split())
+
+
+def test_the_help_in_french_with_lang_fr(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(["--lang", "fr", "--help"], capsys)
+    assert code == 0
+    assert "vigile arbitre la discrétion et la détection des jeux sur table" in out
+    assert "Commandes" in out and "Afficher cette aide et quitter." in out
+    assert "Vérifier des fichiers de scénario." in out
+    assert "Show this message" not in out
+    code, out, _ = _run(["--help"], capsys)  # English again without --lang
+    assert "Show this message and exit." in out and "Commands" in out
+    assert "Check scenario files." in out
+
+
+def test_a_check_command_helps_in_french(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = _run(["check", "skirmish", "noise", "--lang", "fr", "--help"], capsys)
+    assert code == 0
+    assert "Lancer les dés (avec --seed pour rejouer)." in out
+    assert "Langue de l'explication." in out and "[obligatoire]" in out
+    monkeypatch.setenv("VIGILE_LANG", "fr")
+    code, out, _ = _run(["check", "skirmish", "--help"], capsys)
+    assert "Un auditeur entend-il un événement hors de vue ?" in out
+
+
+def test_an_error_line_in_french(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["check", "skirmish", "noise", "--event", "fumble", "--distance", "-1", "--lang", "fr"]
+    code, _, err = _run(args, capsys)
+    assert code == 2 and err.startswith("vigile : erreur : --distance")
+    code, _, err = _run(args[:-2], capsys)
+    assert code == 2 and err.startswith("vigile: error: --distance")
+
+
+def test_an_error_with_a_message_key_is_written_in_french() -> None:
+    from vigile.cli import _error_text
+    from vigile.engine.live import Refusal
+
+    refusal = Refusal("live.refusal.off_map", "(250.5, 10) is off the map", x=250.5, y=10)
+    assert _error_text(refusal, Lang.FR) == "(250,5 ; 10) est hors de la carte"
+    assert _error_text(refusal, Lang.EN) == "(250.5, 10) is off the map"

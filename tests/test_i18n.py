@@ -77,6 +77,8 @@ SAME_IN_BOTH = {
     "conversation",
     "Action",
     "Actions",
+    "Arguments",
+    "Options",
     "distance",
     "Volume",
     "Validation",

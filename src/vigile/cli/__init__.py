@@ -1,20 +1,28 @@
 """The ``vigile`` command: thin, it parses, calls the library and renders.
 
 Exit codes: 0 ok, 2 bad input (a one-line error naming the option), 1 internal error.
+
+The help is written in the language ``--lang`` names anywhere on the command line, else
+``VIGILE_LANG`` (``fr`` or ``en``), else English: ``vigile --lang fr --help``, ``vigile --lang
+fr check skirmish noise --help``. That language is read before the command is built, since
+Typer builds the help with it; its texts are the ``cli.*`` messages and the checks' own.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Annotated, Any
 
 import typer
 
 from vigile import registry
-from vigile.io.i18n import Lang
+from vigile.io.i18n import Lang, messages, tr
 
 HELP = "vigile adjudicates stealth and detection in tabletop games: exact odds, explained."
+LANG_VARIABLE = "VIGILE_LANG"
+"""The environment variable naming the help's language when the command line names none."""
 
 
 def _version(shown: bool) -> None:
@@ -25,19 +33,28 @@ def _version(shown: bool) -> None:
         raise typer.Exit()
 
 
+def _said(key: str) -> str:
+    """A text of the command in the help's language."""
+    from vigile.cli.common import help_lang
+
+    return tr(key, help_lang())
+
+
 def _root() -> typer.Typer:
     root = typer.Typer(
-        help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
+        help=_said("cli.help"),
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
     )
 
     @root.callback()
     def options(
         version: Annotated[
             bool,
-            typer.Option(
-                "--version", callback=_version, is_eager=True, help="Print vigile's version."
-            ),
+            typer.Option("--version", callback=_version, is_eager=True, help=_said("cli.version")),
         ] = False,
+        lang: Annotated[Lang, typer.Option("--lang", help=_said("cli.lang"))] = Lang.EN,
     ) -> None:
         """vigile adjudicates stealth and detection in tabletop games: exact odds, explained."""
 
@@ -45,9 +62,26 @@ def _root() -> typer.Typer:
 
 
 def _check_group() -> typer.Typer:
-    return typer.Typer(
-        help="One check, with its odds and explanation.", no_args_is_help=True, add_completion=False
-    )
+    return typer.Typer(help=_said("cli.command.check"), no_args_is_help=True, add_completion=False)
+
+
+def _titled(root: typer.Typer) -> None:
+    """Give each command and group of ``root`` its line of help in the help's language
+    (``cli.command.NAME``); in French, its page's help too (the English one is its docstring)."""
+    from vigile.cli.common import help_lang
+
+    lang, known = help_lang(), messages(help_lang())
+    for command in root.registered_commands:
+        name = command.name or (command.callback.__name__ if command.callback else "")
+        key = f"cli.command.{name}"
+        if key in known:
+            command.short_help = tr(key, lang)
+            if lang is not Lang.EN:
+                command.help = tr(key, lang)
+    for group in root.registered_groups:
+        key = f"cli.command.{group.name}"
+        if key in known and group.typer_instance is not None:
+            group.typer_instance.info.help = tr(key, lang)
 
 
 def _rules(ruleset: str | None, lang: Lang, as_json: bool, coverage: bool = False) -> None:
@@ -119,15 +153,11 @@ def build_app() -> tuple[typer.Typer, typer.Typer]:
 
     @root.command()
     def rules(
-        ruleset: Annotated[str | None, typer.Argument(help="skirmish, starfinder or dnd35")] = None,
-        lang: Annotated[Lang, typer.Option("--lang")] = Lang.EN,
-        json: Annotated[bool, typer.Option("--json")] = False,
+        ruleset: Annotated[str | None, typer.Argument(help=_said("cli.rules.ruleset"))] = None,
+        lang: Annotated[Lang, typer.Option("--lang", help=_said("check.common.lang"))] = Lang.EN,
+        json: Annotated[bool, typer.Option("--json", help=_said("cli.rules.json"))] = False,
         coverage: Annotated[
-            bool,
-            typer.Option(
-                "--coverage",
-                help="Where each rule is played: check, engine, simulator, risk map (a few s).",
-            ),
+            bool, typer.Option("--coverage", help=_said("cli.rules.coverage"))
         ] = False,
     ) -> None:
         """Every rule ID with a one-line statement."""
@@ -140,6 +170,7 @@ def build_app() -> tuple[typer.Typer, typer.Typer]:
     register_encounters(root)
     for command in sim_app.registered_commands:
         root.registered_commands.append(command)
+    _titled(root)
     return root, checks
 
 
@@ -148,6 +179,7 @@ def _one_ruleset(name: str) -> typer.Typer:
     other games, the engine or the simulator."""
     root = _root()
     root.add_typer(_checks([name]), name="check")
+    _titled(root)
     return root
 
 
@@ -170,29 +202,108 @@ state between invocations)."""
 def _command_for(argv: list[str]) -> Any:
     """The click command to run ``argv``: ``vigile check GAME …`` only builds that game's
     checks (a check at the table starts fast), anything else the whole command."""
+    from vigile.cli.common import help_lang
+
+    lang = help_lang()
     if len(argv) > 2 and argv[0] == "check" and argv[2] != "--help" and _has_checks(argv[1]):
-        key = (f"check {argv[1]}", registry.version())
+        key = (f"check {argv[1]} {lang.value}", registry.version())
         if key not in _COMMANDS:
             _COMMANDS[key] = typer.main.get_command(_one_ruleset(argv[1]))
         return _COMMANDS[key]
-    key = ("all", registry.version())
+    key = (f"all {lang.value}", registry.version())
     if key not in _COMMANDS:
-        built = globals().get("app")
-        if not (isinstance(built, typer.Typer) and globals().get("_games_version") == key[1]):
+        built: Any = globals().get("app")
+        fresh = isinstance(built, typer.Typer) and globals().get("_games_version") == key[1]
+        if lang is not Lang.EN:
+            built = build_app()[0]  # vigile.cli.app stays the English one
+        elif not fresh:
             built = __getattr__("app")
         _COMMANDS[key] = typer.main.get_command(built)
     return _COMMANDS[key]
 
 
+def _asked_lang(args: list[str]) -> Lang:
+    """The language the command line names (``--lang fr``, ``--lang=fr``, before any ``--``),
+    else ``VIGILE_LANG``, else English: the help's and the errors' language."""
+    named: str | None = None
+    for index, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and index + 1 < len(args):
+            named = args[index + 1]
+        elif arg.startswith("--lang="):
+            named = arg.partition("=")[2]
+    for value in (named, os.environ.get(LANG_VARIABLE)):
+        if value in ("fr", "en"):
+            return Lang(value)
+    return Lang.EN
+
+
+_TYPER_WORDS = {
+    "OPTIONS_PANEL_TITLE": "cli.panel.options",
+    "COMMANDS_PANEL_TITLE": "cli.panel.commands",
+    "ARGUMENTS_PANEL_TITLE": "cli.panel.arguments",
+    "REQUIRED_LONG_STRING": "cli.panel.required",
+    "DEFAULT_STRING": "cli.panel.default",
+}
+"""The titles of the panels of Typer's help pages, by their name in :mod:`typer.rich_utils`."""
+
+
+_HELP_OPTION: dict[Lang, Any] = {}
+"""Typer's click's ``help_option`` decorator, in English, then the one of each language."""
+
+
+def _help_option(lang: Lang) -> Any:
+    """Typer's click ``help_option`` whose option says its help in ``lang``: Typer's click
+    writes "Show this message and exit." as it is, when a command first prints its help."""
+    from typer._click import decorators
+
+    english = _HELP_OPTION.setdefault(Lang.EN, decorators.help_option)
+    if lang is Lang.EN:
+        return english
+
+    def help_option(*args: Any, **kwargs: Any) -> Any:
+        decorate = english(*args, **kwargs)
+
+        def apply(command: Any) -> Any:
+            done = decorate(command)
+            command.params[-1].help = tr("cli.panel.help_option", lang)
+            return done
+
+        return apply
+
+    _HELP_OPTION[lang] = help_option
+    return help_option
+
+
+def _speak(lang: Lang) -> None:
+    """Make click's and Typer's own words of a help page (the panels' titles, the ``--help``
+    option's) those of ``lang``: they read them from module globals when they write it. Its
+    ``Usage:`` stays: French says ``Usage`` too."""
+    from typer._click import decorators
+
+    decorators.help_option = _HELP_OPTION.get(lang) or _help_option(lang)
+    try:
+        from typer import rich_utils
+    except ImportError:  # Typer without rich: click's plain help
+        return
+    for name, key in _TYPER_WORDS.items():
+        setattr(rich_utils, name, tr(key, lang))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command; a user error is one line on stderr and exit code 2, never a traceback."""
+    from vigile.cli.common import set_help_lang
     from vigile.errors import VigileError
-    from vigile.io.safe import printable
 
     args = argv if argv is not None else sys.argv[1:]
     if any("\x00" in arg for arg in args):  # never from a shell: argv is C strings
         print("vigile: error: an argument holds a NUL character", file=sys.stderr)
         return 2
+    lang = _asked_lang(args)
+    set_help_lang(lang)
+    if lang is not Lang.EN or "--help" in args:
+        _speak(lang)
     command = _command_for(args)
     try:
         code = command.main(
@@ -204,15 +315,15 @@ def main(argv: list[str] | None = None) -> int:
         if _is_help(error):
             print(error.format_message())
             return 0
-        print(f"vigile: error: {printable(error.format_message())}", file=sys.stderr)
+        _error(error.format_message(), lang)
         return 2
     except VigileError as error:
-        print(f"vigile: error: {printable(str(error))}", file=sys.stderr)
+        _error(_error_text(error, lang), lang)
         return 2
     except typer.Exit as done:
         return int(done.exit_code or 0)
     except (typer.Abort, KeyboardInterrupt):  # Ctrl-C before a command's own handling
-        print("vigile: interrupted", file=sys.stderr)
+        print(tr("cli.interrupted", lang), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
@@ -221,10 +332,27 @@ def main(argv: list[str] | None = None) -> int:
             raise
         # A path the user gave that the system refuses where no command words it (too long a
         # name, a loop of links...): the path and the system's reason, on one line.
-        shown = printable(str(error.filename))
-        print(f"vigile: error: {shown}: {error.strerror or error}", file=sys.stderr)
+        _error(f"{error.filename}: {error.strerror or error}", lang)
         return 2
     return code if isinstance(code, int) else 0
+
+
+def _error(message: str, lang: Lang) -> None:
+    """The one line of a user error on stderr: ``vigile: error: ...`` (French: ``vigile :
+    erreur : ...``), the message made printable."""
+    from vigile.io.safe import printable
+
+    print(tr("cli.error", lang, {"message": printable(message)}), file=sys.stderr)
+
+
+def _error_text(error: Exception, lang: Lang) -> str:
+    """An error's message in ``lang``: from its message key where it has one (``key`` and
+    ``params``, as :class:`vigile.engine.live.Refusal`; its rule after it), else its text."""
+    key, params = getattr(error, "key", None), getattr(error, "params", None)
+    if isinstance(key, str) and isinstance(params, dict) and key in messages(lang):
+        rule = getattr(error, "rule", None)
+        return tr(key, lang, params) + (f" [{rule}]" if isinstance(rule, str) else "")
+    return str(error)
 
 
 def _is_help(error: typer.TyperException) -> bool:

@@ -31,7 +31,17 @@ from vigile.io.safe import printable
 from vigile.io.text import View
 from vigile.rulesets.data import RuleData, load
 
-__all__ = ["MAX_SEED", "Common", "check_app", "check_seed", "common_options", "run_check", "show"]
+__all__ = [
+    "MAX_SEED",
+    "Common",
+    "check_app",
+    "check_seed",
+    "common_options",
+    "help_lang",
+    "run_check",
+    "set_help_lang",
+    "show",
+]
 
 RollOpt = Annotated[bool, typer.Option("--roll", help="Roll the dice (with --seed to replay).")]
 DiceValuesOpt = Annotated[
@@ -158,7 +168,7 @@ def _signed(
         inspect.Parameter(
             name,
             inspect.Parameter.KEYWORD_ONLY,
-            annotation=COMMON_OPTIONS[name],
+            annotation=_common_annotation(name),
             default=defaults[name],
         )
         for name in COMMON_OPTIONS
@@ -172,12 +182,28 @@ def _signed(
 # --- the commands of a declaration ---------------------------------------------------------------
 
 
+_HELP_LANG = [Lang.EN]
+"""The language of the help of the commands built from now on (:func:`set_help_lang`)."""
+
+
+def help_lang() -> Lang:
+    """The language the commands built now write their help in: English unless the command
+    line names another (``vigile --lang fr check skirmish noise --help``)."""
+    return _HELP_LANG[0]
+
+
+def set_help_lang(lang: Lang) -> None:
+    """Build the commands' help in ``lang`` from now on (:func:`vigile.cli.main` calls it with
+    the language the command line or ``VIGILE_LANG`` names, before it builds the command)."""
+    _HELP_LANG[0] = lang
+
+
 def check_app(declared: Checks) -> typer.Typer:
     """The ``vigile check GAME`` commands of a game's declaration, one per check, with the help
-    of the declaration's messages in English."""
-    app = typer.Typer(help=_english(declared.help), no_args_is_help=True, add_completion=False)
+    of the declaration's messages in the help's language (:func:`help_lang`)."""
+    app = typer.Typer(help=_helped(declared.help), no_args_is_help=True, add_completion=False)
     for check in declared.checks:
-        app.command(check.name, help=_english(check.help))(check_command(check))
+        app.command(check.name, help=_helped(check.help))(check_command(check))
     return app
 
 
@@ -213,11 +239,34 @@ def _option(one: Input) -> object:
         kind = list[kind]
     if one.default is None:
         kind = kind | None
-    return Annotated[kind, typer.Option(one.flag, help=_english(one.help), metavar=one.metavar)]
+    return Annotated[kind, typer.Option(one.flag, help=_helped(one.help), metavar=one.metavar)]
 
 
-def _english(key: str) -> str:
-    return tr(key, Lang.EN)
+def _helped(key: str) -> str:
+    """A help text in the help's language."""
+    return tr(key, help_lang())
+
+
+_COMMON_FLAGS: dict[str, tuple[object, str, str | None]] = {
+    "view": (View, "--view", None),
+    "roll": (bool, "--roll", None),
+    "dice_values": (str | None, "--dice-values", "V,V,..."),
+    "seed": (int | None, "--seed", None),
+    "json": (bool, "--json", None),
+    "lang": (Lang, "--lang", None),
+    "house_rules": (Path | None, "--house-rules", "FILE"),
+}
+"""The type, flag and metavar of each option of :class:`Common` (:data:`COMMON_OPTIONS`)."""
+
+
+def _common_annotation(name: str) -> object:
+    """The Typer annotation of a common option: :data:`COMMON_OPTIONS`' in English, else the
+    same option with its help (``check.common.NAME``) in the help's language."""
+    if help_lang() is Lang.EN:
+        return COMMON_OPTIONS[name]
+    kind, flag, metavar = _COMMON_FLAGS[name]
+    option = typer.Option(flag, help=_helped(f"check.common.{name}"), metavar=metavar)
+    return Annotated[kind, option]
 
 
 def run_check(

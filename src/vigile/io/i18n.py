@@ -57,6 +57,7 @@ MESSAGE_FILES = (
     "play.{lang}.toml",
     "web.{lang}.toml",
     "checks.{lang}.toml",
+    "cli.{lang}.toml",
 )
 """The core's message files of one language; each game's plug-in adds its own (keys disjoint)."""
 
