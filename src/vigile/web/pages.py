@@ -229,7 +229,13 @@ async def _start(request: Request, ctx: Context, lang: Lang, form: FormData) -> 
     seed_text = str(form.get("seed") or "").strip()
     name = str(form.get("name") or "").strip() or None
     try:
-        seed = pageplay.whole(seed_text, "seed", 0, MAX_SEED) if seed_text else None
+        # a blank seed draws a fresh one (shown on the GM page): a new raid rolls new dice,
+        # where the scenario's own seed would repeat the last raid's patrols
+        seed = (
+            pageplay.whole(seed_text, "seed", 0, MAX_SEED)
+            if seed_text
+            else secrets.randbelow(MAX_SEED + 1)
+        )
     except InputError:
         message = pagetext.text("bad_seed", lang)
         return list_page(request, ctx, lang, token, message=message, status=422)
@@ -523,9 +529,33 @@ async def undo(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         played = encounter.undo()
         ctx.hub.notify(encounter.id)
         panels = gm_context(request, ctx, encounter, lang, fields.get("overlay"))
+        what = undone_words(ctx, encounter, played.undone, lang)
     except (Denied, VigileError) as error:
         return guarded(request, lang, error, fragment=True)
-    return render(request, "_undone.html", lang, undone=played.undone, **panels)
+    return render(request, "_undone.html", lang, undone=played.undone, what=what, **panels)
+
+
+def undone_words(ctx: Context, encounter: Encounter, seq: int | None, lang: Lang) -> str:
+    """What an undo took back, in the GM's words: who did what, to whom or where
+    (``Kage: move → [60, 10]``)."""
+    if seq is None:
+        return ""
+    found = ctx.store.records(encounter.id, after=seq - 1, upto=seq)
+    if not found or not isinstance(found[0].payload.get("action"), dict):
+        return ""
+    action: dict[str, Any] = found[0].payload["action"]
+    said = pagetext.text(f"do.{action.get('do')}", lang)
+    actor = action.get("actor")
+    parts = [pagetext.text("undone_who", lang, who=actor, what=said) if actor else said]
+    for key in ("target", "door", "at", "to"):
+        value = action.get(key)
+        if isinstance(value, list):
+            value = "[" + ", ".join(pagetext.number(float(v), lang) for v in value) + "]"
+        if value is not None:
+            parts.append(f"→ {value}")
+    if action.get("speed"):
+        parts.append(pagetext.term(str(action["speed"]), lang))
+    return " ".join(parts)
 
 
 @router.post("/encounters/{encounter_id}/joins", response_class=HTMLResponse)
