@@ -105,3 +105,13 @@ def test_an_error_with_a_message_key_is_written_in_french() -> None:
     refusal = Refusal("live.refusal.off_map", "(250.5, 10) is off the map", x=250.5, y=10)
     assert _error_text(refusal, Lang.FR) == "(250,5 ; 10) est hors de la carte"
     assert _error_text(refusal, Lang.EN) == "(250.5, 10) is off the map"
+
+
+def test_the_pages_name_a_game_by_its_title() -> None:
+    """The encounter list and the GM page write ``t("ruleset." ~ row.ruleset)``."""
+    from vigile.web.pagetext import translator
+
+    assert translator(Lang.FR)("ruleset.skirmish") == "Escarmouche"
+    assert translator(Lang.EN)("ruleset.skirmish") == "Skirmish"
+    assert translator(Lang.FR)("ruleset.dnd35") == "D&D 3.5"
+    assert translator(Lang.FR)("dice_.given") == "dés de la table"
