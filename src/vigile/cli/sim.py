@@ -318,7 +318,7 @@ def _write_plan(
     the legs of ``span`` change; comments and layout are kept (scenario_with_plan)."""
     import yaml
 
-    from vigile.games.skirmish.route import plan_legs, scenario_with_plan
+    from vigile.games.skirmish.route import check_attitudes, plan_legs, scenario_with_plan
     from vigile.io.files import write_text
     from vigile.scene.reading import Refused, format_of, parse, read_text
 
@@ -330,7 +330,9 @@ def _write_plan(
     except Refused as refused:  # pragma: no cover - it was read a moment ago
         raise InputError(f"{path}: {refused.message}", where="SCENARIO") from None
     riskmap, best = found
-    written = scenario_with_plan(text, scenario, actor, plan_legs(best, riskmap), span)
+    legs = plan_legs(best, riskmap)
+    check_attitudes(scenario, actor, legs, span)
+    written = scenario_with_plan(text, scenario, actor, legs, span)
     write_text(out, written, option="--out")
 
 

@@ -412,8 +412,11 @@ def _straight_ok(
 # leg that arrives at B; that leg keeps its wait and its actions (and its comment), only its speed
 # becomes the route's. With no leg arriving at B, the route replaces the rest of the plan and
 # ends it. A replaced leg may not carry what the route would drop (a climb, a wait, actions: a
-# grapple, a door, a kill): that is refused, naming the leg. Every other leg, and every byte of
-# the file outside the replaced legs, is kept (scenario_with_plan).
+# grapple, a door, a kill): that is refused, naming the leg. So is a route that would change the
+# attitude the author wrote on a leg it replaces (a deliberate ``speed: hidden`` walked at half
+# speed): the route must walk some of its legs at that speed and run, and the arriving leg at
+# its own (check_attitudes). Every other leg, and every byte of the file outside the replaced
+# legs, is kept (scenario_with_plan).
 
 
 def plan_legs(route: Route, riskmap: RiskMap) -> tuple[Leg, ...]:
@@ -481,6 +484,42 @@ def plan_span(scenario: Scenario, actor: str, start: Point, goal: Point) -> tupl
                 where="--write-plan",
             )
     return first, arrival
+
+
+def check_attitudes(
+    scenario: Scenario, actor: str, legs: Sequence[Leg], span: tuple[int, int | None]
+) -> None:
+    """Refuse, naming the leg, a route that would change the attitude the author wrote on a
+    leg it replaces: a replaced leg whose ``speed`` (and ``run``) was written in the scenario
+    must be one the route walks, and the arriving leg, kept, must be walked at its own; a
+    leg that left its speed to the default keeps none."""
+    plan = scenario.plans.get(actor, ())
+    first, arrival = span
+    stop = len(plan) if arrival is None else arrival + 1
+    walked = {_way(leg) for leg in legs}
+    for k in range(first, stop):
+        leg = plan[k]
+        if leg.to is None or "speed" not in leg.model_fields_set:
+            continue
+        route = {_way(legs[-1])} if k == arrival and legs else walked
+        if _way(leg) in route:
+            continue
+        ways = " or ".join(sorted(_said(w) for w in route))
+        raise InputError(
+            f"{actor}'s leg {k + 1} (to {_shown(leg.to)}) moves {_said(_way(leg))} as written; "
+            f"the route would walk it {ways}: give the --attitude that walks it so, or route up "
+            "to that waypoint (--to) or from it (--from)",
+            where="--write-plan",
+        )
+
+
+def _way(leg: Leg) -> tuple[str, bool]:
+    return str(leg.speed), bool(getattr(leg, "run", False))
+
+
+def _said(way: tuple[str, bool]) -> str:
+    speed, run = way
+    return f"{speed}, running" if run else speed
 
 
 def _same(a: Sequence[float] | None, b: Point) -> bool:
