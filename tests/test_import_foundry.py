@@ -176,7 +176,7 @@ def test_import_add_actors_validate_and_play(
         ["scenario", "import", str(source), "--ruleset", "dnd35", "--out", str(out)], capsys
     )
     assert code == 0, err
-    assert "6 walls, 3 doors, 2 lights from Foundry VTT scene (core 11.315)" in printed
+    assert "5 walls, 3 doors, 1 windows, 2 lights from Foundry VTT scene (core 11.315)" in printed
     assert "copy cellar.webp from Foundry's data folder" in printed
     text = out.read_text(encoding="utf-8")
     assert "background: cellar.webp" in text

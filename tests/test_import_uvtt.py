@@ -114,9 +114,13 @@ def test_the_dungeondraft_sample_becomes_walls_doors_and_lights_in_feet() -> Non
     doors = [w for w in part.walls if w["kind"] == "door"]
     assert len(walls) == 7  # 3 pieces of the middle wall, and the 4 sides of the room
     assert {"kind": "wall", "start": [5, 45], "end": [5, 5]} in walls
+    # the second portal lets light through (closed: false): a window, as the Universal
+    # Battlemap Importer reads it (tests/test_import_windows_and_light.py)
     assert doors == [
         {"kind": "door", "name": "door 1", "start": [25, 7.5], "end": [25, 12.5]},
-        {"kind": "door", "name": "door 2", "start": [25, 38.1], "end": [25, 41.9], "open": True},
+    ]
+    assert [w for w in part.walls if w["kind"] == "window"] == [
+        {"kind": "window", "start": [25, 38.1], "end": [25, 41.9]},
     ]
     # range 5 squares = 25 ft; the third light, at (-2, -2), is off the map
     assert part.lights == (
@@ -142,7 +146,7 @@ def test_import_add_actors_validate_and_play_skirmish(
         ["scenario", "import", str(SAMPLE), "--ruleset", "skirmish", "--out", str(out)], capsys
     )
     assert code == 0, err
-    assert f"{out}: 7 walls, 2 doors, 2 lights from Universal VTT 0.2" in printed
+    assert f"{out}: 7 walls, 1 doors, 1 windows, 2 lights from Universal VTT 0.2" in printed
     text = out.read_text(encoding="utf-8")
     assert text.startswith("# Imported by `vigile scenario import` from sampleMap.dd2vtt")
     assert "actors: []" in text
@@ -154,7 +158,7 @@ def test_import_add_actors_validate_and_play_skirmish(
             "actors:\n"
             "  - {name: Ninja, side: attackers, position: [7, 20], dice: {ninjitsu: 2}}\n"
             "  - {name: Guard, side: defenders, position: [18, 10], dice: 1}",
-            "plans:\n  Ninja:\n    - {to: [18, 20], speed: half}",  # through the open door
+            "plans:\n  Ninja:\n    - {to: [10, 12], speed: half}",  # west of the window
         ),
         encoding="utf-8",
     )
@@ -163,7 +167,7 @@ def test_import_add_actors_validate_and_play_skirmish(
     assert code == 0, err
     assert "Ninja" in printed
     scenario = load_scenario(out)
-    assert [w.name for w in scenario.walls if w.kind == "door"] == ["door 1", "door 2"]
+    assert [w.name for w in scenario.walls if w.kind == "door"] == ["door 1"]
 
 
 def test_import_add_actors_validate_and_play_dnd35(
@@ -181,7 +185,7 @@ def test_import_add_actors_validate_and_play_dnd35(
             "  - {name: Elandra, side: attackers, position: [15, 40],"
             " bonuses: {hide: 8, move_silently: 6}}\n"
             "  - {name: Brom, side: defenders, position: [35, 20], bonuses: {spot: 4, listen: 4}}",
-            "plans:\n  Elandra:\n    - {to: [35, 40], speed: half}",
+            "plans:\n  Elandra:\n    - {to: [15, 20], speed: half}",  # west of the window
         ),
         encoding="utf-8",
     )
@@ -380,7 +384,7 @@ actors:
   - {name: Brom, side: defenders, position: [35, 20], bonuses: {spot: 4, listen: 4}}  # awake
 plans:
   Elandra:
-    - {to: [35, 40], speed: half}   # through the open door
+    - {to: [15, 20], speed: half}   # north, this side of the window
 turns: 5
 # the end
 """

@@ -28,11 +28,12 @@ if TYPE_CHECKING:
 
 YAML_SUFFIXES = (".yaml", ".yml")
 _SUMMARY = {
-    Lang.EN: "{out}: {walls} walls, {doors} doors, {lights} lights from {source}; one square is "
-    "{square} {unit}.",
-    Lang.FR: "{out} : {walls} murs, {doors} portes, {lights} lumières depuis {source} ; une case "
-    "fait {square} {unit}.",
+    Lang.EN: "{out}: {walls} walls, {doors} doors, {windows}{lights} lights from {source}; one "
+    "square is {square} {unit}.",
+    Lang.FR: "{out} : {walls} murs, {doors} portes, {windows}{lights} lumières depuis {source} ; "
+    "une case fait {square} {unit}.",
 }
+_WINDOWS = {Lang.EN: "{count} windows, ", Lang.FR: "{count} fenêtres, "}
 _PICTURE = {Lang.EN: "the map's picture: {path}", Lang.FR: "l'image de la carte : {path}"}
 _NEXT = {
     Lang.EN: "next: add the actors and the plans, then `vigile scenario validate {out}`",
@@ -51,7 +52,12 @@ def import_command(
     ],
     ruleset: Annotated[
         str | None,
-        typer.Option("--ruleset", help="The game: skirmish (cm), starfinder or dnd35 (ft)."),
+        typer.Option(
+            "--ruleset",
+            metavar="GAME",
+            help="The game, required unless --into names a scenario: skirmish (cm), starfinder "
+            "or dnd35 (ft).",
+        ),
     ] = None,
     scale: Annotated[
         float | None,
@@ -90,7 +96,8 @@ def import_command(
     json_out: JsonOpt = False,
     lang: LangOpt = Lang.EN,
 ) -> None:
-    """Import a map: walls, doors, lights and picture, as a scenario to add actors to."""
+    """Import a map: walls, doors, windows, lights and picture, as a scenario to add actors
+    to. Give the game with --ruleset GAME (skirmish, starfinder, dnd35), or --into SCENARIO."""
     from vigile.io.files import check_target, same_file, write_bytes, write_text
     from vigile.scene.importers import draft, merged_text, plain_name, read_map, skeleton_text
 
@@ -122,6 +129,7 @@ def import_command(
     else:
         text = merged_text(base_text, part, background)
         _check_merged(base_text, text, into)
+        notes += _kept(part)
     if dest is None:
         sys.stdout.write(text)
         for note in (*part.notes, *notes):
@@ -199,14 +207,29 @@ def _background(
         try:
             MapSize(width=1, height=1, background=imported.image_name)
         except ValidationError:
-            notes.append(f"the scene's picture {imported.image_name!r} cannot be named here")
+            notes.append(f"the map's picture {imported.image_name!r} cannot be named here")
             return None, None, notes
+        where = " from Foundry's data folder" if imported.source.startswith("Foundry") else ""
         notes.append(
-            f"the scene's picture is not in the export: copy {imported.image_name} from "
-            "Foundry's data folder beside the scenario"
+            f"the map's picture is not in the file: copy {imported.image_name}{where} beside "
+            "the scenario"
         )
         return imported.image_name, None, notes
     return None, None, notes
+
+
+def _kept(part: Draft) -> list[str]:
+    """What the map says that --into leaves to the scenario (its time, its house rules)."""
+    said = [f"`time: {part.time}`"] if part.time != "night" else []
+    said += [f"house_rules {'.'.join(_dotted(part.house_rules))}: true"] if part.house_rules else []
+    if not said:
+        return []
+    return [f"the map says {' and '.join(said)}; --into keeps the scenario's own"]
+
+
+def _dotted(tree: dict[str, object]) -> list[str]:
+    key, value = next(iter(tree.items()))
+    return [key, *_dotted(value)] if isinstance(value, dict) else [key]
 
 
 def _names_background(text: str, name: str) -> bool:
@@ -243,7 +266,7 @@ def _check_merged(before: str, after: str, into: Path | None) -> None:
 def _report(
     part: Draft, dest: Path, picture: Path | None, notes: list[str], as_json: bool, lang: Lang
 ) -> None:
-    walls = len(part.walls) - part.doors
+    walls = len(part.walls) - part.doors - part.windows
     if as_json:
         sys.stdout.write(
             json.dumps(
@@ -256,7 +279,9 @@ def _report(
                     "square": part.scale,
                     "walls": walls,
                     "doors": part.doors,
+                    "windows": part.windows,
                     "lights": len(part.lights),
+                    "time": part.time,
                     "notes": notes,
                 },
                 ensure_ascii=False,
@@ -269,6 +294,7 @@ def _report(
             out=dest,
             walls=walls,
             doors=part.doors,
+            windows=_WINDOWS[lang].format(count=part.windows) if part.windows else "",
             lights=len(part.lights),
             source=part.source,
             square=f"{part.scale:g}",

@@ -26,21 +26,33 @@ Foundry                                         vigile
                                                 when 0 (closed) or 2 (locked) [R: vigile has
                                                 no locks]; named ``door N`` / ``secret door N``
 blocks movement and sight (normal)              ``wall``
-blocks movement, not sight                      ``window`` [R]: a barrier one sees through; what
-                                                a closed window blocks is the ruleset's
-                                                (skirmish: a shuttered window blocks sight)
+blocks movement, not sight (sight 0), or        ``window``: a barrier one sees through, not
+blocks movement with proximity sight (30: one   walks through (the ruleset's
+sees through it from near it; the Universal     ``barrier.window``); [R] a proximity wall is
+Battlemap Importer's windows)                   seen through at any distance, with a note
 limited sight (a "terrain" wall), or sight      ``partition`` [R]: a light barrier (a shoji,
 without movement (an "ethereal" wall), or       a hedge); vigile's partitions stop walkers,
 sound only                                      which Foundry's ethereal walls do not
 blocks nothing (light only, or nothing)         left out, with a note
 ==============================================  ============================================
 
-Flag values: 0 none; 10 (v9+) or 2 (``sense`` before v9) limited; 1 (before v9), 20 normal,
-30 proximity and 40 reverse proximity (v11+) block [R: vigile has no proximity walls]. Any
-other value is refused.
+Flag values: 0 none; 10 (v9+) or 2 (``sense`` before v9) limited; 1 (before v9), 20 normal
+and 40 reverse proximity (v11+) block [R: vigile has no proximity walls; a note counts them];
+30 proximity, see the table. Any other value is refused. A one-way wall (``dir`` 1 or 2) blocks
+both ways in vigile, with a note.
 
 Lights: the ``bright`` radius when it has one, else the ``dim`` [R]: vigile's light is where
-one is seen distinctly (SK-V5); dim light is the rules' shadowy illumination.
+one is seen distinctly (SK-V5); dim light is the rules' shadowy illumination. A light switched
+off (``hidden``) or a darkness source (``config.negative``) is left out, with a note.
+
+Day or night [R]: the scene is ``time: day`` when Foundry lights it throughout: its global
+illumination is on (``environment.globalLight.enabled`` from v12, ``globalLight`` before) and
+its darkness level (``environment.darknessLevel``, ``darkness`` before) is within the global
+light's threshold (``environment.globalLight.darkness.max``, ``globalLightThreshold``; none:
+always); else ``night``, where only the lights light. The note names both values.
+
+Grid: vigile's board is measured in squares of the grid's ``size``; a hex grid (``type`` 2 to
+5, ``gridType`` before v10) or a gridless scene is read the same way, with a note.
 
 Scale: one square is the grid's ``distance`` in ``units``; the d20 games take it (feet; metres
 are converted at 1.5 m = 5 ft, the usual convention [R]). The picture is not in the export:
@@ -70,7 +82,14 @@ from vigile.scene.importers.imported import (
 CORE_VERSIONS = (0, 9, 10, 11, 12, 13)
 """The Foundry major versions whose scene exports vigile reads."""
 NONE, LIMITED, NORMAL = "none", "limited", "normal"
-_SENSES = {0: NONE, 10: LIMITED, 2: LIMITED, 1: NORMAL, 20: NORMAL, 30: NORMAL, 40: NORMAL}
+PROXIMITY, REVERSE = "proximity", "reverse proximity"
+_SENSES = {0: NONE, 10: LIMITED, 2: LIMITED, 1: NORMAL, 20: NORMAL, 30: PROXIMITY, 40: REVERSE}
+_HEX_GRIDS = {
+    2: "hex, odd rows",
+    3: "hex, even rows",
+    4: "hex, odd columns",
+    5: "hex, even columns",
+}
 _MOVES = {0: NONE, 1: NORMAL, 20: NORMAL}
 FEET_PER_METRE = 5 / 1.5
 """The tables' convention: a 1.5 m square is a 5 ft square."""
@@ -111,6 +130,7 @@ def read_foundry(data: object, *, file: str, name: str) -> ImportedMap:
     notes: list[str] = []
     walls: list[Segment] = []
     counts = {"door": 0, "secret door": 0}
+    odd = {"one-way": 0, PROXIMITY: 0, REVERSE: 0}
     for wall in walls_node.items():
         wall.obj()
         c = wall.key("c")
@@ -119,7 +139,7 @@ def read_foundry(data: object, *, file: str, name: str) -> ImportedMap:
         x1, y1, x2, y2 = (v.coordinate() for v in c.items())
         start = ((x1 - scene_x) / size, (y1 - scene_y) / size)
         end = ((x2 - scene_x) / size, (y2 - scene_y) / size)
-        kind, is_open, label = _kind(wall)
+        kind, is_open, label = _kind(wall, odd)
         if kind is None:
             notes.append(
                 f"{wall.path}: a wall that blocks neither movement, sight nor sound, left out"
@@ -133,6 +153,9 @@ def read_foundry(data: object, *, file: str, name: str) -> ImportedMap:
             counts[label] += 1
             named = f"{label} {counts[label]}"
         walls.append(Segment(kind, start, end, open=is_open, name=named))
+    _wall_notes(odd, notes)
+    _grid_note(root, notes)
+    time = _time(root, notes)
     lights = _lights(root, scene_x, scene_y, size, distance, notes)
     image, image_name = _picture(root, background)
     if version is None:
@@ -147,6 +170,7 @@ def read_foundry(data: object, *, file: str, name: str) -> ImportedMap:
         image=image,
         image_name=image_name,
         square_ft=_feet(distance, units),
+        time=time,
         notes=tuple(notes),
     )
 
@@ -204,8 +228,14 @@ def _sense(wall: Node, *names: str) -> str:
     return NORMAL  # Foundry's default
 
 
-def _kind(wall: Node) -> tuple[str | None, bool, str | None]:
-    """vigile's kind, whether open, and the name's stem for doors (see the module's table)."""
+def _kind(wall: Node, odd: dict[str, int]) -> tuple[str | None, bool, str | None]:
+    """vigile's kind, whether open, and the name's stem for doors (see the module's table);
+    ``odd`` counts what vigile reads otherwise (one-way and proximity walls)."""
+    if wall.has("dir"):
+        way = wall.at("dir").whole()
+        if way not in (0, 1, 2):
+            raise wall.at("dir").fail(f"{way} is not a Foundry wall direction (0, 1, 2)")
+        odd["one-way"] += way != 0
     door = wall.at("door").whole() if wall.has("door") else 0
     if door not in (0, 1, 2):
         raise wall.at("door").fail(f"{door} is not a Foundry door type (0, 1, 2)")
@@ -222,6 +252,11 @@ def _kind(wall: Node) -> tuple[str | None, bool, str | None]:
         move = _MOVES[value]
     sight = _sense(wall, "sight", "sense")
     sound = _sense(wall, "sound")
+    for strange in (PROXIMITY, REVERSE):
+        odd[strange] += strange in (sight, sound)
+    if sight == PROXIMITY and move == NORMAL:
+        sight = NONE  # the Universal Battlemap Importer's window: seen through
+    sight, sound = (NORMAL if v in (PROXIMITY, REVERSE) else v for v in (sight, sound))
     if move == NORMAL and sight == NORMAL:
         return "wall", False, None
     if move == NORMAL and sight == NONE:
@@ -229,6 +264,76 @@ def _kind(wall: Node) -> tuple[str | None, bool, str | None]:
     if sight != NONE or sound != NONE:
         return "partition", False, None
     return None, False, None
+
+
+def _wall_notes(odd: dict[str, int], notes: list[str]) -> None:
+    if odd["one-way"]:
+        notes.append(
+            f"{odd['one-way']} one-way wall(s) (Foundry's direction): they block both ways in "
+            "vigile"
+        )
+    if odd[PROXIMITY]:
+        notes.append(
+            f"{odd[PROXIMITY]} proximity wall(s) (seen through from near them in Foundry): a "
+            "wall that stops walkers is a window, seen through at any distance; another blocks"
+        )
+    if odd[REVERSE]:
+        notes.append(
+            f"{odd[REVERSE]} reverse-proximity wall(s) (seen through from afar in Foundry): they "
+            "block at any distance in vigile"
+        )
+
+
+def _grid_note(root: Node, notes: list[str]) -> None:
+    grid = root.at("grid")
+    node = grid.at("type") if grid.has("type") else root.at("gridType")
+    if node.value is None:
+        return
+    kind = node.whole()
+    if kind in _HEX_GRIDS:
+        notes.append(
+            f"a hex grid ({_HEX_GRIDS[kind]}): vigile's board has no grid of its own; its "
+            "squares are the hexes' size, the walls and lights where they were drawn"
+        )
+    elif kind == 0:
+        notes.append("a gridless scene: one square is the scene's grid size")
+
+
+def _time(root: Node, notes: list[str]) -> str | None:
+    """``day`` when Foundry lights the scene throughout, else ``night`` (see the module's
+    docstring); None when the scene says nothing of its light."""
+    environment = root.at("environment") if root.has("environment") else None
+    if environment is not None and isinstance(environment.value, dict):
+        level = environment.at("darknessLevel") if environment.has("darknessLevel") else None
+        light = environment.at("globalLight") if environment.has("globalLight") else None
+        enabled = light.at("enabled") if light is not None and light.has("enabled") else None
+        top = None
+        if light is not None and light.has("darkness") and light.at("darkness").has("max"):
+            top = light.at("darkness").at("max")
+    else:
+        level = root.at("darkness") if root.has("darkness") else None
+        enabled = root.at("globalLight") if root.has("globalLight") else None
+        top = root.at("globalLightThreshold") if root.has("globalLightThreshold") else None
+    if level is None and enabled is None:
+        return None
+    darkness = level.number(least=0) if level is not None else 0.0
+    if level is not None and darkness > 1:
+        raise level.fail(f"{darkness:g}: Foundry's darkness level is 0 to 1")
+    lit = enabled.boolean() if enabled is not None else False
+    threshold = top.number(least=0) if top is not None else None
+    day = lit and (threshold is None or darkness <= threshold)
+    said = "on" if lit else "off"
+    if lit and threshold is not None:
+        said += f" up to darkness {threshold:g}"
+    notes.append(
+        f"darkness level {darkness:g}, global illumination {said}: "
+        + (
+            "lit throughout, `time: day`"
+            if day
+            else "`time: night`, lit only where a light reaches"
+        )
+    )
+    return "day" if day else "night"
 
 
 def _lights(
@@ -245,6 +350,12 @@ def _lights(
         )
         source = light.at("config") if light.has("config") else light
         source.obj()
+        if light.has("hidden") and light.at("hidden").boolean():
+            notes.append(f"{light.path}: a light switched off in Foundry, left out")
+            continue
+        if source.has("negative") and source.at("negative").boolean():
+            notes.append(f"{light.path}: a darkness source, left out (vigile has none)")
+            continue
         bright = source.at("bright").number(least=0) if source.has("bright") else 0.0
         dim = source.at("dim").number(least=0) if source.has("dim") else 0.0
         reach = bright or dim

@@ -123,6 +123,9 @@ class ImportedMap:
     """The picture a Foundry scene names in Foundry's data folder (not in the file)."""
     square_ft: float | None = None
     """The length of one square in feet, when the file says (Foundry's grid distance)."""
+    time: str | None = None
+    """``day`` or ``night`` when the file says (Foundry's darkness level and global
+    illumination); None when it does not (a Universal VTT file): the scenario says night."""
     notes: tuple[str, ...] = field(default=())
     """What the import left out or changed, one line each."""
 

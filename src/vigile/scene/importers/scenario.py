@@ -22,7 +22,7 @@ import io
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from vigile.errors import InputError
@@ -53,10 +53,19 @@ class Draft:
     source: str
     file: str
     notes: tuple[str, ...]
+    time: str = "night"
+    """``day`` or ``night``: the file's (Foundry's lighting), else night."""
+    house_rules: dict[str, Any] = field(default_factory=dict)
+    """The scenario's house rules the map asks for: a map with no light at night is dark
+    throughout (``light.dark_without_lights``, in the games that have it)."""
 
     @property
     def doors(self) -> int:
         return sum(1 for wall in self.walls if wall["kind"] == "door")
+
+    @property
+    def windows(self) -> int:
+        return sum(1 for wall in self.walls if wall["kind"] == "window")
 
 
 def default_scale(imported: ImportedMap, units: Units) -> float:
@@ -134,6 +143,10 @@ def draft(
         )
     if dark:
         notes.append(f"{dark} light(s) outside the map, left out")
+    time = imported.time or "night"
+    house_rules: dict[str, Any] = {}
+    if time == "night" and not lights:
+        house_rules = _unlit(ruleset, notes)
     for what, items in (("walls", walls), ("lights", lights)):
         if len(items) > MAX_ITEMS:
             raise MapFileError(
@@ -153,7 +166,31 @@ def draft(
         source=imported.source,
         file=file,
         notes=tuple(notes),
+        time=time,
+        house_rules=house_rules,
     )
+
+
+UNLIT = "light.dark_without_lights"
+"""The d20 games' house rule: a night scenario with no light at all is dark throughout."""
+
+
+def _unlit(ruleset: str, notes: list[str]) -> dict[str, Any]:
+    """A map with no light, at night: dark throughout. In the games whose night without any
+    light is lit throughout unless :data:`UNLIT` says otherwise (its author having said
+    nothing of its lighting), the scenario's house rule says so, as the map does."""
+    from vigile.rulesets.data import shipped
+
+    try:
+        shipped(ruleset).flag(UNLIT)
+    except (KeyError, FileNotFoundError, ModuleNotFoundError):
+        notes.append("no light on the map: at night it is dark throughout")
+        return {}
+    notes.append(
+        f"no light on the map: at night it is dark throughout (house_rules {UNLIT}: true; "
+        "without it, this game takes a night with no light as lit throughout)"
+    )
+    return {"light": {"dark_without_lights": True}}
 
 
 def _num(value: float) -> float:
@@ -216,6 +253,16 @@ def _flow(items: dict[str, Any]) -> Any:
     return mapping
 
 
+def _flow_tree(items: dict[str, Any]) -> Any:
+    from ruamel.yaml.comments import CommentedMap
+
+    mapping = CommentedMap()
+    for key, value in items.items():
+        mapping[key] = _flow_tree(value) if isinstance(value, dict) else _plain(value)
+    mapping.fa.set_flow_style()
+    return mapping
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, float) and value.is_integer():
         return int(value)
@@ -224,9 +271,11 @@ def _plain(value: Any) -> Any:
 
 def header(draft: Draft) -> list[str]:
     """The lines saying where the map came from and what was left out."""
+    windows = f"{draft.windows} windows, " if draft.windows else ""
+    walls = len(draft.walls) - draft.doors - draft.windows
     lines = [
         f"Imported by `vigile scenario import` from {draft.file} ({draft.source}):",
-        f"{len(draft.walls) - draft.doors} walls, {draft.doors} doors, {len(draft.lights)} lights;"
+        f"{walls} walls, {draft.doors} doors, {windows}{len(draft.lights)} lights;"
         f" one square is {draft.scale:g} {draft.units.value}.",
     ]
     lines += [f"note: {note}" for note in draft.notes]
@@ -242,7 +291,7 @@ def skeleton_text(draft: Draft, background: str | None) -> str:
     root["ruleset"] = draft.ruleset
     root["name"] = draft.name
     root["units"] = draft.units.value
-    root["time"] = "night"
+    root["time"] = draft.time
     board = CommentedMap()
     board["width"] = _plain(draft.width)
     board["height"] = _plain(draft.height)
@@ -253,6 +302,8 @@ def skeleton_text(draft: Draft, background: str | None) -> str:
     walls = CommentedSeq(_flow(wall) for wall in draft.walls)
     root["walls"] = walls
     root["lights"] = CommentedSeq(_flow(light) for light in draft.lights)
+    if draft.house_rules:
+        root["house_rules"] = _flow_tree(draft.house_rules)
     actors = CommentedSeq()
     actors.fa.set_flow_style()
     root["actors"] = actors
