@@ -135,6 +135,45 @@ def test_a_message_file_that_overwrites_a_core_key_is_refused() -> None:
     assert "thief" not in registry.names()
 
 
+def test_a_hook_not_filled_is_named() -> None:
+    """A turn that fills no hook: the engine's default names the hook and the contract; a d20
+    game that leaves out one of the round's abstract hooks cannot be made at all."""
+    from vigile.engine.game import Game, HookMissing
+    from vigile.games.d20.round import D20Game
+
+    scenario = parse_scenario(SCENARIO.replace("ruleset: toy", "ruleset: skirmish"))
+    bare = Game.__new__(Game)
+    with pytest.raises(HookMissing, match="Game does not fill the hook 'move_rate' of TurnHooks"):
+        bare.move_rate(None, None)  # type: ignore[arg-type]
+
+    class Half(D20Game):
+        def perceive(self, intruder: object) -> None: ...
+
+    with pytest.raises(TypeError, match="abstract"):
+        Half(scenario, scenario.rules(), None, None)  # type: ignore[abstract, arg-type]
+
+
+def test_two_games_may_not_share_a_message_key(toy: Path) -> None:
+    """A second game whose file holds the toy game's keys: refused when the messages merge."""
+    from vigile.io.i18n import Lang, messages
+
+    twin = GamePlugin(
+        name="twin",
+        title="the toy game's words again",
+        unit="cm",
+        rule_prefix="TWIN",
+        package="toygame",
+        messages=("toygame:toy.{lang}.toml", "toygame_bad:twin.{lang}.toml"),
+    )
+    registry.register(twin)
+    try:
+        with pytest.raises(PluginError, match=r"'twin'.*overwrite the game 'toy''s: check\.toy"):
+            messages(Lang.EN)
+    finally:
+        registry.unregister("twin")
+    assert messages(Lang.EN)["ruleset.toy"] == "Toy game"
+
+
 # ------------------------------------------------------------------------------ check, run
 
 
