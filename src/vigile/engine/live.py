@@ -163,7 +163,7 @@ class EndTurn(BaseModel):
 
 def _with_actor(model: type[BaseModel]) -> type[BaseModel]:
     """A plan action with the name of the intruder who does it (an instance is still a plan
-    action: the game's ``_act`` takes it as it is)."""
+    action: the game's ``act`` takes it as it is)."""
     made: type[BaseModel] = create_model(
         model.__name__,
         __base__=model,

@@ -509,7 +509,7 @@ def reaches(M: Arrays, W: Arrays, i: int, px: float, py: float, ranged: int) -> 
 
 @internal
 def strike_lands(M: Arrays, W: Arrays, i: int, g: int, ranged: int) -> bool:
-    """Intruder i strikes, kills or shoots defender g (``D20Game._act``): nothing happens to a
+    """Intruder i strikes, kills or shoots defender g (``D20Game.act``): nothing happens to a
     dead victim; one out of its reach is not struck (``Game._blow_refused``, LP-7: where it
     stands now, :func:`reaches`); else the blow is noisy and an attack (DD-5, DD-20). True
     when it lands."""

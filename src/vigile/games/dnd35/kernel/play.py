@@ -284,7 +284,7 @@ def _hidden(M: Arrays, W: Arrays, i: int) -> int:
 
 @internal
 def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
-    """What defender g learns of intruder i's blow (``Dnd35Game._struck``): seeing it (or
+    """What defender g learns of intruder i's blow (``Dnd35Game.struck``): seeing it (or
     seeing invisible creatures, out of the dark), what sight reaches; else the square, or
     only the direction (DD-7)."""
     t = W[SC][S_TURN] - 1
@@ -314,7 +314,7 @@ def _attack_square(
     uniforms: np.ndarray,
     ctx: np.ndarray,
 ) -> None:
-    """``Dnd35Game._attack_square``: the first living defender on the square (not ethereal)
+    """``Dnd35Game.attack_square``: the first living defender on the square (not ethereal)
     that the intruder can see is struck; else the named square's attack roll (or the wrong
     square's d20) and miss chance (DD-9)."""
     n_g = M[IN][I_G]
@@ -527,7 +527,7 @@ def _perceive(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: n
     """Step 3 for intruder i: the signs (a Spot d20 on its footprints where they are looked
     for), Hide against Spot for the defenders that can see it (an invisible one: those that see
     invisible creatures; a visible one: the sighted, out of the dark for them), each other
-    defender's senses, then one Listen for all (``Dnd35Game._perceive``; the listeners' cases
+    defender's senses, then one Listen for all (``Dnd35Game.perceive``; the listeners' cases
     are taken before any of them learns)."""
     _signs(M, W, t, i, PRINTS, uniforms, ctx)
     fl = M[FL]
@@ -658,7 +658,7 @@ def _throw_flour(
 def _search(
     M: Arrays, W: Arrays, t: int, g: int, i: int, uniforms: np.ndarray, ctx: np.ndarray
 ) -> None:
-    """``Dnd35Game._search``: what ``search.search`` says for what g knows of i's place."""
+    """``Dnd35Game.search``: what ``search.search`` says for what g knows of i's place."""
     plan = M[PLAN][W[KKIND][g, i]]
     if plan == SEARCH_SQUARE:
         sx, sy = W[KSQ][g, i, 0], W[KSQ][g, i, 1]

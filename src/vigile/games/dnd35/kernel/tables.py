@@ -156,7 +156,7 @@ def _rank(state: AwarenessState | None) -> int:
 
 def _act(game: Any, walker: Any, action: object, record: Callable[..., None]) -> None:
     """What the kernel plays of an intruder's action, recorded as an op (:func:`schedule`):
-    what ``D20Game._act`` does with it. Its words make it noisy this round (DD-5) whatever
+    what ``D20Game.act`` does with it. Its words make it noisy this round (DD-5) whatever
     happens; a blow or a kill only when its victim is still alive and in reach, an attack on a
     square (and an attacker, DD-20) only in reach, which the kernel sees
     (:func:`vigile.games.d20.kernel.strike_lands`, :func:`~vigile.games.d20.kernel.square_lands`,
@@ -223,7 +223,7 @@ def build(scenario: Scenario) -> D20Model:
     not blocked (DD-19), blindsight's pin, scent's pin (LP-2)."""
     struck_seen = np.zeros((n_i, 2, 2, 2), np.int64)
     """[intruder, in a liquid, invisible] → what a struck defender that sees it learns: what
-    sight (see invisibility, when it is invisible) reaches (``Dnd35Game._struck``), and its
+    sight (see invisibility, when it is invisible) reaches (``Dnd35Game.struck``), and its
     pin (LP-2)."""
     for i, actor in enumerate(intruders):
         for liquid, invisible in np.ndindex(2, 2):

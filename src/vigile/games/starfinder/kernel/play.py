@@ -108,7 +108,7 @@ from vigile.sim.kernel.geometry import (
 )
 
 RANGED = cast(int, np.int64(1))
-"""A sniper's shot is ranged (``_struck``'s ``ranged``; int64, not a literal: see
+"""A sniper's shot is ranged (``struck``'s ``ranged``; int64, not a literal: see
 :data:`vigile.sim.kernel.geometry.ZERO`)."""
 HIDER, SNIPE_HIDER, MEMBER, AFTER, REFUSED, HAS_AC, HIT = range(GAME, GAME + 7)
 MISS_DICE, SPARES, GAC, STRUCK, BEST, NOTICED = range(GAME + 7, GAME + 13)
@@ -145,7 +145,7 @@ succeeded against the defender, which has not observed it since (LP-3,
 
 @internal
 def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
-    """``StarfinderGame._struck``: a visible attacker is observed, unless it shot from cover
+    """``StarfinderGame.struck``: a visible attacker is observed, unless it shot from cover
     beyond the next square unobserved (a sniper); an unseen one (invisible to it, or in the
     dark for it) that struck in melee from the next square is located; otherwise only its
     presence (SF-11)."""
@@ -165,7 +165,7 @@ def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
 
 @internal
 def _roll_to_hit(M: Arrays, i: int, g: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """The attack roll of intruder i on defender g (``StarfinderGame._attack_roll``, SF-9): its
+    """The attack roll of intruder i on defender g (``StarfinderGame.attack_roll``, SF-9): its
     d20 when g has an ``ac``. Hit or miss, the victim learns of the blow and nothing the kernel
     keeps depends on it (hit points are the engine's), so the kernel draws the face and reads
     nothing."""

@@ -105,7 +105,7 @@ def _act(game: Any, walker: Any, action: object, record: Any) -> None:
 
 def schedule(scenario: Scenario) -> dict[str, Array]:
     """The intruders' walk played by :class:`~vigile.games.starfinder.round.StarfinderGame`
-    (its ``_moved`` says who lost cover on the way, SF-6)."""
+    (its ``intruder_moved`` says who lost cover on the way, SF-6)."""
     from vigile.games.starfinder.round import StarfinderGame
 
     game = StarfinderGame(scenario, scenario.rules(), None, None)
