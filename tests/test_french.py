@@ -115,3 +115,11 @@ def test_the_pages_name_a_game_by_its_title() -> None:
     assert translator(Lang.EN)("ruleset.skirmish") == "Skirmish"
     assert translator(Lang.FR)("ruleset.dnd35") == "D&D 3.5"
     assert translator(Lang.FR)("dice_.given") == "dés de la table"
+
+
+def test_a_page_writes_a_point_as_a_french_reader_does() -> None:
+    from vigile.web import pagetext
+
+    assert pagetext.point([60.5, 10.0], Lang.FR) == "(60,5 ; 10)"
+    assert pagetext.point([60.5, 10.0], Lang.EN) == "(60.5, 10)"
+    assert pagetext.measure(86.36, "cm", Lang.FR) == "86,36\u00a0cm"

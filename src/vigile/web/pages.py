@@ -537,7 +537,7 @@ async def undo(request: Request, ctx: Ctx, encounter_id: str) -> Response:
 
 def undone_words(ctx: Context, encounter: Encounter, seq: int | None, lang: Lang) -> str:
     """What an undo took back, in the GM's words: who did what, to whom or where
-    (``Kage: move → [60, 10]``)."""
+    (``Kage: move → (60, 10)``; in French ``(60,5 ; 10)``)."""
     if seq is None:
         return ""
     found = ctx.store.records(encounter.id, after=seq - 1, upto=seq)
@@ -550,7 +550,7 @@ def undone_words(ctx: Context, encounter: Encounter, seq: int | None, lang: Lang
     for key in ("target", "door", "at", "to"):
         value = action.get(key)
         if isinstance(value, list):
-            value = "[" + ", ".join(pagetext.number(float(v), lang) for v in value) + "]"
+            value = pagetext.point([float(v) for v in value], lang)
         if value is not None:
             parts.append(f"→ {value}")
     if action.get("speed"):
