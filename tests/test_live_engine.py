@@ -246,8 +246,9 @@ def snapshot(game: Game) -> tuple[Any, ...]:
     [
         # the compound wall (y = 10) stands between Kage (60, 4) and (60, 11): SK-G1
         ({"do": "move", "actor": "Kage", "to": [60, 11]}, "live.refusal.wall", "SK-G1"),
-        # half speed: 7.5 cm a turn for a ninja of move 15 (turn_rate: 15 × 15/30); 15 cm away
-        ({"do": "move", "actor": "Kage", "to": [45, 4]}, "live.refusal.too_far", None),
+        # half speed: 7.5 cm a turn for a ninja of move 15 (turn_rate: 15 × 15/30); 15 cm away:
+        # the skirmish's own turn of one move (LP-1)
+        ({"do": "move", "actor": "Kage", "to": [45, 4]}, "live.refusal.too_far", "LP-1"),
         ({"do": "move", "actor": "Kage", "to": [-1, 4]}, "live.refusal.off_map", None),
         (
             {"do": "move", "actor": "Kage", "to": [61, 4], "climb": True},

@@ -425,7 +425,10 @@ class Game:
     def _live_move(self, walker: Walker, action: Move) -> None:
         if walker.moved and self.round_allows() is None:
             raise Refusal(
-                "live.refusal.moved", f"{walker.name} has already moved this turn", name=walker.name
+                "live.refusal.moved",
+                f"{walker.name} has already moved this turn",
+                rule=self.rule_of("movement"),
+                name=walker.name,
             )
         if action.speed is Attitude.IMMOBILE:
             raise Refusal(
@@ -449,6 +452,7 @@ class Game:
                 f"{walker.name} moves at most {rate:g} {unit} a turn "
                 f"{'running' if action.run else f'at {action.speed.value} speed'}; "
                 f"that point is {gap:.4g} {unit} away",
+                rule=self.rule_of("movement"),
                 name=walker.name,
                 rate=quoted(rate),
                 distance=quoted(gap),
@@ -480,7 +484,10 @@ class Game:
     def _live_still(self, walker: Walker, *, hidden: bool) -> None:
         if walker.moved:
             raise Refusal(
-                "live.refusal.moved", f"{walker.name} has already moved this turn", name=walker.name
+                "live.refusal.moved",
+                f"{walker.name} has already moved this turn",
+                rule=self.rule_of("movement"),
+                name=walker.name,
             )
         if hidden and self.hiding_needs_cover() and not self.board.in_cover(walker.at):
             raise Refusal(
@@ -640,7 +647,8 @@ class Game:
         return False
 
     def rule_of(self, topic: str) -> str | None:
-        """The rule ID a refusal about ``topic`` (``walls``, ``attitudes``) cites."""
+        """The rule ID a refusal about ``topic`` (``walls``, ``attitudes``, ``movement``: how far
+        and how often one moves in a turn) cites."""
         return None
 
     def check_live_action(self, walker: Walker, action: BaseModel) -> None:

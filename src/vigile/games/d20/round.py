@@ -188,6 +188,10 @@ class D20Game(Game, ABC):
 
     can_run = True
 
+    def rule_of(self, topic: str) -> str | None:
+        # LP-1: a round's move action (or two, or a run) moves a creature its speed
+        return {"movement": "LP-1"}.get(topic)
+
     def move_rate(self, walker: Walker, speed: Attitude, *, run: bool = False) -> float:
         """A round's move at ``fast``, half of it at any other speed; running (a leg's ``run``),
         ``turn.run_multiplier`` times it."""

@@ -191,7 +191,9 @@ class SkirmishGame(Game):
         return True  # SK-V3: hidden is in cover
 
     def rule_of(self, topic: str) -> str | None:
-        return {"walls": "SK-G1", "attitudes": "SK-V3", "patrol": "SK-G1"}.get(topic)
+        # LP-1: the skirmish keeps its own turn, one move at its attitude's rate
+        rules = {"walls": "SK-G1", "attitudes": "SK-V3", "patrol": "SK-G1", "movement": "LP-1"}
+        return rules.get(topic)
 
     def patrol_of(self, defender: Walker) -> list[Walker]:
         """The living guards of ``defender``'s patrol group, itself included (SK-G1: a group
