@@ -349,3 +349,38 @@ def risk_overlay(scenario: Scenario, attitude: str) -> dict[str, Any]:
         "attitude": attitude,
         "notes": found.notes,
     }
+
+
+def scenario_now(scenario: Scenario, game: Game) -> Scenario:
+    """The scenario as the board stands now, for the risk overlay: each actor where it stands
+    (on alert if it is), the dead left out, the doors as they are. The risk map is the game's
+    (it reads the scenario it is given); only where it is read from changes."""
+    living = [w for w in game.walkers if w.alive]
+    names = {w.name for w in living}
+    open_now = frozenset(game.board.open_doors)
+    actors = tuple(
+        w.actor.model_copy(update={"position": (round(w.x, 6), round(w.y, 6)), "alert": w.alert})
+        for w in living
+    )
+    walls = tuple(
+        wall
+        if wall.open == (index in open_now)
+        else wall.model_copy(update={"open": not wall.open})
+        for index, wall in enumerate(scenario.walls)
+    )
+    return scenario.model_copy(
+        update={
+            "actors": actors,
+            "walls": walls,
+            "hidden_guards": tuple(n for n in scenario.hidden_guards if n in names),
+            "plans": {n: legs for n, legs in scenario.plans.items() if n in names},
+        }
+    )
+
+
+def now_key(game: Game) -> tuple[Any, ...]:
+    """What the overlay from where everyone stands depends on: positions, life, alert, doors."""
+    return (
+        tuple((w.name, round(w.x, 6), round(w.y, 6), w.alive, w.alert) for w in game.walkers),
+        tuple(sorted(game.board.open_doors)),
+    )

@@ -25,6 +25,7 @@ from typing import Any, Final, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
+from vigile.awareness.vocabulary import Attitude
 from vigile.engine.live import (
     LIVE_MODELS,
     PLAN_ACTIONS,
@@ -37,6 +38,7 @@ from vigile.engine.live import (
 from vigile.errors import InputError
 from vigile.io.i18n import Lang, tr
 from vigile.live import Encounter, needs_json
+from vigile.scene.actors import Side
 from vigile.scene.vocabulary import vocabulary_of
 
 MAX_PREVIEW: Final = 200
@@ -325,3 +327,56 @@ def preview(encounter: Encounter, data: dict[str, Any], lang: Lang) -> Preview:
             shown.error = str(error)
         break
     return shown
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How far an actor may still move this turn, as the game says (the map's ruler draws it
+    as a range round the actor): the web holds no rule, it asks the game."""
+
+    actor: str
+    x: float
+    y: float
+    left: float
+    """How far it may still move now: 0 where the game refuses it any move."""
+    rate: float
+    """Its move at this speed in one turn (the game's :meth:`~vigile.engine.game.Game.move_rate`,
+    or :meth:`~vigile.engine.game.Game.guard_rate` for a defender moved by the GM)."""
+    unit: str
+    refused: str | None = None
+    """Why the game refuses it a move now (a move that stays where it stands, tried on a copy)."""
+
+
+def reach(encounter: Encounter, actor: str, speed: str, run: bool, lang: Lang) -> Reach:
+    """What is left of ``actor``'s move this turn at ``speed``: the game's rate, or 0 where
+    the game refuses it a move now (it has moved, it stands immobile...)."""
+    with encounter.reading() as replayed:
+        game = replayed.game
+        walker = game.by_name.get(actor)
+        if walker is None:
+            raise InputError(f"no actor named {_shown(actor)}", where="actor")
+        guard = walker.side is Side.DEFENDERS
+        try:
+            attitude = Attitude(speed) if speed else Attitude.HALF
+        except ValueError:
+            raise InputError(f"{_shown(speed)} is not a speed", where="speed") from None
+        try:
+            rate = game.guard_rate(walker) if guard else game.move_rate(walker, attitude, run=run)
+        except Refusal as refusal:
+            return Reach(actor, walker.x, walker.y, 0.0, 0.0, encounter.scenario.units.value,
+                         refusal_text(refusal, lang))  # fmt: skip
+        at = [walker.x, walker.y]
+    probe: dict[str, Any] = {"do": "guard-move" if guard else "move", "actor": actor, "to": at}
+    if not guard:
+        probe |= {"speed": attitude.value} | ({"run": True} if run else {})
+    tried = preview(encounter, probe, lang)
+    blocked = tried.refused or tried.error
+    return Reach(
+        actor=actor,
+        x=at[0],
+        y=at[1],
+        left=0.0 if blocked else float(rate),
+        rate=float(rate),
+        unit=encounter.scenario.units.value,
+        refused=blocked,
+    )

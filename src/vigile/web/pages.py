@@ -28,6 +28,7 @@ viewer).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from collections.abc import Mapping
@@ -36,7 +37,7 @@ from typing import Annotated, Any, Final
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import FormData, UploadFile
 
@@ -307,14 +308,14 @@ def gm_context(
             encounter.scenario, game.board, open_doors=frozenset(game.board.open_doors)
         )
         mapsvg.gm_tokens(model, game, shown)
+        words = pageplay.game_forms(encounter.scenario.ruleset, lang.value)
+        overlay_error = None
+        if overlay in {name for name, _ in words.overlays}:
+            try:
+                model.overlay = overlay_of(encounter, game, overlay)
+            except InputError as error:
+                overlay_error = str(error)
     model.clickable = True
-    overlay_error = None
-    words = pageplay.game_forms(encounter.scenario.ruleset, lang.value)
-    if overlay in {name for name, _ in words.overlays}:
-        try:
-            model.overlay = overlay_of(encounter, overlay)
-        except InputError as error:
-            overlay_error = str(error)
     sides = {a["name"]: a["side"] for a in shown["actors"]}
     observers = [a["name"] for a in shown["actors"] if a["side"] == Side.DEFENDERS.value]
     intruders = [a["name"] for a in shown["actors"] if a["side"] == Side.ATTACKERS.value]
@@ -337,15 +338,16 @@ def gm_context(
     }
 
 
-_overlays: dict[tuple[str, str], dict[str, Any]] = {}
+_overlays: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
-def overlay_of(encounter: Encounter, attitude: str) -> dict[str, Any]:
-    """The risk overlay of an encounter's scenario, computed once per attitude."""
-    key = (encounter.id, attitude)
+def overlay_of(encounter: Encounter, game: Any, attitude: str) -> dict[str, Any]:
+    """The risk overlay from where the guards stand now (not where the scenario starts
+    them: :func:`mapsvg.scenario_now`), computed once per attitude and board state."""
+    key = (encounter.id, attitude, mapsvg.now_key(game))
     found = _overlays.get(key)
     if found is None:
-        found = mapsvg.risk_overlay(encounter.scenario, attitude)
+        found = mapsvg.risk_overlay(mapsvg.scenario_now(encounter.scenario, game), attitude)
         if len(_overlays) > 64:
             _overlays.clear()
         _overlays[key] = found
@@ -466,6 +468,27 @@ async def preview(request: Request, ctx: Ctx, encounter_id: str) -> Response:
     except (Denied, VigileError) as error:
         return guarded(request, lang, error, fragment=True)
     return render(request, "_preview.html", lang, preview=shown, dice=encounter.row.dice)
+
+
+@router.get("/encounters/{encounter_id}/reach")
+def reach(request: Request, ctx: Ctx, encounter_id: str) -> Response:
+    """What is left of an actor's move this turn, as the game says (the map's ruler draws it
+    round the actor as a range): JSON."""
+    lang = request_lang(request)
+    params = request.query_params
+    try:
+        viewer_gm(ctx, request, encounter_id)
+        encounter = ctx.encounter(encounter_id)
+        found = pageplay.reach(
+            encounter,
+            params.get("actor", ""),
+            params.get("speed", ""),
+            params.get("run", "") in ("on", "true", "1"),
+            lang,
+        )
+    except (Denied, VigileError) as error:
+        return guarded(request, lang, error, fragment=True)
+    return JSONResponse(dataclasses.asdict(found))
 
 
 @router.post("/encounters/{encounter_id}/act", response_class=HTMLResponse)
