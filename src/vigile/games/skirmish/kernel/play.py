@@ -339,14 +339,38 @@ class Numbers(NamedTuple):
     alert_on_noise: int
 
 
+class Discovery(NamedTuple):
+    """What an intruder's test to discover a guard reads (:func:`_find_code`)."""
+
+    positions: np.ndarray
+    gx: np.ndarray
+    gy: np.ndarray
+    guard_view: np.ndarray
+    sight: np.ndarray
+    guard_attitude: np.ndarray
+    patrolling: np.ndarray
+    bands: np.ndarray
+    guard_outfit: np.ndarray
+    intruder_alert: np.ndarray
+    intruder_pool: np.ndarray
+    cover_start: np.ndarray
+    cover_x: np.ndarray
+    cover_y: np.ndarray
+    light_x: np.ndarray
+    light_y: np.ndarray
+    light_r: np.ndarray
+
+
 class Helpers(NamedTuple):
-    """What the turn's phases hand the hot helpers (:func:`_queries`)."""
+    """What the turn's phases hand the hot helpers (:func:`_queries`): each helper that is
+    called, not inlined, takes the few it reads (a call pushes every word of its arguments)."""
 
     segments: Segments
     line: LineGrid
     detections: Detections
     guards: Guards
     numbers: Numbers
+    discovery: Discovery
 
 
 class Sound(NamedTuple):
@@ -490,11 +514,11 @@ def _sees(
 
 
 @internal
-def _lit(M: Raid, G: Segments, L: LineGrid, mask: np.ndarray, px: float, py: float) -> bool:
+def _lit(F: Discovery, G: Segments, L: LineGrid, mask: np.ndarray, px: float, py: float) -> bool:
     """In a light that reaches the point (SK-V5)."""
-    lights_x = M.light_x
-    lights_y = M.light_y
-    radii = M.light_r
+    lights_x = F.light_x
+    lights_y = F.light_y
+    radii = F.light_r
     for k in range(lights_x.shape[0]):
         dx = px - lights_x[k]
         dy = py - lights_y[k]
@@ -643,7 +667,7 @@ def _noise(Q: Helpers, N: Sound, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Every living defender not watching the maker (seen, and in sight now: LP-4) checks the
     noise ``N`` (SK-N1..SK-N7); one who hears turns round: a sight test on the maker where he
     is seen (SK-N10)."""
-    G, L, D, V, P = Q
+    G, L, D, V, P = Q.segments, Q.line, Q.detections, Q.guards, Q.numbers
     maker, outfit, mx, my, attitude, lit = N.maker, N.outfit, N.mx, N.my, N.attitude, N.lit
     sight_mask, key, look_key = N.sight_mask, N.key, N.look_key
     alive = V.alive
@@ -737,29 +761,31 @@ def _queries(M: Raid, W: State) -> Helpers:
         M.hear, W.cache_line, W.cache_walls, W.cache_steps,
     )  # fmt: skip
     P = Numbers(M.auto, M.step, M.sides, M.n_guards, M.alert_on_noise)
-    return Helpers(G, L, D, V, P)
+    F = Discovery(
+        M.positions, W.gx, W.gy, W.guard_view, M.sight, M.guard_attitude, M.patrolling, M.bands,
+        M.guard_outfit, M.intruder_alert, M.intruder_pool, M.cover_start, M.cover_x, M.cover_y,
+        M.light_x, M.light_y, M.light_r,
+    )  # fmt: skip
+    return Helpers(G, L, D, V, P, F)
 
 
 @internal
-def _found(M: Raid, W: State, i: int, g: int) -> None:
+def _found(knows: int, known: np.ndarray, aware: np.ndarray, i: int, g: int) -> None:
     """What an intruder who strikes or kills a guard learns: where he stood, under the house
-    rule (SK-G5 [R], :func:`vigile.rulesets.skirmish.alarm.striker_knows`)."""
-    knows = M.striker_knows  # the state's rank, -1: none
-    if knows >= 0 and not W.knows[i, g] and W.aware[i, g] != knows:
-        W.aware[i, g] = knows
+    rule (SK-G5 [R], :func:`vigile.rulesets.skirmish.alarm.striker_knows`): ``knows``, the
+    state's rank (:attr:`Raid.striker_knows`), -1 for none."""
+    if knows >= 0 and not known[i, g] and aware[i, g] != knows:
+        aware[i, g] = knows
 
 
 @internal
-def _ground(M: Raid, x: float, y: float) -> int:
-    """The sound of a body falling at (x, y): the last surface that holds it, or the default."""
-    region = region_of(x, y, M.surf_start, M.surf_x, M.surf_y)
-    sounds = M.region_sound
+def _ground(
+    start: np.ndarray, xs: np.ndarray, ys: np.ndarray, sounds: np.ndarray, x: float, y: float
+) -> int:
+    """The sound of a body falling at (x, y): that of the last surface (CSR polygons ``start``,
+    ``xs``, ``ys``) that holds it, or the default, last of ``sounds``."""
+    region = region_of(x, y, start, xs, ys)
     return int(sounds[region] if region >= 0 else sounds[sounds.shape[0] - 1])
-
-
-@internal
-def _in_cover(M: Raid, x: float, y: float) -> bool:
-    return region_of(x, y, M.cover_start, M.cover_x, M.cover_y) >= 0
 
 
 @inlined
@@ -821,20 +847,29 @@ def _patrols(M: Raid, W: State, doors: int, uniforms: np.ndarray, ctx: np.ndarra
 
 
 @internal
-def _reaches(M: Raid, W: State, G: Segments, L: LineGrid, k: int, victim: int) -> bool:
+def _reaches(
+    ops: np.ndarray,
+    gx: np.ndarray,
+    gy: np.ndarray,
+    sight_masks: np.ndarray,
+    move_masks: np.ndarray,
+    G: Segments,
+    L: LineGrid,
+    k: int,
+    victim: int,
+) -> bool:
     """The kill or strike of op k (or its fumble roll's) reaches its victim where it stands
     now (``Game._blow_refused``, LP-7): within the op's reach of the maker (``math.hypot``,
     ``gap > reach + 1e-9`` refused); a shot in a line of sight, a melee blow with no barrier
     that stops a walker between (``Board.blocks_walker``), the doors as the op found them."""
-    ops = M.ops
     mx, my = ops[k, OP_MAKER_X], ops[k, OP_MAKER_Y]
-    vx, vy = W.gx[victim], W.gy[victim]
+    vx, vy = gx[victim], gy[victim]
     if not hypot_below(mx - vx, my - vy, ops[k, OP_REACH] + 1e-9, False):
         return False
     doors = int(ops[k, OP_DOORS])
     if ops[k, OP_RANGED]:
-        return _sees(G, L, M.sight_mask[doors], mx, my, vx, vy)
-    return _walls_between(G, L, M.move_mask[doors], mx, my, vx, vy) == 0
+        return _sees(G, L, sight_masks[doors], mx, my, vx, vy)
+    return _walls_between(G, L, move_masks[doors], mx, my, vx, vy) == 0
 
 
 @inlined
@@ -865,21 +900,27 @@ def _ops(M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np.nd
         besides = NOBODY  # a guard the noise is not for: the one struck
         key = k  # where a posted listener's count of walls to the source is cached
         if kind == FUMBLE_OP:
-            if victim >= 0 and not (alive[victim] and _reaches(M, W, G, L, k, victim)):
+            if victim >= 0 and not (
+                alive[victim]
+                and _reaches(ops, W.gx, W.gy, M.sight_mask, M.move_mask, G, L, k, victim)
+            ):
                 continue
             if not fumbles(int(ops[k, OP_POOL]), sides, uniforms, ctx):
                 continue
         elif kind != NOISE_OP:  # a kill or a strike: the noise is where the victim stands
-            if not (alive[victim] and _reaches(M, W, G, L, k, victim)):
+            if not (
+                alive[victim]
+                and _reaches(ops, W.gx, W.gy, M.sight_mask, M.move_mask, G, L, k, victim)
+            ):
                 continue
             if kind == KILL_OP:
                 alive[victim] = False
             else:
                 besides = victim
-            _found(M, W, maker, victim)
+            _found(M.striker_knows, W.knows, W.aware, maker, victim)
             ax, ay = W.gx[victim], W.gy[victim]
             if kind == KILL_OP and sound < 0:
-                sound = _ground(M, ax, ay)
+                sound = _ground(M.surf_start, M.surf_x, M.surf_y, M.region_sound, ax, ay)
             key = k if not patrolling[victim] else -1
         # one call for every kind: _noise is inlined where it is called
         N = Sound(
@@ -934,7 +975,7 @@ def _sight(M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np.
     A posted guard's codes are read from :attr:`Raid.posted_look` and
     :attr:`Raid.posted_find`; the pairs come from the turn's lists (:attr:`Raid.look_pairs`,
     :attr:`Raid.find_pairs`), in the loops' order."""
-    G, L, D, V, P = Q
+    G, L, D, V, P = Q.segments, Q.line, Q.detections, Q.guards, Q.numbers
     mask = M.sight_mask[M.turn_doors[t, 1]]
     positions = M.positions
     outfits = M.intruder_outfit
@@ -979,7 +1020,7 @@ def _sight(M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np.
         if not alive[g] or knows[i, g] or aware[i, g] == observed:
             continue
         if patrolling[g]:
-            code = _find_code(M, W, G, L, P, t, i, g, mask, turn_lines, i, base)
+            code = _find_code(Q.discovery, G, L, P, t, i, g, mask, turn_lines, i, base)
         else:
             code = posted_find[t, i, g]
         if code == NEVER:
@@ -991,8 +1032,7 @@ def _sight(M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np.
 
 @internal
 def _find_code(
-    M: Raid,
-    W: State,
+    F: Discovery,
     G: Segments,
     L: LineGrid,
     P: Numbers,
@@ -1008,25 +1048,25 @@ def _find_code(
     attitude (in cover or not, moving or not), the light where it stands, the line between
     them (``lines[key, g]``, the same both ways: the predicates order each segment's ends, and
     as the guard's own look may have found it)."""
-    ix, iy = M.positions[t, i, 0], M.positions[t, i, 1]
-    gx, gy = W.gx[g], W.gy[g]
-    view = W.guard_view
-    sight = M.sight
-    guard_attitude = M.guard_attitude
-    moved = 1 if M.patrolling[g] else 0
+    ix, iy = F.positions[t, i, 0], F.positions[t, i, 1]
+    gx, gy = F.gx[g], F.gy[g]
+    view = F.guard_view
+    sight = F.sight
+    guard_attitude = F.guard_attitude
+    moved = 1 if F.patrolling[g] else 0
     attitude = guard_attitude[g, moved, 0]
     if guard_attitude[g, moved, 0] != guard_attitude[g, moved, 1]:
         cover = view[0, g] - base
         if cover < 0:
-            cover = 1 if _in_cover(M, gx, gy) else 0
+            cover = 1 if region_of(gx, gy, F.cover_start, F.cover_x, F.cover_y) >= 0 else 0
             view[0, g] = base + cover
         if cover:
             attitude = guard_attitude[g, moved, 1]
     near = 1 if hypot_below(ix - gx, iy - gy, P.auto, True) else 0
-    band = 1 if hypot_below(ix - gx, iy - gy, M.bands[attitude], True) else 0
-    outfit = M.guard_outfit[g]
-    alert = M.intruder_alert[i]
-    pool = M.intruder_pool[i]
+    band = 1 if hypot_below(ix - gx, iy - gy, F.bands[attitude], True) else 0
+    outfit = F.guard_outfit[g]
+    alert = F.intruder_alert[i]
+    pool = F.intruder_pool[i]
     lit_keys = (
         sight[attitude, near, band, 0, 0, alert, outfit, pool]
         != sight[attitude, near, band, 1, 0, alert, outfit, pool]
@@ -1037,7 +1077,7 @@ def _find_code(
     if lit_keys:
         lit = view[1, g] - base
         if lit < 0:
-            lit = 1 if _lit(M, G, L, mask, gx, gy) else 0
+            lit = 1 if _lit(F, G, L, mask, gx, gy) else 0
             view[1, g] = base + lit
     blind = sight[attitude, near, band, lit, 0, alert, outfit, pool]
     seeing = sight[attitude, near, band, lit, 1, alert, outfit, pool]
@@ -1060,7 +1100,8 @@ def posted_codes(M: Raid, W: State) -> None:
     places)."""
     n_g, n_i = M.n_guards, M.n_intruders
     n_ops = M.ops.shape[0]
-    G, L, _, V, P = _queries(M, W)
+    Q = _queries(M, W)
+    G, L, V, P = Q.segments, Q.line, Q.guards, Q.numbers
     for g in range(W.gx.shape[0]):
         W.gx[g] = M.start_x[g]
         W.gy[g] = M.start_y[g]
@@ -1079,7 +1120,7 @@ def posted_codes(M: Raid, W: State) -> None:
                         M.lit[t, i], alert, mask, W.cache_line, key, ZERO,
                     )  # fmt: skip
                 M.posted_find[t, i, g] = _find_code(
-                    M, W, G, L, P, t, i, g, mask, W.cache_line, key, ZERO
+                    Q.discovery, G, L, P, t, i, g, mask, W.cache_line, key, ZERO
                 )
 
 
@@ -1137,10 +1178,11 @@ def _alarms(M: Raid, W: State, Q: Helpers, t: int, uniforms: np.ndarray, ctx: np
         _blow_noise(Q, melee, uniforms, ctx)
         if alive[g]:
             alive[g] = False
-            _found(M, W, i, g)
+            _found(M.striker_knows, W.knows, W.aware, i, g)
+            ground = _ground(M.surf_start, M.surf_x, M.surf_y, M.region_sound, gx, gy)
             death = Sound(
-                _ground(M, gx, gy), gx, gy, i, outfit, ix, iy, attitude, lit, noise_mask,
-                sight_mask, NOBODY, key, look_key,
+                ground, gx, gy, i, outfit, ix, iy, attitude, lit, noise_mask, sight_mask, NOBODY,
+                key, look_key,
             )  # fmt: skip
             _blow_noise(Q, death, uniforms, ctx)
 
