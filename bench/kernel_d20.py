@@ -1,7 +1,7 @@
 """Benchmark of the compiled d20 kernel (issue 14) against the turn engine, side by side in one run.
 
 Prints, for each bundled d20 scenario: runs per CPU-second of the turn engine playing game by
-game (as ``vigile simulate`` does today: :func:`vigile.sim.simulate.engine_block`) and of the
+game (``vigile simulate`` without numba: :func:`vigile.sim.simulate.engine_block`) and of the
 kernel (:func:`vigile.games.dnd35.kernel.compiled`) where it plays the scenario, and their ratio;
 then the kernel's first call in a fresh process with an empty numba cache (the compile) and with
 the cache warm. Last line, on ``dnd35-invisible-intruder``:
@@ -17,8 +17,8 @@ Figures measured behind choices in the d20 kernels and ``vigile simulate``:
   cost about two seconds of LLVM (20 of D&D 3.5's 96 functions had one);
 * the round's phases inlined: left as calls, passing the model's arrays cost more than a third
   of the kernel's speed;
-* ``simulate.ENGINE_KERNEL_RUNS`` (1,000): the turn engine takes 1 to 12 ms a game, so a
-  thousand games take longer than loading the cached kernel.
+* the kernel plays every scenario it covers, however few the runs: the turn engine takes 1 to
+  12 ms a game, so past a few hundred games it takes longer than loading the cached kernel.
 """
 
 from __future__ import annotations

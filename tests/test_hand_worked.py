@@ -2,7 +2,7 @@
 
 Each file in ``tests/scenarios/`` says in its comments how its chances follow from the rules;
 the fractions below are those hand computations, never the engine's output. Both the turn
-engine (game by game) and the batched simulator (``vigile simulate``) must hold each exact
+engine (game by game) and the compiled simulator (``vigile simulate``) must hold each exact
 chance within their confidence interval.
 """
 

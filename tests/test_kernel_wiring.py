@@ -137,6 +137,21 @@ def test_the_cli_says_when_the_kernel_first_compiles(
     assert capsys.readouterr().err == ""
 
 
+def test_the_notice_before_a_sweep(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kernel_notice`` (what ``vigile sweep`` says before its workers start) builds no kernel:
+    no numba, a first compile, or nothing to say."""
+    import vigile.sim.kernel
+    from vigile.sim.simulate import kernel_notice
+
+    scenario = load_scenario("night-raid")
+    monkeypatch.setattr(vigile.sim.kernel, "compiled_before", lambda: True)
+    assert kernel_notice(scenario) is None
+    monkeypatch.setattr(vigile.sim.kernel, "compiled_before", lambda: False)
+    assert kernel_notice(scenario) is Notice.COMPILING
+    monkeypatch.setattr(vigile.sim.kernel, "available", lambda: False)
+    assert kernel_notice(scenario) is Notice.NO_NUMBA
+
+
 def test_the_same_numbers_whatever_the_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     """The kernel's blocks played by one thread or by three give the same tally (each block
     from its own generator; the threads share the model, each call its own working arrays)."""

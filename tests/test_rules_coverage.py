@@ -1,5 +1,5 @@
 """``vigile rules --coverage`` (issue 10): every rule ID is played somewhere (a check, the turn
-engine, the batched simulator, a risk map), is a note, or is a worked example reproduced by a
+engine, the compiled simulator, a risk map), is a note, or is a worked example reproduced by a
 bundled scenario. The coverage is found by evidence (:mod:`vigile.cli.coverage`,
 :mod:`vigile.games.coverage`)."""
 

@@ -2,7 +2,7 @@
 
 The public API (tested in ``tests/test_public_api.py``): the checks of the three games (the
 skirmish's unprefixed, as they came first; the d20 games' named after their game, since both
-have a ``hide_check``), the scenario loader, the turn engine's :func:`play`, the batched
+have a ``hide_check``), the scenario loader, the turn engine's :func:`play`, the Monte Carlo
 :func:`simulate`, and the exact :func:`risk_map` and :func:`safest_route`. Each name is
 imported on first use (PEP 562), so ``import vigile`` loads nothing heavy and rolls nothing.
 

@@ -1,6 +1,6 @@
 """Where each rule is played (``vigile rules --coverage``): the ``vigile check``
 commands' part, found by running each command with canonical options, then the library's part
-(:mod:`vigile.games.coverage`: the turn engine, the batched simulator, the risk map).
+(:mod:`vigile.games.coverage`: the turn engine, the compiled simulator, the risk map).
 
 Each canonical command runs in this process as ``vigile check … --json``, unrolled and rolled
 with a few seeds (both outcomes where a roll decides), and in the player view where the command

@@ -143,6 +143,11 @@ def register(app: typer.Typer) -> None:
             check_plot_path(plot, force=force)
         loaded = load_scenario(scenario)
         count = variant_count(varies)  # refused over the limit before any variant is built
+        from vigile.sim.simulate import kernel_notice
+
+        notice = kernel_notice(loaded)  # the workers on this machine play as it would
+        if notice is not None:
+            say_notice(notice, lang=lang)
         paths = [v.path for v in varies]
         try:
             with progress_bar(count, tr("sim.progress_text.sweep", lang)) as advance:

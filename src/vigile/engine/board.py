@@ -1,7 +1,7 @@
 """The board of a scenario during play: barriers with their doors' state, lights, ground, cover.
 
 Thin over :mod:`vigile.scene.geometry`: the same vectorised functions serve the engine (one
-query at a time) and the batched simulator.
+query at a time), the risk maps and the compiled kernel's tables.
 """
 
 from __future__ import annotations

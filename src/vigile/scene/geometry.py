@@ -1,8 +1,9 @@
 """Plane geometry of a scene: barriers, sight lines, lit zones, surfaces and bouncing moves.
 
-Every function is vectorised with numpy, so that the turn engine (one query at a time) and the
-batched Monte Carlo simulator (thousands of runs as arrays) call the same code. Work is done in
-blocks of about ``2**16`` point-barrier pairs, so memory stays small whatever the batch size.
+Every function is vectorised with numpy, so that the turn engine (one query at a time), the
+risk maps and the compiled kernel's tables (thousands of points as arrays) call the same code.
+Work is done in blocks of about ``2**16`` point-barrier pairs, so memory stays small whatever
+the number of points.
 Distances are in the scene's unit (centimetres for the skirmish game). Nothing here knows a
 game's rules: which kind of barrier blocks sight, counts for noise or stops a walker is passed in
 (:class:`KindRule`), and so are radii, map sizes and the number of bounces.

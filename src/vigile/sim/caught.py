@@ -5,7 +5,7 @@ A detection, as everywhere in the simulator (RULES.md §4), is a defender who co
 intruder's square or to see it (a :class:`~vigile.engine.events.Perception` that ``detects``);
 it is counted where the intruder
 stood then (its last position in the log: its start, or where its last move left it),
-on the :data:`~vigile.sim.tally.HEAT_BINS` grid of the batched games.
+on the :data:`~vigile.sim.tally.HEAT_BINS` grid of the compiled kernels' tallies.
 
 :func:`replayed_heat` plays again the very games of :func:`vigile.sim.simulate.engine_block`
 (the same seeds, block by block), since that block tallies no heat yet; its outcomes are
@@ -52,7 +52,7 @@ def caught_at(result: GameResult) -> list[tuple[float, float]]:
 
 
 def heat_of(points: list[tuple[float, float]], scenario: Scenario) -> Ints:
-    """The points on the heat map's grid over the map (x first, as the batched tallies)."""
+    """The points on the heat map's grid over the map (x first, as the kernels' tallies)."""
     if not points:
         return np.zeros((HEAT_BINS, HEAT_BINS), np.int64)
     xs, ys = zip(*points, strict=True)

@@ -222,27 +222,37 @@ def _kernel(scenario: Scenario) -> Batched | None:
     return None if plugin.kernel is None else plugin.load(plugin.kernel)(scenario)
 
 
+def kernel_notice(scenario: Scenario) -> Notice | None:
+    """What to tell the user before the game's kernel plays the scenario on this machine,
+    without building it: :data:`Notice.NO_NUMBA` where the game has a kernel and numba cannot
+    be imported (the engine plays), :data:`Notice.COMPILING` where no kernel was compiled here
+    yet, else None."""
+    if registry.get(scenario.ruleset).kernel is None:
+        return None
+    from vigile.sim.kernel import available, compiled_before
+
+    if not available():
+        return Notice.NO_NUMBA
+    return None if compiled_before() else Notice.COMPILING
+
+
 def _chosen_model(
     scenario: Scenario, notify: Callable[[Notice], None] | None = None
 ) -> tuple[Batched | Scenario, bool]:
     """What plays the scenario, and whether it is the game's compiled model: the kernel where
     the game has one that covers the scenario and numba imports, else the engine (see the
-    module's docstring). ``notify`` hears :data:`Notice.NO_NUMBA` when a kernel would play
-    but numba cannot be imported, :data:`Notice.COMPILING` when the kernel plays and this
-    machine has no compiled code of the kernels yet."""
-    if registry.get(scenario.ruleset).kernel is None:
-        return scenario, False
-    from vigile.sim.kernel import available, compiled_before
-
-    if not available():
-        if notify is not None:
-            notify(Notice.NO_NUMBA)
+    module's docstring). ``notify`` hears :func:`kernel_notice`'s notice when it applies: no
+    numba where a kernel would play, a first compile where the kernel plays."""
+    notice = kernel_notice(scenario)
+    if notice is Notice.NO_NUMBA and notify is not None:
+        notify(notice)
+    if registry.get(scenario.ruleset).kernel is None or notice is Notice.NO_NUMBA:
         return scenario, False
     kernel = _kernel(scenario)
     if kernel is None:
         return scenario, False
-    if notify is not None and not compiled_before():
-        notify(Notice.COMPILING)
+    if notice is Notice.COMPILING and notify is not None:
+        notify(notice)
     return kernel, True
 
 

@@ -63,7 +63,7 @@ Rulings of the engine where the texts are silent, each a proposal for RULES.md:
   changes what an intruder knows (the speaker's direction), never what anyone does, so the
   simulator's schedule skips it (the rulings: :mod:`vigile.rulesets.skirmish.eavesdrop`).
 * [R] The plans stay fixed: a discovery changes what the intruder knows (its view), never
-  what it does; the engine does not re-plan. So the batched simulator, which records the
+  what it does; the engine does not re-plan. So the compiled kernel, which records the
   intruders' side once, is unaffected (:mod:`vigile.games.skirmish.schedule`).
 """
 

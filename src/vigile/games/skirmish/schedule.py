@@ -3,7 +3,7 @@
 In the turn engine the intruders follow fixed plans: where they are each turn, what they do and
 where their noises come from do not depend on the dice (a kill or a strike only needs its victim
 to be still alive and within its reach where it stands then, LP-7, which each run checks). So
-the batched simulator asks the turn engine itself to walk the plans once, with every check
+the compiled kernel asks the turn engine itself to walk the plans once, with every check
 switched off, and records what it would have checked: this schedule is the engine's own
 plan-walking, not a second copy of it.
 """

@@ -19,8 +19,8 @@ defenders talk, nor what hearing them teaches; the rulings here [R] are this pro
   it stands; finding it is still a sight test (SK-G3, SK-G4). It never lowers what the
   intruder already knows (a scouted position stays known).
 
-Nothing the defenders do depends on it: the batched simulator, which plays the defenders' side,
-is unaffected.
+Nothing the defenders do depends on it: the compiled kernel, which plays the defenders' side
+from the intruders' schedule, is unaffected.
 """
 
 from __future__ import annotations

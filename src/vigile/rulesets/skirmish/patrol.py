@@ -2,19 +2,16 @@
 
 The rule's numbers are ``turn.patrol_cm`` (10 cm), ``turn.patrol_bounces`` (once a turn) and
 ``turn.patrol_margin_mm`` (it turns 5 mm short of a wall's line) in ``rules.toml``; the board
-reflects a move off the walls it meets (angle in = angle out). The
-turn engine and the batched simulator both draw the die here, so that one seed gives the same
-patrols in both.
+reflects a move off the walls it meets (angle in = angle out). The turn engine draws the die
+here; the compiled kernel draws the same uniform from its stream (2π u).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import overload
 
 import numpy as np
-from numpy.typing import NDArray
 
 from vigile.rulesets.data import RuleData
 
@@ -43,13 +40,7 @@ def patrol_move(rules: RuleData) -> PatrolMove:
     )
 
 
-@overload
-def scatter_die(rng: np.random.Generator, size: None = None) -> float: ...
-@overload
-def scatter_die(rng: np.random.Generator, size: int) -> NDArray[np.float64]: ...
-def scatter_die(rng: np.random.Generator, size: int | None = None) -> float | NDArray[np.float64]:
+def scatter_die(rng: np.random.Generator) -> float:
     """The direction a scatter die shows, in radians [SK-G1; R: uniform over the circle, the
-    die's arrow read exactly]. ``size``: one direction per run, for the batched simulator."""
-    if size is None:
-        return float(rng.uniform(0.0, 2.0 * math.pi))
-    return rng.uniform(0.0, 2.0 * math.pi, size)
+    die's arrow read exactly]."""
+    return float(rng.uniform(0.0, 2.0 * math.pi))

@@ -392,7 +392,8 @@ def build(scenario: Scenario) -> KernelModel:
         move_mask[k, m:] = True
 
     # --- the grids: walls near each cell for a patrol's move, and by cell for segments
-    move = sim.rules.num("turn.patrol_cm")
+    patrol = patrol_move(sim.rules)  # SK-G1: the length, bounces and margin of a patrol's move
+    move = patrol.length_cm
     move_grid = Grid.over(width, height, 2.0)
     # the walls that may stop a move, then the map's four borders: a cell lists a border only
     # when a move from it can reach it (most cells are far from every border)
@@ -506,13 +507,13 @@ def build(scenario: Scenario) -> KernelModel:
         "width": width,
         "height": height,
         "move": float(move),
-        "margin": float(patrol_move(sim.rules).margin_cm),
+        "margin": float(patrol.margin_cm),
         "step": float(sim.step),
         "auto": float(sim.sight.auto_cm),
         "reach": sim.reach,
         "move_cell": float(move_grid.cell),
         "line_cell": float(line_grid.cell),
-        "bounces": int(sim.rules.num("turn.patrol_bounces")),
+        "bounces": int(patrol.bounces),
         "alarm_ends": int(sim.alarm_ends),
         "alert_on_noise": int(sim.alert_on_noise),
         "n_guards": n_g,
