@@ -102,7 +102,7 @@ def riskmap_text(found: RiskGrid, lang: Lang, plot: Path | None) -> list[str]:
                 "x": _num(float(found.xs[column]), lang),
                 "y": _num(float(found.ys[row]), lang),
                 "exact": _exact(found.exact(row, column)),
-                "mean": _percent(float(found.risk.mean())),
+                "mean": _percent(float(found.risk.mean()), lang),
             },
         )
     )
