@@ -123,3 +123,9 @@ def test_a_page_writes_a_point_as_a_french_reader_does() -> None:
     assert pagetext.point([60.5, 10.0], Lang.FR) == "(60,5 ; 10)"
     assert pagetext.point([60.5, 10.0], Lang.EN) == "(60.5, 10)"
     assert pagetext.measure(86.36, "cm", Lang.FR) == "86,36\u00a0cm"
+
+
+def test_a_risk_map_error_in_french(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["route", "night-raid", "--attitude", "hidden", "--from", "60,10", "--to", "140,60"]
+    code, _, err = _run([*args, "--lang", "fr"], capsys)
+    assert code == 2 and err.startswith("vigile : erreur : --from:")

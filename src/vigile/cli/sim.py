@@ -22,7 +22,6 @@ from vigile.cli.common import JsonOpt, LangOpt, json_text
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang
 from vigile.io.risk_out import riskmap_json, riskmap_text, route_json, route_text
-from vigile.io.safe import printable
 
 if TYPE_CHECKING:
     from vigile.games.contract import RiskSurface as RiskMap
@@ -74,11 +73,15 @@ UnsuitedOpt = Annotated[
 
 @contextmanager
 def _user_errors() -> Iterator[None]:
-    """A VigileError becomes one line on stderr and exit code 2."""
+    """A VigileError becomes one line on stderr and exit code 2 (in the language the command
+    line names: ``vigile : erreur : ...`` with ``--lang fr``)."""
     try:
         yield
     except VigileError as error:
-        typer.echo(f"vigile: error: {printable(str(error))}", err=True)
+        from vigile.cli import _error, _error_text
+        from vigile.cli.common import help_lang
+
+        _error(_error_text(error, help_lang()), help_lang())
         raise typer.Exit(2) from None
 
 
