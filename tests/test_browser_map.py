@@ -470,3 +470,82 @@ def test_the_overlay_s_scenario_puts_each_guard_where_it_stands() -> None:
     assert positions["Kage"] == (60.0, 4.0)
     assert "Ippei" not in positions
     assert mapsvg.now_key(game) != start
+
+
+# ------------------------------------------------------------------------------ the game's reach
+
+
+def test_the_move_left_is_the_game_s(server: Server) -> None:
+    """GET /encounters/{id}/reach: the skirmish's rates (rules.toml ``[turn]``: 30 fast, 15 half,
+    7 hidden for an ordinary character, scaled by an actor's own ``move`` / 30), a guard's
+    the half-speed rate (LP-6 [R]), nothing once an intruder has moved this turn."""
+    with server.client() as client:
+        created = new_encounter(client)
+        encounter = created["encounter"]["id"]
+
+        def left(actor: str, speed: str = "") -> dict[str, Any]:
+            found = client.get(
+                f"/encounters/{encounter}/reach", params={"actor": actor, "speed": speed}
+            )
+            assert found.status_code == 200, found.text
+            body: dict[str, Any] = found.json()
+            return body
+
+        assert left("Kaze", "half")["left"] == 15 * 15 / 30  # move 15: 7.5
+        assert left("Kaze", "fast")["left"] == 15
+        assert left("Kaze", "hidden")["left"] == 15 * 7 / 30  # 3.5
+        assert left("Jubei")["left"] == 15  # no move of his own: half_cm
+        assert (left("Kaze")["x"], left("Kaze")["y"], left("Kaze")["unit"]) == (54, 4, "cm")
+        played = client.post(
+            f"/api/v1/encounters/{encounter}/actions",
+            json={"action": {"do": "move", "actor": "Kaze", "to": [50, 4], "speed": "half"}},
+        )
+        assert played.status_code == 200, played.text
+        moved = left("Kaze", "half")
+        assert (moved["left"], moved["rate"], moved["x"]) == (0, 7.5, 50)
+        assert moved["refused"]
+        unknown = client.get(f"/encounters/{encounter}/reach", params={"actor": "Nobody"})
+        assert unknown.status_code == 422
+    player = created["tokens"]["players"]["Kage"]
+    with server.client(player) as client:  # the GM's only
+        denied = client.get(f"/encounters/{encounter}/reach", params={"actor": "Kage"})
+        assert denied.status_code == 403
+
+
+def test_a_dragged_guard_is_the_gm_s_order(chromium: Any, server: Server, device: str) -> None:
+    with server.client() as client:
+        encounter = new_encounter(client)["encounter"]["id"]
+    page = gm_page(chromium, server, encounter, device)
+    zoom_in_at(page, device, *JUBEI)
+    drag(page, device, JUBEI, (100, 96))  # 10 cm north: within his 15 (LP-6 [R])
+    assert page.input_value("#do") == "guard-move"
+    assert page.input_value("#defender") == "Jubei"
+    assert (float(page.input_value("#x")), float(page.input_value("#y"))) == (100, 96)
+    page.wait_for_selector("#map-svg .ruler-layer .ghost.pending", timeout=WAIT_MS)
+    assert page.get_attribute("#map-svg .reach-layer circle.reach", "r") == "15"
+    drag(page, device, JUBEI, (100, 86))  # 20 cm: refused, with the rule
+    page.wait_for_selector("#map-odds .refused", timeout=WAIT_MS)
+    assert "LP-6" in page.inner_text("#map-odds")
+    page.context.close()
+
+
+@pytest.mark.parametrize("page_of", ["table", "play"])
+def test_the_table_and_a_player_s_maps_zoom(
+    chromium: Any, server: Server, device: str, page_of: str
+) -> None:
+    with server.client() as client:
+        created = new_encounter(client)
+    tokens = created["tokens"]
+    token = tokens["table"] if page_of == "table" else tokens["players"]["Kage"]
+    context = chromium.new_context(locale="en-GB", **DEVICES[device])
+    page = context.new_page()
+    page.goto(f"{server.base}/{page_of}/{created['encounter']['id']}?token={token}")
+    page.wait_for_function("() => document.getElementById('map-svg')?.dataset.zoom")
+    assert page.locator(".map-tools [data-tool='ruler']").count() == 0  # the GM's tools only
+    page.click(".map-tools [data-zoom='in']")
+    assert zoom_of(page) == pytest.approx(1.5)
+    if page_of == "play":  # Kage's own token (the table's map shows no one yet)
+        assert min(label_sizes(page).values()) >= 11
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.evaluate("window.innerWidth")
+    context.close()

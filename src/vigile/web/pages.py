@@ -486,8 +486,10 @@ def reach(request: Request, ctx: Ctx, encounter_id: str) -> Response:
             params.get("run", "") in ("on", "true", "1"),
             lang,
         )
-    except (Denied, VigileError) as error:
-        return guarded(request, lang, error, fragment=True)
+    except Denied as error:
+        return JSONResponse({"error": str(error)}, status_code=error.status)
+    except VigileError as error:
+        return JSONResponse({"error": str(error)}, status_code=422)
     return JSONResponse(dataclasses.asdict(found))
 
 
