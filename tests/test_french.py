@@ -3,6 +3,8 @@ dice's names in French, no English word left in a French line."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from vigile.io.i18n import Lang, number_text, point_text, tr
@@ -129,3 +131,51 @@ def test_a_risk_map_error_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["route", "night-raid", "--attitude", "hidden", "--from", "60,10", "--to", "140,60"]
     code, _, err = _run([*args, "--lang", "fr"], capsys)
     assert code == 2 and err.startswith("vigile : erreur : --from:")
+
+
+BAD_SCENARIO = """\
+ruleset: skirmish
+name: Past the guard
+map: {width: 110, height: 100}
+turns: 10
+actors:
+  - {name: Ninja, side: attackers, position: [120.5, 62], dice: {ninjitsu: 1}}
+  - {name: Guard, side: defenders, position: [50, 50], dice: 1}
+plans:
+  Ninja:
+    - {to: [100, 62], speed: half}
+  Nobody:
+    - {to: [100, 62], speed: half}
+"""
+
+
+def test_a_scenario_s_problems_in_french(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ninja stands at x = 120.5 on a map 110 cm wide; a plan names no actor."""
+    path = tmp_path / "bad.yaml"
+    path.write_text(BAD_SCENARIO, encoding="utf-8")
+    code, _, err = _run(["scenario", "validate", str(path), "--lang", "fr"], capsys)
+    assert code == 2
+    assert (
+        f"{path}:6: actors[0].position: le personnage « Ninja » au point (120,5 ; 62) est " in err
+    )
+    assert "hors de la carte (0..110 × 0..100 cm)" in err
+    assert f"{path}:11: plans.Nobody: un plan pour « Nobody », qui n'est pas parmi" in err
+    code, _, err = _run(["scenario", "validate", str(path)], capsys)
+    assert f"{path}:6: actors[0].position: actor 'Ninja' at [120.5, 62] is outside the map" in err
+    code, _, err = _run(["run", str(path), "--lang", "fr"], capsys)
+    assert code == 2 and err.startswith(f"vigile : erreur : {path}: 2 erreurs")
+
+
+def test_the_english_of_a_scenario_message_is_the_code_s() -> None:
+    """The English locale repeats what the scene writes itself (vigile.errors.Said)."""
+    from vigile.scene.consistency import _no_actor
+
+    said = _no_actor("Kage")
+    assert tr(said.key, Lang.EN, said.params) == str(said) == "no actor is called 'Kage'"
+    assert tr(said.key, Lang.FR, said.params) == "aucun personnage ne s'appelle « Kage »"
+    import pickle
+
+    again = pickle.loads(pickle.dumps(said))
+    assert (again, again.key, again.params) == (said, said.key, said.params)

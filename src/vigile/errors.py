@@ -64,3 +64,25 @@ class RuleError(VigileError):
 
 class LimitError(VigileError):
     """The request exceeds a documented limit (dice count, runs, file size...)."""
+
+
+class Said(str):
+    """A message in English that also carries its message key and parameters, so that a layer
+    above (:func:`vigile.io.i18n.said`) can write it in the reader's language: the layers
+    below :mod:`vigile.io` (the scene's validation) have no access to the translations.
+
+    It is the English text everywhere a ``str`` is expected; a parameter may itself be a
+    ``Said`` (``what`` in "{what} is outside the map"), written in the same language."""
+
+    key: str
+    params: dict[str, object]
+
+    def __new__(cls, key: str, english: str, **params: object) -> Said:
+        said = super().__new__(cls, english)
+        said.key = key
+        said.params = params
+        return said
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]
+        """What a copy or a pickle rebuilds it from (its parameters follow as its state)."""
+        return (self.key, str(self))

@@ -348,6 +348,15 @@ def _error(message: str, lang: Lang) -> None:
 def _error_text(error: Exception, lang: Lang) -> str:
     """An error's message in ``lang``: from its message key where it has one (``key`` and
     ``params``, as :class:`vigile.engine.live.Refusal`; its rule after it), else its text."""
+    issues = getattr(error, "errors", None)
+    if lang is not Lang.EN and isinstance(issues, list) and issues:  # a scenario's problems
+        from vigile.io.i18n import issue_line
+
+        lines = [issue_line(issue, lang) for issue in issues]
+        if len(lines) == 1:
+            return lines[0]
+        count = tr("cli.errors", lang, {"count": len(lines)})
+        return "\n".join([f"{getattr(issues[0], 'file', '')}: {count}", *lines])
     key, params = getattr(error, "key", None), getattr(error, "params", None)
     if isinstance(key, str) and isinstance(params, dict) and key in messages(lang):
         rule = getattr(error, "rule", None)

@@ -198,22 +198,22 @@ class PromptedFaces:
 def validate(
     file: Annotated[str, typer.Argument(help="A scenario file, or a bundled name.")],
     json_out: JsonOpt = False,
+    lang: LangOpt = Lang.EN,
 ) -> None:
     """Check a scenario file: every error at once, with its line and field."""
+    from vigile.io.i18n import issue_line
     from vigile.scene.loader import scenario_errors
 
     errors = scenario_errors(file)
     if json_out:
-        sys.stdout.write(
-            json.dumps({"file": file, "valid": not errors, "errors": [str(e) for e in errors]})
-            + "\n"
-        )
+        shown = [issue_line(e, lang) for e in errors]
+        sys.stdout.write(json.dumps({"file": file, "valid": not errors, "errors": shown}) + "\n")
     elif not errors:
-        sys.stdout.write(f"{printable(file)}: valid\n")
+        sys.stdout.write(tr("cli.valid", lang, {"file": printable(file)}) + "\n")
     if errors:
         if not json_out:
             for error in errors:
-                sys.stderr.write(f"{printable(str(error))}\n")
+                sys.stderr.write(f"{printable(issue_line(error, lang))}\n")
         raise typer.Exit(2)
 
 

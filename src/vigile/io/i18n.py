@@ -58,6 +58,7 @@ MESSAGE_FILES = (
     "web.{lang}.toml",
     "checks.{lang}.toml",
     "cli.{lang}.toml",
+    "scene.{lang}.toml",
 )
 """The core's message files of one language; each game's plug-in adds its own (keys disjoint)."""
 
@@ -197,6 +198,34 @@ def _shown(name: str, value: object, catalogue: Mapping[str, str], lang: Lang) -
         if titled is not None:
             return titled
     return _term(value, catalogue, lang)
+
+
+def said(message: str, lang: Lang) -> str:
+    """A message from a layer below the translations in ``lang``: a
+    :class:`vigile.errors.Said` from its key (its parameters that are ``Said`` too), else the
+    message as it is (English: a key the catalogue lacks, or a text with no key)."""
+    key = getattr(message, "key", None)
+    if lang is Lang.EN or not isinstance(key, str) or key not in messages(lang):
+        return str(message)  # the English is the message itself
+    params: Mapping[str, object] = getattr(message, "params", {})
+    shown = {
+        name: said(value, lang) if isinstance(value, str) and hasattr(value, "key") else value
+        for name, value in params.items()
+    }
+    return tr(key, lang, shown)
+
+
+def issue_line(issue: object, lang: Lang) -> str:
+    """One problem of a scenario (:class:`vigile.scene.loader.ScenarioIssue`) on one line,
+    ``file:line: field: message``, its message in ``lang`` where it has a key (pydantic's own
+    messages stay English)."""
+    message: str = getattr(issue, "message", "")
+    if lang is Lang.EN or not hasattr(message, "key"):
+        return str(issue)
+    file, line, field = (getattr(issue, name, None) for name in ("file", "line", "field"))
+    where = f"{file}:{line}" if line is not None else str(file)
+    text = said(message, lang)
+    return f"{where}: {field}: {text}" if field else f"{where}: {text}"
 
 
 def _term(value: object, catalogue: Mapping[str, str], lang: Lang) -> object:

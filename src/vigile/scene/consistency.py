@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 from pydantic import TypeAdapter, ValidationError
 
 from vigile import registry
-from vigile.errors import ScenarioError
+from vigile.checks.numbers import quoted
+from vigile.errors import Said, ScenarioError
 from vigile.scene.actors import Actor, Point, Side
 from vigile.scene.encounters import Encounter
 from vigile.scene.house import house_rule_issues
@@ -203,7 +204,11 @@ def _units(parts: Parts) -> list[Issue]:
     unit = unit_of(parts.ruleset)
     if parts.units is unit:
         return []
-    return [(("units",), f"{parts.ruleset} is played in {unit.value}, not {parts.units.value}")]
+    text = f"{parts.ruleset} is played in {unit.value}, not {parts.units.value}"
+    said = Said(
+        "scene.units", text, ruleset=parts.ruleset, unit=unit.value, given=parts.units.value
+    )
+    return [(("units",), said)]
 
 
 def _inside_map(parts: Parts) -> list[Issue]:
@@ -217,10 +222,16 @@ def _inside_map(parts: Parts) -> list[Issue]:
         return not (0 <= x <= width and 0 <= y <= height)
 
     def message(what: str, point: Point) -> str:
-        return (
+        text = (
             f"{what} at [{point[0]:g}, {point[1]:g}] is outside the map "
             f"(0..{width:g} x 0..{height:g} {unit})"
         ).rstrip()
+        x, y = point
+        size = {"width": quoted(width), "height": quoted(height), "unit": unit}
+        return Said("scene.outside", text, what=what, x=quoted(x), y=quoted(y), **size)
+
+    def what(key: str, english: str, **params: object) -> Said:
+        return Said(f"scene.what.{key}", english, **params)
 
     def on_edge(point: Point) -> bool:
         x, y = point
@@ -229,17 +240,25 @@ def _inside_map(parts: Parts) -> list[Issue]:
     def edge_message(name: str, point: Point) -> str:
         # A patrol bounces off the map's edge (SK-G1): a walker starting on the edge has no
         # inside to bounce into, so play (engine, kernels, live play) refuses it.
-        return (
+        text = (
             f"patrolling guard {name!r} at [{point[0]:g}, {point[1]:g}] is on the map's edge: "
             f"a patrol bounces off the edge (SK-G1), so it must start strictly inside "
             f"(0 < x < {width:g}, 0 < y < {height:g}{' ' + unit if unit else ''})"
         )
+        x, y = point
+        size = {"width": quoted(width), "height": quoted(height), "unit": unit}
+        return Said("scene.on_edge", text, name=name, x=quoted(x), y=quoted(y), **size)
 
     found: list[Issue] = []
     for i, actor in parts.actors:
         if outside(actor.position):
             found.append(
-                (("actors", i, "position"), message(f"actor {actor.name!r}", actor.position))
+                (
+                    ("actors", i, "position"),
+                    message(
+                        what("actor", f"actor {actor.name!r}", name=actor.name), actor.position
+                    ),
+                )
             )
         elif actor.state.value == "patrolling" and on_edge(actor.position):
             found.append((("actors", i, "position"), edge_message(actor.name, actor.position)))
@@ -247,34 +266,55 @@ def _inside_map(parts: Parts) -> list[Issue]:
         for end in ("start", "end"):
             point = wall.start if end == "start" else wall.end
             if outside(point):
-                found.append((("walls", i, end), message(f"this {wall.kind.value} end", point)))
+                found.append(
+                    (
+                        ("walls", i, end),
+                        message(
+                            what(f"{wall.kind.value}_end", f"this {wall.kind.value} end"), point
+                        ),
+                    )
+                )
     for section, regions in (("surfaces", parts.surfaces), ("cover", parts.cover)):
         for i, region in regions:
             for j, point in enumerate(region.points):
                 if outside(point):
-                    found.append(((section, i, "points", j), message("a vertex", point)))
+                    found.append(
+                        ((section, i, "points", j), message(what("vertex", "a vertex"), point))
+                    )
     for i, light in parts.lights:
         if outside(light.at):
-            found.append((("lights", i, "at"), message(f"a {light.kind.value}", light.at)))
+            found.append(
+                (
+                    ("lights", i, "at"),
+                    message(what(f"light.{light.kind.value}", f"a {light.kind.value}"), light.at),
+                )
+            )
     for name, legs in parts.plans.items():
         for i, leg in enumerate(legs):
             if leg is None:
                 continue
             if leg.to is not None and outside(leg.to):
-                found.append((("plans", name, i, "to"), message("the waypoint", leg.to)))
+                found.append(
+                    (("plans", name, i, "to"), message(what("waypoint", "the waypoint"), leg.to))
+                )
             for k, action in enumerate(leg.actions):
                 at = getattr(action, "at", None)
                 if at is not None and outside(at):
                     found.append(
-                        (("plans", name, i, "actions", k, "at"), message("the grapple", at))
+                        (
+                            ("plans", name, i, "actions", k, "at"),
+                            message(what("grapple", "the grapple"), at),
+                        )
                     )
     objective = parts.objective
     if objective is not None:
         if objective.at is not None and outside(objective.at):
-            found.append((("objective", "at"), message("the objective", objective.at)))
+            found.append(
+                (("objective", "at"), message(what("objective", "the objective"), objective.at))
+            )
         for j, point in enumerate(objective.area or ()):
             if outside(point):
-                found.append((("objective", "area", j), message("a vertex", point)))
+                found.append((("objective", "area", j), message(what("vertex", "a vertex"), point)))
     return found
 
 
@@ -286,7 +326,12 @@ def _names(parts: Parts) -> list[Issue]:
             found.append(
                 (
                     ("actors", i, "name"),
-                    f"duplicate name {actor.name!r} (already actors[{seen[actor.name]}])",
+                    Said(
+                        "scene.duplicate_actor",
+                        f"duplicate name {actor.name!r} (already actors[{seen[actor.name]}])",
+                        name=actor.name,
+                        index=seen[actor.name],
+                    ),
                 )
             )
         else:
@@ -299,7 +344,12 @@ def _names(parts: Parts) -> list[Issue]:
             found.append(
                 (
                     ("walls", i, "name"),
-                    f"duplicate name {wall.name!r} (already walls[{doors[wall.name]}])",
+                    Said(
+                        "scene.duplicate_wall",
+                        f"duplicate name {wall.name!r} (already walls[{doors[wall.name]}])",
+                        name=wall.name,
+                        index=doors[wall.name],
+                    ),
                 )
             )
         else:
@@ -312,7 +362,12 @@ def _groups(parts: Parts) -> list[Issue]:
     first: dict[str, Actor] = {}
     for i, actor in parts.actors:
         if actor.state.value == "patrolling" and actor.side is Side.ATTACKERS:
-            found.append((("actors", i, "state"), "only defenders patrol (SK-G1)"))
+            found.append(
+                (
+                    ("actors", i, "state"),
+                    Said("scene.attacker_patrols", "only defenders patrol (SK-G1)"),
+                )
+            )
         if actor.group is None:
             continue
         leader = first.setdefault(actor.group, actor)
@@ -362,10 +417,28 @@ def _plans(parts: Parts) -> list[Issue]:
     for name, legs in parts.plans.items():
         if name not in sides:
             if name not in parts.unread:
-                found.append((("plans", name), f"a plan for {name!r}, who is not among the actors"))
+                found.append(
+                    (
+                        ("plans", name),
+                        Said(
+                            "scene.plan_stranger",
+                            f"a plan for {name!r}, who is not among the actors",
+                            name=name,
+                        ),
+                    )
+                )
             continue
         if sides[name] is not Side.ATTACKERS:
-            found.append((("plans", name), f"{name!r} is a defender; plans are for attackers"))
+            found.append(
+                (
+                    ("plans", name),
+                    Said(
+                        "scene.plan_defender",
+                        f"{name!r} is a defender; plans are for attackers",
+                        name=name,
+                    ),
+                )
+            )
         for i, leg in enumerate(legs):
             if leg is None:
                 continue
@@ -375,7 +448,7 @@ def _plans(parts: Parts) -> list[Issue]:
                 if target is not None:
                     key = "target" if hasattr(action, "target") else "to"
                     if target not in sides:
-                        found.append(((*where, key), f"no actor is called {target!r}"))
+                        found.append(((*where, key), _no_actor(target)))
                     elif target == name:
                         found.append(((*where, key), f"{name!r} cannot {action.do} itself"))
                     elif action.do in HOSTILE and sides[target] is sides[name]:
@@ -388,7 +461,14 @@ def _plans(parts: Parts) -> list[Issue]:
                         )
                 door = getattr(action, "door", None)
                 if door is not None and door not in doors:
-                    found.append(((*where, "door"), f"no door is called {door!r} in walls"))
+                    found.append(
+                        (
+                            (*where, "door"),
+                            Said(
+                                "scene.no_door", f"no door is called {door!r} in walls", name=door
+                            ),
+                        )
+                    )
     return found
 
 
@@ -397,9 +477,18 @@ def _hidden(parts: Parts) -> list[Issue]:
     found: list[Issue] = []
     for i, name in parts.hidden_guards:
         if name not in sides:
-            found.append((("hidden_guards", i), f"no actor is called {name!r}"))
+            found.append((("hidden_guards", i), _no_actor(name)))
         elif sides[name] is not Side.DEFENDERS:
-            found.append((("hidden_guards", i), f"{name!r} is not a defender (SK-G4)"))
+            found.append(
+                (
+                    ("hidden_guards", i),
+                    Said(
+                        "scene.hidden_not_defender",
+                        f"{name!r} is not a defender (SK-G4)",
+                        name=name,
+                    ),
+                )
+            )
     return found
 
 
@@ -420,7 +509,12 @@ def _encounter(parts: Parts) -> list[Issue]:
                 parts, (getattr(encounter, role),), ("encounter", role), None, index=False
             )
         if encounter.follower == encounter.followed:
-            found.append((("encounter", "followed"), "one cannot follow oneself"))
+            found.append(
+                (
+                    ("encounter", "followed"),
+                    Said("scene.follow_oneself", "one cannot follow oneself"),
+                )
+            )
         return found
     found += _named(parts, encounter.ambushers, ("encounter", "ambushers"), None)
     found += _named(parts, encounter.targets, ("encounter", "targets"), None)
@@ -438,7 +532,11 @@ def _named(
     for j, name in enumerate(names):
         loc: Loc = (*where, j) if index else where
         if name not in sides:
-            found.append((loc, f"no actor is called {name!r}"))
+            found.append((loc, _no_actor(name)))
         elif side is not None and sides[name] is not side:
             found.append((loc, f"{name!r} is not one of the {side.value}"))
     return found
+
+
+def _no_actor(name: str) -> Said:
+    return Said("scene.no_actor", f"no actor is called {name!r}", name=name)

@@ -292,6 +292,12 @@ def _located(found: list[tuple[Loc, str]], lines: Lines, file: str) -> list[Scen
         if message not in messages:
             messages.append(message)
     return [
-        ScenarioIssue(file, line, field or None, " or ".join(messages))
+        ScenarioIssue(file, line, field or None, _either(messages))
         for (line, field), messages in merged.items()
     ]
+
+
+def _either(messages: list[str]) -> str:
+    """One problem's message, or its alternatives joined by "or"; a lone message keeps its
+    key (:class:`vigile.errors.Said`), for the layers that translate it."""
+    return messages[0] if len(messages) == 1 else " or ".join(messages)
