@@ -179,3 +179,18 @@ def test_the_english_of_a_scenario_message_is_the_code_s() -> None:
 
     again = pickle.loads(pickle.dumps(said))
     assert (again, again.key, again.params) == (said, said.key, said.params)
+
+
+def test_vigile_lang_makes_every_command_french(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``vigile --lang fr rules`` and ``VIGILE_LANG=fr vigile check ...`` write French; a
+    ``--lang en`` on the command line wins over the variable."""
+    code, out, _ = _run(["--lang", "fr", "rules", "skirmish"], capsys)
+    assert code == 0 and out.startswith("Escarmouche (skirmish)")
+    monkeypatch.setenv("VIGILE_LANG", "fr")
+    check = ["check", "skirmish", "noise", "--event", "fumble", "--distance", "30"]
+    code, out, _ = _run(check, capsys)
+    assert out.startswith("Escarmouche · bruit : l'auditeur entend-il ?")
+    code, out, _ = _run([*check, "--lang", "en"], capsys)
+    assert out.startswith("Skirmish · noise: does the listener hear?")

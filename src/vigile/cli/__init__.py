@@ -5,7 +5,9 @@ Exit codes: 0 ok, 2 bad input (a one-line error naming the option), 1 internal e
 The help is written in the language ``--lang`` names anywhere on the command line, else
 ``VIGILE_LANG`` (``fr`` or ``en``), else English: ``vigile --lang fr --help``, ``vigile --lang
 fr check skirmish noise --help``. That language is read before the command is built, since
-Typer builds the help with it; its texts are the ``cli.*`` messages and the checks' own.
+Typer builds the help with it; its texts are the ``cli.*`` messages and the checks' own. It
+is also the default of every command's ``--lang`` (``vigile --lang fr run x``,
+``VIGILE_LANG=fr vigile run x``) and the language of the one-line errors.
 """
 
 from __future__ import annotations
@@ -222,6 +224,20 @@ def _command_for(argv: list[str]) -> Any:
     return _COMMANDS[key]
 
 
+def _lang_defaults(command: Any, lang: Lang) -> dict[str, Any]:
+    """Click's ``default_map`` that makes ``lang`` the default of every ``--lang`` option of
+    ``command`` and its subcommands: ``vigile --lang fr run x`` and ``VIGILE_LANG=fr vigile
+    run x`` explain in French, as ``vigile run x --lang fr`` does."""
+    found: dict[str, Any] = {}
+    if any(param.name == "lang" for param in getattr(command, "params", ())):
+        found["lang"] = lang.value
+    for name, sub in getattr(command, "commands", {}).items():
+        below = _lang_defaults(sub, lang)
+        if below:
+            found[name] = below
+    return found
+
+
 def _asked_lang(args: list[str]) -> Lang:
     """The language the command line names (``--lang fr``, ``--lang=fr``, before any ``--``),
     else ``VIGILE_LANG``, else English: the help's and the errors' language."""
@@ -305,12 +321,9 @@ def main(argv: list[str] | None = None) -> int:
     if lang is not Lang.EN or "--help" in args:
         _speak(lang)
     command = _command_for(args)
+    extra = {"default_map": _lang_defaults(command, lang)} if lang is not Lang.EN else {}
     try:
-        code = command.main(
-            args=args,
-            prog_name="vigile",
-            standalone_mode=False,
-        )
+        code = command.main(args=args, prog_name="vigile", standalone_mode=False, **extra)
     except typer.TyperException as error:  # Typer's own click: its usage errors subclass it
         if _is_help(error):
             print(error.format_message())
