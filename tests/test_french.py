@@ -194,3 +194,22 @@ def test_vigile_lang_makes_every_command_french(
     assert out.startswith("Escarmouche · bruit : l'auditeur entend-il ?")
     code, out, _ = _run([*check, "--lang", "en"], capsys)
     assert out.startswith("Skirmish · noise: does the listener hear?")
+
+
+def test_a_word_of_the_file_inside_a_message_is_translated(tmp_path: Path) -> None:
+    """The objective (line 8, after the 2 actors) names the guard, who is no attacker: the
+    side is written in French."""
+    from vigile.io.i18n import issue_line
+    from vigile.scene.loader import scenario_errors
+
+    path = tmp_path / "who.yaml"
+    text = BAD_SCENARIO.replace("120.5, 62", "10, 62").split("plans:")[0]
+    path.write_text(text + "objective: {who: [Guard], area: [[95, 0], [110, 0], [110, 100]]}\n")
+    (issue,) = scenario_errors(str(path))
+    assert issue_line(issue, Lang.FR) == (
+        f"{path}:8: objective.who[0]: « Guard » n'est pas parmi les attaquants"
+    )
+    assert (
+        issue_line(issue, Lang.EN)
+        == f"{path}:8: objective.who[0]: 'Guard' is not one of the attackers"
+    )

@@ -375,16 +375,32 @@ def _groups(parts: Parts) -> list[Issue]:
             found.append(
                 (
                     ("actors", i, "group"),
-                    f"group {actor.group!r} mixes sides: {leader.name!r} is with the "
-                    f"{leader.side.value}, {actor.name!r} with the {actor.side.value}",
+                    Said(
+                        "scene.group_sides",
+                        f"group {actor.group!r} mixes sides: {leader.name!r} is with the "
+                        f"{leader.side.value}, {actor.name!r} with the {actor.side.value}",
+                        group=actor.group,
+                        leader=leader.name,
+                        leader_side=_word("side", leader.side.value),
+                        name=actor.name,
+                        side=_word("side", actor.side.value),
+                    ),
                 )
             )
         elif leader.state is not actor.state:
             found.append(
                 (
                     ("actors", i, "group"),
-                    f"group {actor.group!r} moves as one (SK-G1), but {leader.name!r} is "
-                    f"{leader.state.value} and {actor.name!r} {actor.state.value}",
+                    Said(
+                        "scene.group_states",
+                        f"group {actor.group!r} moves as one (SK-G1), but {leader.name!r} is "
+                        f"{leader.state.value} and {actor.name!r} {actor.state.value}",
+                        group=actor.group,
+                        leader=leader.name,
+                        leader_state=_word("state", leader.state.value),
+                        name=actor.name,
+                        state=_word("state", actor.state.value),
+                    ),
                 )
             )
     return found
@@ -450,13 +466,30 @@ def _plans(parts: Parts) -> list[Issue]:
                     if target not in sides:
                         found.append(((*where, key), _no_actor(target)))
                     elif target == name:
-                        found.append(((*where, key), f"{name!r} cannot {action.do} itself"))
+                        found.append(
+                            (
+                                (*where, key),
+                                Said(
+                                    "scene.self_target",
+                                    f"{name!r} cannot {action.do} itself",
+                                    name=name,
+                                    do=_word("do", action.do),
+                                ),
+                            )
+                        )
                     elif action.do in HOSTILE and sides[target] is sides[name]:
                         found.append(
                             (
                                 (*where, key),
-                                f"{name!r} cannot {action.do} {target!r}, one of the "
-                                f"{sides[name].value} too: a blow is for the other side",
+                                Said(
+                                    "scene.same_side",
+                                    f"{name!r} cannot {action.do} {target!r}, one of the "
+                                    f"{sides[name].value} too: a blow is for the other side",
+                                    name=name,
+                                    do=_word("do", action.do),
+                                    target=target,
+                                    side=_word("side", sides[name].value),
+                                ),
                             )
                         )
                 door = getattr(action, "door", None)
@@ -534,9 +567,25 @@ def _named(
         if name not in sides:
             found.append((loc, _no_actor(name)))
         elif side is not None and sides[name] is not side:
-            found.append((loc, f"{name!r} is not one of the {side.value}"))
+            found.append(
+                (
+                    loc,
+                    Said(
+                        "scene.wrong_side",
+                        f"{name!r} is not one of the {side.value}",
+                        name=name,
+                        side=_word("side", side.value),
+                    ),
+                )
+            )
     return found
 
 
 def _no_actor(name: str) -> Said:
     return Said("scene.no_actor", f"no actor is called {name!r}", name=name)
+
+
+def _word(kind: str, value: str) -> Said:
+    """A word of the scenario file (a side, a guard's state, an action) inside a message:
+    the file's own word in English, its translation elsewhere (``scene.side.attackers``)."""
+    return Said(f"scene.{kind}.{value}", value)
