@@ -87,6 +87,7 @@ def test_a_check_command_helps_in_french(
     assert code == 0
     assert "Lancer les dés (avec --seed pour rejouer)." in out
     assert "Langue de l'explication." in out and "[obligatoire]" in out
+    assert "Distance en cm. [défaut : 0,0]" in out
     monkeypatch.setenv("VIGILE_LANG", "fr")
     code, out, _ = _run(["check", "skirmish", "--help"], capsys)
     assert "Un auditeur entend-il un événement hors de vue ?" in out

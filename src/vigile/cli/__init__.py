@@ -305,6 +305,18 @@ def _speak(lang: Lang) -> None:
         return
     for name, key in _TYPER_WORDS.items():
         setattr(rich_utils, name, tr(key, lang))
+    if lang is Lang.FR:
+        rich_utils.DEFAULT_STRING = _FrenchDefault(rich_utils.DEFAULT_STRING)
+
+
+class _FrenchDefault(str):
+    """Typer's ``[défaut : {}]``, whose number takes a decimal comma: ``[défaut : 0,5]``."""
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        import re
+
+        shown = [re.sub(r"(?<=\d)\.(?=\d)", ",", str(arg)) for arg in args]
+        return super().format(*shown, **kwargs)
 
 
 def main(argv: list[str] | None = None) -> int:
