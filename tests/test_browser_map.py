@@ -168,6 +168,21 @@ def label_sizes(page: Any) -> dict[str, float]:
     return found
 
 
+def closest_bodies(page: Any) -> float:
+    """The least distance between two tokens' bodies on screen, in body widths."""
+    found: float = page.evaluate(
+        """() => { const boxes = [...document.querySelectorAll('#map-svg .token .body')]
+            .map(b => b.getBoundingClientRect());
+          let least = Infinity;
+          boxes.forEach((a, i) => boxes.slice(i + 1).forEach(b => {
+            const d = Math.hypot(a.x + a.width / 2 - b.x - b.width / 2,
+                                 a.y + a.height / 2 - b.y - b.height / 2);
+            least = Math.min(least, d / Math.max(a.width, b.width)); }));
+          return least; }"""
+    )
+    return found
+
+
 def cli_chance(*args: str) -> str:
     from vigile.cli import build_app
 
@@ -204,6 +219,8 @@ def test_zoom_and_pan_keep_every_token_legible(chromium: Any, server: Server, si
     named = dict(zip(["Kage", "Tsuki", "Kaze"], labels[:3], strict=True))
     assert named["Kage"] != named["Kaze"]
     assert min(label_sizes(page).values()) >= 11  # legible at the whole board
+    assert closest_bodies(page) >= 0.95  # none drawn over another (pushed apart, a line back)
+    assert page.locator("#map-svg .token.nudged").count() >= 2
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.evaluate("window.innerWidth")  # no sideways scroll, even on a phone
     assert zoom_of(page) == 1

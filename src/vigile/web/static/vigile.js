@@ -130,10 +130,41 @@
     if (!m || !p) return;
     var natural = 1.2 * m * p, px = Math.max(TOKEN_MIN_PX, Math.min(natural, TOKEN_MAX_PX));
     var s = px / natural;
-    svg.querySelectorAll(".token > .tk").forEach(function (g) { g.setAttribute("transform", "scale(" + s.toFixed(4) + ")"); });
+    var tokens = Array.prototype.slice.call(svg.querySelectorAll(".token"));
+    var nudges = declutter(tokens, px / p / 2);
+    tokens.forEach(function (token, i) {
+      var g = token.querySelector(":scope > .tk"), n = nudges[i], leader = token.querySelector(":scope > .leader");
+      if (!g) return;
+      var moved = Math.abs(n.dx) + Math.abs(n.dy) > 1e-9;
+      g.setAttribute("transform", (moved ? "translate(" + n.dx.toFixed(3) + " " + n.dy.toFixed(3) + ") " : "") + "scale(" + s.toFixed(4) + ")");
+      token.classList.toggle("nudged", moved);
+      if (leader) { leader.setAttribute("x2", n.dx.toFixed(3)); leader.setAttribute("y2", n.dy.toFixed(3)); }
+    });
     svg.classList.toggle("named", natural >= NAMES_PX);
     svg.style.setProperty("--px", (1 / p).toFixed(5));  // one screen pixel, in the board's unit
     svg.querySelectorAll(".ruler-layer text, .reach-layer text").forEach(function (t) { t.setAttribute("font-size", (14 / p).toFixed(3)); });
+  }
+  // tokens drawn closer than their size apart are drawn pushed apart (a thin line to where
+  // each stands): a few rounds of pairwise pushes, the same every time for the same board
+  function declutter(tokens, radius) {
+    var at = tokens.map(function (t) { return {x: num(t, "data-x"), y: num(t, "data-y"), dx: 0, dy: 0}; });
+    var gap = radius * 2.05;
+    for (var round = 0; round < 40; round++) {
+      var pushed = false;
+      for (var i = 0; i < at.length; i++) {
+        for (var j = i + 1; j < at.length; j++) {
+          var a = at[i], b = at[j];
+          var ux = b.x + b.dx - a.x - a.dx, uy = b.y + b.dy - a.y - a.dy, d = Math.hypot(ux, uy);
+          if (d >= gap) continue;
+          if (d < 1e-9) { ux = Math.cos(j * 2.4); uy = Math.sin(j * 2.4); } else { ux /= d; uy /= d; }
+          var push = (gap - d) / 2 + 1e-6;
+          a.dx -= ux * push; a.dy -= uy * push; b.dx += ux * push; b.dy += uy * push;
+          pushed = true;
+        }
+      }
+      if (!pushed) break;
+    }
+    return at;
   }
   function restoreMaps() {
     document.querySelectorAll("svg.map.zoomable").forEach(function (svg) {
