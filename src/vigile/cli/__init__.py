@@ -330,8 +330,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     lang = _asked_lang(args)
     set_help_lang(lang)
-    if lang is not Lang.EN or "--help" in args or "typer.rich_utils" in sys.modules:
-        _speak(lang)  # (a help page may follow in this process: its words back in English)
+    helped = "--help" in args or not any(arg.startswith("-") for arg in args)  # maybe a help page
+    if (helped and lang is not Lang.EN) or "typer.rich_utils" in sys.modules:
+        _speak(lang)  # (not for a check at the table: rich costs some 80 ms to import)
     command = _command_for(args)
     extra = {"default_map": _lang_defaults(command, lang)} if lang is not Lang.EN else {}
     try:
