@@ -454,6 +454,8 @@ def test_the_risk_overlay_is_drawn_from_where_the_guards_stand_now(
     with server.client() as client:
         encounter = new_encounter(client)["encounter"]["id"]
     page = gm_page(chromium, server, encounter, device)
+    with server.client() as client:
+        standing = client.get(f"/api/v1/encounters/{encounter}/view").json()["actors"]
     page.select_option("#overlay-select", "half")
     page.wait_for_selector("#map-svg image.risk", timeout=WAIT_MS)
     at_start = page.get_attribute("#map-svg image.risk", "href")
@@ -468,6 +470,21 @@ def test_the_risk_overlay_is_drawn_from_where_the_guards_stand_now(
     token_at(page, "Jubei", "y", 96)
     now = page.get_attribute("#map-svg image.risk", "href")
     assert now != at_start
+    # the game's own risk map of the board as it stands (the first turn begun: the patrols
+    # have walked), then with Jubei 10 cm north
+    from vigile.engine.run import new_game
+    from vigile.live.encounter import live_scenario
+    from vigile.scene.loader import bundled_path, load_scenario
+    from vigile.web import mapsvg
+
+    scenario = live_scenario(load_scenario(bundled_path("night-raid")))  # no plans
+    game = new_game(scenario)
+    for actor in standing:
+        game.by_name[actor["name"]].x, game.by_name[actor["name"]].y = actor["at"]
+    assert mapsvg.now_key(game) != mapsvg.now_key(new_game(scenario))  # the patrols moved
+    assert at_start == mapsvg.risk_overlay(mapsvg.scenario_now(scenario, game), "half")["href"]
+    game.by_name["Jubei"].x, game.by_name["Jubei"].y = 100.0, 96.0
+    assert now == mapsvg.risk_overlay(mapsvg.scenario_now(scenario, game), "half")["href"]
     page.context.close()
 
 
