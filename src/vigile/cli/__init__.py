@@ -20,6 +20,8 @@ from typing import Annotated, Any
 import typer
 
 from vigile import registry
+from vigile.cli.errors import error_line as _error
+from vigile.cli.errors import error_text as _error_text
 from vigile.io.i18n import Lang, messages, tr
 
 HELP = "vigile adjudicates stealth and detection in tabletop games: exact odds, explained."
@@ -361,33 +363,6 @@ def main(argv: list[str] | None = None) -> int:
         _error(f"{error.filename}: {error.strerror or error}", lang)
         return 2
     return code if isinstance(code, int) else 0
-
-
-def _error(message: str, lang: Lang) -> None:
-    """The one line of a user error on stderr: ``vigile: error: ...`` (French: ``vigile :
-    erreur : ...``), the message made printable."""
-    from vigile.io.safe import printable
-
-    print(tr("cli.error", lang, {"message": printable(message)}), file=sys.stderr)
-
-
-def _error_text(error: Exception, lang: Lang) -> str:
-    """An error's message in ``lang``: from its message key where it has one (``key`` and
-    ``params``, as :class:`vigile.engine.live.Refusal`; its rule after it), else its text."""
-    issues = getattr(error, "errors", None)
-    if lang is not Lang.EN and isinstance(issues, list) and issues:  # a scenario's problems
-        from vigile.io.i18n import issue_line
-
-        lines = [issue_line(issue, lang) for issue in issues]
-        if len(lines) == 1:
-            return lines[0]
-        count = tr("cli.errors", lang, {"count": len(lines)})
-        return "\n".join([f"{getattr(issues[0], 'file', '')}: {count}", *lines])
-    key, params = getattr(error, "key", None), getattr(error, "params", None)
-    if isinstance(key, str) and isinstance(params, dict) and key in messages(lang):
-        rule = getattr(error, "rule", None)
-        return tr(key, lang, params) + (f" [{rule}]" if isinstance(rule, str) else "")
-    return str(error)
 
 
 def _is_help(error: typer.TyperException) -> bool:

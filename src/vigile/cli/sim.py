@@ -78,10 +78,10 @@ def _user_errors() -> Iterator[None]:
     try:
         yield
     except VigileError as error:
-        from vigile.cli import _error, _error_text
         from vigile.cli.common import help_lang
+        from vigile.cli.errors import error_line, error_text
 
-        _error(_error_text(error, help_lang()), help_lang())
+        error_line(error_text(error, help_lang()), help_lang())
         raise typer.Exit(2) from None
 
 
