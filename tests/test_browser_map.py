@@ -585,3 +585,18 @@ def test_the_table_and_a_player_s_maps_zoom(
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.evaluate("window.innerWidth")
     context.close()
+
+
+def test_a_d20_overlay_is_drawn_on_its_squares(server: Server) -> None:
+    """A d20 game's risk map is on its own 5 ft squares: the page asks for no other (it was
+    refused, "a d20 map is on 5-ft squares", and the page showed no overlay)."""
+    with server.client() as client:
+        created = client.post(
+            "/api/v1/encounters", json={"text": DD9, "filename": "dd9.yaml", "dice": "given"}
+        ).json()
+        panels = client.get(
+            f"/encounters/{created['encounter']['id']}/panels", params={"overlay": "half"}
+        )
+    assert panels.status_code == 200
+    assert '<image class="risk"' in panels.text
+    assert "5-ft squares" not in panels.text

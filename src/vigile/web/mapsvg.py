@@ -332,7 +332,11 @@ def risk_overlay(scenario: Scenario, attitude: str) -> dict[str, Any]:
     ``attitude``; an :class:`~vigile.errors.InputError` for a game that has none, or an
     attitude it does not know."""
     size = scenario.map
-    found = game_risk_map(scenario, attitude, overlay_resolution(size.width, size.height))
+    # a d20 game's map is on its own 5 ft squares (it refuses another resolution)
+    resolution = (
+        None if scenario.units.value == "ft" else overlay_resolution(size.width, size.height)
+    )
+    found = game_risk_map(scenario, attitude, resolution)
     risk = np.clip(found.risk, 0.0, 1.0)
     rgba = np.zeros((*risk.shape, 4), dtype=np.uint8)
     rgba[..., 0] = 200
