@@ -434,8 +434,11 @@ def test_the_simulation_stream_ends_with_simulate_s_outcomes(client: TestClient)
         assert response.headers["content-type"].startswith("text/event-stream")
         body = "".join(response.iter_text())
     found = frames(body)
-    assert [kind for kind, _ in found] == ["progress", "progress", "progress", "result"]
-    assert [data["done"] for kind, data in found if kind == "progress"] == [0, 4096, 5000]
+    kinds = [kind for kind, _ in found]
+    assert kinds[-1] == "result" and set(kinds[:-1]) == {"progress"} and len(kinds) >= 3
+    # the runs done so far, block by block as the simulator plays them: from none to all
+    done = [data["done"] for kind, data in found if kind == "progress"]
+    assert done[0] == 0 and done[-1] == 5000 and done == sorted(set(done))
     result = found[-1][1]
     expected = simulate(parse_scenario(text), 5000, seed=7).as_json()
     assert result["outcomes"] == expected["outcomes"]
