@@ -309,7 +309,9 @@
   }
   document.addEventListener("click", function (event) {
     var svg = event.target.closest && event.target.closest("svg.map.clickable");
-    if (!svg || svg.classList.contains("zoomable")) return;
+    // a zoomable map's taps come from its pointer events; a click with no pointer behind it
+    // (detail 0: a screen reader's, a script's) is taken here
+    if (!svg || (svg.classList.contains("zoomable") && event.detail !== 0)) return;
     tap(svg, event.target, event);
   });
   document.addEventListener("keydown", function (event) {
