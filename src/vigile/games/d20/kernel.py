@@ -863,7 +863,7 @@ def schedule(scenario: Any, game: Any, act: Act, surfaces: bool = True) -> dict[
         recorded.append((kind, a, b, c))
         aimed.append((float(at[0]), float(at[1])))
 
-    setattr(game, "_act", lambda walker, action: act(game, walker, action, record))  # noqa: B010
+    setattr(game, "act", lambda walker, action: act(game, walker, action, record))  # noqa: B010
     # every planned blow recorded: the kernel refuses those out of reach when they come due
     setattr(game, "_blow_refused", lambda walker, action: False)  # noqa: B010
     for t in range(scenario.turns):
@@ -927,9 +927,8 @@ def _inside(scenario: Any, at: tuple[float, float]) -> bool:
 def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
     """The arrays of :data:`PREFIX` (``walk``: :func:`schedule`'s) and the first floats and
     ints (``FL``, ``IN`` up to ``I_ANY``, the game's own in between left at 0)."""
-    from vigile.engine.board import Board
     from vigile.engine.result import Ending
-    from vigile.games.d20.round import CLOSE_FT, patrol_margin_ft
+    from vigile.games.d20.round import CLOSE_FT, d20_board, patrol_margin_ft
     from vigile.rulesets.senses import Sense
     from vigile.scene.actors import GuardState, Side
     from vigile.scene.model import WallKind
@@ -948,7 +947,7 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
     defenders = [a for a in scenario.actors if a.side is Side.DEFENDERS]
     intruders = [a for a in scenario.actors if a.side is Side.ATTACKERS]
     n_g = max(1, len(defenders))
-    board = Board(scenario, 0.0)
+    board = d20_board(scenario, rules)
     width, height = float(scenario.map.width), float(scenario.map.height)
 
     # walls: the closed barriers, then the map's border (the patrol's conventions)
@@ -983,7 +982,9 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
         opened = always_open | {w for b, w in enumerate(named_doors) if way >> b & 1}
         barriers = board.barriers_for(frozenset(opened))
         if not np.array_equal(barriers.blocks_movement, barriers.blocks_sight):
-            # LP-7: a melee blow's wall test is a line of sight in the kernel (:func:`reaches`)
+            # LP-7: a melee blow's wall test, a defender's walk and grope are a line of sight in
+            # the kernel (:func:`reaches`, :func:`close_in`...): a window seen through plays the
+            # engine
             raise NotCovered("barriers that block a walker but not sight, or sight alone")
         if m:
             sight_mask[s, :m] = barriers.blocks_sight
@@ -1071,6 +1072,26 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
         ],
     }
     return arrays
+
+
+def see_through(scenario: Any, rules: Any) -> str | None:
+    """Why the kernel leaves ``scenario`` to the engine for its barriers (None: it does not): a
+    kind of barrier on its map, or an open door, that blocks a walker but not sight, or sight
+    alone (``[barrier.*]``: a closed window seen through [R]). The kernel tests a melee blow, a
+    defender's walk and its groping by a line of sight (:func:`reaches`, :func:`close_in`), so
+    it plays only barriers whose sight and movement agree; :func:`prefix` refuses the same."""
+    from vigile.engine.board import OPEN_KIND
+    from vigile.games.d20.round import barrier_kinds
+
+    kinds = barrier_kinds(rules)
+    present = {w.kind.value for w in scenario.walls}
+    if any(w.open or w.name for w in scenario.walls):
+        present.add(OPEN_KIND)
+    for kind in sorted(present):
+        rule = kinds[kind]
+        if rule.blocks_sight != rule.blocks_movement:
+            return f"barriers that block a walker but not sight, or sight alone: {kind}"
+    return None
 
 
 def door_states(scenario: Any, walk: dict[str, Array]) -> tuple[list[int], Array]:

@@ -62,13 +62,17 @@ perceives carry only that.
 Engine rulings where the rules are silent: defenders perceive only along a line of sight
 (walls and closed doors stop sight, blindsight and scent); a ``wall`` is a stone wall, a door,
 window or partition a door (DD-5); defenders walk in a straight line and stay put when a wall
-or closed door is in the way (no path-finding).
+or closed door is in the way (no path-finding). What each kind of barrier does is the
+ruleset's ``[barrier.*]`` (:func:`barrier_kinds`): [R] a closed window stops a walker, a
+groping hand and a melee blow, not sight (nor light), as the Universal Battlemap Importer reads
+a see-through portal.
 """
 
 from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,14 +82,14 @@ from vigile.awareness.vocabulary import Attitude, TimeOfDay
 from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
-from vigile.engine.board import Board, Point, bearing, distance
+from vigile.engine.board import OPEN_KIND, Board, Point, bearing, distance
 from vigile.engine.game import Game
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.senses import Condition, Sense, dark_for
 from vigile.scene.actors import D20Stats, GuardState, Side
-from vigile.scene.geometry import crossings
+from vigile.scene.geometry import KindRule, crossings
 from vigile.scene.model import Scenario, WallKind
 from vigile.scene.plans import (
     AttackSquare,
@@ -141,7 +145,7 @@ class D20Game(Game, ABC):
     def __init__(
         self, scenario: Scenario, rules: RuleData, rng: np.random.Generator, faces: FaceSource
     ) -> None:
-        super().__init__(scenario, rules, rng, faces, Board(scenario, 0.0))
+        super().__init__(scenario, rules, rng, faces, d20_board(scenario, rules))
         self.alarm: tuple[int, str] | None = None
         """The round the alarm was raised, and by whom."""
         self.noisy: set[str] = set()
@@ -595,6 +599,12 @@ class D20Game(Game, ABC):
     def _sight_line(self, observer: Walker, intruder: Walker) -> bool:
         return self.board.sees(observer.at, intruder.at)
 
+    def _clear_way(self, a: Point, b: Point) -> bool:
+        """Nothing that stops a walker between ``a`` and ``b``: a defender walks, gropes, throws
+        and strikes in melee only where it could walk (a closed window lets sight through, not
+        a body nor a blow; ``[barrier.*]``)."""
+        return not self.board.blocks_walker(a, b)
+
     def _carried_lights(self) -> list[Walker]:
         return [w for w in self.walkers if w.alive and stats_of(w).light > 0]
 
@@ -604,16 +614,16 @@ class D20Game(Game, ABC):
         if self.board.lit(p):
             return True
         return any(
-            distance(w.at, p) <= stats_of(w).light and self.board.sees(w.at, p)
+            carried_light_reaches(self.board, w.at, stats_of(w).light, p)
             for w in self._carried_lights()
         )
 
     def _dark_for(self, observer: Walker | None, intruder: Walker) -> bool:
         """The intruder stands in darkness, beyond ``observer``'s darkvision (None: is its
         place dark at all) [the game's vision and light, :func:`senses.dark_for`]."""
-        return dark_for(
+        return in_darkness(
+            self.scenario,
             self.rules,
-            night=self.scenario.time is TimeOfDay.NIGHT,
             lit=self._lit(intruder.at),
             any_light=bool(self.scenario.lights) or bool(self._carried_lights()),
             senses=() if observer is None else observer.actor.senses,
@@ -701,7 +711,7 @@ class D20Game(Game, ABC):
             else:
                 square = held if isinstance(held, tuple) else square_of(intruder.at)
                 self._close_in(defender, centre_of(square))
-            if adjacent(defender.at, intruder.at) and self._sight_line(defender, intruder):
+            if adjacent(defender.at, intruder.at) and self._clear_way(defender.at, intruder.at):
                 self._attack(defender, intruder, state)
             return
         self.search(defender, intruder, self.known.get((defender.name, intruder.name)))
@@ -718,7 +728,7 @@ class D20Game(Game, ABC):
             defender.x + (point[0] - defender.x) * step / gap,
             defender.y + (point[1] - defender.y) * step / gap,
         )
-        if not self.board.sees(defender.at, to):
+        if not self._clear_way(defender.at, to):
             return
         defender.x, defender.y = to
         defender.moved = True
@@ -739,7 +749,7 @@ class D20Game(Game, ABC):
             return False
         angle = math.radians(degrees)
         to = (defender.x + step * math.cos(angle), defender.y + step * math.sin(angle))
-        if not self._on_map(to) or not self.board.sees(defender.at, to):
+        if not self._on_map(to) or not self._clear_way(defender.at, to):
             return False
         defender.x, defender.y = to
         defender.moved = True
@@ -905,6 +915,55 @@ class D20Game(Game, ABC):
 
 
 # -------------------------------------------------------------------- small helpers
+
+
+def barrier_kinds(rules: RuleData) -> dict[str, KindRule]:
+    """What each kind of barrier does in a d20 game, from the ruleset's ``[barrier.*]`` (a
+    ``wall``, ``partition``, closed ``door`` or ``window``, and ``open`` for an open door or
+    window): the engine's board, the risk map and the compiled kernel all build theirs here."""
+    return {
+        kind: KindRule(
+            blocks_sight=rules.flag(f"barrier.{kind}.blocks_sight"),
+            counts_for_noise=rules.flag(f"barrier.{kind}.counts_for_noise"),
+            blocks_movement=rules.flag(f"barrier.{kind}.blocks_movement"),
+        )
+        for kind in (*(k.value for k in WallKind), OPEN_KIND)
+    }
+
+
+def d20_board(scenario: Scenario, rules: RuleData) -> Board:
+    """The board of a d20 scenario: its barriers as the ruleset's ``[barrier.*]`` says
+    (:func:`barrier_kinds`), no light radius of the game's own (each light gives its radius)."""
+    return Board(scenario, 0.0, barrier_kinds(rules))
+
+
+def carried_light_reaches(board: Board, at: Point, radius: float, p: Point) -> bool:
+    """A light carried at ``at`` with ``radius`` feet lights ``p``: within the radius, no
+    sight-blocking barrier between [DD-16, SF-2]. The round and the risk map ask it."""
+    return distance(at, p) <= radius and board.sees(at, p)
+
+
+def in_darkness(
+    scenario: Scenario,
+    rules: RuleData,
+    *,
+    lit: bool,
+    any_light: bool,
+    senses: Iterable[Sense] = (),
+    distance: float = 0.0,
+) -> bool:
+    """A place is in darkness for an observer with ``senses`` at ``distance`` (none: is it dark
+    at all): the scenario's ``time``, whether a light reaches the place (``lit``) and whether
+    any light is on the map (``any_light``, for ``light.dark_without_lights``), by the game's
+    vision rule :func:`vigile.rulesets.senses.dark_for`. The round and the risk map ask it."""
+    return dark_for(
+        rules,
+        night=scenario.time is TimeOfDay.NIGHT,
+        lit=lit,
+        any_light=any_light,
+        senses=senses,
+        distance=distance,
+    )
 
 
 def stats_of(walker: Walker) -> D20Stats:

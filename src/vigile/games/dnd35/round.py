@@ -341,7 +341,7 @@ class Dnd35Game(D20Game):
         centre = centre_of(square)
         gap = self.blow_distance(defender, centre, ranged=False)
         reach_ft = self.blow_reach(defender, ranged=False)
-        if gap > reach_ft + 1e-9 or not self.board.sees(defender.at, centre):
+        if gap > reach_ft + 1e-9 or not self._clear_way(defender.at, centre):
             raise Refusal(
                 "live.refusal.search_reach",
                 f"{defender.name} cannot grope square [{square[0]}, {square[1]}]: "
@@ -361,7 +361,7 @@ class Dnd35Game(D20Game):
     def _search_square(self, defender: Walker, intruder: Walker, square: Square) -> None:
         point = centre_of(square)
         self._close_in(defender, point)
-        if not self.board.sees(defender.at, point):
+        if not self._clear_way(defender.at, point):
             return
         gap = distance(defender.at, point)
         if self.flour_left.get(defender.name) and gap <= self.rules.num("flour.range_ft"):
@@ -376,7 +376,7 @@ class Dnd35Game(D20Game):
         ahead = [
             s
             for s in search.squares_ahead(square_of(defender.at), bearing.degrees)
-            if self._on_map(centre_of(s)) and self.board.sees(defender.at, centre_of(s))
+            if self._on_map(centre_of(s)) and self._clear_way(defender.at, centre_of(s))
         ]
         if ahead and self._grope(defender, intruder, tuple(ahead)):
             return

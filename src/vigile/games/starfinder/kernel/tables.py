@@ -118,6 +118,9 @@ def unsupported(scenario: Scenario) -> str | None:
         return "not a Starfinder scenario"
     if any(a.bonuses is not None and a.bonuses.hp is not None for a in scenario.actors):
         return "hit points (LP-7): the engine counts them"
+    barriers = d20.see_through(scenario, scenario.rules())
+    if barriers is not None:
+        return barriers
     try:
         d20.door_states(scenario, schedule(scenario))
     except NotCovered as error:
