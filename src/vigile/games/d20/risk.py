@@ -48,6 +48,7 @@ from vigile.awareness.vocabulary import Attitude
 from vigile.engine.board import Board as PlayBoard
 from vigile.errors import InputError, LimitError
 from vigile.games.contract import RiskRequest, unknown_switches
+from vigile.games.d20.round import carried_light_reaches, d20_board
 from vigile.rulesets.data import RuleData
 from vigile.scene.actors import Actor, Side
 from vigile.scene.geometry import Barriers, crossings
@@ -191,7 +192,8 @@ class SquareView:
     surface: str
     """The ground there (``water``: DD-12)."""
     lit: bool
-    """A light of the scenario reaches it."""
+    """A light reaches it: one of the scenario's, or one a creature carries (the round's
+    ``_lit``: :meth:`D20Board.lit_points`)."""
 
 
 @dataclass(frozen=True)
@@ -264,7 +266,7 @@ class D20Board:
         return cls(
             scenario=scenario,
             rules=scenario.rules(),
-            place=PlayBoard(scenario, 0.0),
+            place=d20_board(scenario, scenario.rules()),
             guards=tuple(
                 Watcher(a.name, float(a.position[0]), float(a.position[1]), a)
                 for a in scenario.actors
@@ -276,6 +278,36 @@ class D20Board:
     @property
     def barriers(self) -> Barriers:
         return self.place.barriers
+
+    def carriers(self) -> list[tuple[tuple[float, float], float]]:
+        """The lights creatures carry as the map stands: every actor but the intruder at its
+        start, with its radius (the round's ``_carried_lights``)."""
+        return [
+            ((float(a.position[0]), float(a.position[1])), float(a.bonuses.light))
+            for a in self.scenario.actors
+            if a is not self.intruder and a.bonuses is not None and a.bonuses.light > 0
+        ]
+
+    @property
+    def any_light(self) -> bool:
+        """A light on the map at all (``light.dark_without_lights``): the scenario's, or one a
+        creature carries, the intruder's own included."""
+        own = self.intruder.bonuses is not None and self.intruder.bonuses.light > 0
+        return bool(self.scenario.lights) or own or bool(self.carriers())
+
+    def lit_points(self, px: FloatArray, py: FloatArray) -> BoolArray:
+        """Whether a light reaches each point with the intruder standing there, as the round's
+        ``_lit`` says: the scenario's lights, the lights the others carry (each point asked to
+        :func:`~vigile.games.d20.round.carried_light_reaches`), and the intruder's own."""
+        lit = np.asarray(self.place.lit_points(px, py), dtype=np.bool_).copy()
+        if self.intruder.bonuses is not None and self.intruder.bonuses.light > 0:
+            lit[:] = True
+            return lit
+        for at, radius in self.carriers():
+            near = np.nonzero(~lit & (np.hypot(px - at[0], py - at[1]) <= radius + 1.0))[0]
+            for k in near.tolist():
+                lit[k] = carried_light_reaches(self.place, at, radius, (float(px[k]), float(py[k])))
+        return lit
 
     def in_cover(self, px: FloatArray | float, py: FloatArray | float) -> BoolArray:
         return self.place.cover_points(px, py)
@@ -313,7 +345,7 @@ class D20Board:
             wall=bool(found.wall[0]),
             cover=bool(self.in_cover(x, y)),
             surface=str(self.place.ground_points(px, py)[0]),
-            lit=bool(self.place.lit_points(px, py)[0]),
+            lit=bool(self.lit_points(px, py)[0]),
         )
 
 
@@ -433,7 +465,7 @@ def d20_risk_map(
     ground = board.place.ground_points(px, py)
     kinds, surface = np.unique(ground, return_inverse=True)
     surface = surface.reshape(-1).astype(np.int64)
-    lit = board.place.lit_points(px, py)
+    lit = board.lit_points(px, py)
     marks = list(perception.distance_marks(board.rules))
     chances: list[Fraction] = []
     chance_ids: dict[Fraction, int] = {}

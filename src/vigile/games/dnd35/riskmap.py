@@ -3,12 +3,16 @@
 Each observer meets the intruder as the round does (:mod:`vigile.games.dnd35.round`): one that
 sees it (a visible intruder in a line of sight of a sighted, awake observer; an invisible one for
 an observer who sees invisible) meets the one Hide roll with its Spot at its own distance
-(``hide_check``, DD-20 [R]; no cover, concealment nor invisibility: it sees it). Against an
-invisible intruder, the others: blindsight or scent within 30 ft in a line of sight notice it for
-certain (DD-15, DD-13); Spot within 30 ft has its own chance (``spot_check``, DD-3: moving 20,
-still 30, non-breathing 40; noticing is knowing something is there); then every one of them
-with hearing listens: one Move Silently result against each Listen, with its distance, a door
-(+5) or a stone wall (+15) between, distraction and sleep (``listen_check``, DD-5 [C]; DD-20
+(``hide_check``, DD-20 [R]; no cover, concealment nor invisibility: it sees it). A visible
+intruder in darkness beyond an observer's darkvision is unseen by it, as the round says
+(:func:`vigile.games.d20.round.in_darkness`, the lights creatures carry included): no Hide
+against it, no Spot (Spot is against the invisible, DD-3), blindsight or scent still within
+30 ft [DD-20 C, R]. Against an invisible (or, for that observer, dark) intruder, the others:
+blindsight or scent within 30 ft in a line of sight notice it for certain (DD-15, DD-13); Spot
+within 30 ft has its own chance (``spot_check``, DD-3: moving 20, still 30, non-breathing 40;
+noticing is knowing something is there); then every one of them with hearing listens: one Move
+Silently result against each Listen, with its distance, a door (+5) or a stone wall (+15)
+between, distraction and sleep (``listen_check``, DD-5 [C]; DD-20
 [R]). A still intruder makes no noise (the round's ruling: no Listen check).
 
 A case by hand: an invisible thief (Hide +10, Move Silently +5) at half speed, 25 ft from a
@@ -53,6 +57,7 @@ from vigile.games.d20.risk import (
     Way,
     plugin_map,
 )
+from vigile.games.d20.round import in_darkness
 from vigile.rulesets import dnd35
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.dnd35.common import companion, skill_bonus
@@ -98,13 +103,14 @@ class Dnd35Perception:
 
     def distance_marks(self, rules: RuleData) -> Sequence[tuple[str, float]]:
         """Hide's, Spot's and Listen's 10-ft steps, Spot's 30-ft range, scent's and
-        blindsight's range."""
+        blindsight's range, darkvision's range."""
         return (
             ("step", float(rules.num("hide.distance_step_ft"))),
             ("step", float(rules.num("spot.distance_step_ft"))),
             ("step", float(rules.num("listen.distance_step_ft"))),
             ("within", float(rules.num("spot.range_ft"))),
             ("within", float(rules.num("turn.sense_range_ft"))),
+            ("within", float(rules.num("light.darkvision_ft"))),
         )
 
     def _role(self, board: D20Board, watcher: Watcher, view: SquareView, way: Way) -> _Role:
@@ -116,7 +122,17 @@ class Dnd35Perception:
         conditions = _conditions(board, view)
         invisible = actor.invisible or actor.ethereal
         sighted = Sense.SIGHT in senses or Sense.DARKVISION in senses
-        sees = watcher.awake and view.line_of_sight
+        # a visible intruder in darkness beyond its darkvision: it cannot see it, as the
+        # round's ``_in_the_dark`` (the same rule function, :func:`in_darkness`) [DD-20 C, R]
+        dark = not invisible and in_darkness(
+            board.scenario,
+            rules,
+            lit=view.lit,
+            any_light=board.any_light,
+            senses=senses,
+            distance=view.distance,
+        )
+        sees = watcher.awake and view.line_of_sight and not dark
         if (
             sees
             and invisible
@@ -126,7 +142,8 @@ class Dnd35Perception:
             return _Role(hide=True)
         certain = False
         spot = Fraction(0)
-        if invisible and view.line_of_sight and view.distance <= rules.num("turn.sense_range_ft"):
+        unseen = invisible or dark
+        if unseen and view.line_of_sight and view.distance <= rules.num("turn.sense_range_ft"):
             certain = any(
                 sense in senses and not reach(sense, conditions).blocked
                 for sense in (Sense.BLINDSIGHT, Sense.SCENT)

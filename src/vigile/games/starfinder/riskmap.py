@@ -41,7 +41,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from vigile.awareness.vocabulary import TimeOfDay
 from vigile.checks.verdict import Verdict
 from vigile.dice.d20 import hidden_from_all_meet
 from vigile.errors import InputError
@@ -59,9 +58,10 @@ from vigile.games.d20.risk import (
     parse_layer,
     plugin_map,
 )
+from vigile.games.d20.round import in_darkness
 from vigile.rulesets import starfinder
 from vigile.rulesets.data import RuleData
-from vigile.rulesets.senses import Sense, dark_for
+from vigile.rulesets.senses import Sense
 from vigile.scene.model import Scenario
 
 __all__ = ["STARFINDER", "StarfinderPerception", "risk_map"]
@@ -80,12 +80,7 @@ class StarfinderPerception:
 
     def _darkness(self, board: D20Board, view: SquareView) -> bool:
         """The square is in darkness at all (the round's ``_dark_for(None, …)``)."""
-        return dark_for(
-            board.rules,
-            night=board.scenario.time is TimeOfDay.NIGHT,
-            lit=view.lit,
-            any_light=bool(board.scenario.lights),
-        )
+        return in_darkness(board.scenario, board.rules, lit=view.lit, any_light=board.any_light)
 
     def _observer(
         self, board: D20Board, watcher: Watcher, view: SquareView, darkness: bool
@@ -97,11 +92,11 @@ class StarfinderPerception:
             blindsense=Sense.BLINDSENSE in senses,
             see_invisible=Sense.SEE_INVISIBLE in senses,
             darkvision=darkness
-            and not dark_for(
+            and not in_darkness(
+                board.scenario,
                 board.rules,
-                night=board.scenario.time is TimeOfDay.NIGHT,
                 lit=view.lit,
-                any_light=bool(board.scenario.lights),
+                any_light=board.any_light,
                 senses=senses,
                 distance=view.distance,
             ),
