@@ -301,7 +301,8 @@ def _still(doc: dict[str, Any], at: tuple[float, float]) -> Scenario:
 
 def _hand_built() -> dict[str, dict[str, Any]]:
     """Maps built like the ones that failed (issue 37): the dark hall (without and with
-    darkvision, and in Starfinder with a carried torch), and two rooms with a window."""
+    darkvision, and in Starfinder with a carried torch), two rooms with a window, and an
+    invisible intruder carrying a lit lantern at night."""
     hall = yaml.safe_load(HALL)
     seeing = yaml.safe_load(HALL)
     seeing["actors"][1]["senses"] = ["darkvision", "hearing"]
@@ -321,7 +322,16 @@ def _hand_built() -> dict[str, dict[str, Any]]:
     )
     window["time"] = "night"
     window["lights"] = [{"kind": "lantern", "at": [30, 10], "radius": 10}]
-    return {"dark-hall": hall, "dark-hall-darkvision": seeing, "sf-torch": torch, "window": window}
+    # the flour scenario's lookout alone: invisible with a lit lantern at night (DD-16)
+    lantern = yaml.safe_load((SCENARIOS / "dnd35-flour.yaml").read_text())
+    lantern["actors"] = [a for a in lantern["actors"] if a["name"] != "Wisp"]
+    return {
+        "dark-hall": hall,
+        "dark-hall-darkvision": seeing,
+        "sf-torch": torch,
+        "window": window,
+        "invisible-lantern": lantern,
+    }
 
 
 CASES = {
@@ -345,3 +355,48 @@ def test_the_risk_map_is_the_engine_on_every_square(name: str) -> None:
         expected = found.exact(row, column)
         assert _engine_chance(_still(doc, at)) == expected, (name, at)
     assert len(picked) == min(60, len(squares))
+
+
+def _moving(doc: dict[str, Any], at: tuple[float, float], way: str) -> Scenario:
+    """As :func:`_still`, the intruder a foot away walking onto ``at`` this round at ``way``
+    (its leg's speed and run)."""
+    doc = dict(doc)
+    actors: list[dict[str, Any]] = []
+    plans: dict[str, Any] = {}
+    for actor in doc["actors"]:
+        actor = dict(actor)
+        if actor.get("side") == "attackers":
+            if any(a.get("side") == "attackers" for a in actors):
+                continue
+            actor["position"] = [at[0] - 1.0, at[1]]
+            leg: dict[str, Any] = {
+                "to": [at[0], at[1]],
+                "speed": "half" if way == "half" else "fast",
+            }
+            if way == "run":
+                leg["run"] = True
+            plans = {actor["name"]: [leg]}
+        else:
+            actor["state"] = "posted"
+        actors.append(actor)
+    doc["actors"] = actors
+    doc["plans"] = plans
+    doc.pop("dice_values", None)
+    doc["turns"] = 1
+    return parse_scenario(yaml.safe_dump(doc))
+
+
+@pytest.mark.parametrize("way", ["half", "run"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_moving_risk_map_is_the_engine(name: str, way: str) -> None:
+    doc = CASES[name]
+    first = _still(doc, (2.5, 2.5))
+    mapper = dnd35_map if first.ruleset == "dnd35" else starfinder_map
+    found = mapper(first, way)
+    rng = np.random.default_rng(38)
+    ny, nx = found.risk.shape
+    squares = [(r, c) for r in range(ny) for c in range(nx)]
+    picked = [squares[k] for k in rng.choice(len(squares), min(30, len(squares)), replace=False)]
+    for row, column in picked:
+        at = (float(found.xs[column]), float(found.ys[row]))
+        assert _engine_chance(_moving(doc, at, way)) == found.exact(row, column), (name, at)

@@ -1,19 +1,23 @@
 """D&D 3.5's risk map: Hide against Spot, Spot, blindsight and scent, then Listen (RULES.md §3).
 
 Each observer meets the intruder as the round does (:mod:`vigile.games.dnd35.round`): one that
-sees it (a visible intruder in a line of sight of a sighted, awake observer; an invisible one for
-an observer who sees invisible) meets the one Hide roll with its Spot at its own distance
+sees it (a visible intruder in a line of sight of a sighted, awake observer; an invisible one
+for an observer who sees invisible) meets the one Hide roll with its Spot at its own distance
 (``hide_check``, DD-20 [R]; no cover, concealment nor invisibility: it sees it). A visible
 intruder in darkness beyond an observer's darkvision is unseen by it, as the round says
 (:func:`vigile.games.d20.round.in_darkness`, the lights creatures carry included): no Hide
-against it, no Spot (Spot is against the invisible, DD-3), blindsight or scent still within
-30 ft [DD-20 C, R]. Against an invisible (or, for that observer, dark) intruder, the others:
-blindsight or scent within 30 ft in a line of sight notice it for certain (DD-15, DD-13); Spot
-within 30 ft has its own chance (``spot_check``, DD-3: moving 20, still 30, non-breathing 40;
-noticing is knowing something is there); then every one of them with hearing listens: one Move
-Silently result against each Listen, with its distance, a door (+5) or a stone wall (+15)
-between, distraction and sleep (``listen_check``, DD-5 [C]; DD-20
-[R]). A still intruder makes no noise (the round's ruling: no Listen check).
+against it, no Spot (Spot is against the invisible, DD-3), blindsight or scent still within 30
+ft [DD-20 C, R]. An invisible intruder's signs come first, as the round's ``_signs``: a lit
+light it carries at night (DD-16) or the liquid it moves through (DD-12) shows its square for
+certain to an awake sighted observer in a line of sight, its footprints where it moved on soft
+ground give that observer a Spot of its own (DD-11 [R], ``footprints_check``). Against an
+invisible (or, for that observer, dark) intruder, the others: blindsight or scent within 30 ft
+in a line of sight notice it for certain (DD-15, DD-13); Spot within 30 ft has its own chance
+(``spot_check``, DD-3: moving 20, still 30, non-breathing 40; noticing is knowing something is
+there); then every one of them with hearing listens: one Move Silently result against each
+Listen, with its distance, a door (+5) or a stone wall (+15) between, distraction and sleep
+(``listen_check``, DD-5 [C]; DD-20 [R]). A still intruder makes no noise (the round's ruling: no
+Listen check).
 
 A case by hand: an invisible thief (Hide +10, Move Silently +5) at half speed, 25 ft from a
 guard (Spot +2, Listen +3), nothing between them. Spot: DC 20 for a moving invisible creature,
@@ -43,6 +47,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from vigile.awareness.vocabulary import TimeOfDay
 from vigile.checks.verdict import Verdict
 from vigile.dice.d20 import hidden_from_all_dnd, hidden_from_all_meet
 from vigile.games.contract import RiskRequest
@@ -60,9 +65,10 @@ from vigile.games.d20.risk import (
 from vigile.games.d20.round import in_darkness
 from vigile.rulesets import dnd35
 from vigile.rulesets.data import RuleData
+from vigile.rulesets.dnd35 import traits
 from vigile.rulesets.dnd35.common import companion, skill_bonus
 from vigile.rulesets.senses import Condition, Sense, reach
-from vigile.scene.actors import D20Stats
+from vigile.scene.actors import Actor, D20Stats
 from vigile.scene.model import Scenario
 
 __all__ = ["DND35", "Dnd35Perception", "risk_map"]
@@ -103,7 +109,7 @@ class Dnd35Perception:
 
     def distance_marks(self, rules: RuleData) -> Sequence[tuple[str, float]]:
         """Hide's, Spot's and Listen's 10-ft steps, Spot's 30-ft range, scent's and
-        blindsight's range, darkvision's range."""
+        blindsight's range, darkvision's range, the footprints' range (DD-11 [R])."""
         return (
             ("step", float(rules.num("hide.distance_step_ft"))),
             ("step", float(rules.num("spot.distance_step_ft"))),
@@ -111,6 +117,7 @@ class Dnd35Perception:
             ("within", float(rules.num("spot.range_ft"))),
             ("within", float(rules.num("turn.sense_range_ft"))),
             ("within", float(rules.num("light.darkvision_ft"))),
+            ("within", float(rules.num("tracks.range_ft"))),
         )
 
     def _role(self, board: D20Board, watcher: Watcher, view: SquareView, way: Way) -> _Role:
@@ -142,6 +149,14 @@ class Dnd35Perception:
             return _Role(hide=True)
         certain = False
         spot = Fraction(0)
+        # the signs of an invisible intruder come first: certain, or its footprints' Spot
+        # (DD-10, DD-11 [R], DD-12, DD-16), as the round's ``_signs``
+        prints = Fraction(0)
+        signs = self._signs(board, watcher, view, way, conditions)
+        if isinstance(signs, bool):
+            certain = signs
+        else:
+            prints = signs
         unseen = invisible or dark
         if unseen and view.line_of_sight and view.distance <= rules.num("turn.sense_range_ft"):
             certain = any(
@@ -171,6 +186,7 @@ class Dnd35Perception:
                 target=target,
                 distracted=watcher.distracted,
             ).chance
+        spot = 1 - (1 - prints) * (1 - spot)  # two d20s of its own: footprints, then Spot
         listener = None
         if Sense.HEARING in senses and not reach(Sense.HEARING, conditions).blocked and way.moving:
             listener = dnd35.Listener(
@@ -182,6 +198,54 @@ class Dnd35Perception:
                 asleep=not watcher.awake,
             )
         return _Role(certain=certain, spot=spot, listener=listener)
+
+    def _signs(
+        self,
+        board: D20Board,
+        watcher: Watcher,
+        view: SquareView,
+        way: Way,
+        conditions: Sequence[Condition],
+    ) -> bool | Fraction:
+        """What gives an invisible intruder's square away to this observer, as the round's
+        ``_signs``: True for certain (a lit light it carries at night, DD-16; the liquid it
+        moves through, DD-12: :func:`traits.sign_shown`), else the chance of the Spot on its
+        footprints where it moved on soft ground within range (DD-11 [R],
+        ``footprints_check``); 0 for an awake sighted observer in a line of sight that does
+        not see invisible creatures, and for the others."""
+        actor = board.intruder
+        senses = watcher.actor.senses
+        if (
+            not actor.invisible
+            or actor.ethereal
+            or not watcher.awake
+            or not (Sense.SIGHT in senses or Sense.DARKVISION in senses)
+            or not view.line_of_sight
+            or Sense.SEE_INVISIBLE in senses
+        ):
+            return Fraction(0)
+        rules = board.rules
+        sign = traits.sign_shown(
+            rules,
+            distance_ft=view.distance,
+            night=board.scenario.time is TimeOfDay.NIGHT,
+            conditions=conditions,
+            visible_object=False,
+            light_ft=_bonuses_of(actor).light,
+            moved=way.moving,
+        )
+        if sign is not None:
+            return True
+        if traits.footprints_left(
+            soft_ground=view.surface == "soft-ground", moved=way.moving
+        ) and traits.footprints_in_range(rules, distance_ft=view.distance):
+            return dnd35.footprints_check(
+                rules,
+                spot_bonus=_bonuses(watcher).spot or 0,
+                distance_ft=view.distance,
+                distracted=watcher.distracted,
+            ).chance
+        return Fraction(0)
 
     def terms(self, board: D20Board, watcher: Watcher, view: SquareView, way: Way) -> Terms:
         role = self._role(board, watcher, view, way)
@@ -282,6 +346,10 @@ class Dnd35Perception:
 
 def _bonuses(watcher: Watcher) -> D20Stats:
     return watcher.actor.bonuses or D20Stats()
+
+
+def _bonuses_of(actor: Actor) -> D20Stats:
+    return actor.bonuses or D20Stats()
 
 
 DND35 = Dnd35Perception()
