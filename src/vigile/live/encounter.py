@@ -487,7 +487,7 @@ class Encounter:
             and (state.done[-1] if state.done else 0) == found.top
             and len(events) == found.event_count
             and len(state.spans) == len(state.done) + 1
-            and all(end <= found.event_count for _, end in state.spans.values())
+            and next(reversed(state.spans.values()))[1] <= found.event_count
         ):
             if not isinstance(found, _Snapshot):
                 self._broken(found.seq, "not the state it says it is")

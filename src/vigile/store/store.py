@@ -516,10 +516,8 @@ class Store:
             table.c.fingerprint == fingerprint,
         )
         with self._guard(), self._engine.connect() as connection:
-            return {
-                int(seq): (int(parent), int(count))
-                for seq, parent, count in connection.execute(query)
-            }
+            rows = connection.execute(query).tuples().all()
+        return {int(seq): (int(parent), int(count)) for seq, parent, count in rows}
 
     def checkpoint_state(self, encounter_id: str, seq: int) -> bytes | None:
         """The bytes of the checkpoint's state (None: no such checkpoint, dropped meanwhile)."""
