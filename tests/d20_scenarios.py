@@ -56,7 +56,9 @@ def _walls(draw: st.DrawFn, doors: list[str]) -> list[dict[str, object]]:
     (some open)."""
     walls: list[dict[str, object]] = [
         {
-            "kind": draw(st.sampled_from(["wall", "partition", "door", "window"])),
+            # no window: a see-through barrier is played by the engine, never the kernel
+            # (d20.kernel.see_through); tests/test_d20_risk_darkness_windows.py plays them
+            "kind": draw(st.sampled_from(["wall", "partition", "door"])),
             "start": list(a),
             "end": list(b),
         }

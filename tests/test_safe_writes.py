@@ -50,7 +50,7 @@ plans:
     - {speed: immobile, wait: 1}                   # listens first
     - {to: [20, 30], speed: half}                  # replaced: the first leg of the route
     # a note between two legs
-    - {to: [50, 50], speed: fast}                  # replaced too
+    - {to: [50, 50]}                               # replaced too
     - {to: [80, 50], speed: half,                  # the route's end: kept, its speed changed
        actions: [{do: speak, volume: whisper}]}    # and its action kept
     - {to: [100, 30], speed: half, wait: 2,
@@ -179,7 +179,9 @@ def test_a_bundled_scenario_is_written_with_its_comments(
 
     original = bundled_path("night-raid").read_text(encoding="utf-8")
     out = tmp_path / "raid.yaml"
+    # Kage's leg to (97, 37) is written hidden: the route keeps that attitude (or refuses)
     args = ["route", "night-raid", "--from", "60,14", "--to", "97,37", "--write-plan", "Kage"]
+    args += ["--attitude", "hidden"]
     code, err = run([*args, "--out", str(out)], capsys)
     assert code == 0, err
     assert comments(out.read_text(encoding="utf-8")) == [

@@ -203,7 +203,7 @@ def test_an_improvised_night_raid_with_refusals_that_change_nothing(server: Serv
         before = gm.get(f"/api/v1/encounters/{encounter}/view").json()
         refusals: dict[str, tuple[dict[str, Any], str | None]] = {
             "wall": ({"do": "move", "actor": "Tsuki", "to": [66, 11]}, "SK-G1"),
-            "too far": ({"do": "move", "actor": "Kaze", "to": [54, 30]}, None),
+            "too far": ({"do": "move", "actor": "Kaze", "to": [54, 30]}, "LP-1"),
             "unknown": ({"do": "wait", "actor": "Nobody"}, None),
             "defender": ({"do": "wait", "actor": "Jubei"}, "LP-6"),
         }

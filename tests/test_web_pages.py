@@ -207,13 +207,15 @@ def test_only_the_gm_acts(client: TestClient) -> None:
     assert client.get(f"/encounters/{encounter}").status_code == 401
 
 
-def test_a_risk_overlay_for_the_skirmish_and_none_for_a_d20_game(client: TestClient) -> None:
+def test_a_risk_overlay_for_the_skirmish_and_for_a_d20_game(client: TestClient) -> None:
     skirmish = start(client)
     page = client.get(f"/encounters/{skirmish}/panels?overlay=half", headers=AUTH).text
     assert '<image class="risk" href="data:image/png;base64,' in page
+    # a d20 game's own risk map, on its 5 ft squares, for its own ways of moving
     d20 = start(client, scenario="dnd35-invisible-intruder")
     page = client.get(f"/encounters/{d20}/panels?overlay=half&lang=fr", headers=AUTH).text
-    assert "Pas de carte des risques" in page and 'class="risk"' not in page
+    assert '<image class="risk" href="data:image/png;base64,' in page
+    assert "Pas de carte des risques" not in page
     # metres beside feet in French: the torch's lit zone
     assert "20\u00a0ft (6\u00a0m)" in page
 

@@ -516,7 +516,7 @@ class Store:
             table.c.fingerprint == fingerprint,
         )
         with self._guard(), self._engine.connect() as connection:
-            rows = connection.execute(query).tuples().all()
+            rows = connection.execute(query).all()
         return {int(seq): (int(parent), int(count)) for seq, parent, count in rows}
 
     def checkpoint_state(self, encounter_id: str, seq: int) -> bytes | None:
