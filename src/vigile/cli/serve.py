@@ -98,25 +98,6 @@ def check_token(token: str) -> str:
     return token
 
 
-def check_public_url(url: str) -> str:
-    """``--public-url``: an http(s) address without a path, query or credentials."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    if (
-        parts.scheme not in ("http", "https")
-        or not parts.hostname
-        or parts.path not in ("", "/")
-        or parts.query
-        or parts.fragment
-        or "@" in parts.netloc
-    ):
-        raise InputError(
-            f"{url!r} is not an address such as http://192.168.1.20:8765", where="--public-url"
-        )
-    return f"{parts.scheme}://{parts.netloc}"
-
-
 def _say(line: str) -> None:
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
@@ -143,13 +124,13 @@ def register(root: typer.Typer) -> None:
 
         from vigile.store import Store
         from vigile.web import create_app
-        from vigile.web.app import check_origin
+        from vigile.web.app import check_origin, web_origin
         from vigile.web.serve import bind, is_loopback, serve, url_base
 
         if token is not None and new_token:
             raise InputError("either --token or --new-token, not both", where="--new-token")
         given = check_token(token) if token is not None else None
-        public = check_public_url(public_url) if public_url is not None else None
+        public = web_origin(public_url, where="--public-url") if public_url is not None else None
         origins = [check_origin(origin) for origin in cors_origin or []]
         folder = _workspace(workspace)
         if scheduler is not None:

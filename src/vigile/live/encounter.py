@@ -37,8 +37,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from vigile.awareness.ladder import AwarenessState
-from vigile.engine.events import Event
+from vigile.engine.events import DETECTING, Event
 from vigile.engine.game import Game
 from vigile.engine.live import (
     LiveFaces,
@@ -219,7 +218,7 @@ def status_of(game: Game) -> dict[str, Any]:
             w.name
             for w in intruders
             if w.alive
-            and any(d.aware_of(w.name).at_least(AwarenessState.LOCATION) for d in defenders)
+            and any(d.aware_of(w.name) in DETECTING for d in defenders)
         ],
     }
 

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final, Literal
 
 from vigile.awareness.ladder import AwarenessState
-from vigile.engine.events import Event
+from vigile.engine.events import DETECTING, Event
 from vigile.engine.game import Game
 from vigile.engine.live import NeedDice
 from vigile.engine.state import Walker
@@ -36,7 +36,8 @@ from vigile.live.encounter import Encounter, Replayed
 from vigile.scene.actors import Side
 
 Role = Literal["gm", "player", "table"]
-KNOWN = (AwarenessState.LOCATION, AwarenessState.OBSERVED)
+KNOWN = DETECTING
+"""What the table's screen shows of an intruder: a detection (RULES.md section 4)."""
 
 
 LOG_PAGE: Final = 200

@@ -37,14 +37,25 @@ def check_origin(origin: str) -> str:
         raise InputError(
             "'*' would let every site call the API: name each origin", where="--cors-origin"
         )
-    parts = urlsplit(origin)
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
+    return web_origin(origin, where="--cors-origin")
+
+
+def web_origin(url: str, *, where: str) -> str:
+    """``scheme://host[:port]`` of an http(s) address with no path, query, fragment or
+    credentials (a CORS origin, the public address of ``vigile serve``), lower case."""
+    parts = urlsplit(url)
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or "@" in parts.netloc
+    ):
         raise InputError(
-            f"{origin!r} is not an origin (scheme://host[:port], e.g. https://vtt.example:30000)",
-            where="--cors-origin",
+            f"{url!r} is not an address scheme://host[:port], e.g. http://192.168.1.20:8765",
+            where=where,
         )
-    if parts.query or parts.fragment or "@" in parts.netloc:
-        raise InputError(f"{origin!r} is not an origin", where="--cors-origin")
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 

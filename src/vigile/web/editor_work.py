@@ -401,8 +401,8 @@ def words_of(ruleset: str | None, lang: str) -> dict[str, Any]:
     """What the editor's menus offer for this game, labelled in ``lang`` with the rules: its
     ways of moving, the flags of a leg, its actions and the stats of its actors
     (:func:`vigile.scene.vocabulary.vocabulary_of`); a blank editor (no game yet) offers the
-    skirmish's, the game a new scenario starts with."""
-    known = ruleset if ruleset in registry.names() else "skirmish"
+    first registered game's, the game a new scenario starts with."""
+    known = ruleset if ruleset in registry.names() else registry.names()[0]
     words: dict[str, Any] = {"ruleset": known, **vocabulary_of(known).page(lang)}
     actor, _ = item_models(known)
     for stat in words["stats"]:

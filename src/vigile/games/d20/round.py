@@ -83,6 +83,7 @@ from vigile.checks.numbers import quoted
 from vigile.checks.verdict import Verdict
 from vigile.dice.source import FaceSource
 from vigile.engine.board import OPEN_KIND, Board, Point, bearing, distance
+from vigile.engine.events import DETECTING
 from vigile.engine.game import Game
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
@@ -107,7 +108,8 @@ SQUARE_FT = 5.0
 """A square's side: adjacent means within one square."""
 CLOSE_FT = 4.5
 """How near a defender closes in on a point: within reach, whatever the squares' corners."""
-LOCATED = (AwarenessState.LOCATION, AwarenessState.OBSERVED)
+LOCATED = DETECTING
+"""A defender who knows the intruder's square or sees it: a detection (RULES.md section 4)."""
 NO_STATS = D20Stats()
 
 
