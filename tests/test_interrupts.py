@@ -186,12 +186,17 @@ def test_ctrl_c_stops_simulate_json_with_the_partial_result(
 
 
 @pytest.mark.multiprocess
-def test_ctrl_c_stops_sweep_early_with_the_variants_done(children: list[Child]) -> None:
-    args = ["sweep", "sk-v7-terrace", "--vary", "turns=1..40:1", "--runs", "19000"]
-    child = Child([*args, "--workers", "2"])
+def test_ctrl_c_stops_sweep_early_with_the_variants_done(
+    children: list[Child], tmp_path: Path
+) -> None:
+    # the signal comes once a variant is done, and the variants are long enough that the
+    # compiled kernel cannot finish all 40 first (with a fixed 2.5 s wait it sometimes had)
+    args = ["sweep", "sk-v7-terrace", "--vary", "turns=1..40:1", "--runs", "400000"]
+    marker = tmp_path / "variant"
+    child = Child([*args, "--workers", "2"], _marks_blocks(marker))
     children.append(child)
     workers = child.workers(2)
-    time.sleep(2.5)
+    _wait_for(marker, child)
     code, out, err = _interrupt(child)
     assert code == 130, err
     assert "Traceback" not in err

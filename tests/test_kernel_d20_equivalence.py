@@ -180,6 +180,40 @@ def test_the_plugin_names_the_kernel() -> None:
     assert int(tally.heat.sum()) >= int(tally.guard_detections.sum()) > 0
 
 
+GROPED_BEYOND = """
+ruleset: dnd35
+name: the intruder steps into the second square groped
+units: ft
+time: night
+turns: 4
+map: {width: 60, height: 60}
+default_surface: stone
+surfaces:
+  - {kind: soft-ground, points: [[0, 0], [30, 0], [30, 30], [0, 30]]}
+actors:
+  - {name: N0, side: attackers, position: [2, 2], incorporeal: true, breathing: false}
+  - {name: G0, side: defenders, position: [2, 2], state: patrolling, invisible: true,
+     asleep: true, alert: true}
+  - {name: G1, side: defenders, position: [2, 2], state: posted, invisible: true,
+     asleep: true, alert: true}
+plans:
+  N0:
+    - {actions: [{do: cast-invisibility}]}
+    - {to: [5, 2], speed: half, run: true}
+    - {}
+    - {to: [2, 2], speed: half, run: true}
+"""
+"""Found by hypothesis: G0 reads N0's footprints in square (1, 0), loses the square when N0
+walks back to (0, 0), and gropes (1, 0) and the square beyond it, (0, 0) [DD-6 R]. The kernel
+groped the offset (-1, 0) itself as the second square, so it never found N0 there."""
+
+
+def test_the_kernel_gropes_the_square_beyond_the_one_searched() -> None:
+    scenario = parse_scenario(GROPED_BEYOND)
+    assert unsupported(scenario) is None
+    assert_same_game(scenario, 40, 0)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(dnd35_scenarios(), st.integers(0, 2**32 - 1))
 def test_the_kernel_plays_the_engines_game_on_random_scenarios(text: str, seed: int) -> None:

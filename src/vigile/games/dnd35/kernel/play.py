@@ -671,8 +671,9 @@ def _search(
         if W[FLOUR_LEFT][g] and gap <= M[FL][F_FLOUR_RANGE]:
             _throw_flour(M, W, t, g, i, px, py, uniforms, ctx)
         elif gap <= 5.0:
-            second = M[TOWARD][way_case(px - x, py - y)]
-            _grope(M, W, g, i, sx, sy, second[0], second[1], BOTH_SQUARES, uniforms, ctx)
+            way = M[TOWARD][way_case(px - x, py - y)]  # the second square's offset
+            bx, by = sx + way[0], sy + way[1]
+            _grope(M, W, g, i, sx, sy, bx, by, BOTH_SQUARES, uniforms, ctx)
     elif plan == SEARCH_BEARING:
         degrees = W[KBEAR][g, i]
         ahead = M[AHEAD][bearing_case(degrees)]
