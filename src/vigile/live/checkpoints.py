@@ -58,7 +58,7 @@ import vigile
 from vigile.engine.board import Board
 from vigile.engine.events import Event
 
-FORMAT: Final = 2
+FORMAT: Final = 3
 """The checkpoints' format: raised whenever what a checkpoint holds changes shape."""
 EVERY: Final = 10
 """Records between two checkpoints: an undo, a restart or a late joiner replays fewer than this

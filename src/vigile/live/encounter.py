@@ -31,10 +31,8 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any
 
-import numpy as np
 from pydantic import BaseModel
 
 from vigile.engine.events import DETECTING, Event
@@ -51,6 +49,7 @@ from vigile.engine.run import new_game
 from vigile.errors import InputError
 from vigile.live import checkpoints
 from vigile.live.eventlog import EventLog
+from vigile.live.spans import Spans
 from vigile.scene.actors import Side
 from vigile.scene.loader import parse_scenario
 from vigile.scene.model import Scenario
@@ -95,10 +94,11 @@ class Replayed:
     game: Game
     seq: int = 0
     """The last record replayed."""
-    spans: dict[int, tuple[int, int]] = field(default_factory=dict)
+    spans: Spans = field(default_factory=Spans)
     """Record seq → (first, end) indices in ``game.events`` (0: the start)."""
     done: list[int] = field(default_factory=list)
-    """The action records in force, oldest first (an undo pops the last)."""
+    """The action records in force, oldest first (an undo pops the last): the seqs of
+    ``spans`` after the start's."""
     base: int = 0
     """The stored checkpoint this state follows (0: none): its actions in force begin
     ``done``, its events begin ``game.events``; the next checkpoint's events follow its."""
@@ -112,24 +112,17 @@ class Replayed:
         self.base, self.base_events, self.base_done = seq, events, done
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled with the spans and the actions in force as arrays: a checkpoint writes three
-        objects, not three a record (:mod:`vigile.live.checkpoints`)."""
+        """Pickled without ``done``, which the spans hold (their arrays: a checkpoint writes a
+        few objects, not a few a record; :mod:`vigile.live.checkpoints`)."""
         state = dict(self.__dict__)
-        count = len(self.spans)
-        state["spans"] = (
-            np.fromiter(self.spans, dtype=np.int64, count=count),
-            np.fromiter(chain.from_iterable(self.spans.values()), dtype=np.int64, count=2 * count),
-        )
-        state["done"] = np.array(self.done, dtype=np.int64)
+        del state["done"]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        records, bounds = state.pop("spans")
-        done = state.pop("done")
         self.__dict__.update(state)
-        pairs = iter(bounds.tolist())
-        self.spans = dict(zip(records.tolist(), zip(pairs, pairs, strict=False), strict=True))
-        self.done = done.tolist()
+        if not isinstance(self.spans, Spans):
+            raise TypeError("not the spans of a log")
+        self.done = self.spans.seqs(1)
 
 
 @dataclass(frozen=True)
@@ -304,7 +297,7 @@ class Encounter:
         game = new_game(self.scenario, seed=self.row.seed)
         game.rng = action_generators(self.row.seed, 0)[1]
         game.start_live()
-        return Replayed(game, 0, {0: (0, len(game.events))})
+        return Replayed(game, 0, Spans({0: (0, len(game.events))}))
 
     def _replay(
         self,
@@ -486,7 +479,7 @@ class Encounter:
             and (state.done[-1] if state.done else 0) == found.top
             and len(events) == found.event_count
             and len(state.spans) == len(state.done) + 1
-            and next(reversed(state.spans.values()))[1] <= found.event_count
+            and state.spans.last()[1] <= found.event_count
         ):
             if not isinstance(found, _Snapshot):
                 self._broken(found.seq, "not the state it says it is")

@@ -578,7 +578,7 @@ class Store:
                     break
                 saved += 1
             if saved and thin is not None:
-                _thin(connection, encounter_id, *thin)
+                _thin(connection, encounter_id, *thin, added=saved)
         return saved
 
     def drop_checkpoints(
@@ -798,13 +798,23 @@ def _save_checkpoint(
     return True
 
 
-def _thin(connection: Connection, encounter_id: str, recent: int, sparse: int) -> None:
-    """Thin out the states of old checkpoints (see :meth:`Store.save_checkpoints`)."""
+def _thin(
+    connection: Connection, encounter_id: str, recent: int, sparse: int, added: int = 1
+) -> None:
+    """Thin out the states of old checkpoints (see :meth:`Store.save_checkpoints`), after
+    ``added`` new ones.
+
+    Only the newest ``recent + added + 1`` states are read: beyond the newest ``recent``, at
+    most one state is left in each window of ``sparse`` records after each thinning, and the
+    windows go down with the seqs, so only the ``added`` that have just left the recent ones
+    and the next older state can share a window. An undo's write costs the same at 10 records
+    as at 10,000 (issue 34)."""
     table = schema.checkpoints
     stateful = connection.execute(
         select(table.c.seq)
         .where(table.c.encounter_id == encounter_id, table.c.state.is_not(None))
         .order_by(table.c.seq.desc())
+        .limit(recent + added + 1)
     ).scalars()
     windows: set[int] = set()
     thinned: list[int] = []
