@@ -239,7 +239,10 @@ def test_a_players_link_on_the_gm_page_goes_to_its_own_page(client: TestClient) 
     response = client.get(f"/encounters/{encounter}?token={player}", follow_redirects=False)
     assert response.status_code == 303 and response.headers["location"].startswith("/play/")
     page = client.get(response.headers["location"]).text
-    assert "Kage" in page and "Tsuki" not in page  # its own view: not its allies' places
+    # its own view: its fellows where they stand, the guards it scouted, not Rin, the hidden
+    # archer it knows nothing of (SK-G4)
+    assert 'data-name="Kage"' in page and 'data-name="Tsuki"' in page
+    assert 'data-name="Jubei"' in page and "Rin" not in page
     table = client.get(f"/encounters/{encounter}?token={created['tokens']['table']}")
     # LP-5: the shared screen shows no intruder that no defender perceived
     assert "<h1>Night raid" in table.text and not any(name in table.text for name in INTRUDERS)

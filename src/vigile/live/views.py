@@ -2,12 +2,12 @@
 
 The server decides what leaves it: a view is built here from the whole game, and only the view
 is sent (RULES.md LP-5). The GM's view holds everything, the awareness matrix of who knows what
-of whom included. A character's view holds its own place, the enemies it knows of
-at the precision it knows them (named only where it knows who they are: observed, or scouted;
-a located enemy is "someone" on a square, one only heard "someone" that way, with a bearing and
-no distance), and the events it perceives told as it perceives them (:mod:`vigile.io.views`: a
-failed perception check is not there, a check shows no odds, a miss reads the same whatever
-missed, a name it does not know reads "someone").
+of whom included. A character's view holds its own place, where its fellows stand, the enemies
+it knows of at the precision it knows them (named only where it knows who they are: observed,
+or scouted, where they stand; a located enemy is "someone" on a square, one only heard
+"someone" that way, with a bearing and no distance), and the events it perceives told as it
+perceives them (:mod:`vigile.io.views`: a failed perception check is not there, a check shows
+no odds, a miss reads the same whatever missed, a name it does not know reads "someone").
 
 The table's shared screen shows what the defenders collectively perceive (LP-5): an intruder
 only where some defender observes it (named) or has located it (a square, unnamed); its events
@@ -206,11 +206,31 @@ def _bearing(degrees: float) -> int:
     return round(degrees) % 360
 
 
+def fellows(game: Game, me: Walker) -> list[dict[str, Any]]:
+    """The other members of ``me``'s side, each where it stands, named, living or not.
+
+    [R] A character knows where its own side stands: its fellows play at one table and act
+    together (the night raid's plans, a patrol group), and no rule of the three games hides an
+    ally from an ally (a discovery stays the discoverer's, SK-G3, but the discoverer's own
+    place does not; SK-G4's hidden guards are unknown to the attackers, not to the guards)."""
+    return [
+        {"name": w.name, "at": _place(w), "alive": w.alive}
+        for w in game.walkers
+        if w.side is me.side and w is not me
+    ]
+
+
 def character_view(
     encounter: Encounter, replayed: Replayed, name: str, lang: Lang
 ) -> dict[str, Any]:
-    """What ``name`` perceives: its own place, the enemies it knows of (at the precision it
-    knows them, named only where it knows who: LP-5), its events."""
+    """What ``name`` perceives: its own place, its fellows (:func:`fellows`), the enemies it
+    knows of (at the precision it knows them, named only where it knows who: LP-5), its
+    events.
+
+    An enemy whose position the character knew beforehand (scouted, SK-G3) and has not
+    perceived in play is shown where it stands: SK-G3's scouts "know every guard's position",
+    and the game never makes them look for such a guard
+    (:meth:`vigile.games.skirmish.raid.SkirmishGame.knows_where`)."""
     game = replayed.game
     me = game.by_name[name]
     known: list[dict[str, Any]] = []
@@ -225,6 +245,8 @@ def character_view(
         named = game.knows_who(me, other)
         entry: dict[str, Any] = {"name": other.name if named else None, "awareness": state.value}
         at, way = game.perceived(me, other)
+        if at is None and scouted:
+            at = other.at
         if at is not None:
             entry["at"] = _point(at)
         elif way is not None:
@@ -245,6 +267,7 @@ def character_view(
         "units": game.scenario.units.value,
         "outcome": _outcome(game, name),
         "me": {"name": name, "at": _place(me), "alive": me.alive},
+        "fellows": fellows(game, me),
         "known": known + strangers,
         "events": tell(game, "player", name, events, lang),
     }

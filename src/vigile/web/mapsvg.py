@@ -18,9 +18,11 @@ from __future__ import annotations
 import base64
 import math
 import struct
+import threading
 import zlib
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any, Final
 
@@ -93,17 +95,52 @@ def lit_zone(barriers: Barriers, x: float, y: float, radius: float) -> list[Poin
     return outline
 
 
+BOARDS_KEPT: Final = 64
+"""Boards drawn kept (:func:`board_layers`): an encounter's board for each state of its doors."""
+
+_boards: OrderedDict[tuple[int, frozenset[int], tuple[float, ...]], tuple[Scenario, MapModel]] = (
+    OrderedDict()
+)
+_boards_lock = threading.Lock()
+
+
 def board_layers(
     scenario: Scenario, board: Board, *, open_doors: frozenset[int] | None = None
 ) -> MapModel:
     """The board as drawn for a viewer: ``open_doors`` the doors shown open (None: as the
-    scenario starts them)."""
-    size = scenario.map
+    scenario starts them). No token: the caller adds what its viewer may see.
+
+    The layers are the same for every viewer of one scenario with the same doors open, and
+    the lit zones cost a ray cast per light (about 13 ms for the night raid's five lights): they
+    are drawn once per scenario and door state, and each call gets its own model sharing the
+    board's lists (never changed in place: a caller adds tokens, links, arrows, an overlay)."""
     shown_open = (
         open_doors
         if open_doors is not None
         else frozenset(i for i, wall in enumerate(scenario.walls) if wall.open)
     )
+    key = (id(scenario), shown_open, tuple(board.light_r.tolist()))
+    with _boards_lock:
+        found = _boards.get(key)
+        if found is not None and found[0] is scenario:  # held here: its id is not reused
+            _boards.move_to_end(key)
+            return _fresh(found[1])
+    drawn = _draw_board(scenario, board, shown_open)
+    with _boards_lock:
+        _boards[key] = (scenario, drawn)
+        while len(_boards) > BOARDS_KEPT:
+            _boards.popitem(last=False)
+    return _fresh(drawn)
+
+
+def _fresh(board: MapModel) -> MapModel:
+    """A model of its own over a drawn board: the board's layers shared, its own (empty)
+    tokens, links and arrows."""
+    return replace(board, tokens=[], links=[], arrows=[], overlay=None, clickable=False)
+
+
+def _draw_board(scenario: Scenario, board: Board, shown_open: frozenset[int]) -> MapModel:
+    size = scenario.map
     model = MapModel(
         width=size.width,
         height=size.height,
@@ -237,16 +274,29 @@ def _token(
 
 
 def character_tokens(model: MapModel, game: Game, view: Mapping[str, Any]) -> None:
-    """The character itself, the enemies it observes or has located (unnamed where
-    it does not know who), and an arrow the way it heard each it only heard
-    (:func:`vigile.live.character_view`, nothing more)."""
+    """The character itself, its fellows, the enemies it observes, has located or scouted
+    (unnamed where it does not know who), and an arrow the way it heard each it only heard
+    (:func:`vigile.live.character_view`, nothing more: an enemy it never perceived is not
+    drawn, one only heard has no token)."""
     me = view["me"]
     side = game.by_name[me["name"]].side
-    named = [me["name"], *(k["name"] for k in view["known"])]
+    fellows = view.get("fellows", [])
+    named = [me["name"], *(f["name"] for f in fellows), *(k["name"] for k in view["known"])]
     labels = initials(n for n in named if n is not None)
     model.tokens.append(
         _token(me["name"], labels[me["name"]], side.value, me["at"], alive=me["alive"], me=True)
     )
+    for fellow in fellows:
+        model.tokens.append(
+            _token(
+                fellow["name"],
+                labels[fellow["name"]],
+                side.value,
+                fellow["at"],
+                alive=fellow["alive"],
+                fellow=True,
+            )
+        )
     enemy_side = next((w.side.value for w in game.walkers if w.side is not side), side.value)
     for known in view["known"]:
         name = known["name"]
@@ -258,7 +308,8 @@ def character_tokens(model: MapModel, game: Game, view: Mapping[str, Any]) -> No
                     enemy_side,
                     known["at"],
                     alive=known.get("alive", True),
-                    seen_as=known["awareness"],
+                    seen_as=None if known.get("scouted") else known["awareness"],
+                    scouted=bool(known.get("scouted")),
                 )
             )
         elif "bearing" in known:
