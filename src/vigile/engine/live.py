@@ -42,8 +42,10 @@ about to be rolled (who rolls, the odds) so the caller can ask for the next die.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Union, get_args
 
 import numpy as np
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError, create_model
@@ -55,6 +57,7 @@ from vigile.scene.plans import Action as PlanAction
 
 if TYPE_CHECKING:
     from vigile.checks.verdict import Verdict
+    from vigile.engine.game import Game
 
 
 class Move(BaseModel):
@@ -248,66 +251,297 @@ class Refusal(InputError):
 
 class NeedDice(InputError):
     """The GM's dice ran out: the check ``verdict`` (not yet rolled: its question, difficulty
-    and exact odds) for ``who`` needs a d``sides``, the ``index``-th die of the action."""
+    and exact odds) for ``who`` needs a d``sides``, the ``index``-th die the GM gives for the
+    action; ``check``: which check of the action (0 the first) asks for it.
+
+    ``kind`` ``"scatter"``: no die but a patrol's scatter die (SK-G1), a bearing in degrees
+    from 0 to 360 (:class:`TableRng`); ``who`` is then the patrol's first guard and
+    ``members`` the whole patrol."""
 
     status = 409
 
-    def __init__(self, verdict: Verdict | None, who: str | None, sides: int, index: int) -> None:
+    def __init__(
+        self,
+        verdict: Verdict | None,
+        who: str | None,
+        sides: int,
+        index: int,
+        *,
+        check: int = 0,
+        kind: Literal["die", "scatter"] = "die",
+        members: Sequence[str] = (),
+        rule: str | None = None,
+    ) -> None:
         self.verdict = verdict
+        self.rule = rule
+        """The rule the die follows, where no verdict names it (a scatter die's)."""
         self.who = who
         self.sides = sides
         self.index = index
+        self.check = check
+        self.kind = kind
+        self.members = tuple(members)
+        if kind == "scatter":
+            super().__init__(
+                f"the scatter die of {who}'s patrol, a bearing from 0 to 360, is needed",
+                where="bearings",
+            )
+            return
         asked = f" ({who}: {verdict.question})" if verdict is not None and who else ""
         super().__init__(
             f"die {index + 1} of the action, a d{sides}{asked}, is needed", where="dice"
         )
 
 
+def decided(verdict: Verdict) -> bool:
+    """Whether the check ``verdict`` asks (not yet rolled) ends the same whatever its dice show:
+    its chance is 0 or 1, and so is every other chance it reports (a pinpoint, a touch, each
+    member's), with no miss chance left to roll.
+
+    [R] live play with the table's dice: such a check asks the table for no die; the faces its
+    rule reads are drawn (and logged, so the replay is exact), and the preview lists it as
+    decided without dice, with its rules."""
+    if verdict.automatic or verdict.impossible:
+        return True
+    if verdict.chance not in (0, 1):
+        return False
+    figures = verdict.figures
+    for chance in (figures.chance_pinpoint, figures.chance_touch):
+        if chance is not None and chance not in (0, 1):
+            return False
+    if figures.miss_chance not in (None, 0, 100):
+        return False
+    return all(decided(member) for member in verdict.members)
+
+
+@dataclass
+class Asked:
+    """One check an action rolled (or is rolling), in order: the verdict before the roll, who
+    rolls it, how many faces it used, and whether it was decided without dice (:func:`decided`)."""
+
+    verdict: Verdict
+    who: str
+    decided: bool
+    faces: int = 0
+    sides: list[int] = field(default_factory=list)
+    """The sides of each die it rolled, in order."""
+    stand_ins: int = 0
+    """How many of its faces were stand-ins for the table's dice (a preview)."""
+
+    def dice(self) -> str:
+        """Its dice as a table says them: ``3d6``, ``d20``, ``2d20 + d100``."""
+        counts: dict[int, int] = {}
+        for sides in self.sides:
+            counts[sides] = counts.get(sides, 0) + 1
+        return " + ".join(f"{n if n > 1 else ''}d{sides}" for sides, n in counts.items())
+
+
 class LiveFaces:
     """The faces of one live action: drawn from ``rng``, or the GM's ``dice`` in order.
 
-    Every face used is in :attr:`faces`, so that the log can replay the action exactly. With
-    ``physical`` set, a face beyond the dice given raises :class:`NeedDice`; otherwise it is
-    drawn.
+    Every face used is in :attr:`faces`, so that the log can replay the action exactly, and
+    every check announced is in :attr:`checks`. With ``physical`` set, a face beyond the dice
+    given raises :class:`NeedDice`; otherwise it is drawn.
+
+    ``table`` (with ``physical``): the dice as a table gives them, check by check: a check
+    decided whatever its dice (:func:`decided`) takes none of them (its faces are drawn), the
+    others take them in order. Without it every face, decided or not, takes the next one (a
+    replay of the log, which holds every face).
     """
 
     def __init__(
-        self, rng: np.random.Generator, dice: Sequence[int] = (), *, physical: bool = False
+        self,
+        rng: np.random.Generator,
+        dice: Sequence[int] = (),
+        *,
+        physical: bool = False,
+        table: bool = False,
+        stand_in: int | None = None,
     ) -> None:
         self.given = physical
+        self.table = table and physical
+        self.stand_in = stand_in
+        """A face used where the table's die is missing, instead of asking (a preview)."""
         self._rng = rng
         self._dice = list(dice)
+        self._used = 0
+        """The dice given used so far (table mode)."""
         self.faces: list[int] = []
+        self.checks: list[Asked] = []
         self._asking: tuple[Verdict, str] | None = None
 
     def announce(self, verdict: Verdict, who: str) -> None:
         """The check about to be rolled: what :class:`NeedDice` tells the GM."""
         self._asking = (verdict, who)
+        self.checks.append(Asked(verdict, who, decided(verdict)))
+
+    def _need(self, sides: int, index: int) -> NeedDice:
+        verdict, who = self._asking or (None, None)
+        return NeedDice(verdict, who, sides, index, check=max(0, len(self.checks) - 1))
 
     def face(self, sides: int) -> int:
         index = len(self.faces)
-        if index < len(self._dice):
-            value = self._dice[index]
-            if not 1 <= value <= sides:
-                raise InputError(
-                    f"die {index + 1}: {value} is not a face of a d{sides} (1..{sides})",
-                    where="dice",
-                )
+        current = self.checks[-1] if self.checks else None
+        if self.table:
+            if current is not None and current.decided:
+                value = int(self._rng.integers(1, sides + 1))
+            elif self._used < len(self._dice):
+                value = self._given(self._used, sides)
+                self._used += 1
+            elif self.stand_in is not None:
+                value = min(self.stand_in, sides)
+                if current is not None:
+                    current.stand_ins += 1
+            else:
+                raise self._need(sides, self._used)
+        elif index < len(self._dice):
+            value = self._given(index, sides)
         elif self.given:
-            verdict, who = self._asking or (None, None)
-            raise NeedDice(verdict, who, sides, index)
+            raise self._need(sides, index)
         else:
             value = int(self._rng.integers(1, sides + 1))
         self.faces.append(value)
+        if current is not None:
+            current.faces += 1
+            current.sides.append(sides)
+        return value
+
+    def _given(self, index: int, sides: int) -> int:
+        value = self._dice[index]
+        if not 1 <= value <= sides:
+            raise InputError(
+                f"die {index + 1}: {value} is not a face of a d{sides} (1..{sides})",
+                where="dice",
+            )
         return value
 
     def finish(self) -> None:
         """Refuse dice left over: the GM typed more than the action rolled."""
-        if len(self._dice) > len(self.faces):
+        used = self._used if self.table else len(self.faces)
+        if len(self._dice) > used:
             raise InputError(
-                f"{len(self._dice)} dice given, but the action rolled only {len(self.faces)}",
+                f"{len(self._dice)} dice given, but the action rolled only {used}",
                 where="dice",
             )
+
+
+SCATTER: Final = 360
+"""A scatter die's bearings: degrees, from 0 up to (not including) 360."""
+_TURN = 2.0 * math.pi
+
+
+class TableRng:
+    """The game's own draws (:attr:`Game.rng`) in an action played with the table's dice:
+    each patrol's scatter die (SK-G1: a uniform direction, ``uniform(0, 2π)``) is the table's,
+    a bearing in degrees asked patrol by patrol (:class:`NeedDice` of kind ``scatter``); every
+    other draw is the generator's. Every scatter die used is in :attr:`bearings` (the GM's, or
+    drawn for a patrol the GM gave an order this turn: it does not walk by the die, LP-6), so
+    that the log replays it.
+
+    ``ask`` False: a replay: the bearings given are used in order, then the generator draws.
+    Only a game whose patrols walk by a scatter die per patrol group (one that names its patrol
+    rule, :meth:`Game.rule_of` ``"patrol"``) is asked; another's draws are the generator's.
+    """
+
+    def __init__(
+        self,
+        rng: np.random.Generator,
+        bearings: Sequence[float] = (),
+        *,
+        game: Game | None = None,
+        ask: bool = True,
+        stand_in: float | None = None,
+    ) -> None:
+        self.rng = rng
+        self.stand_in = stand_in
+        """A bearing used where the table's scatter die is missing, instead of asking (a
+        preview)."""
+        self.asked: list[list[str]] = []
+        """The patrols whose scatter die was the table's (or would be: a preview), in order."""
+        self._used = 0
+        """The bearings given used so far (asked, not a replay)."""
+        self._given = [float(b) for b in bearings]
+        self.bearings: list[float] = []
+        self.ask = ask and game is not None
+        self._game = game
+        self._patrols: list[tuple[list[str], bool]] | None = None
+
+    def patrols(self) -> list[tuple[list[str], bool]]:
+        """Each patrol group in the order the game draws its scatter die (:meth:`Game.patrol_of`
+        over the defenders: a group as one, SK-G1), with its members and whether one of them is
+        left to the rules (LP-6: the table's die moves it); read at the first draw, as the
+        patrols move. None for a game that names no patrol rule."""
+        game = self._game
+        if self._patrols is None:
+            self._patrols = []
+            if game is not None and game.rule_of("patrol") is not None:
+                seen: set[str] = set()
+                for defender in game.defenders():
+                    members = game.patrol_of(defender)
+                    if not members or defender.name in seen:
+                        continue
+                    seen.update(m.name for m in members)
+                    alone = any(game.left_alone(m) for m in members)
+                    self._patrols.append(([m.name for m in members], alone))
+        return self._patrols
+
+    def uniform(self, low: float = 0.0, high: float = 1.0) -> float:
+        if (low, high) != (0.0, _TURN):
+            return float(self.rng.uniform(low, high))
+        index = len(self.bearings)
+        patrols = self.patrols() if self.ask else []
+        if not self.ask:  # a replay: every bearing recorded, in order
+            degrees = (
+                self._bearing(index)
+                if index < len(self._given)
+                else math.degrees(float(self.rng.uniform(0.0, _TURN)))
+            )
+        elif index >= len(patrols) or not patrols[index][1]:
+            degrees = math.degrees(float(self.rng.uniform(0.0, _TURN)))
+        else:
+            members = patrols[index][0]
+            if self._used < len(self._given):
+                degrees = self._bearing(self._used)
+                self._used += 1
+            elif self.stand_in is not None:
+                degrees = float(self.stand_in)
+            else:
+                rule = self._game.rule_of("patrol") if self._game is not None else None
+                raise NeedDice(
+                    None,
+                    members[0],
+                    SCATTER,
+                    self._used,
+                    kind="scatter",
+                    members=members,
+                    rule=rule,
+                )
+            self.asked.append(members)
+        self.bearings.append(degrees)
+        return math.radians(degrees)
+
+    def _bearing(self, index: int) -> float:
+        degrees = self._given[index]
+        if not 0 <= degrees < SCATTER:
+            raise InputError(
+                f"scatter die {index + 1}: {degrees} is not a bearing from 0 to 360",
+                where="bearings",
+            )
+        return degrees
+
+    def finish(self) -> None:
+        """Refuse scatter dice left over."""
+        used = self._used if self.ask else len(self.bearings)
+        if len(self._given) > used:
+            raise InputError(
+                f"{len(self._given)} scatter dice given, but the action used only {used}",
+                where="bearings",
+            )
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "rng":  # not yet set (a copy being made): no recursion
+            raise AttributeError(name)
+        return getattr(self.rng, name)
 
 
 def action_generators(seed: int, seq: int) -> tuple[np.random.Generator, np.random.Generator]:

@@ -24,6 +24,7 @@ Whatever a checkpoint holds, the state is the one the whole log's replay gives.
 
 from __future__ import annotations
 
+import copy
 import logging
 import pickle
 import secrets
@@ -38,9 +39,11 @@ from pydantic import BaseModel
 from vigile.engine.events import DETECTING, Event
 from vigile.engine.game import Game
 from vigile.engine.live import (
+    Asked,
     LiveFaces,
     NeedDice,
     Refusal,
+    TableRng,
     action_generators,
     action_json,
     parse_action,
@@ -137,6 +140,25 @@ class _Snapshot:
     state: bytes
 
 
+PLACEHOLDER = 1
+"""The face a preview gives each die the table would roll (the checks that follow depend on it:
+the list is the one a roll of 1s would bring)."""
+
+
+@dataclass
+class Ahead:
+    """What an action will roll, before it is played (:meth:`Encounter.preview`): each check in
+    order (its verdict before the roll, who rolls, its faces, whether it is decided without
+    dice), then the patrols whose scatter die moves them as the next turn begins (SK-G1)."""
+
+    checks: list[Asked]
+    patrols: list[list[str]]
+    patrol_rule: str | None = None
+    """The rule the patrols' scatter die follows (the game's ``rule_of("patrol")``)."""
+    refusal: Refusal | None = None
+    error: InputError | None = None
+
+
 @dataclass(frozen=True)
 class Played:
     """What one request did: the record it appended and the events it logged."""
@@ -210,8 +232,7 @@ def status_of(game: Game) -> dict[str, Any]:
         "detected": [
             w.name
             for w in intruders
-            if w.alive
-            and any(d.aware_of(w.name) in DETECTING for d in defenders)
+            if w.alive and any(d.aware_of(w.name) in DETECTING for d in defenders)
         ],
     }
 
@@ -550,11 +571,13 @@ class Encounter:
     def _play(self, game: Game, seq: int, payload: dict[str, Any]) -> None:
         action = parse_action(payload["action"])
         dice_rng, rng = action_generators(self.row.seed, seq)
-        game.rng = rng
         # The recorded faces, told as they were first told: the GM's dice only in an encounter
         # with given dice (a replay reads the same as the first play, restart or not). Every
         # face is recorded; were one missing, the action's own dice generator would give the
-        # same face again (rolled), or NeedDice would stop the replay (given).
+        # same face again (rolled), or NeedDice would stop the replay (given). An action played
+        # with the table's scatter dice recorded its bearings too (TableRng).
+        bearings = payload.get("bearings")
+        game.rng = rng if bearings is None else TableRng(rng, bearings, ask=False)  # type: ignore[assignment]
         game.faces = LiveFaces(
             dice_rng, payload.get("faces", []), physical=self.row.dice == "given"
         )
@@ -562,6 +585,8 @@ class Encounter:
             game.apply(action)
         except InputError as error:
             raise ReplayError(f"record {seq} no longer replays: {error}", where="log") from None
+        finally:
+            game.rng = rng  # the state keeps a plain generator (checkpoints pickle it)
 
     def state(self, *, at_least: int | None = None) -> Replayed:
         """The game as of the last record (replayed from the log, incrementally when it can).
@@ -622,6 +647,7 @@ class Encounter:
         *,
         dice: Sequence[int] | None = None,
         expect_seq: int | None = None,
+        bearings: Sequence[float] | None = None,
     ) -> Played:
         """Play one action (JSON-like ``data``) and append it to the log.
 
@@ -629,10 +655,16 @@ class Encounter:
         ``given`` dice every face must come from them (:class:`NeedDice` says which check
         needs the next one); with ``rolled`` dice the faces not given are drawn.
         A refused action, a missing die or a stale ``expect_seq`` stores nothing.
+
+        ``bearings`` (a list, even empty: the GM's table; None: as before, for the API's
+        clients): in a ``given`` encounter the dice are the table's check by check: a check
+        decided whatever its dice (:func:`~vigile.engine.live.decided`) takes none, and each
+        patrol's scatter die is asked too (:class:`~vigile.engine.live.TableRng`), these
+        bearings in order (degrees).
         """
         action = parse_action(data)
         given = list(dice or ())
-        if len(given) > MAX_DICE:
+        if len(given) + len(bearings or ()) > MAX_DICE:
             raise InputError(f"at most {MAX_DICE} dice a request", where="dice")
         for attempt in range(RETRIES):
             with self._lock:
@@ -640,7 +672,7 @@ class Encounter:
                 seq = replayed.seq + 1
                 if expect_seq is not None and expect_seq != seq:
                     raise StaleSequence(self.id, expected=expect_seq, actual=seq)
-                events, faces = self._try(replayed, action, seq, given)
+                events, faces, drawn = self._try(replayed, action, seq, given, bearings)
                 try:
                     # The state as of the new record, before the record is written: a stale
                     # sequence or any error below forgets it.
@@ -652,7 +684,8 @@ class Encounter:
                     record, kept = self.store.append_checkpointed(
                         self.id,
                         "action",
-                        {"action": action_json(action), "faces": faces},
+                        {"action": action_json(action), "faces": faces}
+                        | ({} if drawn is None else {"bearings": drawn}),
                         expect_seq=seq,
                         checkpoint=checkpoint,
                         thin=THIN,
@@ -672,20 +705,30 @@ class Encounter:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _try(
-        self, replayed: Replayed, action: BaseModel, seq: int, given: list[int]
-    ) -> tuple[list[Event], list[int]]:
+        self,
+        replayed: Replayed,
+        action: BaseModel,
+        seq: int,
+        given: list[int],
+        bearings: Sequence[float] | None = None,
+    ) -> tuple[list[Event], list[int], list[float] | None]:
         """Play the action on the cached game; on any error but a refusal (made before anything
-        changes), forget the cache (the game may be half-changed) and let the error through."""
+        changes), forget the cache (the game may be half-changed) and let the error through.
+        Returns its events, its faces and, played with the table's scatter dice, its bearings."""
         game = replayed.game
         dice_rng, rng = action_generators(self.row.seed, seq)
         physical = self.row.dice == "given"
+        table = physical and bearings is not None
         if physical:
             self._keep(replayed)
-        faces = LiveFaces(dice_rng, given, physical=physical)
-        game.rng, game.faces = rng, faces
+        faces = LiveFaces(dice_rng, given, physical=physical, table=table)
+        drawn = TableRng(rng, bearings or (), game=game) if table else None
+        game.rng, game.faces = (drawn or rng), faces  # type: ignore[assignment]
         try:
             events = game.apply(action)
             faces.finish()
+            if drawn is not None:
+                drawn.finish()
         except Refusal:
             raise  # refused before anything changed (Game.apply): the cache stands
         except NeedDice:
@@ -694,7 +737,9 @@ class Encounter:
         except BaseException:
             self._replayed = None
             raise
-        return events, faces.faces
+        finally:
+            game.rng = rng
+        return events, faces.faces, None if drawn is None else drawn.bearings
 
     def _keep(self, replayed: Replayed) -> None:
         """Keep a copy of the state before an action played with the table's dice: each die
@@ -724,6 +769,38 @@ class Encounter:
         assert isinstance(kept, Replayed)
         kept.rebase(replayed.base, replayed.base_events, replayed.base_done)
         return kept
+
+    def preview(
+        self, data: object, dice: Sequence[int] = (), bearings: Sequence[float] = ()
+    ) -> Ahead:
+        """The checks ``data`` would roll now, in order, each with its exact odds, and the
+        patrols whose scatter dice it would draw, played on a copy of the game
+        (:func:`copy.deepcopy`) with ``dice`` and ``bearings`` the table's so far, stand-ins
+        after them: nothing here changes. An action the rules refuse has its
+        :class:`Refusal`; bad input raises."""
+        action = parse_action(data)
+        with self.reading() as replayed:
+            game = copy.deepcopy(replayed.game)
+            seq = replayed.seq + 1
+        dice_rng, rng = action_generators(self.row.seed, seq)
+        faces = LiveFaces(dice_rng, dice, physical=True, table=True, stand_in=PLACEHOLDER)
+        drawn = TableRng(rng, bearings, game=game, stand_in=0.0)
+        game.rng, game.faces = drawn, faces  # type: ignore[assignment]
+        ahead = Ahead(faces.checks, drawn.asked, game.rule_of("patrol"))
+        try:
+            game.apply(action)
+        except Refusal as refusal:
+            ahead.refusal = refusal
+        except InputError as error:
+            ahead.error = error
+        return ahead
+
+    def pool_left(self, data: object, dice: Sequence[int], bearings: Sequence[float]) -> int:
+        """How many dice the check the table's dice ran out in still needs (the rest of its
+        pool: ``6 1 3`` typed at once); 1 when it cannot tell. A die that calls for another
+        (SK-D3's six rolled again) is asked for once it is known."""
+        ahead = self.preview(data, dice, bearings)
+        return next((c.stand_ins for c in ahead.checks if c.stand_ins), 1)
 
     def undo(self, *, expect_seq: int | None = None) -> Played:
         """Undo the latest action still in force: an ``undo`` record (nothing is deleted)."""
