@@ -179,3 +179,25 @@ def test_a_patrol_the_gm_ordered_this_turn_asks_no_scatter_die(store: Store) -> 
     assert walk.preview({"do": "end-turn"}).patrols == []
     played = walk.act({"do": "end-turn"}, dice=[], bearings=[])  # nothing asked
     assert len(played.record.payload["bearings"]) == 1  # drawn, and kept for the replay
+
+
+def test_a_demo_switches_to_the_tables_dice_for_good(store: Store) -> None:
+    """A ``dice`` record switches an encounter started with vigile's dice to the table's: the
+    actions before it replay as they were rolled; an undo after it keeps the table's dice, and
+    so does another process reading the log."""
+    walk = encounter(store, PATROL)
+    first = walk.act({"do": "end-turn"})
+    walk.set_dice("given")
+    assert walk.row.dice == "given" and walk.state().seq == 2
+    with pytest.raises(NeedDice):
+        walk.act({"do": "end-turn"}, dice=[], bearings=[])
+    walk.act({"do": "end-turn"}, dice=[], bearings=[45])
+    walk.undo()
+    assert walk.row.dice == "given"
+    for checkpointed in (False, True):
+        again = Encounter(store, walk.id, checkpoints=checkpointed, every=1)
+        assert again.row.dice == "rolled"  # the row as created, until the log is read
+        state = again.state()
+        assert again.row.dice == "given" and state.done == [first.record.seq]
+    with pytest.raises(Exception, match="rolled or given"):
+        walk.set_dice("loaded")

@@ -25,6 +25,7 @@ Whatever a checkpoint holds, the state is the one the whole log's replay gives.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import logging
 import pickle
 import secrets
@@ -109,6 +110,8 @@ class Replayed:
     """How many events the game had logged at ``base``."""
     base_done: int = 0
     """How many actions were in force at ``base``."""
+    dice: str | None = None
+    """The dice as the latest ``dice`` record set them (None: the encounter's own)."""
 
     def rebase(self, seq: int, events: int, done: int) -> None:
         """Follow the stored checkpoint ``seq``, with this many events and actions in force."""
@@ -334,9 +337,11 @@ class Encounter:
                 undone = int(record.payload["undoes"])
                 keep = [seq for seq in replayed.done if seq != undone]
                 current = replayed if keep == replayed.done[:-1] else None
+                dice = replayed.dice  # an undo takes back an action, never a change of dice
                 replayed = self._rebuild(
                     upto=record.seq, keep=keep, current=current, pending=pending or ()
                 )
+                replayed.dice = dice
                 if pending is not None:
                     pending[:] = [snap for snap in pending if snap.seq < undone]
             else:
@@ -345,6 +350,8 @@ class Encounter:
                     self._play(replayed.game, record.seq, record.payload)
                     replayed.done.append(record.seq)
                     replayed.spans[record.seq] = (start, len(replayed.game.events))
+                elif record.kind == "dice":
+                    replayed.dice = str(record.payload.get("dice"))
                 replayed.seq = record.seq
             if pending is not None:
                 last = max(replayed.base, pending[-1].seq if pending else 0)
@@ -611,6 +618,8 @@ class Encounter:
                 if pending:
                     self._save(replayed, pending)
             self._replayed = replayed
+            if replayed.dice is not None and replayed.dice != self.row.dice:
+                self.row = dataclasses.replace(self.row, dice=replayed.dice)
             return replayed
 
     def _save(self, replayed: Replayed, pending: list[_Snapshot]) -> None:
@@ -770,6 +779,30 @@ class Encounter:
         kept.rebase(replayed.base, replayed.base_events, replayed.base_done)
         return kept
 
+    def set_dice(self, dice: str, *, expect_seq: int | None = None) -> Record:
+        """Play on with ``dice``: ``rolled`` (vigile rolls) or ``given`` (the table's dice), a
+        ``dice`` record of the log (a demo started with vigile's dice switches to the table's
+        from the GM page). Every face of the actions before it is in the log: they replay as
+        they were played, whatever the dice after."""
+        if dice not in ("rolled", "given"):
+            raise InputError("rolled or given", where="dice")
+        with self._lock:
+            replayed = self.state()
+            seq = replayed.seq + 1
+            if expect_seq is not None and expect_seq != seq:
+                raise StaleSequence(self.id, expected=expect_seq, actual=seq)
+            record, _ = self.store.append_checkpointed(
+                self.id,
+                "dice",
+                {"dice": dice},
+                expect_seq=seq,
+                status=status_of(replayed.game),
+            )
+            replayed.seq, replayed.dice = seq, dice
+            self.row = dataclasses.replace(self.row, dice=dice)
+            self._pristine = None
+            return record
+
     def preview(
         self, data: object, dice: Sequence[int] = (), bearings: Sequence[float] = ()
     ) -> Ahead:
@@ -816,6 +849,7 @@ class Encounter:
             # as it is until then): the latest checkpoint before the undone action, and the
             # actions in force after it.
             after = self._rebuild(upto=seq, keep=replayed.done[:-1], current=replayed)
+            after.dice = replayed.dice
             checkpoint = self._due(after)
             record, kept = self.store.append_checkpointed(
                 self.id,

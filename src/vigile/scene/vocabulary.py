@@ -67,6 +67,8 @@ class Vocabulary:
     ways: tuple[Term, ...] = ()
     """How the intruder moves for the game's risk map (its ``riskmap`` hook's ``attitude``);
     empty: the :attr:`speeds`."""
+    turn: Term = Term("turn", "turn", "tour")
+    """What the game calls its turn (the d20 games: a ``round``, LP-1), as the GM page says it."""
 
     @property
     def overlays(self) -> tuple[Term, ...]:

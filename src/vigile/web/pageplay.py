@@ -6,16 +6,16 @@ every field of every action, so an action a game adds shows up with its fields. 
 (``to``, ``at``) is the point clicked on the map (or typed); a ``target`` is an actor; a
 ``door`` a named door; an enumeration a menu; a flag a checkbox.
 
-The preview plays the action on a throwaway copy of the game (:func:`copy.deepcopy`) with the
-table's dice asked one by one (:class:`~vigile.engine.live.LiveFaces` in physical mode): each
-:class:`~vigile.engine.live.NeedDice` is one check, listed with its question and exact odds,
-and a placeholder die (a 1) lets the copy go on to the next. Which checks follow the first
-depends on the dice; the list is the one a roll of 1s would give. Nothing is stored.
+The preview plays the action on a throwaway copy of the game (:meth:`Encounter.preview
+<vigile.live.Encounter.preview>`, :func:`copy.deepcopy`): every check it rolls is listed with
+its question, exact odds and rules, a check decided whatever its dice (0 or 100%) as such, and
+a stand-in die (a 1) lets the copy go on to the next. Which checks follow the first depends on
+the dice; the list is the one a roll of 1s would give. Ending the turn lists the checks of the
+end of the turn and the patrols' scatter dice. Nothing is stored.
 """
 
 from __future__ import annotations
 
-import copy
 import re
 import types
 from collections.abc import Mapping
@@ -23,27 +23,17 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Final, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel
-
 from vigile.awareness.vocabulary import Attitude
-from vigile.engine.live import (
-    LIVE_MODELS,
-    PLAN_ACTIONS,
-    LiveFaces,
-    NeedDice,
-    Refusal,
-    action_generators,
-    parse_action,
-)
+from vigile.engine.live import LIVE_MODELS, PLAN_ACTIONS, Refusal
 from vigile.errors import InputError
 from vigile.io.i18n import Lang, tr
-from vigile.live import Encounter, needs_json
+from vigile.io.json_out import verdict_json
+from vigile.live import Encounter
 from vigile.scene.actors import Side
 from vigile.scene.vocabulary import vocabulary_of
 
 MAX_PREVIEW: Final = 200
 """Checks listed at most (an end of turn with many guards asks for many)."""
-PLACEHOLDER: Final = 1
 
 FieldKind = Literal["point", "actor", "door", "choice", "flag", "text", "number"]
 
@@ -150,6 +140,8 @@ class GameForms:
     """The label of each switch it plays (``run``), by field."""
     overlays: tuple[tuple[str, str], ...]
     """Its risk map's ways of moving: (word, label)."""
+    turn: str = "turn"
+    """What it calls its turn: ``turn``, or ``round`` (the d20 games, LP-1)."""
 
 
 def game_forms(ruleset: str, lang: str) -> GameForms:
@@ -177,6 +169,7 @@ def game_forms(ruleset: str, lang: str) -> GameForms:
         choices={"speed": {t.name: t.shown(lang) for t in words.speeds}},
         flags={t.name: t.shown(lang) for t in words.moves},
         overlays=tuple((t.name, t.shown(lang)) for t in words.overlays),
+        turn=words.turn.name,
     )
 
 
@@ -208,6 +201,28 @@ def whole(value: str, where: str, low: int, high: int) -> int:
     if not _WHOLE.fullmatch(text) or not low <= int(text) <= high:
         raise InputError(f"{_shown(value)} is not a whole number from {low} to {high}", where=where)
     return int(text)
+
+
+MAX_BEARINGS: Final = 100
+"""Scatter dice one request may give (one per patrol)."""
+
+
+def bearings(text: str) -> list[float]:
+    """Scatter dice typed in a form: bearings in degrees, from 0 up to 360, separated by
+    spaces or semicolons (a comma may be a decimal mark: ``37,5``)."""
+    parts = text.replace(";", " ").split()
+    if len(parts) > MAX_BEARINGS:
+        raise InputError(f"at most {MAX_BEARINGS} scatter dice", where="bearings")
+    found = [number(part, "bearings") for part in parts]
+    for value in found:
+        if not 0 <= value < 360:
+            raise InputError(f"{value:g} is not a bearing from 0 to 360", where="bearings")
+    return found
+
+
+def bearings_text(values: list[float]) -> str:
+    """Bearings as :func:`bearings` reads them back, exactly (a hidden field)."""
+    return " ".join(f"{value:.9f}".rstrip("0").rstrip(".") for value in values)
 
 
 def _shown(value: str) -> str:
@@ -275,8 +290,12 @@ class Preview:
 
     action: dict[str, Any]
     checks: list[dict[str, Any]] = field(default_factory=list)
-    """Each check the action asks dice for (:func:`vigile.live.needs_json`, with ``count``
-    the dice of its pool), in order."""
+    """Each check the action rolls, in order: ``who``, ``check`` (the verdict before the roll,
+    :func:`~vigile.io.json_out.verdict_json`), ``dice`` (``3d6``), ``count`` (its faces) and
+    ``decided`` (its chance is 0 or 1: no die asked, :func:`~vigile.engine.live.decided`)."""
+    patrols: list[list[str]] = field(default_factory=list)
+    """The patrols whose scatter die moves them as the next turn begins, in order."""
+    patrol_rule: str | None = None
     refused: str | None = None
     """Why the rules refuse it, in the reader's language (with the rule ID)."""
     rule: str | None = None
@@ -289,43 +308,45 @@ def refusal_text(error: Refusal, lang: Lang) -> str:
     return tr(error.key, lang, error.params) + (f" [{error.rule}]" if error.rule else "")
 
 
+def rules_of(check: dict[str, Any]) -> list[str]:
+    """The rule IDs a check's verdict cites (its notes, then its modifiers), once each: what
+    decides a check with no dice."""
+    found = [n["rule"] for n in check.get("notes", [])] + [
+        m["rule"] for m in check.get("modifiers", [])
+    ]
+    return list(dict.fromkeys(rule for rule in found if rule))
+
+
 def preview(encounter: Encounter, data: dict[str, Any], lang: Lang) -> Preview:
-    """The checks ``data`` would trigger now, each with its exact odds; nothing is stored."""
+    """The checks ``data`` would trigger now, each with its exact odds, and the patrols' scatter
+    dice it would draw (:meth:`~vigile.live.Encounter.preview`: on a copy of the game, with the
+    table's dice as stand-ins); nothing is stored, nothing changes."""
     shown = Preview(action=data)
     try:
-        action: BaseModel = parse_action(data)
+        ahead = encounter.preview(data)
     except InputError as error:
         shown.error = str(error)
         return shown
-    with encounter.reading() as replayed:
-        game = copy.deepcopy(replayed.game)
-        seq = replayed.seq + 1
-    faces: list[int] = []
-    seed = encounter.row.seed
-    for _ in range(MAX_PREVIEW + 1):
-        trial = copy.deepcopy(game)
-        dice_rng, rng = action_generators(seed, seq)
-        trial.rng, trial.faces = rng, LiveFaces(dice_rng, faces, physical=True)
-        try:
-            trial.apply(action)
-        except NeedDice as need:
-            if len(faces) == MAX_PREVIEW:
-                shown.truncated = True
-                break
-            asked = needs_json(need, lang)
-            last = shown.checks[-1] if shown.checks else None
-            if last is not None and (last["who"], last["check"]) == (asked["who"], asked["check"]):
-                last["count"] += 1  # the next die of the same pool
-            else:
-                shown.checks.append({**asked, "count": 1})
-            faces.append(PLACEHOLDER)
-            continue
-        except Refusal as refusal:
-            shown.refused = refusal_text(refusal, lang)
-            shown.rule = refusal.rule
-        except InputError as error:
-            shown.error = str(error)
-        break
+    for asked in ahead.checks[:MAX_PREVIEW]:
+        check = verdict_json(asked.verdict, lang)
+        shown.checks.append(
+            {
+                "who": asked.who,
+                "check": check,
+                "rules": rules_of(check),
+                "dice": asked.dice(),
+                "count": asked.faces,
+                "decided": asked.decided,
+            }
+        )
+    shown.truncated = len(ahead.checks) > MAX_PREVIEW
+    shown.patrols = ahead.patrols
+    shown.patrol_rule = ahead.patrol_rule
+    if ahead.refusal is not None:
+        shown.refused = refusal_text(ahead.refusal, lang)
+        shown.rule = ahead.refusal.rule
+    elif ahead.error is not None:
+        shown.error = str(ahead.error)
     return shown
 
 

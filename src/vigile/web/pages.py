@@ -18,6 +18,7 @@ viewer).
                                            redirected to its own page)
     GET  /encounters/{id}/panels           the GM's map, status, who-knows-what and log
     POST /encounters/{id}/preview          the checks an action would trigger, with their odds
+    POST /encounters/{id}/dice             play on with vigile's dice or the table's
     POST /encounters/{id}/act              play it (rolled, or the table's dice check by check)
     POST /encounters/{id}/undo
     POST /encounters/{id}/joins            new join links (and QR codes) for every character
@@ -46,7 +47,7 @@ from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang
 from vigile.live import Encounter, character_view, gm_view, needs_json, table_view
 from vigile.live.encounter import MAX_DICE
-from vigile.live.views import events_for
+from vigile.live.views import character_news, events_for, view_mark
 from vigile.scene.actors import Side
 from vigile.scene.loader import ScenarioValidationError, bundled_names, bundled_path
 from vigile.scene.reading import MAX_BYTES, format_of
@@ -388,6 +389,7 @@ def gm_page(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         living_defenders=[w.name for w in game.defenders() if w.alive],
         all_actors=[w.name for w in game.walkers],
         doors=doors,
+        stream=stream_url(encounter.id, token, lang, data["view"], {}),
         **data,
     )
 
@@ -504,14 +506,20 @@ async def act(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         encounter = ctx.encounter(encounter_id)
         data = _action(fields)
         dice = _dice(fields.get("dice", ""))
+        bearings = pageplay.bearings(fields.get("bearings", ""))
         typed = fields.get("die", "").strip()
-        if fields.get("roll"):
+        if fields.get("roll") and fields.get("kind") == "scatter":
+            bearings.append(float(secrets.randbelow(360)))
+        elif fields.get("roll"):
             sides = pageplay.whole(fields.get("sides", ""), "sides", 1, MAX_DIE)
-            dice.append(1 + secrets.randbelow(sides))
+            count = pageplay.whole(fields.get("count", "1") or "1", "count", 1, MAX_FACES)
+            dice.extend(1 + secrets.randbelow(sides) for _ in range(count))
+        elif typed and fields.get("kind") == "scatter":
+            bearings.extend(pageplay.bearings(typed))
         elif typed:
             dice.extend(_dice(typed))
-        try:
-            played = encounter.act(data, dice=dice or None)
+        try:  # the table's dice check by check, its patrols' scatter dice too (bearings)
+            played = encounter.act(data, dice=dice or None, bearings=bearings)
         except NeedDice as need:
             return render(
                 request,
@@ -521,7 +529,13 @@ async def act(request: Request, ctx: Ctx, encounter_id: str) -> Response:
                 action=json.dumps(data, ensure_ascii=False),
                 dice=",".join(str(d) for d in dice),
                 given=dice,
+                bearings=pageplay.bearings_text(bearings),
+                given_bearings=bearings,
                 needs=needs_json(need, lang),
+                kind=need.kind,
+                members=need.members,
+                rule=need.rule,
+                count=1 if need.kind == "scatter" else encounter.pool_left(data, dice, bearings),
                 q=query(lang, overlay=fields.get("overlay")),
             )
         except Refusal as refusal:
@@ -558,6 +572,22 @@ async def undo(request: Request, ctx: Ctx, encounter_id: str) -> Response:
     except (Denied, VigileError) as error:
         return guarded(request, lang, error, fragment=True)
     return render(request, "_undone.html", lang, undone=played.undone, what=what, **panels)
+
+
+@router.post("/encounters/{encounter_id}/dice", response_class=HTMLResponse)
+async def switch_dice(request: Request, ctx: Ctx, encounter_id: str) -> Response:
+    """Play on with vigile's dice or the table's (a ``dice`` record): the page reloads, its
+    buttons and prompts following the dice now played."""
+    lang = request_lang(request)
+    fields = await fields_of(request)
+    try:
+        viewer_gm(ctx, request, encounter_id)
+        encounter = ctx.encounter(encounter_id)
+        encounter.set_dice(fields.get("dice", ""))
+        ctx.hub.notify(encounter.id)
+    except (Denied, VigileError) as error:
+        return guarded(request, lang, error, fragment=True)
+    return HTMLResponse("", headers={"HX-Refresh": "true"})
 
 
 def undone_words(ctx: Context, encounter: Encounter, seq: int | None, lang: Lang) -> str:
@@ -634,14 +664,22 @@ def stream_url(
     )
 
 
-def player_context(encounter: Encounter, name: str, lang: Lang) -> dict[str, Any]:
+def player_context(
+    encounter: Encounter, name: str, lang: Lang, after: str | None = None
+) -> dict[str, Any]:
+    """A character's page; ``after``: the mark of the view its page shows (``news``: only
+    what changed since, :func:`vigile.live.views.character_news`)."""
     with encounter.reading() as replayed:
-        shown = character_view(encounter, replayed, name, lang)
+        news = None if after is None else character_news(encounter, replayed, name, lang, after)
+        shown = news or character_view(encounter, replayed, name, lang)
         model = mapsvg.board_layers(encounter.scenario, replayed.game.board)
         mapsvg.character_tokens(model, replayed.game, shown)
+    last = shown["events"][-1] if shown["events"] else None
     return {
         "view": shown,
         "map": model,
+        "news": news is not None,
+        "mark": shown["mark"] if news is not None else view_mark(shown["seq"], last),
         "letters": {s: pagetext.awareness_letter(s, lang) for s in pagetext.LADDER},
     }
 
@@ -687,9 +725,13 @@ def play_panel(request: Request, ctx: Ctx, encounter_id: str) -> Response:
             name = request.query_params.get("as")
         if name is None or name not in encounter.game.by_name:
             raise Denied(403, pagetext.text("not_a_character", lang))
-        data = player_context(encounter, name, lang)
+        data = player_context(encounter, name, lang, request.query_params.get("after"))
     except (Denied, VigileError) as error:
         return guarded(request, lang, error, fragment=True)
+    if data["news"]:  # its parts, each out of band: the page's board stays as it is
+        response = render(request, "_play_news.html", lang, **data)
+        response.headers["HX-Reswap"] = "none"
+        return response
     return render(request, "_play_panel.html", lang, **data)
 
 

@@ -4,6 +4,7 @@ DD-20), what it does at a waypoint (DD-1, DD-9, DD-21) and its skill bonuses."""
 from vigile.scene.vocabulary import Term, Vocabulary
 
 VOCABULARY = Vocabulary(
+    turn=Term("round", "round", "round", ("LP-1",)),
     speeds=(
         Term("half", "at most half speed", "demi-vitesse au plus", ("DD-5", "DD-20")),
         Term("fast", "more than half speed", "plus que la demi-vitesse", ("DD-5", "DD-20")),

@@ -4,6 +4,7 @@ SF-7), what it does at a waypoint (SF-7, SF-9, SF-10) and its skill bonuses (SF-
 from vigile.scene.vocabulary import Term, Vocabulary
 
 VOCABULARY = Vocabulary(
+    turn=Term("round", "round", "round", ("LP-1",)),
     speeds=(
         Term("half", "at most half speed", "demi-vitesse au plus", ("SF-3",)),
         Term("fast", "more than half speed", "plus que la demi-vitesse", ("SF-3",)),

@@ -21,12 +21,22 @@
           var el = document.querySelector(include);
           if (el && el.name) values[el.name] = el.value;
         }
-        if (box.hasAttribute("data-stream")) {
+        if (box.hasAttribute("data-stream") && !box.hasAttribute("data-refresh-oob")) {
           htmx.ajax("GET", box.getAttribute("data-refresh"), {target: box, swap: "innerHTML", values: values});
         } else {
-          htmx.ajax("GET", box.getAttribute("data-refresh"), {target: box, swap: "none", values: values});
+          // the GM's panels come out of band, each in its place: the form being filled stays
+          // as it is; its preview (odds of the state now) is asked again
+          htmx.ajax("GET", box.getAttribute("data-refresh"), {target: box, swap: "none", values: values}).then(function () {
+            var form = document.getElementById("action-form"), shown = document.getElementById("preview");
+            if (form && shown && shown.textContent.trim()) htmx.trigger(form, "preview");
+          });
         }
       }, 0);
+    }
+    function news(event) {  // a record this page already shows (its own action): no refresh
+      var at = box.querySelector("#status[data-seq]");
+      if (at && event.lastEventId && +event.lastEventId <= +at.getAttribute("data-seq")) return;
+      refresh();
     }
     box.vigileRefresh = refresh;
     if (!stream || !window.EventSource) return;
@@ -34,7 +44,7 @@
     // a stream resuming after the page's own view (?after=) sends no first view to skip
     var first = !/[?&]after=/.test(stream);
     source.addEventListener("view", function () { if (first) { first = false; return; } refresh(); });
-    source.addEventListener("events", refresh);
+    source.addEventListener("events", news);
     source.addEventListener("open", function () { document.body.classList.remove("offline"); });
     source.addEventListener("error", function () { document.body.classList.add("offline"); first = false; });
   }
