@@ -1,6 +1,7 @@
 """A player's page draws the character's own map (issue 36), live, in Debian's Chromium on a
 desktop and on a 375 × 812 touch phone (tests/browser.py): its fellows, the guards it
-discovered, and not a guard it never perceived (LP-5).
+discovered, and not a guard it never perceived (LP-5); the stream's news redraw its tokens, its
+status, what it knows and its new events, not the board.
 
 Worked by hand (tests/test_lp5_character_map.py gives the rules): in ``night-raid-unscouted``
 Kage knows no guard at the start; once over the north wall at (60, 14), at the end of turn 2,
@@ -65,6 +66,9 @@ def test_a_player_s_page_draws_its_fellows_and_the_guards_it_discovered(
     assert names(page, "attackers") == ["Kage", "Kaze", "Tsuki"]
     assert names(page, "defenders") == []
     assert page.locator("#map-svg .token.me").get_attribute("data-name") == "Kage"
+    mark = page.get_attribute("#pmark", "value")
+    told = page.locator("#plog li").count()
+    page.evaluate("() => { document.querySelector('#map-svg .ground').dataset.kept = 'yes'; }")
     page.wait_for_timeout(300)  # the stream opens
     with server.client() as client:
         for action in ACTIONS:
@@ -79,6 +83,13 @@ def test_a_player_s_page_draws_its_fellows_and_the_guards_it_discovered(
     assert names(page, "attackers") == ["Kage", "Kaze", "Tsuki"]
     sen = page.locator("#map-svg .token[data-name='Sen']")
     assert (sen.get_attribute("data-x"), sen.get_attribute("data-y")) == ("78.0", "52.0")
+    # only what changed came: the board drawn at the page's load is still there, the log grew
+    assert page.get_attribute("#map-svg .ground", "data-kept") == "yes"
+    assert page.locator("#plog li").count() > told and page.get_attribute("#pmark", "value") != mark
+    scaled = page.eval_on_selector_all(
+        "#map-svg .token > .tk", "gs => gs.map(g => g.getAttribute('transform') || '')"
+    )
+    assert len(scaled) == 6 and all("scale(" in t for t in scaled)  # kept legible (vigile.js)
     svg = page.inner_html("#map-svg")
     assert "Rin" not in svg and "Kuro" not in svg  # never perceived: not drawn, not named
     assert "Rin" not in page.content()

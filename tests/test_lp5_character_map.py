@@ -198,3 +198,41 @@ def test_a_board_is_drawn_once_per_door_state() -> None:
 
     assert south(first) < 110 and south(opened) == pytest.approx(124 - 0.02, abs=0.01)
     assert [w["open"] for w in opened.walls if w["name"] == "main gate"] == [True]
+
+
+# ---------------------------------------------------------------- a page's news (issue 36, speed)
+
+
+def test_a_page_s_news_are_what_it_was_told_since_its_mark(store: Store) -> None:
+    """A page that shows Kage's view as of its mark asks for the news: the same view, but only
+    the events told since; after an undo of something it showed, its mark is no longer one of
+    the game's, and it gets its whole view again."""
+    from vigile.live.views import character_news, view_mark
+
+    encounter = encounter_of(store, "night-raid", seed=7)
+    grapple = {"do": "throw-grapple", "actor": "Kage", "at": [60, 10], "onto": "tile"}
+    encounter.act(grapple)
+    with encounter.reading() as replayed:
+        whole = character_view(encounter, replayed, "Kage", Lang.EN)
+    mark = view_mark(whole["seq"], whole["events"][-1])
+    assert mark.startswith(f"{whole['seq']}.")
+    with encounter.reading() as replayed:  # nothing new: no event, the same mark
+        same = character_news(encounter, replayed, "Kage", Lang.EN, mark)
+    assert same is not None and same["events"] == [] and same["mark"] == mark
+    encounter.act({"do": "move", "actor": "Kage", "to": [60, 14], "speed": "fast", "climb": True})
+    with encounter.reading() as replayed:
+        news = character_news(encounter, replayed, "Kage", Lang.EN, mark)
+        after = character_view(encounter, replayed, "Kage", Lang.EN)
+    assert news is not None
+    assert news["events"] == after["events"][whole["seq"] :] and news["events"]
+    assert news["seq"] == after["seq"] and news["me"] == after["me"] == {
+        "name": "Kage", "at": [60.0, 14.0], "alive": True,
+    }  # fmt: skip
+    assert news["mark"] == view_mark(after["seq"], after["events"][-1])
+    # the move undone, Kage's page showed events no longer told: its mark is refused
+    encounter.undo()
+    with encounter.reading() as replayed:
+        assert character_news(encounter, replayed, "Kage", Lang.EN, news["mark"]) is None
+        assert character_news(encounter, replayed, "Kage", Lang.EN, mark) is not None
+        for wrong in ("", "x", "99", "1.00000000", f"{whole['seq']}.0"):
+            assert character_news(encounter, replayed, "Kage", Lang.EN, wrong) is None

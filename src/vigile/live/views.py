@@ -21,7 +21,9 @@ GM's is the log's record number.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, Literal
 
 from vigile.awareness.ladder import AwarenessState
@@ -221,11 +223,11 @@ def fellows(game: Game, me: Walker) -> list[dict[str, Any]]:
 
 
 def character_view(
-    encounter: Encounter, replayed: Replayed, name: str, lang: Lang
+    encounter: Encounter, replayed: Replayed, name: str, lang: Lang, *, told_from: int = 0
 ) -> dict[str, Any]:
     """What ``name`` perceives: its own place, its fellows (:func:`fellows`), the enemies it
     knows of (at the precision it knows them, named only where it knows who: LP-5), its
-    events.
+    events (those from the ``told_from``-th it was told: :func:`character_news`).
 
     An enemy whose position the character knew beforehand (scouted, SK-G3) and has not
     perceived in play is shown where it stands: SK-G3's scouts "know every guard's position",
@@ -269,8 +271,44 @@ def character_view(
         "me": {"name": name, "at": _place(me), "alive": me.alive},
         "fellows": fellows(game, me),
         "known": known + strangers,
-        "events": tell(game, "player", name, events, lang),
+        "events": tell(game, "player", name, events[told_from:], lang),
     }
+
+
+def view_mark(seq: int, last: Mapping[str, Any] | None) -> str:
+    """What a page shows as of its view: how many events it was told, and a digest of the
+    last one as it was told it (an undo followed by new events keeps the count, not the
+    events). Made of what the viewer was told: it counts nothing it did not perceive (LP-5)."""
+    if last is None:
+        return str(seq)
+    text = json.dumps(last, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return f"{seq}.{zlib.crc32(text.encode('utf-8')):08x}"
+
+
+def character_news(
+    encounter: Encounter, replayed: Replayed, name: str, lang: Lang, mark: str
+) -> dict[str, Any] | None:
+    """The character's view for a page that shows it as of ``mark`` (:func:`view_mark`): all
+    but the events, of which only those told since; its own ``mark``. None where the page's
+    mark is not one of this game's (an undo took back what it showed): the page needs its
+    whole view again."""
+    game = replayed.game
+    seq_text = mark.partition(".")[0]
+    if not seq_text.isdigit():
+        return None
+    seq = int(seq_text)
+    events = told(game, "player", name, game.events)
+    if seq > len(events):
+        return None
+    last = tell(game, "player", name, events[seq - 1 : seq], lang) if seq else [None]
+    if view_mark(seq, last[0]) != mark:
+        return None
+    shown = character_view(encounter, replayed, name, lang, told_from=seq)
+    if shown["events"]:
+        shown["mark"] = view_mark(shown["seq"], shown["events"][-1])
+    else:
+        shown["mark"] = mark
+    return shown
 
 
 def table_intruders(game: Game) -> list[dict[str, Any]]:
