@@ -1,4 +1,5 @@
-"""``vigile simulate`` plays the compiled kernel wherever it covers the scenario.
+"""``vigile simulate`` plays the compiled kernel wherever it covers the scenario (once compiled:
+``tests/test_sim_model_choice.py``).
 
 The kernel plays block by block, each block from its own ``SeedSequence``: the same numbers
 whatever the workers and threads, and whatever the runs asked for. Without numba, a one-line
@@ -99,7 +100,7 @@ def test_without_numba_a_notice_and_the_engine(monkeypatch: pytest.MonkeyPatch) 
     scenario = load_scenario("night-raid")
     monkeypatch.setattr(vigile.sim.kernel, "available", lambda: False)
     heard: list[Notice] = []
-    result = simulate(scenario, 20, seed=4, notify=heard.append)
+    result = simulate(scenario, 20, seed=4, notify=lambda notice, _s: heard.append(notice))
     assert heard == [Notice.NO_NUMBA]
     assert not result.batched
     assert same(result.tally, engine_tally(scenario, 20, 4))
@@ -123,16 +124,18 @@ def test_without_numba_the_cli_says_it_in_one_line(
 def test_the_cli_says_when_the_kernel_first_compiles(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A machine with no compiled code of the kernels yet is told the first call compiles;
-    one with its cache warm is told nothing."""
+    """A machine with no compiled code of the kernel yet is told, for a few runs, that the
+    engine plays them while the kernel compiles in the background; one with its cache warm is
+    told nothing."""
     pytest.importorskip("numba")
-    import vigile.sim.kernel
+    import vigile.sim.warmup
     from vigile.cli import main
 
-    monkeypatch.setattr(vigile.sim.kernel, "compiled_before", lambda: False)
+    monkeypatch.setenv(vigile.sim.warmup.NO_WARMUP, "1")  # no background compile from a test
+    monkeypatch.setattr(vigile.sim.warmup, "kernel_cached", lambda ruleset: False)
     assert main(["simulate", "night-raid", "--runs", "5"]) == 0
-    assert "compiling the simulation kernel" in capsys.readouterr().err
-    monkeypatch.setattr(vigile.sim.kernel, "compiled_before", lambda: True)
+    assert "is not compiled on this machine yet" in capsys.readouterr().err
+    monkeypatch.setattr(vigile.sim.warmup, "kernel_cached", lambda ruleset: True)
     assert main(["simulate", "night-raid", "--runs", "5"]) == 0
     assert capsys.readouterr().err == ""
 
@@ -187,7 +190,7 @@ def test_a_scenario_beyond_the_kernel_plays_in_the_engine() -> None:
     data["plans"] = {walker: [{"to": list(scenario.actors[0].position), "speed": "half"}]}
     walking = Scenario.model_validate(data)
     heard: list[Notice] = []
-    result = simulate(walking, 12, seed=1, notify=heard.append)
+    result = simulate(walking, 12, seed=1, notify=lambda notice, _s: heard.append(notice))
     assert not result.batched and heard == []
     assert same(result.tally, engine_tally(walking, 12, 1))
 

@@ -13,12 +13,12 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from vigile.cli.common import JsonOpt, LangOpt, check_seed, json_text
-from vigile.io.i18n import Lang, tr
+from vigile.io.i18n import Lang, number_text, tr
 from vigile.io.sim_text import simulation_text, sweep_interrupted_text, sweep_json, sweep_text
 
 if TYPE_CHECKING:
@@ -42,18 +42,75 @@ WorkersOpt = Annotated[
 ]
 
 
+ModelOpt = Annotated[
+    str,
+    typer.Option(
+        "--model",
+        help="auto: the compiled kernel where it is compiled or worth compiling, else the turn "
+        "engine; kernel or engine: that model (the same seed gives the same numbers with the "
+        "same model).",
+    ),
+]
+
+
+class Bar:
+    """What a simulation's progress is shown on (called with the runs done, as the simulator's
+    ``progress``), and the seconds a first compile of the kernel has taken, against about how
+    long it takes (:attr:`expected`)."""
+
+    def __init__(self, progress: Any = None, label: str = "") -> None:
+        self._progress = progress
+        self._runs = None if progress is None else progress.add_task(label, total=None)
+        self._compile: Any = None
+        self.expected = 0.0
+        self.compile_label = ""
+
+    def __call__(self, done: int) -> None:
+        if self._progress is None:
+            return
+        if self._compile is not None:
+            self._progress.remove_task(self._compile)
+            self._compile = None
+            self._progress.update(self._runs, visible=True)
+        self._progress.advance(self._runs, done)
+
+    def total(self, total: int) -> None:
+        if self._progress is not None:
+            self._progress.update(self._runs, total=total)
+
+    def compiling(self, elapsed: float) -> None:
+        """The compile has taken ``elapsed`` seconds (the bar fills over :attr:`expected`)."""
+        if self._progress is None:
+            return
+        most = max(1.0, self.expected)
+        if self._compile is None:
+            self._compile = self._progress.add_task(self.compile_label, total=most)
+            self._progress.update(self._runs, visible=False)
+        self._progress.update(self._compile, completed=min(elapsed, 0.99 * most))
+
+
 @contextmanager
 def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
-    """A progress bar on the terminal's stderr; nothing when stderr is not a terminal."""
+    """A progress bar on the terminal's stderr (a :class:`Bar`); nothing when stderr is not a
+    terminal."""
     if not sys.stderr.isatty():
-        yield lambda _done: None
+        yield Bar()
         return
     from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda done: bar.advance(task, done)
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        bar = Bar(progress, label)
+        bar.total(total)
+        yield bar
+
+
+def _compile_bar(advance: Callable[[int], None], lang: Lang) -> Bar | None:
+    """The :class:`Bar` behind ``advance``, told its compile label; None for another."""
+    if not isinstance(advance, Bar):
+        return None
+    advance.compile_label = tr("sim.progress_text.compile", lang)
+    return advance
 
 
 def register(app: typer.Typer) -> None:
@@ -68,6 +125,7 @@ def register(app: typer.Typer) -> None:
         plot: PlotOpt = None,
         force: ForceOpt = False,
         workers: WorkersOpt = 1,
+        model: ModelOpt = "auto",
         lang: LangOpt = Lang.EN,
     ) -> None:
         """Play a scenario many times (any game): outcome odds with 95% intervals, when and by
@@ -83,9 +141,11 @@ def register(app: typer.Typer) -> None:
             check_plot_path(plot, force=force)
         loaded = load_scenario(scenario)
         from vigile.sim.executors import Interrupted
+        from vigile.sim.warmup import CompileInterrupted
 
         try:
             with progress_bar(runs, tr("sim.progress_text.run", lang)) as advance:
+                bar = _compile_bar(advance, lang)
                 result = run_simulation(
                     loaded,
                     runs,
@@ -93,8 +153,13 @@ def register(app: typer.Typer) -> None:
                     workers=workers,
                     source=scenario,
                     progress=advance,
-                    notify=functools.partial(say_notice, lang=lang),
+                    notify=functools.partial(say_notice, lang=lang, runs=runs, bar=bar),
+                    model=model,
+                    compiling=bar.compiling if bar is not None else None,
                 )
+        except CompileInterrupted:
+            sys.stderr.write(tr("sim.notice.compile_interrupted", lang) + "\n")
+            raise typer.Exit(130) from None
         except Interrupted as stop:
             stopped_simulation(stop.partial, json_out, lang)
         if plot is not None:
@@ -143,14 +208,22 @@ def register(app: typer.Typer) -> None:
             check_plot_path(plot, force=force)
         loaded = load_scenario(scenario)
         count = variant_count(varies)  # refused over the limit before any variant is built
-        from vigile.sim.simulate import kernel_notice
+        from vigile.sim.simulate import settle_model
+        from vigile.sim.warmup import CompileInterrupted
 
-        notice = kernel_notice(loaded)  # the workers on this machine play as it would
-        if notice is not None:
-            say_notice(notice, lang=lang)
         paths = [v.path for v in varies]
         try:
             with progress_bar(count, tr("sim.progress_text.sweep", lang)) as advance:
+                bar = _compile_bar(advance, lang)
+                # one model for every variant, settled (and compiled) here, once
+                _, choice = settle_model(
+                    loaded,
+                    runs * count,
+                    workers=workers,
+                    remote=scheduler is not None,
+                    notify=functools.partial(say_notice, lang=lang, runs=runs * count, bar=bar),
+                    compiling=bar.compiling if bar is not None else None,
+                )
                 rows = run_sweep(
                     loaded,
                     varies,
@@ -159,7 +232,11 @@ def register(app: typer.Typer) -> None:
                     scheduler=scheduler,
                     workers=workers,
                     progress=advance,
+                    model="auto" if choice.kernel else "engine",
                 )
+        except CompileInterrupted:
+            sys.stderr.write(tr("sim.notice.compile_interrupted", lang) + "\n")
+            raise typer.Exit(130) from None
         except Interrupted as stop:
             stopped_sweep(stop.partial, paths, runs, seed, json_out, lang)
         if out is not None:
@@ -175,9 +252,17 @@ def register(app: typer.Typer) -> None:
         sys.stdout.write("\n".join(sweep_text(rows, paths)) + "\n")
 
 
-def say_notice(notice: Notice, *, lang: Lang) -> None:
-    """What the simulator says of the model it chose, one line on stderr in ``lang``."""
-    sys.stderr.write(tr(f"sim.notice.{notice}", lang) + "\n")
+def say_notice(
+    notice: Notice, seconds: float = 0.0, *, lang: Lang, runs: int = 0, bar: Bar | None = None
+) -> None:
+    """What the simulator says of the model it chose, one line on stderr in ``lang``, with
+    about how long its wait takes (``seconds``), at once (piped too)."""
+    rounded = max(5, 5 * round(seconds / 5)) if seconds >= 5 else max(1, round(seconds))
+    words = {"seconds": rounded, "runs": number_text(runs, lang, ",")}
+    if bar is not None and notice == "compiling":
+        bar.expected = seconds
+    sys.stderr.write(tr(f"sim.notice.{notice}", lang, words) + "\n")
+    sys.stderr.flush()
 
 
 def with_heat(result: SimResult) -> SimResult:

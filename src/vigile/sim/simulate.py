@@ -8,15 +8,23 @@ Memory is bounded by the block size, whatever the number of runs.
 A game has two models of a scenario: the turn engine, the reference, which plays game by game,
 and its compiled kernel (its plug-in's ``kernel``, numba), which plays the engine's game run by
 run from the same uniforms (``tests/test_kernel_*equivalence.py``) hundreds of times faster.
-The kernel plays every scenario it covers, however few the runs: the same seed then gives the
-same numbers whatever the runs asked for and the machine, and the engine, which takes a
-millisecond or more a game, is never the quicker past a few hundred runs once the kernel is
-cached. Its first call on a machine compiles it (tens of seconds, then cached on disk:
-:mod:`vigile.sim.kernel`), which the caller is told (:data:`Notice.COMPILING`). The engine
-plays a scenario beyond the kernel (a game without one, a scenario beyond its tables), and
-every scenario where numba cannot be imported (:data:`Notice.NO_NUMBA`). The kernel's blocks
-are played on every core of this machine, in threads (the kernel releases the GIL), unless
-``workers`` or a scheduler say otherwise.
+Which plays (:func:`choose`) depends on the work and on whether the kernel is compiled on this
+machine (:func:`vigile.sim.warmup.is_compiled`), not on a count of runs:
+
+* a kernel compiled here plays every scenario it covers, however few the runs;
+* a kernel not compiled yet costs a first compile (tens of seconds, then cached on disk:
+  :mod:`vigile.sim.kernel`). Work the engine finishes sooner than that compile
+  (:func:`engine_seconds` against :func:`vigile.sim.warmup.compile_seconds`) is the engine's,
+  while the kernel compiles in the background for the next simulation
+  (:data:`Notice.ENGINE_FIRST`); more work waits for the compile, done in a child process the
+  user may interrupt at once (:data:`Notice.COMPILING`);
+* the engine plays a scenario beyond the kernel (a game without one, a scenario beyond its
+  tables), and every scenario where numba cannot be imported (:data:`Notice.NO_NUMBA`).
+
+The two models play the same game but draw their numbers differently: the same seed gives the
+same numbers with the same model (``model="kernel"`` or ``"engine"`` fixes it). The kernel's
+blocks are played on every core of this machine, in threads (the kernel releases the GIL),
+unless ``workers`` or a scheduler say otherwise.
 """
 
 from __future__ import annotations
@@ -58,7 +66,87 @@ class Notice(StrEnum):
     NO_NUMBA = "no_numba"
     """numba cannot be imported: the engine plays, game by game (slower)."""
     COMPILING = "compiling"
-    """The compiled kernel plays, and its first call on this machine compiles it."""
+    """The compiled kernel plays, and is compiled first on this machine (about
+    :func:`vigile.sim.warmup.compile_seconds`)."""
+    ENGINE_FIRST = "engine_first"
+    """The kernel is not compiled on this machine and the engine finishes this work sooner: the
+    engine plays it, while the kernel compiles in the background for the next simulation."""
+
+
+ENGINE_S_PER_ACTOR_ROUND = 0.0004
+"""About how long the turn engine takes for one actor's turn of one game (the night raid: 0.2 to
+0.5 ms, idle to loaded, on a 2-core machine), to weigh its work against a kernel's compile."""
+MODELS = ("auto", "kernel", "engine")
+"""What ``model`` may ask for: the choice of :func:`choose`, or one model whatever the cost."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The model :func:`choose` chose, and what comes with it."""
+
+    kernel: bool
+    """The compiled kernel plays (else the engine, game by game)."""
+    notice: Notice | None = None
+    """What to tell the user, if anything."""
+    seconds: float = 0.0
+    """About how long the notice's wait is: the compile's, or the engine's work."""
+    compile_first: bool = False
+    """The kernel is not compiled here: compile it (in a child process) before it plays."""
+    compile_behind: bool = False
+    """The engine plays; compile the kernel in the background for the next simulation."""
+
+
+def engine_seconds(scenario: Scenario, runs: int) -> float:
+    """About how long the turn engine takes for ``runs`` games of the scenario."""
+    return runs * scenario.turns * len(scenario.actors) * ENGINE_S_PER_ACTOR_ROUND
+
+
+def choose(
+    scenario: Scenario,
+    runs: int,
+    *,
+    has_kernel: bool,
+    numba: bool = True,
+    compiled: bool = True,
+    covered: bool = True,
+    model: str = "auto",
+    workers: int = 1,
+) -> Choice:
+    """Which model plays ``runs`` runs of the scenario (see the module's docstring), given what
+    was found: whether its game has a kernel (``has_kernel``), numba imports, the kernel is
+    compiled on this machine, and covers the scenario (``covered``: False once a built kernel
+    said the scenario is beyond it). ``model``: "auto", or "kernel" / "engine" to have that
+    model whatever the cost (the kernel only where it can play: an
+    :class:`~vigile.errors.InputError` else)."""
+    if model not in MODELS:
+        raise InputError(f"{model!r}: one of {', '.join(MODELS)}", where="--model")
+    if model == "engine" or not has_kernel:
+        if model == "kernel":
+            raise InputError(
+                f"the game {scenario.ruleset!r} has no compiled kernel", where="--model"
+            )
+        return Choice(kernel=False)
+    if not numba:
+        if model == "kernel":
+            raise InputError("numba cannot be imported: no compiled kernel", where="--model")
+        seconds = engine_seconds(scenario, runs) / max(1, workers)
+        return Choice(kernel=False, notice=Notice.NO_NUMBA, seconds=seconds)
+    if not covered:
+        if model == "kernel":
+            raise InputError("the scenario is beyond its game's compiled kernel", where="--model")
+        return Choice(kernel=False)
+    if compiled:
+        return Choice(kernel=True)
+    from vigile.sim.warmup import compile_seconds
+
+    compile_s = compile_seconds(scenario.ruleset)
+    engine_s = engine_seconds(scenario, runs) / max(1, workers)
+    work = runs * scenario.turns * len(scenario.actors)
+    if model == "auto" and engine_s < compile_s and work <= MAX_ENGINE_ROUNDS:
+        return Choice(
+            kernel=False, notice=Notice.ENGINE_FIRST, seconds=engine_s, compile_behind=True
+        )
+    return Choice(kernel=True, notice=Notice.COMPILING, seconds=compile_s, compile_first=True)
 
 
 @dataclass(frozen=True)
@@ -237,23 +325,38 @@ def kernel_notice(scenario: Scenario) -> Notice | None:
 
 
 def _chosen_model(
-    scenario: Scenario, notify: Callable[[Notice], None] | None = None
-) -> tuple[Batched | Scenario, bool]:
-    """What plays the scenario, and whether it is the game's compiled model: the kernel where
-    the game has one that covers the scenario and numba imports, else the engine (see the
-    module's docstring). ``notify`` hears :func:`kernel_notice`'s notice when it applies: no
-    numba where a kernel would play, a first compile where the kernel plays."""
-    notice = kernel_notice(scenario)
-    if notice is Notice.NO_NUMBA and notify is not None:
-        notify(notice)
-    if registry.get(scenario.ruleset).kernel is None or notice is Notice.NO_NUMBA:
-        return scenario, False
-    kernel = _kernel(scenario)
-    if kernel is None:
-        return scenario, False
-    if notice is Notice.COMPILING and notify is not None:
-        notify(notice)
-    return kernel, True
+    scenario: Scenario,
+    runs: int = 1,
+    *,
+    model: str = "auto",
+    workers: int = 1,
+    remote: bool = False,
+) -> tuple[Batched | Scenario | None, Choice]:
+    """The kernel or the scenario (the engine plays it) that plays, and the :class:`Choice`
+    made (:func:`choose`); None for a kernel not built yet, to build once compiled. The kernel
+    is built only where numba's cache holds it (:func:`vigile.sim.warmup.kernel_cached`):
+    building it may compile some of it. ``remote``: the blocks play on a Dask scheduler's
+    workers, which compile the kernel there (:func:`vigile.sim.executors.warm_workers`): this
+    machine's cache does not matter."""
+    has_kernel = registry.get(scenario.ruleset).kernel is not None
+    found: dict[str, bool] = {}
+    kernel: Batched | None = None
+    if has_kernel and model in ("auto", "kernel"):
+        from vigile.sim.kernel import available
+
+        found["numba"] = available()
+        if found["numba"]:
+            from vigile.sim.warmup import is_compiled, kernel_cached
+
+            found["compiled"] = remote or kernel_cached(scenario.ruleset)
+            if found["compiled"]:
+                kernel = _kernel(scenario)
+                found["covered"] = kernel is not None
+                found["compiled"] = remote or (kernel is not None and is_compiled(kernel))
+    choice = choose(scenario, runs, has_kernel=has_kernel, model=model, workers=workers, **found)
+    if not choice.kernel:
+        return scenario, choice
+    return kernel, choice
 
 
 def kernel_threads() -> int:
@@ -336,27 +439,92 @@ def simulate(
     source: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
     threads: int | None = None,
-    notify: Callable[[Notice], None] | None = None,
+    notify: Callable[[Notice, float], None] | None = None,
+    model: str = "auto",
+    compiling: Callable[[float], None] | None = None,
 ) -> SimResult:
     """Play ``runs`` runs of ``scenario``; with ``workers`` > 1 in local worker processes, or
     on the Dask scheduler at ``scheduler`` (:func:`vigile.sim.executors.executor`). The
     workers are sent the scenario itself; ``source`` (its file or bundled name) is no longer
     needed and is ignored. The numbers are the same wherever the blocks are played. ``threads``:
     how many threads play the compiled kernel's blocks in this process (default: one per core,
-    :func:`kernel_threads`; a sweep's worker processes ask for one). ``notify`` hears what the
-    choice of the model has to say (:class:`Notice`)."""
+    :func:`kernel_threads`; a sweep's worker processes ask for one). ``model``: "auto" (the
+    choice of :func:`choose`), "kernel" or "engine". ``notify`` hears what the choice of the
+    model has to say (:class:`Notice`), before any work; ``compiling`` hears the seconds
+    elapsed while the kernel compiles first (Ctrl-C then abandons the compile at once:
+    :class:`vigile.sim.warmup.CompileInterrupted`, nothing played)."""
     del source  # kept for callers that still pass it
     check_counts(runs, workers)
-    model, compiled = _chosen_model(scenario, notify)
-    if isinstance(model, Scenario):
+    played, choice = settle_model(
+        scenario,
+        runs,
+        model=model,
+        workers=workers,
+        remote=scheduler is not None,
+        notify=notify,
+        compiling=compiling,
+    )
+    return _played(
+        played, choice.kernel, scenario, runs, seed, workers, scheduler, progress, threads
+    )
+
+
+def settle_model(
+    scenario: Scenario,
+    runs: int,
+    *,
+    model: str = "auto",
+    workers: int = 1,
+    remote: bool = False,
+    notify: Callable[[Notice, float], None] | None = None,
+    compiling: Callable[[float], None] | None = None,
+) -> tuple[Batched | Scenario, Choice]:
+    """Choose the model of ``runs`` runs of the scenario (:func:`choose`), refuse beforehand
+    work the engine would play too long, tell ``notify``, and have the kernel compiled: first,
+    in a child process (``compiling`` hears the seconds elapsed; Ctrl-C abandons it:
+    :class:`vigile.sim.warmup.CompileInterrupted`), or in the background while the engine
+    plays. ``vigile sweep`` settles its variants' model this way, once for all of them."""
+    played, choice = _chosen_model(scenario, runs, model=model, workers=workers, remote=remote)
+    if isinstance(played, Scenario):
         check_engine_work(scenario, runs)
+    if choice.notice is not None and notify is not None:
+        notify(choice.notice, choice.seconds)
+    if choice.compile_first or choice.compile_behind:
+        from vigile.sim import warmup
+
+        sent = scenario.model_dump_json(exclude_unset=True)
+        if choice.compile_first:
+            warmup.compile_in_child(sent, compiling)  # failed: it compiles here, as before
+        else:
+            warmup.compile_in_background(sent)
+    if played is None:  # compiled now: built from the cache
+        played = _kernel(scenario)
+        if played is None:  # beyond the kernel after all
+            played, choice = scenario, Choice(kernel=False)
+            check_engine_work(scenario, runs)
+    return played, choice
+
+
+def _played(
+    played: Batched | Scenario,
+    compiled: bool,
+    scenario: Scenario,
+    runs: int,
+    seed: int,
+    workers: int,
+    scheduler: str | None,
+    progress: Callable[[int], None] | None,
+    threads: int | None,
+) -> SimResult:
+    """Play the runs by the chosen model, summing the blocks' tallies as they come; Ctrl-C
+    keeps what was played (:class:`vigile.sim.executors.Interrupted`)."""
     guards = [a.name for a in scenario.actors if a.side.value == "defenders"]
-    batched = not isinstance(model, Scenario)
-    turns = scenario.turns if isinstance(model, Scenario) else model.turns
+    batched = not isinstance(played, Scenario)
+    turns = scenario.turns if isinstance(played, Scenario) else played.turns
     total = Tally.empty(turns, len(guards))
     try:
         with closing(
-            _tallies(model, scenario, runs, seed, workers, scheduler, compiled, threads)
+            _tallies(played, scenario, runs, seed, workers, scheduler, compiled, threads)
         ) as tallies:
             for tally in tallies:
                 total = total + tally

@@ -142,12 +142,16 @@ def _copy(data: Any) -> Any:
     return copy.deepcopy(data)
 
 
-def _simulate_variant(data: dict[str, Any], runs: int, seed: int) -> dict[str, float]:
-    """One task: validate the variant and simulate it (runs in a worker process)."""
+def _simulate_variant(
+    data: dict[str, Any], runs: int, seed: int, model: str = "auto"
+) -> dict[str, float]:
+    """One task: validate the variant and simulate it (runs in a worker process) by ``model``
+    (:func:`vigile.sim.simulate.simulate`)."""
     from vigile.scene.model import Scenario
     from vigile.sim.simulate import simulate
 
-    result = simulate(Scenario.model_validate(data), runs, seed=seed, threads=1)
+    scenario = Scenario.model_validate(data)
+    result = simulate(scenario, runs, seed=seed, threads=1, model=model)
     row = {name: result.outcome(name).p for name in OUTCOMES}
     row["detected"] = result.detected.p
     return row
@@ -162,8 +166,11 @@ def run_sweep(
     scheduler: str | None = None,
     workers: int = 2,
     progress: Callable[[int], None] | None = None,
+    model: str = "auto",
 ) -> list[dict[str, float]]:
-    """Simulate every variant as one task, on ``workers`` local processes (no more than the
+    """Simulate every variant as one task, by ``model`` (settled once for all of them by the
+    caller, :func:`vigile.sim.simulate.settle_model`, so that every row comes from the same
+    model), on ``workers`` local processes (no more than the
     CPUs) or on the Dask scheduler at ``scheduler`` (:func:`vigile.sim.executors.executor`);
     one row per variant (its values and outcomes), in the grid's order.
 
@@ -177,7 +184,7 @@ def run_sweep(
     rows: dict[int, dict[str, float]] = {}
     try:
         with executor(local_workers(workers, len(grid)), scheduler) as pool:
-            futures = [pool.submit(_simulate_variant, data, runs, seed) for _, data in grid]
+            futures = [pool.submit(_simulate_variant, data, runs, seed, model) for _, data in grid]
             for index, row in completed(pool, futures):
                 rows[index] = {**grid[index][0], **row}
                 if progress:

@@ -1,0 +1,307 @@
+"""The compiled kernels' first compile: whether it is done, how long it takes, and doing it in
+another process.
+
+numba compiles a kernel on its first call on a machine (tens of seconds, several hundred MiB),
+then loads it from its on-disk cache (:mod:`vigile.sim.kernel`). This module keeps that
+compile out of the way of the user:
+
+* :func:`kernel_cached` says, before the kernel is built (building one may compile some of
+  it), whether a game's kernel is compiled in numba's cache, and :func:`is_compiled`, once it
+  is built, whether its entry point is (numba's own index, which it checks against the source
+  file), so :mod:`vigile.sim.simulate` can choose the engine for work it finishes sooner than
+  a compile.
+* :func:`compile_in_child` compiles a scenario's kernel in a child process while the caller
+  waits, telling it the time elapsed: Ctrl-C kills the child at once
+  (:class:`CompileInterrupted`), and the compile's peak memory is the child's, given back when
+  it ends; the caller then loads the kernel from the cache.
+* :func:`warm_in_background` starts a detached, low-priority process compiling every game's
+  kernel (``vigile serve`` calls it as it starts, so the editor's simulations find them
+  compiled), unless a mark in the cache folder says it was done for these sources.
+
+The compiles take a lock in the cache folder, so two processes never compile the same code at
+once: the second waits, then loads what the first cached.
+
+``python -m vigile.sim.warmup [--background] SCENARIO...`` compiles the kernels of the given
+scenario files or bundled names (``-`` reads one scenario's JSON from standard input; no name:
+the bundled :data:`WARM_SCENARIOS`); ``--background`` lowers its priority first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+COMPILE_S: dict[str, float] = {"skirmish": 30.0, "dnd35": 45.0, "starfinder": 45.0}
+"""About how long a game's kernel's first compile takes on one idle core (``bench/simulate.py
+--compile`` measures them: the night raid 21-26 s, the D&D kernel about 37 s; twice that on a
+busy machine); what the user is told to expect, and what the engine's work is weighed
+against."""
+DEFAULT_COMPILE_S = 45.0
+"""The same, for a game not in :data:`COMPILE_S`."""
+WARM_SCENARIOS = (
+    "night-raid",
+    "sk-s5-street",
+    "dnd35-invisible-intruder",
+    "starfinder-infiltration",
+)
+"""Bundled scenarios whose kernels, between them, are every compiled kernel vigile ships: the
+skirmish raid and day encounter, the D&D 3.5 and Starfinder rounds."""
+POLL_S = 0.1
+"""How often :func:`compile_in_child` looks at its child (and lets Ctrl-C in)."""
+LOCK_NAME = "vigile-compile.lock"
+BACKGROUND = "--background"
+"""The child's first argument when it compiles in the background: it lowers its priority."""
+NO_WARMUP = "VIGILE_NO_WARMUP"
+"""An environment variable: set (to anything but empty), :func:`warm_in_background` starts
+nothing (a test suite starting many servers, a machine with no core to spare)."""
+
+
+class CompileInterrupted(KeyboardInterrupt):
+    """Ctrl-C while a kernel compiled: the compile was abandoned, nothing was played."""
+
+
+def entry_point(kernel: Any) -> Any | None:
+    """The compiled entry point (numba's dispatcher) of a game's kernel, the ``play_runs`` of its
+    :class:`~vigile.sim.kernel.blocks.Blocks` (held by the model, or by its module); None for a
+    kernel that keeps none where vigile's kernels do."""
+    blocks = getattr(kernel, "_blocks", None)
+    if blocks is None:
+        blocks = getattr(sys.modules.get(type(kernel).__module__), "_BLOCKS", None)
+    return getattr(blocks, "play_runs", None)
+
+
+def is_compiled(kernel: Any) -> bool:
+    """Whether the kernel's first call will not compile: its entry point is compiled in this
+    process, or numba's cache holds it for its current source. Reads numba's index of the
+    entry point (numba's cache internals, pinned with numba's version); where they cannot be
+    read, whether the kernels' cache folder exists (:func:`vigile.sim.kernel.compiled_before`)."""
+    dispatcher: Any = entry_point(kernel)
+    try:
+        if dispatcher.overloads:
+            return True
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # not numba's dispatcher, or its cache's layout changed
+        from vigile.sim.kernel import compiled_before
+
+        return compiled_before()
+
+
+def compile_seconds(ruleset: str) -> float:
+    """About how long the first compile of a game's kernel takes (:data:`COMPILE_S`)."""
+    return COMPILE_S.get(ruleset, DEFAULT_COMPILE_S)
+
+
+def kernel_cached(ruleset: str) -> bool:
+    """Whether numba's cache holds a compiled entry point (a ``play_runs``) of the game's
+    kernel, found without importing the kernel (building a kernel may compile some of it):
+    an index file of a ``play_runs`` in the cache folder numba gives the sources of the game's
+    kernel package (:mod:`vigile.sim.kernel` names that cache after every kernel source). A
+    game with several kernels (the skirmish raid and day encounter) counts as compiled when
+    one is; :func:`is_compiled` then checks the built kernel itself."""
+    import importlib.util
+
+    from vigile import registry
+    from vigile.sim.kernel import available  # (and numba's cache pointed at vigile's folder)
+
+    kernel = registry.get(ruleset).kernel
+    if kernel is None or not available():
+        return False
+    try:
+        import numba
+        from numba.core.caching import _CacheLocator
+
+        spec = importlib.util.find_spec(kernel.partition(":")[0])
+        if spec is None or spec.origin is None:
+            return False
+        root = Path(numba.config.CACHE_DIR or "")  # type: ignore[attr-defined]
+        sub = _CacheLocator.get_suitable_cache_subpath(spec.origin)  # type: ignore[no-untyped-call]
+        folder = root / sub
+        return any(folder.glob("*.play_runs-*.nbi"))
+    except Exception:  # numba's cache laid out otherwise: as if compiled (no notice)
+        return True
+
+
+def _command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "vigile.sim.warmup", *args]
+
+
+def compile_in_child(scenario_json: str, waiting: Callable[[float], None] | None = None) -> bool:
+    """Compile the kernel of a scenario (its JSON) in a child process, calling ``waiting`` with
+    the seconds elapsed every :data:`POLL_S` while it works; True once it compiled (and
+    cached), False if it failed (the caller then compiles in its own process, where the error
+    shows). Ctrl-C kills the child at once and raises :class:`CompileInterrupted`.
+
+    The child runs in its own session: a terminal's Ctrl-C reaches only this process, which
+    ends the child (no traceback from it)."""
+    start = time.monotonic()
+    child = subprocess.Popen(
+        _command("-"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        assert child.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            child.stdin.write(scenario_json.encode())
+            child.stdin.close()
+        while True:
+            try:
+                code = child.wait(POLL_S)
+            except subprocess.TimeoutExpired:
+                if waiting is not None:
+                    waiting(time.monotonic() - start)
+                continue
+            return code == 0
+    except KeyboardInterrupt:
+        _end(child)
+        raise CompileInterrupted from None
+    except BaseException:
+        _end(child)
+        raise
+
+
+def _end(child: subprocess.Popen[bytes]) -> None:
+    child.kill()
+    with contextlib.suppress(Exception):
+        child.wait(5)
+
+
+def warm_mark() -> Path | None:
+    """The file that says every shipped kernel was compiled for the kernels' current sources
+    (in the cache folder); None where numba cannot be imported."""
+    from vigile.sim.kernel import available
+
+    if not available():
+        return None
+    from vigile.sim.kernel import cache_dir
+
+    folder = os.environ.get("NUMBA_CACHE_DIR")
+    digest = cache_dir().name
+    return (Path(folder) if folder else cache_dir()) / f"vigile-warm-{digest}"
+
+
+def warm_in_background() -> subprocess.Popen[bytes] | None:
+    """Start compiling every shipped kernel in a detached process of low priority, unless it
+    was done for these sources (:func:`warm_mark`), numba cannot be imported, or
+    ``VIGILE_NO_WARMUP`` is set; returns the process, or None. It outlives its parent (it only
+    fills the cache) and says nothing."""
+    if os.environ.get(NO_WARMUP):
+        return None
+    mark = warm_mark()
+    if mark is None or mark.exists():
+        return None
+    return subprocess.Popen(
+        _command(BACKGROUND),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def compile_in_background(scenario_json: str) -> subprocess.Popen[bytes] | None:
+    """Start compiling the kernel of a scenario (its JSON) in a detached process of low
+    priority, which outlives its parent and says nothing; None where a compile already holds
+    the lock (it will have compiled the kernels by the time it ends), or
+    ``VIGILE_NO_WARMUP`` is set."""
+    if os.environ.get(NO_WARMUP) or _compiling_now():
+        return None
+    child = subprocess.Popen(
+        _command(BACKGROUND, "-"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    assert child.stdin is not None
+    with contextlib.suppress(BrokenPipeError):
+        child.stdin.write(scenario_json.encode())
+        child.stdin.close()
+    return child
+
+
+def _compiling_now() -> bool:
+    """Whether another process holds the compile lock now."""
+    import fcntl
+
+    try:
+        import numba
+
+        folder = Path(numba.config.CACHE_DIR or ".")  # type: ignore[attr-defined]
+        with open(folder / LOCK_NAME, "rb") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    except OSError:  # no lock file yet: nobody compiled here
+        return False
+    return False
+
+
+@contextlib.contextmanager
+def _compile_lock() -> Iterator[None]:
+    """Hold the kernels' compile lock (a file in numba's cache folder) while compiling."""
+    import fcntl
+
+    import numba
+
+    folder = Path(numba.config.CACHE_DIR or ".")  # type: ignore[attr-defined]
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / LOCK_NAME, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def warm(scenario: Any) -> bool:
+    """Compile (or load) the scenario's kernel and play one run; False where its game has no
+    kernel, or the scenario is beyond it."""
+    import numpy as np
+
+    from vigile.sim.simulate import _kernel
+
+    kernel = _kernel(scenario)
+    if kernel is None:
+        return False
+    with _compile_lock():
+        kernel.play(1, np.random.default_rng(0))
+    return True
+
+
+def main(argv: list[str]) -> int:
+    """Compile the kernels of the scenarios named (see the module's docstring)."""
+    from vigile.scene.loader import load_scenario
+    from vigile.scene.model import Scenario
+    from vigile.sim.kernel import available
+
+    if argv[:1] == [BACKGROUND]:
+        argv = argv[1:]
+        with contextlib.suppress(OSError):
+            os.nice(10)
+    if not available():
+        return 1
+    if argv == ["-"]:
+        warm(Scenario.model_validate_json(sys.stdin.buffer.read()))
+        return 0
+    for name in argv or WARM_SCENARIOS:
+        warm(load_scenario(name))
+    mark = warm_mark()
+    if not argv and mark is not None:
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.touch()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
