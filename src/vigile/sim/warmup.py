@@ -189,14 +189,12 @@ def warm_mark() -> Path | None:
 
 
 def warm_in_background() -> subprocess.Popen[bytes] | None:
-    """Start compiling every shipped kernel in a detached process of low priority, unless it
-    was done for these sources (:func:`warm_mark`), numba cannot be imported, or
+    """Start compiling every shipped kernel in a detached process of low priority, unless
     ``VIGILE_NO_WARMUP`` is set; returns the process, or None. It outlives its parent (it only
-    fills the cache) and says nothing."""
+    fills the cache), says nothing, and ends at once where numba cannot be imported or the
+    kernels were compiled for these sources (:func:`warm_mark`): the caller imports nothing
+    for it (``vigile serve`` starts without numba)."""
     if os.environ.get(NO_WARMUP):
-        return None
-    mark = warm_mark()
-    if mark is None or mark.exists():
         return None
     return subprocess.Popen(
         _command(BACKGROUND),
@@ -294,10 +292,12 @@ def main(argv: list[str]) -> int:
     if argv == ["-"]:
         warm(Scenario.model_validate_json(sys.stdin.buffer.read()))
         return 0
+    mark = None if argv else warm_mark()
+    if mark is not None and mark.exists():
+        return 0
     for name in argv or WARM_SCENARIOS:
         warm(load_scenario(name))
-    mark = warm_mark()
-    if not argv and mark is not None:
+    if mark is not None:
         mark.parent.mkdir(parents=True, exist_ok=True)
         mark.touch()
     return 0
