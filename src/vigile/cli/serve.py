@@ -179,6 +179,9 @@ def register(root: typer.Typer) -> None:
                 _say(f"editor: {base}/editor{opened} (saves in {folder})")
             if demo:
                 _demo(store, base)
+            from vigile.sim.warmup import warm_in_background
+
+            warm_in_background()  # the kernels compile behind: the editor's simulations wait less
             serve(app, sock)
 
 
