@@ -197,7 +197,9 @@ def test_the_tables_dice_asked_one_by_one_after_the_odds(
     code, out, _ = play(capsys, monkeypatch, script, "night-raid", "--db", db, "--dice", "given")
     assert code == 0
     odds = out.index("  Jubei rolls: does the listener hear? — Difficulty 6+ · 2 dice")
-    first = out.index("  die 1: d6 (1-6, or cancel): 3")
+    # Jubei's pool of 2 asked on one line; one die typed, the other asked next (issue 36)
+    first = out.index('  dice 1 on: 2d6, on one line ("6 1 3"; 1-6, or cancel): 3')
+    assert out.index("  die 2: d6 (1-6, or cancel): 7") > first
     assert odds < first and "Chance: 11/36 (30.56%)" in out[odds:first]
     assert "'7' is not a face of a d6 (1-6)" in out and "'x' is not a face" in out
     assert out.index("  Goro rolls:") < out.index("  die 3: d6")  # each check before its die

@@ -561,21 +561,48 @@ class Session:
         sys.stdout.flush()
         return text
 
-    def ask_die(self, need: NeedDice, index: int) -> int | None:
-        """The table's die for the check in ``need``; None: the GM cancelled the action.
-        EOFError at the end of input."""
+    def ask_die(self, need: NeedDice, index: int, count: int = 1) -> list[int] | None:
+        """The table's dice for the check in ``need``: the ``count`` dice of its pool on one
+        line (``6 1 3``; fewer are fine, the rest are asked next); None: the GM cancelled the
+        action. EOFError at the end of input."""
         while True:
+            key = "console.dice" if count > 1 else "console.die"
             line = self.read(
-                tr("console.die", self.lang, {"index": index + 1, "sides": need.sides})
+                tr(key, self.lang, {"index": index + 1, "sides": need.sides, "count": count})
             )
             if line is None:
                 raise EOFError
             text = line.strip()
             if text.lower() in ("cancel", "c"):
                 return None
-            if text.isdigit() and 1 <= int(text) <= need.sides:
-                return int(text)
+            parts = text.replace(",", " ").split()
+            if parts and all(p.isdigit() and 1 <= int(p) <= need.sides for p in parts):
+                return [int(p) for p in parts]
             self.say("console.not_a_face", text=repr(text), sides=need.sides)
+
+    def ask_bearing(self, need: NeedDice) -> float | None:
+        """A patrol's scatter die (SK-G1): the bearing its arrow shows, in degrees; None: the
+        GM cancelled the action."""
+        while True:
+            line = self.read(
+                tr(
+                    "console.bearing",
+                    self.lang,
+                    {"who": ", ".join(need.members), "rule": need.rule or ""},
+                )
+            )
+            if line is None:
+                raise EOFError
+            text = line.strip()
+            if text.lower() in ("cancel", "c"):
+                return None
+            try:
+                value = float(text.replace(",", "."))
+            except ValueError:
+                value = -1.0
+            if 0 <= value < 360 and text.replace(",", "").replace(".", "").isdigit():
+                return value
+            self.say("console.not_a_bearing", text=repr(text))
 
     def announce(self, need: NeedDice) -> None:
         """The check the next die is for: who rolls it, the question, the odds (the GM's
@@ -592,27 +619,63 @@ class Session:
             summary=summary_line(verdict, self.lang),
         )
 
+    def odds(self, action: dict[str, Any]) -> None:
+        """Before vigile rolls: each check the action will roll, with its exact odds (the GM's
+        eyes only), as the web page's preview lists them; a check decided without dice says
+        so. Nothing is printed for an action the rules refuse (the refusal follows)."""
+        from vigile.io.text import summary_line
+
+        if self.character is not None:
+            return
+        try:
+            ahead = self.encounter.preview(action)
+        except InputError:
+            return
+        if ahead.refusal is not None or ahead.error is not None:
+            return
+        for asked in ahead.checks:
+            self.say(
+                "console.odds_decided" if asked.decided else "console.odds",
+                who=asked.who,
+                dice=asked.dice(),
+                question=tr(asked.verdict.question, self.lang),
+                summary=summary_line(asked.verdict, self.lang),
+            )
+
     # -- playing ----------------------------------------------------------------------------
 
     def act(self, action: dict[str, Any], dice: list[int]) -> None:
-        """Play the action, asking for the table's dice as its checks need them; print its
-        events. A refusal or a cancelled die stores nothing."""
+        """Play the action, asking for the table's dice as its checks need them (a pool on
+        one line, no die for a check decided without dice, each patrol's scatter die); print
+        its events. With vigile's dice, the odds of each check first. A refusal or a
+        cancelled die stores nothing."""
         from vigile.engine.live import NeedDice, Refusal
 
         asked: tuple[object, ...] | None = None
+        bearings: list[float] = []
+        if self.encounter.row.dice != "given":
+            self.odds(action)
         while True:
             try:
-                played = self.encounter.act(action, dice=dice)
+                played = self.encounter.act(action, dice=dice, bearings=bearings)
             except NeedDice as need:
+                if need.kind == "scatter":
+                    bearing = self.ask_bearing(need)
+                    if bearing is None:
+                        self.say("console.cancelled")
+                        return
+                    bearings = [*bearings, bearing]
+                    continue
                 key = self._check_key(need)
                 if key != asked:
                     self.announce(need)
                     asked = key
-                value = self.ask_die(need, need.index)
-                if value is None:
+                count = self.encounter.pool_left(action, dice, bearings)
+                values = self.ask_die(need, need.index, count)
+                if values is None:
                     self.say("console.cancelled")
                     return
-                dice = [*dice, value]
+                dice = [*dice, *values]
                 continue
             except Refusal as refusal:
                 self.refused(refusal)
