@@ -12,12 +12,25 @@ Chromium with Playwright (``/usr/bin/chromium``; ``bash scripts/ci_chromium.sh``
   the browser and this script share the machine's clock): p50, p99 and max over every
   (action, page) pair that the action reached.
 
+The browser's figures break each update down (the page's Resource Timing of its request): when
+the stream's frame reached the page (its request sent), when the server's answer came back, and
+when the page changed. The machine's load average is printed before and after: on a shared
+machine the figures move with it.
+
+``--server`` measures instead, in this process and on this thread's CPU clock (so that other
+processes' load weighs less), what the server does for one action reaching 8 player pages,
+side by side in one run: each page's whole panel with the board drawn again (as before issue
+36), the whole panel with the board kept (:func:`vigile.web.mapsvg.board_layers`), and the
+news a page asks for (:func:`vigile.live.views.character_news`, ``_play_news.html``).
+
     python bench/pages.py [--loads 20] [--actions 100] [--players 8]
+    python bench/pages.py --server [--actions 100] [--rounds 30]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import signal
 import statistics
@@ -76,12 +89,105 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[int(q * (len(ordered) - 1))]
 
 
+TIMINGS = """() => {
+  const found = performance.getEntriesByType('resource').filter(e => e.name.includes('/panel'));
+  performance.clearResourceTimings();
+  const at = performance.timeOrigin;
+  return found.map(e => [at + e.startTime, at + e.responseEnd]);
+}"""
+"""Each panel request of the page since the last look: (sent, answered), in ms since the epoch."""
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def server_side(actions: int, rounds: int) -> None:
+    """The server's work for one action reaching 8 player pages, three ways, interleaved."""
+    from vigile.io.i18n import Lang
+    from vigile.live import Encounter
+    from vigile.scene.loader import bundled_path
+    from vigile.store import Store
+    from vigile.web import mapsvg, pages, pagetext
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(f"sqlite:///{Path(folder) / 'server.db'}")
+        encounter, _ = Encounter.create(
+            store,
+            text=bundled_path("night-raid").read_text("utf-8"),
+            fmt="yaml",
+            source="night-raid.yaml",
+            seed=1603,
+        )
+        plan = [{"do": "wait", "actor": n} for n in ("Kage", "Tsuki", "Kaze")] + [
+            {"do": "end-turn"}
+        ]
+        for i in range(actions):
+            encounter.act(plan[i % len(plan)])
+        lang = Lang.EN
+        env = pages.templates.env
+        panel, news = env.get_template("_play_panel.html"), env.get_template("_play_news.html")
+        words = {"lang": lang, "t": pagetext.translator(lang)}
+        marks = {who: pages.player_context(encounter, who, lang)["mark"] for who in PLAYERS}
+        encounter.act(plan[actions % len(plan)])  # the action the pages are told of
+        drawn = mapsvg.board_layers
+
+        def redrawn(scenario: object, board: object, **kw: object) -> mapsvg.MapModel:
+            mapsvg._boards.clear()  # as before: the lit zones cast again at every panel
+            return drawn(scenario, board, **kw)  # type: ignore[arg-type]
+
+        def whole(redraw: bool) -> int:
+            mapsvg.board_layers = redrawn if redraw else drawn
+            try:
+                return sum(
+                    len(panel.render(words | pages.player_context(encounter, who, lang)))
+                    for who in PLAYERS
+                )
+            finally:
+                mapsvg.board_layers = drawn
+
+        def parts() -> int:
+            sent = 0
+            for who in PLAYERS:
+                data = pages.player_context(encounter, who, lang, marks[who])
+                assert data["news"]
+                sent += len(news.render(words | data))
+            return sent
+
+        ways = {"whole panel, board drawn": lambda: whole(True),
+                "whole panel, board kept": lambda: whole(False),
+                "news only": parts}  # fmt: skip
+        spent: dict[str, list[float]] = {name: [] for name in ways}
+        sizes: dict[str, int] = {}
+        for _ in range(rounds):
+            for name, way in ways.items():
+                before = time.thread_time()
+                sizes[name] = way()
+                spent[name].append(1000 * (time.thread_time() - before))
+        store.close()
+    first = statistics.median(spent["whole panel, board drawn"])
+    print(f"server, 8 player pages told of one action ({actions} played before; CPU ms):")
+    for name in ways:
+        median = statistics.median(spent[name])
+        print(
+            f"  {name}: median {median:.1f} ms, p99 {percentile(spent[name], 0.99):.1f} ms,"
+            f" {sizes[name] // 1024} KiB sent, x{first / median:.1f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=20)
     parser.add_argument("--actions", type=int, default=100)
     parser.add_argument("--players", type=int, default=8)
+    parser.add_argument("--server", action="store_true", help="the server's work, in-process")
+    parser.add_argument("--rounds", type=int, default=30)
     options = parser.parse_args()
+    print(load())
+    if options.server:
+        server_side(options.actions, options.rounds)
+        print(load())
+        return
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as folder:
@@ -113,6 +219,8 @@ def main() -> None:
                         pages.append(page)
                     time.sleep(1.0)  # the streams open
                     delays: list[float] = []
+                    framed: list[float] = []
+                    answered: list[float] = []
                     reached = 0
                     actions = [{"do": "wait", "actor": n} for n in ("Kage", "Tsuki", "Kaze")] + [
                         {"do": "end-turn"}
@@ -128,9 +236,13 @@ def main() -> None:
                         time.sleep(0.4)  # every page that is told of it has updated by now
                         for page in pages:
                             stamps = page.evaluate("() => window.__stamps")
+                            asked = page.evaluate(TIMINGS)
                             if stamps:
                                 reached += 1
                                 delays.append(min(stamps) - sent)
+                            if stamps and asked:
+                                framed.append(asked[0][0] - sent)
+                                answered.append(asked[0][1] - sent)
                     browser.close()
         finally:
             process.send_signal(signal.SIGINT)
@@ -149,6 +261,13 @@ def main() -> None:
             f" p50 {statistics.median(delays):.0f} ms, p99 {percentile(delays, 0.99):.0f} ms,"
             f" max {max(delays):.0f} ms"
         )
+    if framed:
+        print(
+            f"  of which the stream's frame reached the page: p50 {statistics.median(framed):.0f}"
+            f" ms, p99 {percentile(framed, 0.99):.0f} ms; the server's answer came back: p50"
+            f" {statistics.median(answered):.0f} ms, p99 {percentile(answered, 0.99):.0f} ms"
+        )
+    print(load())
 
 
 if __name__ == "__main__":
