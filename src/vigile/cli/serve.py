@@ -83,6 +83,16 @@ SchedulerOpt = Annotated[
         help="A Dask scheduler (tcp://HOST:PORT) for the editor's sweeps (else local processes).",
     ),
 ]
+WorkersOpt = Annotated[
+    int,
+    typer.Option(
+        "--workers",
+        min=1,
+        max=64,
+        help="Server processes sharing the port (a club's many tables); over PostgreSQL each "
+        "hears the others' writes at once (LISTEN/NOTIFY), over SQLite within a second.",
+    ),
+]
 DemoOpt = Annotated[
     bool, typer.Option("--demo", help="Start a night raid encounter and print its links.")
 ]
@@ -118,14 +128,15 @@ def register(root: typer.Typer) -> None:
         demo: DemoOpt = False,
         workspace: WorkspaceOpt = None,
         scheduler: SchedulerOpt = None,
+        workers: WorkersOpt = 1,
     ) -> None:
         """Serve live play over HTTP: a JSON API with live streams, on 127.0.0.1 by default."""
         from urllib.parse import quote
 
-        from vigile.store import Store
+        from vigile.store import Store, resolve_url
         from vigile.web import create_app
         from vigile.web.app import check_origin, web_origin
-        from vigile.web.serve import bind, is_loopback, serve, url_base
+        from vigile.web.serve import Settings, bind, is_loopback, serve, serve_workers, url_base
 
         if token is not None and new_token:
             raise InputError("either --token or --new-token, not both", where="--new-token")
@@ -182,7 +193,25 @@ def register(root: typer.Typer) -> None:
             from vigile.sim.warmup import warm_in_background
 
             warm_in_background()  # the kernels compile behind: the editor's simulations wait less
-            serve(app, sock)
+            if workers == 1:
+                serve(app, sock)
+                return
+            if store.url.startswith("sqlite"):
+                print(
+                    f"vigile serve: note: {workers} workers over SQLite: a stream sees another "
+                    "worker's writes within a second (over PostgreSQL, at once)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            settings = Settings(
+                db=resolve_url(db),
+                gm_digest=store.server_token_digest() or "",
+                cors_origins=tuple(origins),
+                public_base=public or (base if wildcard else None),
+                workspace=str(folder) if folder is not None else None,
+                scheduler=scheduler,
+            )
+        serve_workers(settings, sock, workers)
 
 
 def _workspace(workspace: str | None) -> Path | None:

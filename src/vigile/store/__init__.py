@@ -15,6 +15,7 @@ from .errors import (
     TooManyEncounters,
     UnknownEncounter,
 )
+from .notify import Listener
 from .store import (
     Checkpoint,
     CheckpointInfo,
@@ -30,6 +31,7 @@ __all__ = [
     "CheckpointInfo",
     "EncounterRow",
     "EncounterWithScenario",
+    "Listener",
     "Record",
     "StaleSequence",
     "Store",

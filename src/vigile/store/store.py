@@ -21,7 +21,7 @@ import hmac
 import json
 import secrets
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
@@ -53,6 +53,7 @@ from .errors import (
     UnknownEncounter,
 )
 from .migrate import revisions, upgrade
+from .notify import CHANNEL, Listener, payload
 
 SERVER_TOKEN: Final = "server_token"
 """The setting that holds the digest of the server's token."""
@@ -164,6 +165,10 @@ class Store:
         check_sqlite_file(resolved, self._shown, revisions)
         self._engine: Engine = make_engine(resolved)
         self._writer = self._engine.execution_options(**{WRITE: True})
+        self._notifies = self._engine.dialect.name == "postgresql"
+        """Each write tells the other processes (:mod:`.notify`)."""
+        self._origin = secrets.token_hex(8)
+        self._listeners: list[Listener] = []
         try:
             upgrade(self._engine)
         except BaseException as error:
@@ -184,7 +189,30 @@ class Store:
 
     def close(self) -> None:
         """Close every connection (the store is not usable after)."""
+        for listener in self._listeners:
+            listener.stop()
+        self._listeners.clear()
         self._engine.dispose()
+
+    def listen(self, heard: Callable[[str | None], None]) -> Listener | None:
+        """Hear the records other processes write as they commit (:mod:`.notify`): ``heard``
+        gets each one's encounter id, from a thread of its own (None: anything may have been
+        written, e.g. on connecting). None where the database tells of no write (SQLite): its
+        readers must look now and then. Stopped by :meth:`Listener.stop` or :meth:`close`."""
+        if not self._notifies:
+            return None
+        listener = Listener(self._engine, self._origin, heard)
+        self._listeners.append(listener)
+        listener.start()
+        return listener
+
+    def _tell(self, connection: Connection, encounter_id: str, seq: int) -> None:
+        """NOTIFY the listeners, on the commit of the transaction ``connection`` is in."""
+        if self._notifies:
+            connection.execute(
+                sql_text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": payload(encounter_id, seq, self._origin)},
+            )
 
     def __enter__(self) -> Store:
         return self
@@ -313,6 +341,7 @@ class Store:
             )
             if done.rowcount == 0:
                 raise UnknownEncounter(encounter_id)
+            self._tell(connection, encounter_id, 0)
 
     # -- records ------------------------------------------------------------------------------
 
@@ -415,6 +444,7 @@ class Store:
             if status is not None:
                 values["status"] = _payload(status)
             connection.execute(update(table).where(table.c.id == encounter_id).values(**values))
+            self._tell(connection, encounter_id, values["last_seq"])
             if drop_from is not None:
                 _drop_checkpoints(connection, encounter_id, drop_from)
             saved = checkpoint is not None and _save_checkpoint(
@@ -607,16 +637,13 @@ class Store:
         now = datetime.now(UTC)
         with self._guard(), self._writer.begin() as connection:
             done = connection.execute(
-                update(table)
-                .where(table.c.name == SERVER_TOKEN)
-                .values(value=digest, changed=now)
+                update(table).where(table.c.name == SERVER_TOKEN).values(value=digest, changed=now)
             )
             if done.rowcount == 0:
                 connection.execute(
                     insert(table).values(name=SERVER_TOKEN, value=digest, changed=now)
                 )
         return digest
-
 
     def create_token(self, encounter_id: str, role: str, character: str | None = None) -> str:
         """A new access token to the encounter for ``role`` (``gm``, ``player``, ``table``),

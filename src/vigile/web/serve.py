@@ -52,7 +52,7 @@ IDLE_TIMEOUT_S: Final = 5
 """Seconds a kept-alive connection waits for its next request (uvicorn's keep-alive)."""
 WRITE_TIMEOUT_S: Final = 30.0
 """Seconds a client may leave what is sent to it unread before it is cut off."""
-MAX_CONNECTIONS: Final = 512
+MAX_CONNECTIONS: Final = 1280
 """Connections open at once (each live stream is one)."""
 MAX_HEAD: Final = 16 * 1024
 """Bytes of a request's head still incomplete (h11's own default)."""
@@ -263,7 +263,23 @@ def bind(host: str, port: int) -> socket.socket:
             f"cannot listen on {host}:{port}: {error.strerror}", where="--port"
         ) from None
     sock.set_inheritable(True)
+    _enough_files()
     return sock
+
+
+def _enough_files() -> None:
+    """Let this process hold :data:`MAX_CONNECTIONS` sockets and its files (a system's soft
+    limit is often 1,024 descriptors): the soft limit raised towards the hard one."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on this system
+        return
+    wanted = MAX_CONNECTIONS + 256
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        with suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 def lan_address(family: int = socket.AF_INET) -> str | None:
@@ -294,10 +310,13 @@ def url_base(sock: socket.socket, host: str) -> str:
     return f"http://{shown}:{port}"
 
 
-def server(app: ASGIApp, guards: Guards = Guards()) -> uvicorn.Server:
-    """uvicorn serving ``app`` with :class:`GuardedProtocol` held to ``guards``."""
-    protocol = type("GuardedProtocol", (GuardedProtocol,), {"guards": guards})
-    config = uvicorn.Config(
+def _config(app: Any, guards: Guards, **more: Any) -> uvicorn.Config:
+    protocol = (
+        GuardedProtocol
+        if guards == GuardedProtocol.guards
+        else type("GuardedProtocol", (GuardedProtocol,), {"guards": guards})
+    )
+    return uvicorn.Config(
         app,
         http=protocol,
         log_level="warning",
@@ -306,10 +325,60 @@ def server(app: ASGIApp, guards: Guards = Guards()) -> uvicorn.Server:
         timeout_keep_alive=guards.idle_s,
         h11_max_incomplete_event_size=guards.head_bytes,
         server_header=False,
+        **more,
     )
-    return uvicorn.Server(config)
+
+
+def server(app: ASGIApp, guards: Guards = Guards()) -> uvicorn.Server:
+    """uvicorn serving ``app`` with :class:`GuardedProtocol` held to ``guards``."""
+    return uvicorn.Server(_config(app, guards))
 
 
 def serve(app: FastAPI, sock: socket.socket, guards: Guards = Guards()) -> None:
     """Serve ``app`` on ``sock`` until SIGINT or SIGTERM."""
     server(app, guards).run(sockets=[sock])
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What each worker process of ``vigile serve --workers N`` builds its app from."""
+
+    db: str
+    """The database URL (with its password: handed to the workers over a pipe, never shown)."""
+    gm_digest: str
+    cors_origins: tuple[str, ...] = ()
+    public_base: str | None = None
+    workspace: str | None = None
+    scheduler: str | None = None
+
+
+def worker_app(settings: Settings) -> FastAPI:
+    """One worker's app over its own :class:`~vigile.store.Store` (a process never shares a
+    database connection): the same app as a single process serves. Its streams hear the other
+    workers' writes through the database (:meth:`vigile.store.Store.listen`)."""
+    from pathlib import Path
+
+    from vigile.store import Store
+
+    from .app import create_app
+    from .editor import configure
+
+    store = Store(settings.db)
+    app = create_app(
+        store,
+        gm_digest=settings.gm_digest,
+        cors_origins=settings.cors_origins,
+        public_base=settings.public_base,
+    )
+    folder = Path(settings.workspace) if settings.workspace is not None else None
+    configure(app, workspace=folder, scheduler=settings.scheduler)
+    return app
+
+
+def serve_workers(settings: Settings, sock: socket.socket, workers: int) -> None:
+    """Serve on ``sock`` from ``workers`` processes (uvicorn's supervisor: each worker accepts
+    on the same socket, one that dies is started again) until SIGINT or SIGTERM."""
+    from uvicorn.supervisors import Multiprocess
+
+    config = _config(partial(worker_app, settings), Guards(), factory=True, workers=workers)
+    Multiprocess(config, sockets=[sock]).run()

@@ -30,9 +30,9 @@ import asyncio
 import hashlib
 import json
 import threading
-import time
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
@@ -46,16 +46,20 @@ from vigile.io.i18n import Lang
 from vigile.live import Encounter, Role
 from vigile.live.encounter import Replayed
 from vigile.live.views import character_view, events_for, gm_view, table_view, tell, viewer_sees
-from vigile.store import Store
+from vigile.store import Listener, Store
 
 POLL_S: Final = 1.0
+"""Seconds between two looks at the database for other processes' records (SQLite)."""
+LISTENING_POLL_S: Final = 15.0
+"""The same while the database tells of every write (PostgreSQL's LISTEN/NOTIFY): a net
+under a lost connection, not the way the news comes."""
 KEEPALIVE_S: Final = 15.0
 MAX_FRAMES: Final = 200
 """Records turned into frames in one go (a client far behind catches up in several)."""
 MAX_STREAMS_PER_TOKEN: Final = 8
 """Streams one token may hold open at once (a page in a few tabs or devices, and a reconnection
 overlapping the stream it replaces)."""
-MAX_STREAMS: Final = 256
+MAX_STREAMS: Final = 1024
 """Streams open at once in all, every token together."""
 
 
@@ -66,19 +70,30 @@ class TooManyStreams(LimitError):
 
 
 class Hub:
-    """Per-encounter wake-ups: a writer calls :meth:`notify` (from any thread), each stream of
-    that encounter wakes."""
+    """The live streams of this process, one :class:`Channel` per encounter (and event loop):
+    a writer calls :meth:`notify` (from any thread) and each channel of that encounter wakes
+    once, whatever the number of its streams.
+
+    Over PostgreSQL the hub listens for the records other processes write
+    (:meth:`vigile.store.Store.listen`: LISTEN/NOTIFY) from its first stream on; over SQLite
+    each channel looks at the encounter's last record every :attr:`poll_s` seconds."""
 
     def __init__(
-        self, max_streams: int = MAX_STREAMS, max_per_token: int = MAX_STREAMS_PER_TOKEN
+        self,
+        max_streams: int = MAX_STREAMS,
+        max_per_token: int = MAX_STREAMS_PER_TOKEN,
+        poll_s: float = POLL_S,
     ) -> None:
         self._lock = threading.Lock()
-        self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+        self._channels: dict[str, list[Channel]] = {}
         self.closed = False
         self.max_streams = max_streams
         self.max_per_token = max_per_token
+        self.poll_s = poll_s
         self._streams: dict[bytes, int] = {}
         """Open streams by token (its digest: the tokens themselves are not kept)."""
+        self._listener: Listener | None = None
+        self._listen_asked = False
 
     def open_stream(self, token: str) -> Callable[[], None]:
         """Count one more stream of ``token`` (:class:`TooManyStreams` over a cap); the function
@@ -114,38 +129,192 @@ class Hub:
         with self._lock:
             return sum(self._streams.values())
 
-    @contextmanager
-    def subscribe(self, encounter_id: str) -> Iterator[asyncio.Event]:
-        """An event set when the encounter has news (call from the event loop)."""
-        wake = asyncio.Event()
-        entry = (asyncio.get_running_loop(), wake)
-        with self._lock:
-            self._waiting.setdefault(encounter_id, set()).add(entry)
-        try:
-            yield wake
-        finally:
-            with self._lock:
-                waiting = self._waiting.get(encounter_id)
-                if waiting is not None:
-                    waiting.discard(entry)
-                    if not waiting:
-                        del self._waiting[encounter_id]
+    @property
+    def listening(self) -> bool:
+        """Whether other processes' writes reach this hub as they happen (LISTEN/NOTIFY)."""
+        listener = self._listener
+        return listener is not None and listener.connected
 
-    def notify(self, encounter_id: str) -> None:
-        """Wake the streams of one encounter."""
+    def poll_interval(self) -> float:
+        """Seconds a channel waits before it asks the database: :attr:`poll_s`, or
+        :data:`LISTENING_POLL_S` while the database tells of every write."""
+        return LISTENING_POLL_S if self.listening else self.poll_s
+
+    def channel(self, encounter: Encounter, store: Store) -> Channel:
+        """The encounter's channel in the running event loop (call from that loop)."""
+        loop = asyncio.get_running_loop()
+        if not self._listen_asked:
+            self._listen_asked = True
+            self._listener = store.listen(self._heard)
         with self._lock:
-            waiting = list(self._waiting.get(encounter_id, ()))
-        for loop, wake in waiting:
-            with suppress(RuntimeError):  # the loop is closed: the server is stopping
-                loop.call_soon_threadsafe(wake.set)
+            for found in self._channels.get(encounter.id, ()):
+                if found.loop is loop and not found.ended:
+                    return found
+            made = Channel(self, encounter, store, loop)
+            self._channels.setdefault(encounter.id, []).append(made)
+        made.start()
+        return made
+
+    def _gone(self, channel: Channel) -> None:
+        with self._lock:
+            found = self._channels.get(channel.encounter.id)
+            if found is not None and channel in found:
+                found.remove(channel)
+                if not found:
+                    del self._channels[channel.encounter.id]
+
+    def notify(self, encounter_id: str, *, fresh: bool = False) -> None:
+        """Wake the streams of one encounter: after a write of this process (its cached game
+        holds the record), or, ``fresh``, after another's (the database is asked)."""
+        with self._lock:
+            channels = list(self._channels.get(encounter_id, ()))
+        for channel in channels:
+            channel.wake_threadsafe(fresh=fresh)
+
+    def _heard(self, encounter_id: str | None) -> None:
+        """The listener's news: a write of another process (None: anything may have been
+        written, the listener was not listening)."""
+        if encounter_id is not None:
+            self.notify(encounter_id, fresh=True)
+            return
+        with self._lock:
+            channels = [c for found in self._channels.values() for c in found]
+        for channel in channels:
+            channel.wake_threadsafe(fresh=True)
 
     def close(self) -> None:
-        """Wake every stream so that it ends (the server is stopping)."""
+        """End every stream (the server is stopping)."""
         self.closed = True
-        with self._lock:
-            encounters = list(self._waiting)
-        for encounter_id in encounters:
-            self.notify(encounter_id)
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.stop()
+        self._heard(None)
+
+
+@dataclass(eq=False)
+class Feed:
+    """One stream's place in its channel: the frames waiting to be sent, and how far its
+    viewer has been told (None until its first view is sent)."""
+
+    subscriber: Subscriber
+    sent: int | None = None
+    frames: deque[bytes] = field(default_factory=deque)
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    wanted: bool = False
+    """A look it was left out of (still sending), or more to send than one look gives."""
+    error: BaseException | None = None
+    ended: bool = False
+
+    def push(self, frames: list[bytes]) -> None:
+        if frames:
+            self.frames.extend(frames)
+            self.ready.set()
+
+    def fail(self, error: BaseException) -> None:
+        self.error = error
+        self.ready.set()
+
+    def end(self) -> None:
+        self.ended = True
+        self.ready.set()
+
+
+class Channel:
+    """One encounter's streams in one event loop. A wake-up (:meth:`wake`) makes one look at
+    the encounter, in one worker thread, for all its streams: the database asked at most once,
+    the game read once per viewer, each viewer told only what it may be told
+    (:meth:`Subscriber.advance`); the frames go to each stream's :class:`Feed` without another
+    thread hop."""
+
+    def __init__(
+        self, hub: Hub, encounter: Encounter, store: Store, loop: asyncio.AbstractEventLoop
+    ) -> None:
+        self.hub = hub
+        self.encounter = encounter
+        self.store = store
+        self.loop = loop
+        self.feeds: list[Feed] = []
+        self.ended = False
+        self._wake = asyncio.Event()
+        self._fresh = True
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = self.loop.create_task(self._run())
+
+    def join(self, feed: Feed) -> None:
+        self.feeds.append(feed)
+
+    def leave(self, feed: Feed) -> None:
+        with suppress(ValueError):
+            self.feeds.remove(feed)
+        if not self.feeds:
+            self._wake.set()  # the channel ends
+
+    def wake(self, *, fresh: bool) -> None:
+        """Look at the encounter again (call from the loop); ``fresh``: ask the database."""
+        self._fresh = self._fresh or fresh
+        self._wake.set()
+
+    def wake_threadsafe(self, *, fresh: bool) -> None:
+        with suppress(RuntimeError):  # the loop is closed: the server is stopping
+            self.loop.call_soon_threadsafe(partial(self.wake, fresh=fresh))
+
+    async def _run(self) -> None:
+        try:
+            while self.feeds and not self.hub.closed:
+                try:
+                    async with asyncio.timeout(self.hub.poll_interval()):
+                        await self._wake.wait()
+                except TimeoutError:
+                    self._fresh = True
+                if not self.feeds or self.hub.closed:
+                    break
+                self._wake.clear()
+                fresh, self._fresh = self._fresh, False
+                looked = []
+                for feed in self.feeds:
+                    if feed.sent is None or feed.error is not None:
+                        continue
+                    if feed.frames:  # still sending: it asks again once done
+                        feed.wanted = True
+                    else:
+                        looked.append(feed)
+                if not looked:
+                    continue
+                try:
+                    found = await run_in_threadpool(self._look, looked, fresh)
+                except Exception as error:  # the encounter cannot be read: end its streams
+                    for feed in self.feeds:
+                        feed.fail(error)
+                    break
+                for feed, (frames, sent, more) in zip(looked, found, strict=True):
+                    if isinstance(frames, BaseException):
+                        feed.fail(frames)
+                        continue
+                    feed.sent = sent
+                    feed.wanted = feed.wanted or more
+                    feed.push(frames)
+        finally:
+            self.ended = True
+            self.hub._gone(self)
+            for feed in self.feeds:
+                feed.end()
+
+    def _look(
+        self, feeds: list[Feed], fresh: bool
+    ) -> list[tuple[list[bytes] | BaseException, int, bool]]:
+        """Each feed's new frames (in a worker thread): the encounter's last record asked
+        once (``fresh``), or the game this process caches."""
+        last = self.store.last_seq(self.encounter.id) if fresh else None
+        found: list[tuple[list[bytes] | BaseException, int, bool]] = []
+        for feed in feeds:
+            assert feed.sent is not None
+            try:
+                found.append(feed.subscriber.advance(feed.sent, last))
+            except Exception as error:  # this viewer's stream ends; the others go on
+                found.append((error, feed.sent, False))
+        return found
 
 
 class Stream(StreamingResponse):
@@ -189,6 +358,9 @@ class Subscriber:
     """(record, index in the record's events) of the last event sent, when known."""
     looked: int = field(default=-1, init=False, repr=False)
     """The last record of the log this stream looked at (no new record: no work)."""
+    _keys: list[tuple[int, int]] = field(default_factory=list, init=False, repr=False)
+    _keys_seq: int = field(default=-1, init=False, repr=False)
+    """The record :attr:`_keys` reach (-1: none yet)."""
 
     def whole_view(self) -> tuple[int, dict[str, Any]]:
         with self.encounter.reading() as replayed:
@@ -205,32 +377,58 @@ class Subscriber:
             return int(shown["seq"]), shown
 
     def _told_keys(self, replayed: Replayed) -> list[tuple[int, int]]:
-        """(record, index in its events) of each event this viewer is told, in order."""
+        """(record, index in its events) of each event this viewer is told, in order.
+
+        Kept from one look to the next: the records since the last look are read alone while
+        each of them is an action still in force (no undo among them: an undo is a record with
+        no events, and it is the only way an earlier record leaves the game); else all of
+        them are read again."""
         game = replayed.game
-        return [
-            (seq, index - start)
-            for seq, (start, end) in replayed.spans.items()
-            for index in range(start, end)
-            if viewer_sees(game, self.role, self.character, game.events[index])
-        ]
+        spans = replayed.spans
+        new = range(self._keys_seq + 1, replayed.seq + 1)
+        if self._keys_seq < 0 or self._keys_seq > replayed.seq or any(s not in spans for s in new):
+            self._keys = [
+                (seq, index - start)
+                for seq, (start, end) in spans.items()
+                for index in range(start, end)
+                if viewer_sees(game, self.role, self.character, game.events[index])
+            ]
+        else:
+            for seq in new:
+                start, end = spans[seq]
+                self._keys += [
+                    (seq, index - start)
+                    for index in range(start, end)
+                    if viewer_sees(game, self.role, self.character, game.events[index])
+                ]
+        self._keys_seq = replayed.seq
+        return self._keys
 
     def catch_up(self, store: Store, sent: int, *, polled: bool = True) -> tuple[list[bytes], int]:
-        """The frames after ``sent`` (in this viewer's sequence), and the number they reach.
+        """The frames after ``sent`` (in this viewer's sequence), and the number they reach:
+        :meth:`advance`, the database asked for the last record (``polled``) or not."""
+        last = store.last_seq(self.encounter.id) if polled else None
+        frames, upto, _more = self.advance(sent, last)
+        return frames, upto
 
-        Woken by a write of this process (``polled`` false), the game it cached is enough: no
-        question to the database, whatever the number of streams; the poll (``polled``) asks the
-        database, for the records other processes wrote."""
+    def advance(self, sent: int, last: int | None) -> tuple[list[bytes], int, bool]:
+        """The frames after ``sent`` (in this viewer's sequence), the number they reach, and
+        whether there is more to send than one go gives (:data:`MAX_FRAMES`).
+
+        ``last`` None (woken by a write of this process): the game it cached is enough, no
+        question to the database; else ``last`` is the log's last record as the database gave
+        it (the records other processes wrote are read)."""
         if self.role == "gm":
-            return self._records(store, sent, polled=polled)
-        if polled:
-            if store.last_seq(self.encounter.id) == self.looked:
-                return [], sent
-            at_least = None
-        else:
+            return self._records(sent, last)
+        if last is None:
             cached = self.encounter.cached_seq()
             if cached is None or cached == self.looked:
-                return [], sent
+                return [], sent, False
             at_least = cached
+        elif last == self.looked:
+            return [], sent, False
+        else:
+            at_least = last
         with self.encounter.reading(at_least=at_least) as replayed:
             self.looked = replayed.seq
             keys = self._told_keys(replayed)
@@ -238,44 +436,47 @@ class Subscriber:
                 sent > 0 and self.last_told is not None and keys[sent - 1] != self.last_told
             ):  # something this viewer perceived was undone: tell it again
                 seq, shown = self.whole_view()
-                return [frame("view", seq, shown)], seq
+                return [frame("view", seq, shown)], seq, False
             if len(keys) == sent:
-                return [], sent
+                return [], sent, False
             upto = min(len(keys), sent + MAX_FRAMES)
             game = replayed.game
             events = [game.events[replayed.spans[k[0]][0] + k[1]] for k in keys[sent:upto]]
             told_now = tell(game, self.role, self.character, events, self.lang)
             self.last_told = keys[upto - 1]
-            if upto < len(keys):
+            more = upto < len(keys)
+            if more:
                 self.looked = -1  # more to send: look again at once
-            return [frame("events", upto, {"seq": upto, "events": told_now})], upto
+            return [frame("events", upto, {"seq": upto, "events": told_now})], upto, more
 
-    def _records(self, store: Store, sent: int, *, polled: bool) -> tuple[list[bytes], int]:
+    def _records(self, sent: int, last: int | None) -> tuple[list[bytes], int, bool]:
         """The GM's frames: one per record after ``sent``."""
         at_least: int | None = None
-        if not polled:
+        if last is None:
             cached = self.encounter.cached_seq()
             if cached is None or cached <= sent:
-                return [], sent
+                return [], sent, False
             at_least = sent + 1
-        elif store.last_seq(self.encounter.id) == sent:
-            return [], sent
+        elif last == sent:
+            return [], sent, False
+        elif last > sent:
+            at_least = last
         frames: list[bytes] = []
         with self.encounter.reading(at_least=at_least) as replayed:
             if replayed.seq < sent:  # the client knows of records this log lacks
                 seq, shown = self.whole_view()
-                return [frame("view", seq, shown)], seq
+                return [frame("view", seq, shown)], seq, False
             upto = min(replayed.seq, sent + MAX_FRAMES)
             for seq in range(sent + 1, upto + 1):
                 span = replayed.spans.get(seq)
                 if span is None:  # undone, or an undo: the story changed, tell it again
                     seq, shown = self.whole_view()
-                    return [*frames, frame("view", seq, shown)], seq
+                    return [*frames, frame("view", seq, shown)], seq, False
                 events = replayed.game.events[span[0] : span[1]]
                 told = events_for(replayed.game, "gm", None, events, self.lang)
                 if told:
                     frames.append(frame("events", seq, {"seq": seq, "events": told}))
-            return frames, upto
+            return frames, upto, upto < replayed.seq
 
 
 async def stream(
@@ -284,33 +485,36 @@ async def stream(
     hub: Hub,
     after: int | None,
     *,
-    poll_s: float = POLL_S,
     keepalive_s: float = KEEPALIVE_S,
 ) -> AsyncIterator[bytes]:
-    """The viewer's stream, from record ``after`` (None: its whole view first)."""
-    encounter_id = subscriber.encounter.id
-    with hub.subscribe(encounter_id) as wake:
+    """The viewer's stream, from record ``after`` (None: its whole view first): the frames its
+    encounter's :class:`Channel` hands it."""
+    channel = hub.channel(subscriber.encounter, store)
+    feed = Feed(subscriber)
+    channel.join(feed)
+    try:
         if after is None:
             sent, shown = await run_in_threadpool(subscriber.whole_view)
             yield frame("view", sent, shown)
         else:
             sent = after
-        quiet_since = time.monotonic()
-        polled = True
-        while not hub.closed:
-            frames, sent = await run_in_threadpool(
-                partial(subscriber.catch_up, store, sent, polled=polled)
-            )
-            for data in frames:
-                yield data
-            if frames:
-                quiet_since = time.monotonic()
-                continue  # perhaps more to catch up
-            polled = True
-            with suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), timeout=poll_s)
-                polled = False  # woken by a write of this process
-            wake.clear()
-            if time.monotonic() - quiet_since >= keepalive_s:
+        feed.sent = sent
+        channel.wake(fresh=True)  # what was written meanwhile
+        while True:
+            while feed.frames:
+                yield feed.frames.popleft()
+            if feed.error is not None:
+                raise feed.error
+            if feed.ended or hub.closed:
+                return
+            if feed.wanted:
+                feed.wanted = False
+                channel.wake(fresh=True)
+            feed.ready.clear()
+            try:
+                async with asyncio.timeout(keepalive_s):
+                    await feed.ready.wait()
+            except TimeoutError:
                 yield b": keep-alive\n\n"
-                quiet_since = time.monotonic()
+    finally:
+        channel.leave(feed)
