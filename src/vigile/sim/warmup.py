@@ -23,7 +23,7 @@ once: the second waits, then loads what the first cached.
 
 ``python -m vigile.sim.warmup [--background] SCENARIO...`` compiles the kernels of the given
 scenario files or bundled names (``-`` reads one scenario's JSON from standard input; no name:
-the bundled :data:`WARM_SCENARIOS`); ``--background`` lowers its priority first.
+every bundled scenario of a game with a kernel); ``--background`` lowers its priority first.
 """
 
 from __future__ import annotations
@@ -37,21 +37,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-COMPILE_S: dict[str, float] = {"skirmish": 30.0, "dnd35": 45.0, "starfinder": 45.0}
-"""About how long a game's kernel's first compile takes on one idle core (``bench/simulate.py
---compile`` measures them: the night raid 21-26 s, the D&D kernel about 37 s; twice that on a
+COMPILE_S = 35.0
+"""About how long a kernel's first compile takes on one idle core (``bench/simulate.py
+--compile`` measures each: the night raid 21-26 s, the D&D kernel about 37 s; twice that on a
 busy machine); what the user is told to expect, and what the engine's work is weighed
-against."""
-DEFAULT_COMPILE_S = 45.0
-"""The same, for a game not in :data:`COMPILE_S`."""
-WARM_SCENARIOS = (
-    "night-raid",
-    "sk-s5-street",
-    "dnd35-invisible-intruder",
-    "starfinder-infiltration",
-)
-"""Bundled scenarios whose kernels, between them, are every compiled kernel vigile ships: the
-skirmish raid and day encounter, the D&D 3.5 and Starfinder rounds."""
+against. One figure for every game: the simulator names none."""
 POLL_S = 0.1
 """How often :func:`compile_in_child` looks at its child (and lets Ctrl-C in)."""
 LOCK_NAME = "vigile-compile.lock"
@@ -94,7 +84,8 @@ def is_compiled(kernel: Any) -> bool:
 
 def compile_seconds(ruleset: str) -> float:
     """About how long the first compile of a game's kernel takes (:data:`COMPILE_S`)."""
-    return COMPILE_S.get(ruleset, DEFAULT_COMPILE_S)
+    del ruleset  # the same for every game
+    return COMPILE_S
 
 
 def kernel_cached(ruleset: str) -> bool:
@@ -267,14 +258,28 @@ def warm(scenario: Any) -> bool:
     kernel, or the scenario is beyond it."""
     import numpy as np
 
-    from vigile.sim.simulate import _kernel
+    from vigile import registry
 
-    kernel = _kernel(scenario)
+    plugin = registry.get(scenario.ruleset)
+    kernel = None if plugin.kernel is None else plugin.load(plugin.kernel)(scenario)
     if kernel is None:
         return False
     with _compile_lock():
         kernel.play(1, np.random.default_rng(0))
     return True
+
+
+def _kernel_scenarios() -> list[str]:
+    """The bundled scenarios of the games that have a kernel: between them, every kernel
+    vigile ships (the first of a kind compiles it, the others load it)."""
+    from vigile import registry
+    from vigile.scene.loader import bundled_names, load_scenario
+
+    return [
+        name
+        for name in bundled_names()
+        if registry.get(load_scenario(name).ruleset).kernel is not None
+    ]
 
 
 def main(argv: list[str]) -> int:
@@ -295,7 +300,7 @@ def main(argv: list[str]) -> int:
     mark = None if argv else warm_mark()
     if mark is not None and mark.exists():
         return 0
-    for name in argv or WARM_SCENARIOS:
+    for name in argv or _kernel_scenarios():
         warm(load_scenario(name))
     if mark is not None:
         mark.parent.mkdir(parents=True, exist_ok=True)
