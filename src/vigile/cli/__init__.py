@@ -187,6 +187,26 @@ def _one_ruleset(name: str) -> typer.Typer:
     return root
 
 
+MAP_COMMANDS = ("riskmap", "route")
+"""Commands run without building the whole command (:func:`_command_for`): a map is a
+fraction of a second of work, which building every command would double."""
+
+
+def _maps() -> typer.Typer:
+    """Just ``vigile riskmap …`` and ``vigile route …`` (:mod:`vigile.cli.sim`), without the
+    help's texts (their pages come from the whole command)."""
+    from vigile.cli.sim import app as sim_app
+
+    root = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+
+    @root.callback()
+    def options() -> None:
+        """The map commands."""
+
+    root.registered_commands.extend(sim_app.registered_commands)
+    return root
+
+
 def __getattr__(name: str) -> typer.Typer:
     """``vigile.cli.app`` and ``vigile.cli.check_app``, built on first use (and again when a
     game is registered since)."""
@@ -205,7 +225,8 @@ state between invocations)."""
 
 def _command_for(argv: list[str]) -> Any:
     """The click command to run ``argv``: ``vigile check GAME …`` only builds that game's
-    checks (a check at the table starts fast), anything else the whole command."""
+    checks (a check at the table starts fast), ``riskmap`` and ``route`` only themselves
+    (:data:`MAP_COMMANDS`), anything else the whole command."""
     from vigile.cli.common import help_lang
 
     lang = help_lang()
@@ -213,6 +234,11 @@ def _command_for(argv: list[str]) -> Any:
         key = (f"check {argv[1]} {lang.value}", registry.version())
         if key not in _COMMANDS:
             _COMMANDS[key] = typer.main.get_command(_one_ruleset(argv[1]))
+        return _COMMANDS[key]
+    if argv[:1] and argv[0] in MAP_COMMANDS and not {"--help", "-h"} & set(argv):
+        key = (f"maps {lang.value}", registry.version())
+        if key not in _COMMANDS:
+            _COMMANDS[key] = typer.main.get_command(_maps())
         return _COMMANDS[key]
     key = (f"all {lang.value}", registry.version())
     if key not in _COMMANDS:

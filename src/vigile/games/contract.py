@@ -26,17 +26,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from vigile import registry
 from vigile.awareness.vocabulary import Attitude
 from vigile.engine.events import DETECTING, Perception
-from vigile.engine.game import Game, TurnHooks
 from vigile.errors import InputError
 from vigile.io.risk_view import MapBoard, RiskGrid
 from vigile.registry import GamePlugin, PluginError
 from vigile.scene.geometry import Barriers
 from vigile.scene.model import Scenario
+
+if TYPE_CHECKING:
+    from vigile.engine.game import Game, TurnHooks
 
 __all__ = [
     "DETECTING",
@@ -51,6 +53,16 @@ __all__ = [
     "TurnHooks",
     "risk_map",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``Game`` and ``TurnHooks``, imported on first use: a risk map plays no turn, and the
+    engine's live play costs ``vigile riskmap`` a tenth of a second to import."""
+    if name in ("Game", "TurnHooks"):
+        from vigile.engine import game
+
+        return getattr(game, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)

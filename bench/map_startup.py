@@ -1,0 +1,114 @@
+"""Benchmark of the map commands' start: ``vigile riskmap`` and ``vigile route`` against the
+same map computed in a process that has already run it.
+
+For each command below, the CPU seconds (user + system, so that a shared machine's load
+weighs less than on wall time) of:
+
+- ``cli``: ``python -m vigile ARGS`` in a fresh process, as a user runs it: the interpreter,
+  the imports, the command's set-up (building the command, reading the messages) and the map;
+- ``in-process``: the same ``main(ARGS)`` called again in a process that ran it once (its
+  imports done, its caches warm): the map's own work, rendering included;
+
+min and median of ``--rounds`` rounds each, interleaved, and the ratio of the medians. Goal:
+``cli`` within 2x of ``in-process``. ``--src DIR`` measures another checkout's ``src`` (the
+code before a change), in the same run.
+
+Run: ``.venv/bin/python bench/map_startup.py [--rounds 5] [--src DIR]``; ``-X importtime`` of
+one command shows where its imports go (``python -X importtime -m vigile riskmap ...``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+
+COMMANDS = {
+    "riskmap sight": ["riskmap", "night-raid", "--attitude", "half"],
+    "riskmap noise": ["riskmap", "night-raid", "--attitude", "half", "--noise", "conversation"],
+    "route": ["route", "night-raid", "--from", "60,14", "--to", "110,62", "--attitude", "half"],
+    "riskmap d20": ["riskmap", "dnd35-invisible-intruder", "--attitude", "half"],
+}
+GOAL = 2.0
+"""The most the command may take, as a multiple of the same map computed in-process."""
+
+IN_PROCESS = """
+import io, sys, time
+from contextlib import redirect_stdout
+from vigile.cli import main
+args = sys.argv[1:]
+with redirect_stdout(io.StringIO()):
+    assert main(args) == 0
+start = time.process_time()
+with redirect_stdout(io.StringIO()):
+    main(args)
+print(time.process_time() - start)
+"""
+
+
+def _env(src: str | None) -> dict[str, str]:
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = os.path.abspath(src)
+    return env
+
+
+def cli_cpu(args: list[str], src: str | None) -> float:
+    """CPU seconds of one fresh ``python -m vigile ARGS``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        [sys.executable, "-m", "vigile", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=_env(src),
+        check=False,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"vigile {' '.join(args)} failed: {done.stderr.decode()[-400:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def in_process_cpu(args: list[str], src: str | None) -> float:
+    """CPU seconds of ``main(ARGS)`` run a second time in one process."""
+    done = subprocess.run(
+        [sys.executable, "-c", IN_PROCESS, *args],
+        capture_output=True,
+        text=True,
+        env=_env(src),
+        check=True,
+    )
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--src", help="another checkout's src folder, measured as well")
+    options = parser.parse_args()
+    trees: list[tuple[str, str | None]] = [("this tree", None)]
+    if options.src:
+        trees.insert(0, (options.src, options.src))
+    print(f"load average: {os.getloadavg()[0]:.2f} (1 min); CPU seconds, min / median")
+    print(f"{'command':16} {'tree':22} {'cli':>15} {'in-process':>15} {'ratio':>7}  goal")
+    for name, args in COMMANDS.items():
+        for label, src in trees:
+            cli: list[float] = []
+            inside: list[float] = []
+            for _ in range(options.rounds):  # interleaved: the load weighs on both alike
+                cli.append(cli_cpu(args, src))
+                inside.append(in_process_cpu(args, src))
+            ratio = statistics.median(cli) / statistics.median(inside)
+            print(
+                f"{name:16} {label[-22:]:22} "
+                f"{min(cli):6.3f} / {statistics.median(cli):6.3f} "
+                f"{min(inside):6.3f} / {statistics.median(inside):6.3f} "
+                f"{ratio:6.2f}x  <= {GOAL:.0f}x {'ok' if ratio <= GOAL else 'over'}"
+            )
+
+
+if __name__ == "__main__":
+    main()
