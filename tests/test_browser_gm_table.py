@@ -82,6 +82,12 @@ def test_the_end_turn_preview_lists_its_checks(chromium: Any, server: Server, de
     assert page.get_attribute("#preview .checks li .odds", "data-chance") == "5/9"
     page.click("#preview .checks li summary")
     assert "[SK-V3]" in page.inner_text("#preview .checks li .explain")
+    # the same from the status bar's button, beside "End turn", whatever the form holds
+    page.select_option("#do", "wait")
+    page.wait_for_function("() => !document.querySelector('#preview .checks')")
+    page.click("#end-turn-odds")
+    page.wait_for_selector("#preview .checks li")
+    assert page.get_attribute("#preview .checks li .odds", "data-chance") == "5/9"
     assert not page.vigile_errors
     page.context.close()
 

@@ -38,6 +38,18 @@ Dice: a live action draws its faces from a generator of its own (the encounter's
 action's sequence number), or takes the GM's physical dice one by one: :class:`LiveFaces`
 records every face, and when the GM's dice run out it raises :class:`NeedDice` with the check
 about to be rolled (who rolls, the odds) so the caller can ask for the next die.
+
+The table's dice (issue 36), rulings where the texts are silent:
+
+* [R] A check whose outcome cannot depend on its dice (its chance is 0 or 1, and so is every
+  other chance it reports: :func:`decided`) asks the table for no die: the faces its rule reads
+  are drawn and logged, and a preview lists it "decided without dice" with its rules.
+* [R] A patrol's scatter die (SK-G1) thrown at the table is read as a bearing in degrees,
+  0 up to 360, counter-clockwise from the x axis as the ``scatter`` action and the patrol events
+  give it; it is asked for each patrol group the GM left to the rules this turn (LP-6), in the
+  order the game moves them (:class:`TableRng`).
+* [R] An encounter may switch between vigile's dice and the table's mid-game (a ``dice``
+  record: :meth:`vigile.live.Encounter.set_dice`); an undo takes back an action, never that.
 """
 
 from __future__ import annotations

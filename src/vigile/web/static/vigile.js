@@ -10,40 +10,53 @@
     var box = root.querySelector("[data-refresh]");
     if (!box) return;
     var stream = box.getAttribute("data-stream");
-    var pending = null;
-    function refresh() {
+    var pending = null, inflight = false, again = false, wanted = 0;
+    function shownSeq() {  // the record the GM's panels show (null on other pages)
+      var at = box.querySelector("#status[data-seq]");
+      return at ? +at.getAttribute("data-seq") : null;
+    }
+    // one request at a time: news during a request asks again after it, only if the panels
+    // it brought are older than the news (a refresh landing mid-gesture redraws the map)
+    function refresh(seq, told) {  // told: by the stream, about record seq (0: unknown)
+      if (seq) wanted = Math.max(wanted, seq);
+      if (inflight) { if (told) again = true; return; }
       if (pending) return;
       pending = setTimeout(function () {
         pending = null;
+        inflight = true;
+        again = false;
         var include = box.getAttribute("data-refresh-include");
         var values = {};
         if (include) {
           var el = document.querySelector(include);
           if (el && el.name) values[el.name] = el.value;
         }
-        if (box.hasAttribute("data-stream") && !box.hasAttribute("data-refresh-oob")) {
-          htmx.ajax("GET", box.getAttribute("data-refresh"), {target: box, swap: "innerHTML", values: values});
-        } else {
-          // the GM's panels come out of band, each in its place: the form being filled stays
-          // as it is; its preview (odds of the state now) is asked again
-          htmx.ajax("GET", box.getAttribute("data-refresh"), {target: box, swap: "none", values: values}).then(function () {
-            var form = document.getElementById("action-form"), shown = document.getElementById("preview");
-            if (form && shown && shown.textContent.trim()) htmx.trigger(form, "preview");
-          });
+        var oob = !box.hasAttribute("data-stream") || box.hasAttribute("data-refresh-oob");
+        // the GM's panels come out of band, each in its place: the form being filled stays
+        // as it is; its preview (odds of the state now) is asked again
+        var asked = htmx.ajax("GET", box.getAttribute("data-refresh"),
+          {target: box, swap: oob ? "none" : "innerHTML", values: values});
+        function done() {
+          inflight = false;
+          var shown = shownSeq();
+          if (again && (shown === null || !wanted || wanted > shown)) { refresh(0, false); return; }
+          var form = document.getElementById("action-form"), preview = document.getElementById("preview");
+          if (oob && form && preview && preview.textContent.trim()) htmx.trigger(form, "preview");
         }
+        if (asked && asked.then) asked.then(done, done); else inflight = false;
       }, 0);
     }
     function news(event) {  // a record this page already shows (its own action): no refresh
-      var at = box.querySelector("#status[data-seq]");
-      if (at && event.lastEventId && +event.lastEventId <= +at.getAttribute("data-seq")) return;
-      refresh();
+      var seq = +event.lastEventId || 0, shown = shownSeq();
+      if (shown !== null && seq && seq <= shown) return;
+      refresh(seq, true);
     }
-    box.vigileRefresh = refresh;
+    box.vigileRefresh = function () { refresh(0, false); };
     if (!stream || !window.EventSource) return;
     var source = new EventSource(stream);
     // a stream resuming after the page's own view (?after=) sends no first view to skip
     var first = !/[?&]after=/.test(stream);
-    source.addEventListener("view", function () { if (first) { first = false; return; } refresh(); });
+    source.addEventListener("view", function (event) { if (first) { first = false; return; } refresh(+event.lastEventId || 0, true); });
     source.addEventListener("events", news);
     source.addEventListener("open", function () { document.body.classList.remove("offline"); });
     source.addEventListener("error", function () { document.body.classList.add("offline"); first = false; });

@@ -1,0 +1,81 @@
+"""What the GM's odds preview costs (issue 36): the checks an action will roll, listed before it
+is played, on the night raid with 12 listeners (Kage moves fast onto the wall's top: a fumble
+roll and, with stand-in 1s, a noise check for each guard).
+
+Side by side in one run, on this process's CPU clock:
+
+* ``restart``: the preview as it was before issue 36: the action played again on a new copy of
+  the game for each die (each missing die stops it, a stand-in is added, a fresh copy replays);
+* ``once``: :meth:`vigile.live.Encounter.preview`: one copy, the stand-ins given as the dice are
+  asked (and every check listed, those decided without dice included);
+* ``end-turn``: the preview of ending that turn.
+
+    python bench/preview.py [--rounds 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import statistics
+import time
+
+from vigile.engine.live import LiveFaces, NeedDice, action_generators, parse_action
+from vigile.live import Encounter
+from vigile.scene.loader import bundled_path
+from vigile.store import Store
+
+MOVE = {"do": "move", "actor": "Kage", "to": [60, 10], "speed": "fast"}
+
+
+def restart(encounter: Encounter, data: dict[str, object]) -> int:
+    """The preview before issue 36: a fresh copy of the game for each die asked."""
+    action = parse_action(data)
+    with encounter.reading() as replayed:
+        game = copy.deepcopy(replayed.game)
+        seq = replayed.seq + 1
+    faces: list[int] = []
+    checks = 0
+    while True:
+        trial = copy.deepcopy(game)
+        dice_rng, rng = action_generators(encounter.row.seed, seq)
+        trial.rng, trial.faces = rng, LiveFaces(dice_rng, faces, physical=True)
+        try:
+            trial.apply(action)
+        except NeedDice:
+            faces.append(1)
+            checks += 1
+            continue
+        return checks
+
+
+def timed(call: object, rounds: int) -> list[float]:
+    found = []
+    for _ in range(rounds):
+        start = time.thread_time()
+        call()  # type: ignore[operator]
+        found.append((time.thread_time() - start) * 1000)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=30)
+    rounds = parser.parse_args().rounds
+    store = Store("sqlite://")
+    text = bundled_path("night-raid").read_text("utf-8")
+    encounter, _ = Encounter.create(store, text=text, fmt="yaml", source="night-raid", seed=7)
+    dice = restart(encounter, MOVE)
+    ahead = encounter.preview(MOVE)
+    print(f"the move: {dice} dice asked, {len(ahead.checks)} checks listed")
+    for name, call in (
+        ("restart", lambda: restart(encounter, MOVE)),
+        ("once", lambda: encounter.preview(MOVE)),
+        ("end-turn", lambda: encounter.preview({"do": "end-turn"})),
+    ):
+        ms = timed(call, rounds)
+        print(f"{name:>9}: median {statistics.median(ms):7.1f} ms  max {max(ms):7.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
