@@ -18,7 +18,7 @@ when the page changed. The machine's load average is printed before and after: o
 machine the figures move with it.
 
 ``--server`` measures instead, in this process and on this thread's CPU clock (so that other
-processes' load weighs less), what the server does for one action reaching 8 player pages,
+processes' load weighs less), what the server does for an end of turn reaching 8 player pages,
 side by side in one run: each page's whole panel with the board drawn again (as before issue
 36), the whole panel with the board kept (:func:`vigile.web.mapsvg.board_layers`), and the
 news a page asks for (:func:`vigile.live.views.character_news`, ``_play_news.html``).
@@ -129,7 +129,7 @@ def server_side(actions: int, rounds: int) -> None:
         panel, news = env.get_template("_play_panel.html"), env.get_template("_play_news.html")
         words = {"lang": lang, "t": pagetext.translator(lang)}
         marks = {who: pages.player_context(encounter, who, lang)["mark"] for who in PLAYERS}
-        encounter.act(plan[actions % len(plan)])  # the action the pages are told of
+        encounter.act({"do": "end-turn"})  # told to every page: the patrols move (SK-G1)
         drawn = mapsvg.board_layers
 
         def redrawn(scenario: object, board: object, **kw: object) -> mapsvg.MapModel:
@@ -166,7 +166,7 @@ def server_side(actions: int, rounds: int) -> None:
                 spent[name].append(1000 * (time.thread_time() - before))
         store.close()
     first = statistics.median(spent["whole panel, board drawn"])
-    print(f"server, 8 player pages told of one action ({actions} played before; CPU ms):")
+    print(f"server, 8 player pages told of an end of turn ({actions} actions before; CPU ms):")
     for name in ways:
         median = statistics.median(spent[name])
         print(

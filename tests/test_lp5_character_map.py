@@ -204,9 +204,9 @@ def test_a_board_is_drawn_once_per_door_state() -> None:
 
 
 def test_a_page_s_news_are_what_it_was_told_since_its_mark(store: Store) -> None:
-    """A page that shows Kage's view as of its mark asks for the news: the same view, but only
-    the events told since; after an undo of something it showed, its mark is no longer one of
-    the game's, and it gets its whole view again."""
+    """A page that shows Kage's view as of its mark asks for the news: the events told since,
+    and the rest only where it changed; after an undo of something it showed, its mark is no
+    longer one of the game's, and it gets its whole view again."""
     from vigile.live.views import character_news, view_mark
 
     encounter = encounter_of(store, "night-raid", seed=7)
@@ -214,25 +214,34 @@ def test_a_page_s_news_are_what_it_was_told_since_its_mark(store: Store) -> None
     encounter.act(grapple)
     with encounter.reading() as replayed:
         whole = character_view(encounter, replayed, "Kage", Lang.EN)
-    mark = view_mark(whole["seq"], whole["events"][-1])
-    assert mark.startswith(f"{whole['seq']}.")
-    with encounter.reading() as replayed:  # nothing new: no event, the same mark
+    mark = view_mark(whole)
+    assert mark.startswith(f"{whole['seq']}.") and mark.count(".") == 2
+    with encounter.reading() as replayed:  # nothing new: no event, nothing changed
         same = character_news(encounter, replayed, "Kage", Lang.EN, mark)
     assert same is not None and same["events"] == [] and same["mark"] == mark
+    assert same["changed"] is False
+    encounter.act({"do": "wait", "actor": "Kage"})  # told, and nothing else changes
+    with encounter.reading() as replayed:
+        waited = character_news(encounter, replayed, "Kage", Lang.EN, mark)
+        whole = character_view(encounter, replayed, "Kage", Lang.EN)
+    assert waited is not None and waited["changed"] is False
+    assert waited["events"] == whole["events"][-1:] and waited["mark"] == view_mark(whole)
+    mark = waited["mark"]
     encounter.act({"do": "move", "actor": "Kage", "to": [60, 14], "speed": "fast", "climb": True})
     with encounter.reading() as replayed:
         news = character_news(encounter, replayed, "Kage", Lang.EN, mark)
         after = character_view(encounter, replayed, "Kage", Lang.EN)
-    assert news is not None
+    assert news is not None and news["changed"] is True  # he stands elsewhere
     assert news["events"] == after["events"][whole["seq"] :] and news["events"]
     assert news["seq"] == after["seq"] and news["me"] == after["me"] == {
         "name": "Kage", "at": [60.0, 14.0], "alive": True,
     }  # fmt: skip
-    assert news["mark"] == view_mark(after["seq"], after["events"][-1])
+    assert news["mark"] == view_mark(after)
     # the move undone, Kage's page showed events no longer told: its mark is refused
     encounter.undo()
     with encounter.reading() as replayed:
         assert character_news(encounter, replayed, "Kage", Lang.EN, news["mark"]) is None
-        assert character_news(encounter, replayed, "Kage", Lang.EN, mark) is not None
-        for wrong in ("", "x", "99", "1.00000000", f"{whole['seq']}.0"):
+        back = character_news(encounter, replayed, "Kage", Lang.EN, mark)
+        assert back is not None and back["events"] == [] and back["changed"] is False
+        for wrong in ("", "x", "99", "1.0.0", f"{whole['seq']}.00000000.00000000", "99.a.b"):
             assert character_news(encounter, replayed, "Kage", Lang.EN, wrong) is None

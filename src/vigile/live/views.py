@@ -275,39 +275,48 @@ def character_view(
     }
 
 
-def view_mark(seq: int, last: Mapping[str, Any] | None) -> str:
-    """What a page shows as of its view: how many events it was told, and a digest of the
-    last one as it was told it (an undo followed by new events keeps the count, not the
-    events). Made of what the viewer was told: it counts nothing it did not perceive (LP-5)."""
-    if last is None:
-        return str(seq)
-    text = json.dumps(last, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return f"{seq}.{zlib.crc32(text.encode('utf-8')):08x}"
+STATE: Final = ("turn", "outcome", "me", "fellows", "known")
+"""What a character's page shows besides its events: its status, its map's tokens, what it
+knows (a page's news send them only when they changed: :func:`character_news`)."""
+
+
+def _digest(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return f"{zlib.crc32(text.encode('utf-8')):08x}"
+
+
+def view_mark(view: Mapping[str, Any]) -> str:
+    """What a page shows as of a character's whole view: ``seq.last.state``, how many events
+    it was told, a digest of the last one as it was told it (an undo followed by new events
+    keeps the count, not the events), and a digest of the rest (:data:`STATE`). Made of what
+    the viewer was told: it counts nothing it did not perceive (LP-5)."""
+    last = view["events"][-1] if view["events"] else None
+    return f"{view['seq']}.{_digest(last)}.{_digest({k: view[k] for k in STATE})}"
 
 
 def character_news(
     encounter: Encounter, replayed: Replayed, name: str, lang: Lang, mark: str
 ) -> dict[str, Any] | None:
-    """The character's view for a page that shows it as of ``mark`` (:func:`view_mark`): all
-    but the events, of which only those told since; its own ``mark``. None where the page's
-    mark is not one of this game's (an undo took back what it showed): the page needs its
-    whole view again."""
+    """The character's view for a page that shows it as of ``mark`` (:func:`view_mark`): the
+    events told since, the rest with ``changed`` saying whether it differs from what the page
+    shows; its new ``mark``. None where the page's mark is not one of this game's (an undo
+    took back what it showed): the page needs its whole view again."""
     game = replayed.game
-    seq_text = mark.partition(".")[0]
-    if not seq_text.isdigit():
+    parts = mark.split(".")
+    if len(parts) != 3 or not parts[0].isdigit():
         return None
-    seq = int(seq_text)
+    seq = int(parts[0])
     events = told(game, "player", name, game.events)
     if seq > len(events):
         return None
-    last = tell(game, "player", name, events[seq - 1 : seq], lang) if seq else [None]
-    if view_mark(seq, last[0]) != mark:
+    last = tell(game, "player", name, events[seq - 1 : seq], lang)[0] if seq else None
+    if _digest(last) != parts[1]:
         return None
     shown = character_view(encounter, replayed, name, lang, told_from=seq)
-    if shown["events"]:
-        shown["mark"] = view_mark(shown["seq"], shown["events"][-1])
-    else:
-        shown["mark"] = mark
+    state = _digest({k: shown[k] for k in STATE})
+    last = shown["events"][-1] if shown["events"] else last
+    shown["changed"] = state != parts[2]
+    shown["mark"] = f"{shown['seq']}.{_digest(last)}.{state}"
     return shown
 
 

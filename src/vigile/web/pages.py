@@ -674,12 +674,11 @@ def player_context(
         shown = news or character_view(encounter, replayed, name, lang)
         model = mapsvg.board_layers(encounter.scenario, replayed.game.board)
         mapsvg.character_tokens(model, replayed.game, shown)
-    last = shown["events"][-1] if shown["events"] else None
     return {
         "view": shown,
         "map": model,
         "news": news is not None,
-        "mark": shown["mark"] if news is not None else view_mark(shown["seq"], last),
+        "mark": shown["mark"] if news is not None else view_mark(shown),
         "letters": {s: pagetext.awareness_letter(s, lang) for s in pagetext.LADDER},
     }
 

@@ -225,8 +225,14 @@
     if (event.target.matches && event.target.matches(".map-tools select.snap")) mapState.snap = event.target.value;
   });
   window.addEventListener("resize", restoreMaps);
+  // a page's news come in several swaps (out of band): the maps are restored once, before the
+  // frame that shows them is painted
+  var restoring = 0;
+  function restoreSoon() {
+    if (!restoring) restoring = requestAnimationFrame(function () { restoring = 0; restoreMaps(); });
+  }
   ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:afterSwap"].forEach(function (name) {
-    document.addEventListener(name, restoreMaps);
+    document.addEventListener(name, restoreSoon);
   });
 
   // snap: the grid's squares (their centres), a precision, or none (a tenth); a grapple's
