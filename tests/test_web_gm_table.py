@@ -215,3 +215,23 @@ def test_d20_says_round_and_a_blows_target_is_never_the_actor(client: TestClient
         options = re.findall(r'<option value="([^"]*)"', select.group(1))
         assert options[0] == "Jubei"  # the first defender, never Kage himself
         assert not {"Kage", "Tsuki", "Kaze"} & set(options)
+
+
+def test_a_moves_preview_says_what_ending_the_turn_then_rolls(client: TestClient) -> None:
+    """The move itself rolls nothing (half speed: no fumble roll, SK-N3); ending the turn after
+    it rolls the guard's sight test, 15.6 cm away: 5/9 (SK-V3, SK-D1). The map's drag asks
+    without the form's ``then_end`` and gets the move's own checks only."""
+    encounter = start(client, WALK)
+    act(client, encounter, do="move", actor="Ninja", x="25", y="62")
+    act(client, encounter, do="end-turn")
+    form = {"do": "move", "actor": "Ninja", "x": "40", "y": "62"}
+    alone = client.post(f"/encounters/{encounter}/preview?lang=en", data=form, headers=AUTH).text
+    assert "No check" in alone and "Then ending the turn" not in alone
+    shown = client.post(
+        f"/encounters/{encounter}/preview?lang=en", data=form | {"then_end": "1"}, headers=AUTH
+    ).text
+    assert "No check" in shown and "Then ending the turn rolls (1)" in shown
+    later = shown[shown.index('class="then-end"') :]
+    assert "<strong>Guard</strong>" in later and 'data-chance="5/9"' in later
+    view = client.get(f"/api/v1/encounters/{encounter}/view", headers=AUTH).json()
+    assert view["seq"] == 2  # nothing stored

@@ -24,6 +24,7 @@ Whatever a checkpoint holds, the state is the one the whole log's replay gives.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import logging
@@ -41,6 +42,7 @@ from vigile.engine.events import DETECTING, Event
 from vigile.engine.game import Game
 from vigile.engine.live import (
     Asked,
+    EndTurn,
     LiveFaces,
     NeedDice,
     Refusal,
@@ -160,6 +162,9 @@ class Ahead:
     """The rule the patrols' scatter die follows (the game's ``rule_of("patrol")``)."""
     refusal: Refusal | None = None
     error: InputError | None = None
+    ending: int | None = None
+    """Where the checks of the end of the turn that would follow the action begin in
+    :attr:`checks` (None: not asked, or the action is itself the end of the turn)."""
 
 
 @dataclass(frozen=True)
@@ -804,13 +809,22 @@ class Encounter:
             return record
 
     def preview(
-        self, data: object, dice: Sequence[int] = (), bearings: Sequence[float] = ()
+        self,
+        data: object,
+        dice: Sequence[int] = (),
+        bearings: Sequence[float] = (),
+        *,
+        then_end: bool = False,
     ) -> Ahead:
         """The checks ``data`` would roll now, in order, each with its exact odds, and the
         patrols whose scatter dice it would draw, played on a copy of the game
         (:func:`copy.deepcopy`) with ``dice`` and ``bearings`` the table's so far, stand-ins
         after them: nothing here changes. An action the rules refuse has its
-        :class:`Refusal`; bad input raises."""
+        :class:`Refusal`; bad input raises.
+
+        ``then_end``: and the checks ending the turn would then roll (a move rolls none of its
+        own in the d20 games: its Spot and Listen tests come at the end of the round), from
+        :attr:`Ahead.ending` on."""
         action = parse_action(data)
         with self.reading() as replayed:
             game = copy.deepcopy(replayed.game)
@@ -824,8 +838,14 @@ class Encounter:
             game.apply(action)
         except Refusal as refusal:
             ahead.refusal = refusal
+            return ahead
         except InputError as error:
             ahead.error = error
+            return ahead
+        if then_end and not isinstance(action, EndTurn) and game.outcome is None:
+            ahead.ending = len(faces.checks)
+            with contextlib.suppress(InputError):  # a refusal, or the dice: what came is listed
+                game.apply(EndTurn(do="end-turn"))
         return ahead
 
     def pool_left(self, data: object, dice: Sequence[int], bearings: Sequence[float]) -> int:

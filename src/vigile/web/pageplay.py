@@ -293,6 +293,8 @@ class Preview:
     """Each check the action rolls, in order: ``who``, ``check`` (the verdict before the roll,
     :func:`~vigile.io.json_out.verdict_json`), ``dice`` (``3d6``), ``count`` (its faces) and
     ``decided`` (its chance is 0 or 1: no die asked, :func:`~vigile.engine.live.decided`)."""
+    later: list[dict[str, Any]] = field(default_factory=list)
+    """The checks ending the turn would then roll (asked with ``then_end``), as :attr:`checks`."""
     patrols: list[list[str]] = field(default_factory=list)
     """The patrols whose scatter die moves them as the next turn begins, in order."""
     patrol_rule: str | None = None
@@ -317,13 +319,15 @@ def rules_of(check: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(rule for rule in found if rule))
 
 
-def preview(encounter: Encounter, data: dict[str, Any], lang: Lang) -> Preview:
+def preview(
+    encounter: Encounter, data: dict[str, Any], lang: Lang, *, then_end: bool = False
+) -> Preview:
     """The checks ``data`` would trigger now, each with its exact odds, and the patrols' scatter
     dice it would draw (:meth:`~vigile.live.Encounter.preview`: on a copy of the game, with the
     table's dice as stand-ins); nothing is stored, nothing changes."""
     shown = Preview(action=data)
     try:
-        ahead = encounter.preview(data)
+        ahead = encounter.preview(data, then_end=then_end)
     except InputError as error:
         shown.error = str(error)
         return shown
@@ -340,6 +344,9 @@ def preview(encounter: Encounter, data: dict[str, Any], lang: Lang) -> Preview:
             }
         )
     shown.truncated = len(ahead.checks) > MAX_PREVIEW
+    if ahead.ending is not None:
+        shown.later = shown.checks[ahead.ending :]
+        shown.checks = shown.checks[: ahead.ending]
     shown.patrols = ahead.patrols
     shown.patrol_rule = ahead.patrol_rule
     if ahead.refusal is not None:

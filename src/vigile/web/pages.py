@@ -466,7 +466,8 @@ async def preview(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         viewer_gm(ctx, request, encounter_id)
         encounter = ctx.encounter(encounter_id)
         data = _action(fields)
-        shown = pageplay.preview(encounter, data, lang)
+        then_end = fields.get("then_end") == "1"  # the GM's form: and the end of the turn
+        shown = pageplay.preview(encounter, data, lang, then_end=then_end)
     except (Denied, VigileError) as error:
         return guarded(request, lang, error, fragment=True)
     return render(request, "_preview.html", lang, preview=shown, dice=encounter.row.dice)
