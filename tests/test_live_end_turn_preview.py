@@ -201,3 +201,26 @@ def test_a_demo_switches_to_the_tables_dice_for_good(store: Store) -> None:
         assert again.row.dice == "given" and state.done == [first.record.seq]
     with pytest.raises(Exception, match="rolled or given"):
         walk.set_dice("loaded")
+
+
+def test_a_decided_checks_faces_are_vigiles_not_the_tables() -> None:
+    """With the table's dice, a check decided whatever its dice (here a d20 check whose DC is
+    out of reach, chance 0) takes none of the table's dice, and its roll does not claim to be
+    the table's; the next check takes the table's first die."""
+    import numpy as np
+
+    from vigile.checks.verdict import Verdict
+    from vigile.engine.live import LiveFaces, decided
+
+    out_of_reach = Verdict(ruleset="dnd35", check="spot", question="q", chance=Fraction(0))
+    even = Verdict(ruleset="dnd35", check="spot", question="q", chance=Fraction(1, 2))
+    assert decided(out_of_reach) and not decided(even)
+    faces = LiveFaces(np.random.default_rng(1), [17], physical=True, table=True)
+    faces.announce(out_of_reach, "Pell")
+    faces.face(20)
+    assert not faces.given
+    faces.announce(even, "Brom")
+    assert faces.face(20) == 17 and faces.given
+    faces.finish()
+    with pytest.raises(NeedDice):
+        faces.face(20)

@@ -370,7 +370,7 @@ class LiveFaces:
         table: bool = False,
         stand_in: int | None = None,
     ) -> None:
-        self.given = physical
+        self.physical = physical
         self.table = table and physical
         self.stand_in = stand_in
         """A face used where the table's die is missing, instead of asking (a preview)."""
@@ -381,6 +381,17 @@ class LiveFaces:
         self.faces: list[int] = []
         self.checks: list[Asked] = []
         self._asking: tuple[Verdict, str] | None = None
+
+    @property
+    def given(self) -> bool:
+        """Whether the faces are the table's (a roll says so): not those of a check decided
+        without dice, which vigile draws, even with the table's dice."""
+        current = self.checks[-1] if self.checks else None
+        return self.physical and not (self.table and current is not None and current.decided)
+
+    @given.setter
+    def given(self, value: bool) -> None:
+        self.physical = value
 
     def announce(self, verdict: Verdict, who: str) -> None:
         """The check about to be rolled: what :class:`NeedDice` tells the GM."""
@@ -408,7 +419,7 @@ class LiveFaces:
                 raise self._need(sides, self._used)
         elif index < len(self._dice):
             value = self._given(index, sides)
-        elif self.given:
+        elif self.physical:
             raise self._need(sides, index)
         else:
             value = int(self._rng.integers(1, sides + 1))
