@@ -327,6 +327,7 @@ def _page(
     svg = map_svg(request, scenario, lang, file, token) if scenario is not None else None
     actors = [a.name for a in scenario.actors] if scenario is not None else []
     intruders = [a.name for a in scenario.actors if a.side.value == "attackers"] if scenario else []
+    game = work.words_of(scenario.ruleset if scenario is not None else None, lang.value)
     return pages.render(
         request,
         "editor.html",
@@ -345,7 +346,8 @@ def _page(
         files=workspace_files(settings),
         actors=actors,
         intruders=intruders,
-        game=work.words_of(scenario.ruleset if scenario is not None else None, lang.value),
+        game=game,
+        sweep_example=_sweep_example(scenario, game),
         wall_kinds=work.WALL_KINDS,
         light_kinds=work.LIGHT_KINDS,
         surface_kinds=work.SURFACE_KINDS,
@@ -354,6 +356,17 @@ def _page(
         runs_max=work.MAX_RUNS,
         scheduler=settings.scheduler,
     )
+
+
+def _sweep_example(scenario: Scenario | None, game: dict[str, Any]) -> str:
+    """The sweep's example field: a number the game's actors carry (its vocabulary), on the
+    scenario's first intruder (else its first actor): ``actors.Kage.dice`` on a night raid,
+    ``actors.Rogue.bonuses.spot`` on a D&D map, never a skirmish field on a d20 map."""
+    numbers = [s["name"] for s in game.get("stats", ()) if s.get("kind") == "number"]
+    actors = sorted(scenario.actors, key=lambda a: a.side.value != "attackers") if scenario else []
+    if not numbers or not actors:
+        return "actors.Kage.dice"
+    return f"actors.{actors[0].name}.{numbers[0]}"
 
 
 def _gm_only(request: Request, ctx: Context, lang: Lang, token: str | None) -> HTMLResponse | None:

@@ -11,6 +11,8 @@
   var overlaySeq = 0, lastOverlay = null, lastRoute = null, lastHeat = null;
   var editSeq = 0, editStarted = 0;
   var actors = [];
+  var past = [], future = [], confirmed = null, restoring = false;  // undo and redo: texts
+  var PICKED = [".token", ".waypoint", ".light-handle", ".wall-end", ".wall-hit", ".area-hit"];
   var game = {speeds: [], moves: [], actions: [], stats: [], overlays: []};  // the game's words (#ed-game)
 
   function $(id) { return document.getElementById(id); }
@@ -57,6 +59,7 @@
     }
     if (answer.svg) {
       mapbox.innerHTML = answer.svg;
+      fit();
       reapply();
       refreshIntruders();
     }
@@ -104,11 +107,34 @@
     var response = await post("apply", body);
     if (!response.ok) { say(await problem(response)); return false; }
     var answer = await response.json();
+    remember(answer.yaml !== undefined ? answer.yaml : body.yaml);
     show(answer);
     if (answer.svg && withOverlay && answer.overlay) overlayShown(answer.overlay, seq, true);
     else if (answer.svg) overlay();
     return true;
   }
+  // ---- undo and redo: the texts before each edit (map, forms or typing), this page's only
+  function remember(now) {
+    if (!restoring && confirmed !== null && now !== confirmed) {
+      past.push(confirmed); future = [];
+      if (past.length > 200) past.shift();
+    }
+    confirmed = now;
+    $("ed-undo").disabled = !past.length; $("ed-redo").disabled = !future.length;
+  }
+  function back(from, to) {
+    if (!from.length) return;
+    to.push(textarea.value);
+    textarea.value = from.pop();
+    restoring = true;
+    edit(null).finally(function () {
+      restoring = false; confirmed = textarea.value;
+      $("ed-undo").disabled = !past.length; $("ed-redo").disabled = !future.length;
+    });
+  }
+  function undo() { choose(null); back(past, future); }
+  function redo() { choose(null); back(future, past); }
+
   var typing = null;
   function typed() {
     clearTimeout(typing);
@@ -157,6 +183,7 @@
     if (found.route) parts.push(words.route.replace("{actor}", found.route.actor).replace("{chance}", (found.route.chance_seen * 100).toFixed(1) + "%"));
     else if (found.route_error) parts.push(words.no_route + " (" + found.route_error + ")");
     note.textContent = parts.join(" · ");
+    fit();  // the note may take another line
     var elapsed = performance.now() - started;
     mapbox.dataset.overlaySeq = String(seq);
     mapbox.dataset.overlayMs = elapsed.toFixed(0);
@@ -180,6 +207,25 @@
     g.innerHTML = draft.map(function (p) { return '<circle cx="' + p[0] + '" cy="' + p[1] + '" r="' + (m * 0.3) + '"/>'; }).join("") +
       (draft.length > 1 ? '<polyline points="' + draft.map(function (p) { return p.join(","); }).join(" ") + '"/>' : "");
   }
+  function pick(event, fallback) {
+    // the item under the pointer, by kind: a token before a waypoint, a lamp, a wall's end, a
+    // wall or an area, whichever layer lies on top (a plan's leg or a cover area under a
+    // waypoint never takes its click)
+    var under = document.elementsFromPoint ? document.elementsFromPoint(event.clientX, event.clientY) : [];
+    for (var k = 0; k < PICKED.length; k++) {
+      for (var j = 0; j < under.length; j++) {
+        var el = under[j].closest && under[j].closest(PICKED[k]);
+        if (el && mapbox.contains(el)) return el;
+      }
+    }
+    return fallback;
+  }
+  function uniqueDoor() {
+    var base = JSON.parse($("ed-text").textContent).door_name || "door", k = 1;
+    var names = Array.prototype.map.call(mapbox.querySelectorAll(".wall-hit"), function (w) { return w.dataset.name; });
+    while (names.indexOf(base + " " + k) >= 0) k += 1;
+    return base + " " + k;
+  }
   function uniqueName(base) {
     var names = actors.map(function (a) { return a.name; }), k = 1;
     while (names.indexOf(base + " " + k) >= 0) k += 1;
@@ -188,18 +234,7 @@
   function clickMap(at, target) {
     var token_ = target.closest(".token"), wall = target.closest(".wall-hit"), light = target.closest(".light-handle");
     var waypoint = target.closest(".waypoint"), area = target.closest(".area-hit");
-    if (tool === "delete") {
-      if (token_) {
-        var name = token_.dataset.name;
-        edit({op: "delete", path: ["actors", name]}).then(function (ok) {
-          if (ok && textarea.value.indexOf("\n  " + name + ":") >= 0) edit({op: "delete", path: ["plans", name]});
-        });
-      } else if (waypoint) edit({op: "delete", path: ["plans", waypoint.dataset.actor, +waypoint.dataset.leg]});
-      else if (light) edit({op: "delete", path: ["lights", +light.dataset.index]});
-      else if (wall) edit({op: "delete", path: ["walls", +wall.dataset.index]});
-      else if (area) edit({op: "delete", path: [area.dataset.layer, +area.dataset.index]});
-      return;
-    }
+    if (tool === "delete") { remove(target); return; }
     if (tool === "select") {
       if (token_) choose({kind: "actor", name: token_.dataset.name, side: token_.dataset.side});
       else if (waypoint) choose({kind: "leg", actor: waypoint.dataset.actor, index: +waypoint.dataset.leg, speed: waypoint.dataset.speed, actions: waypoint.dataset.actions, flags: waypoint.dataset.flags});
@@ -213,6 +248,7 @@
       draft.push(at); drawDraft();
       if (draft.length === 2) {
         var wallEdit = {op: "add-wall", kind: tool, start: draft[0], end: draft[1]};
+        if (tool === "door") wallEdit.name = uniqueDoor();  // so that a plan can open it
         draft = [at];  // walls chain: the next starts where this one ended
         edit(wallEdit).then(drawDraft);
       }
@@ -230,6 +266,39 @@
       var who = $("ed-plan-actor").value;
       if (who) edit({op: "add-leg", actor: who, to: at, speed: $("ed-speed").value});
     }
+  }
+  function remove(target) {
+    // the item ``target`` is (or is in): a token with its plan, a waypoint, a lamp, a wall, an area
+    var token_ = target.closest(".token"), wall = target.closest(".wall-hit, .wall-end"), light = target.closest(".light-handle");
+    var waypoint = target.closest(".waypoint"), area = target.closest(".area-hit");
+    if (token_) {
+      var name = token_.dataset.name;
+      edit({op: "delete", path: ["actors", name]}).then(function (ok) {
+        if (ok && textarea.value.indexOf("\n  " + name + ":") >= 0) edit({op: "delete", path: ["plans", name]});
+      });
+    } else if (waypoint) edit({op: "delete", path: ["plans", waypoint.dataset.actor, +waypoint.dataset.leg]});
+    else if (light) edit({op: "delete", path: ["lights", +light.dataset.index]});
+    else if (wall) edit({op: "delete", path: ["walls", +wall.dataset.index]});
+    else if (area) edit({op: "delete", path: [area.dataset.layer, +area.dataset.index]});
+  }
+  function selectedElement() {
+    if (!selected) return null;
+    var q = {
+      actor: function () { return '.token[data-name="' + CSS.escape(selected.name) + '"]'; },
+      leg: function () { return '.waypoint[data-actor="' + CSS.escape(selected.actor) + '"][data-leg="' + selected.index + '"]'; },
+      light: function () { return '.light-handle[data-index="' + selected.index + '"]'; },
+      wall: function () { return '.wall-hit[data-index="' + selected.index + '"]'; },
+      area: function () { return '.area-hit[data-layer="' + CSS.escape(selected.layer) + '"][data-index="' + selected.index + '"]'; }
+    }[selected.kind];
+    return q ? mapbox.querySelector(q()) : null;
+  }
+  function inField(target) {
+    return !!(target && target.closest && target.closest("input, textarea, select, [contenteditable]"));
+  }
+  function fit() {
+    // the whole map on the screen: no taller than the window below the map's top
+    var top = mapbox.getBoundingClientRect().top + window.scrollY;
+    mapbox.style.setProperty("--ed-fit", Math.max(280, window.innerHeight - top - 12) + "px");
   }
   function finishArea() {
     if (draft.length < 3) return;
@@ -327,7 +396,8 @@
   function pointerDown(event) {
     if (tool !== "select" || !svg()) return;
     var target = event.target;
-    var el = target.closest(".token, .light-handle, .wall-end, .waypoint");
+    var picked = pick(event, target);
+    var el = picked && picked.closest(".token, .light-handle, .wall-end, .waypoint");
     if (!el) return;
     drag = {el: el, start: svgPoint(event), moved: false, pointer: event.pointerId};
     el.setPointerCapture && el.setPointerCapture(event.pointerId);
@@ -475,9 +545,10 @@
     mapbox.addEventListener("pointermove", pointerMove);
     mapbox.addEventListener("pointerup", pointerUp);
     mapbox.addEventListener("click", function (event) {
-      if (tool === "select" && event.target.closest(".token, .light-handle, .wall-end, .waypoint")) return;  // pointerup did it
+      var target = pick(event, event.target);
+      if (tool === "select" && target.closest(".token, .light-handle, .wall-end, .waypoint")) return;  // pointerup did it
       if (!svg() || !event.target.closest("svg.map")) return;
-      clickMap(svgPoint(event), event.target);
+      clickMap(svgPoint(event), target);
     });
     mapbox.addEventListener("dblclick", function () { if (tool === "cover" || tool === "surface") finishArea(); });
     document.addEventListener("keydown", function (event) {
@@ -485,7 +556,20 @@
       if (event.key === "Enter" && (tool === "cover" || tool === "surface") && draft.length >= 3) finishArea();
       var el = event.target.closest && event.target.closest("#ed-mapbox .token, #ed-mapbox .waypoint, #ed-mapbox .light-handle");
       if (el && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); clickMap([0, 0], el); }
+      if (inField(event.target)) return;  // the text's own keys (its own undo) stay its own
+      if ((event.key === "Delete" || event.key === "Backspace") && selected) {
+        var chosen = selectedElement();
+        if (chosen) { event.preventDefault(); choose(null); remove(chosen); }
+      }
+      var key = (event.key || "").toLowerCase();
+      if ((event.ctrlKey || event.metaKey) && key === "z") { event.preventDefault(); if (event.shiftKey) redo(); else undo(); }
+      if ((event.ctrlKey || event.metaKey) && key === "y") { event.preventDefault(); redo(); }
     });
+    $("ed-undo").addEventListener("click", undo);
+    $("ed-redo").addEventListener("click", redo);
+    confirmed = textarea.value;
+    fit();
+    window.addEventListener("resize", fit);
     textarea.addEventListener("input", typed);
     $("ed-form").addEventListener("change", formChange);
     $("ed-form").addEventListener("click", function (event) { if (event.target.id === "ed-action-add") addAction(); });
@@ -502,7 +586,7 @@
       for (var k = 0; k < line - 1 && k < lines.length; k++) at += lines[k].length + 1;
       textarea.focus(); textarea.setSelectionRange(at, at + (lines[line - 1] || "").length);
     });
-    window.vigileEditor = {edit: edit, overlay: overlay, setTool: setTool};
+    window.vigileEditor = {edit: edit, overlay: overlay, setTool: setTool, undo: undo, redo: redo};
     if (svg()) { editStarted = performance.now(); overlay(); }
   }
   document.addEventListener("DOMContentLoaded", start);
