@@ -224,3 +224,32 @@ def test_a_decided_checks_faces_are_vigiles_not_the_tables() -> None:
     faces.finish()
     with pytest.raises(NeedDice):
         faces.face(20)
+
+
+def test_DD3_the_end_of_the_round_after_a_move_lists_its_spot_tests(store: Store) -> None:
+    """The D&D 3.5 keep (bundled): invisible Elandra walks from (2, 22) to (17, 22). The move
+    rolls nothing; ending the round then rolls each guard's Spot test (DD-3): an invisible
+    creature in motion, DC 20, -1 per 10 ft [C]. Sergeant Brom (Spot +4) 13 ft away: d20 + 4 - 1
+    >= 20 on 17 to 20: 4/20 = 1/5; pinpointing (DC + 20, DD-4) is out of reach. Guard Pell
+    (Spot +2, distracted -5 [C]) 18.2 ft away: d20 + 2 - 1 - 5 >= 20 needs a 24: 0, decided
+    without dice, and the table is not asked for it."""
+    from vigile.scene.loader import bundled_path
+
+    text = bundled_path("dnd35-invisible-intruder").read_text("utf-8")
+    keep, _ = Encounter.create(store, text=text, fmt="yaml", source="k.yaml", seed=7, dice="given")
+    move = {"do": "move", "actor": "Elandra", "to": [17, 22]}
+    ahead = keep.preview(move, then_end=True)
+    assert ahead.ending == 0  # the move rolls nothing of its own
+    spots = [
+        (c.who, c.verdict.chance, c.decided) for c in ahead.checks if c.verdict.check == "spot"
+    ]
+    assert spots == [("Sergeant Brom", Fraction(1, 5), False), ("Guard Pell", Fraction(0), True)]
+    assert ahead.checks[0].verdict.figures.chance_pinpoint == 0
+    assert keep.preview(move).checks == []  # without then_end: the move's own, none
+    keep.act(move, bearings=[])
+    with pytest.raises(NeedDice) as first:
+        keep.act({"do": "end-turn"}, dice=[], bearings=[])
+    assert first.value.who == "Sergeant Brom" and first.value.index == 0
+    with pytest.raises(NeedDice) as second:
+        keep.act({"do": "end-turn"}, dice=[17], bearings=[])
+    assert second.value.who != "Guard Pell" and second.value.index == 1
