@@ -145,3 +145,36 @@ def test_a_second_gm_tab_follows_live(chromium: Any, server: Server, device: str
     assert "Turn 1 of" in first.inner_text("#status")
     assert not errors and not first.vigile_errors
     first.context.close()
+
+
+def test_a_demo_switches_to_the_tables_dice_and_asks_the_scatter_dice(
+    chromium: Any, server: Server, device: str
+) -> None:
+    """The night raid, started with vigile's dice, switched to the table's from the status
+    bar; ending the first turn asks for each patrol's scatter die (SK-G1): the west patrol's,
+    then the east's; each patrol moves 10 cm the way typed."""
+    encounter = create(server, scenario="night-raid")
+    page = gm_page(chromium, server, encounter, device)
+    assert "vigile rolls" in page.inner_text("#status")
+    page.click("#switch-dice")
+    page.wait_for_function(
+        "() => document.querySelector('#status')?.innerText.includes(\"the table's dice\")"
+    )
+    assert "Play (the table's dice)" in page.inner_text("#confirm")
+    page.select_option("#do", "end-turn")
+    page.wait_for_selector("#preview .scatter li")
+    assert "Kuro, Shiro" in page.inner_text("#preview .scatter")
+    page.click("#confirm")
+    for bearing, patrol in (("90", "Kuro, Shiro"), ("180", "Tetsu, Hanbei")):
+        page.wait_for_selector(
+            f".dice-prompt[data-kind='scatter'][data-die='{bearing == '180':d}']"
+        )
+        assert patrol in page.inner_text(".dice-prompt h3")
+        page.fill(".dice-prompt #die", bearing)
+        page.click("#enter-die")
+    page.wait_for_selector("#result .played")
+    with server.client() as client:
+        records = client.get(f"/api/v1/encounters/{encounter}/view").json()
+    assert records["seq"] == 2  # the switch, then the end of the turn
+    assert not page.vigile_errors
+    page.context.close()
