@@ -495,11 +495,14 @@ async def stream(
     try:
         if after is None:
             sent, shown = await run_in_threadpool(subscriber.whole_view)
-            yield frame("view", sent, shown)
         else:
-            sent = after
+            sent, shown = after, None
+        # In the channel's looks from now on, whatever was written meanwhile included: its
+        # frames wait in the feed, sent after the view.
         feed.sent = sent
-        channel.wake(fresh=True)  # what was written meanwhile
+        channel.wake(fresh=True)
+        if shown is not None:
+            yield frame("view", sent, shown)
         while True:
             while feed.frames:
                 yield feed.frames.popleft()
