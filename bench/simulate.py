@@ -25,6 +25,11 @@ kernel is slower than drawing its uniforms).
 
 Run: ``.venv/bin/python bench/simulate.py [--million]`` (two or three minutes; the million
 runs add about a minute). The first run after install compiles the kernel (about 30 s).
+
+``--compile`` alone: each compiled kernel's first compile, in a fresh process with an empty
+numba cache, then its load from that cache: wall and CPU seconds and peak memory (a few
+minutes). ``--first`` alone: ``vigile simulate night-raid --runs 20000`` on an empty cache,
+piped: when its first line comes (goal: 2 s) and when it ends (goal: 30 s).
 """
 
 from __future__ import annotations
@@ -32,8 +37,10 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -350,5 +357,91 @@ def main() -> None:
     )
 
 
+# ------------------------------------------------- the first compile, and the first simulation
+
+COMPILE = """
+import sys, time
+import vigile.sim.kernel  # numba imported: its own import is not the compile
+from vigile.scene.loader import load_scenario
+from vigile.sim import warmup
+scenario = load_scenario(sys.argv[1])
+start, cpu = time.perf_counter(), time.process_time()
+warmup.warm(scenario)
+wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+with open("/proc/self/status") as status:
+    own_kib = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+print(wall, cpu, own_kib)
+"""
+KERNELS = {
+    "skirmish night raid": "night-raid",
+    "skirmish day encounter": "sk-s5-street",
+    "D&D 3.5 round": "dnd35-invisible-intruder",
+    "Starfinder round": "starfinder-infiltration",
+}
+"""A bundled scenario of each compiled kernel."""
+FIRST_LINE_GOAL_S = 2.0
+FIRST_RUN_GOAL_S = 30.0
+
+
+def _fresh_cache(env_dir: str) -> dict[str, str]:
+    return {**os.environ, "NUMBA_CACHE_DIR": env_dir}
+
+
+def compile_costs() -> None:
+    """Each kernel's first compile in a fresh process with an empty numba cache (its own
+    folder, so no kernel finds another's shared code compiled), then the same load from the
+    cache it filled: wall and CPU seconds, and the process's peak memory (``VmHWM``)."""
+    print(f"first compile of each kernel (load average {os.getloadavg()[0]:.1f}, 1 min)")
+    for label, name in KERNELS.items():
+        with tempfile.TemporaryDirectory(prefix="vigile-numba-") as folder:
+            found = []
+            for _ in ("compile", "cached"):
+                done = subprocess.run(
+                    [sys.executable, "-c", COMPILE, name],
+                    capture_output=True,
+                    text=True,
+                    env=_fresh_cache(folder),
+                    check=True,
+                )
+                found.append([float(v) for v in done.stdout.split()[-3:]])
+        (wall, cpu, kib), (cached_wall, _, cached_kib) = found
+        print(
+            f"  {label:<24} compile {wall:5.1f} s wall {cpu:5.1f} s CPU, peak {kib / 1024:4.0f} "
+            f"MiB; from the cache {cached_wall:4.1f} s, peak {cached_kib / 1024:4.0f} MiB"
+        )
+
+
+def first_simulation() -> None:
+    """``vigile simulate night-raid --runs 20000`` on a fresh install (an empty numba cache),
+    piped: when its first line comes, when it ends, and its exit code."""
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="vigile-numba-") as folder:
+        start = time.perf_counter()
+        child = subprocess.Popen(
+            [sys.executable, "-m", "vigile", "simulate", "night-raid", "--runs", "20000"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_fresh_cache(folder),
+        )
+        assert child.stderr is not None
+        first = child.stderr.readline()
+        first_s = time.perf_counter() - start
+        out, _ = child.communicate()
+        total_s = time.perf_counter() - start
+    print(f"first simulation, fresh cache (load average {load:.1f}, 1 min): {first.strip()!r}")
+    print(
+        f"  first line after {first_s:.1f} s (goal {FIRST_LINE_GOAL_S:.0f} s), done after "
+        f"{total_s:.1f} s (goal {FIRST_RUN_GOAL_S:.0f} s), exit {child.returncode}, "
+        f"{len(out.splitlines())} lines of result"
+    )
+
+
 if __name__ == "__main__":
-    main()
+    if "--compile" in sys.argv or "--first" in sys.argv:
+        if "--compile" in sys.argv:
+            compile_costs()
+        if "--first" in sys.argv:
+            first_simulation()
+    else:
+        main()

@@ -274,3 +274,42 @@ def _compilers(psutil: object, parent: int) -> list[object]:
             return list(found)
         time.sleep(0.05)
     raise AssertionError("no compile process started")
+
+
+def test_the_background_warm_up_starts_one_detached_child(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``vigile serve``'s warm-up starts ``python -m vigile.sim.warmup --background`` in its own
+    session, reading nothing and saying nothing; ``VIGILE_NO_WARMUP`` starts none."""
+    started: list[tuple[list[str], dict[str, object]]] = []
+
+    def popen(args: list[str], **kwargs: object) -> str:
+        started.append((args, kwargs))
+        return "child"
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    monkeypatch.delenv(warmup.NO_WARMUP, raising=False)
+    assert warmup.warm_in_background() == "child"  # type: ignore[comparison-overlap]
+    ((args, kwargs),) = started
+    assert args == [sys.executable, "-m", "vigile.sim.warmup", "--background"]
+    assert kwargs["start_new_session"] is True
+    assert kwargs["stdin"] == kwargs["stdout"] == kwargs["stderr"] == subprocess.DEVNULL
+    monkeypatch.setenv(warmup.NO_WARMUP, "1")
+    assert warmup.warm_in_background() is None and len(started) == 1
+
+
+def test_the_warm_up_ends_at_once_where_its_mark_says_done(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With the mark of these sources in the cache folder, the warm-up plays nothing; without
+    it, it plays every bundled scenario of a game with a kernel, then leaves the mark."""
+    pytest.importorskip("numba")
+    played: list[str] = []
+    mark = tmp_path / "vigile-warm-x"
+    monkeypatch.setattr(warmup, "warm_mark", lambda: mark)
+    monkeypatch.setattr(warmup, "warm", lambda scenario: played.append(scenario.name))
+    monkeypatch.setattr(warmup, "_kernel_scenarios", lambda: ["night-raid", "sk-s5-street"])
+    assert warmup.main([]) == 0
+    assert len(played) == 2 and mark.exists()
+    assert warmup.main([]) == 0
+    assert len(played) == 2  # nothing more: the mark says it was done

@@ -223,6 +223,7 @@ def register(app: typer.Typer) -> None:
                     remote=scheduler is not None,
                     notify=functools.partial(say_notice, lang=lang, runs=runs * count, bar=bar),
                     compiling=bar.compiling if bar is not None else None,
+                    limit=False,
                 )
                 rows = run_sweep(
                     loaded,

@@ -478,14 +478,16 @@ def settle_model(
     remote: bool = False,
     notify: Callable[[Notice, float], None] | None = None,
     compiling: Callable[[float], None] | None = None,
+    limit: bool = True,
 ) -> tuple[Batched | Scenario, Choice]:
     """Choose the model of ``runs`` runs of the scenario (:func:`choose`), refuse beforehand
     work the engine would play too long, tell ``notify``, and have the kernel compiled: first,
     in a child process (``compiling`` hears the seconds elapsed; Ctrl-C abandons it:
     :class:`vigile.sim.warmup.CompileInterrupted`), or in the background while the engine
-    plays. ``vigile sweep`` settles its variants' model this way, once for all of them."""
+    plays. ``vigile sweep`` settles its variants' model this way, once for all of them (with
+    ``limit`` false: each variant's simulation checks its own work)."""
     played, choice = _chosen_model(scenario, runs, model=model, workers=workers, remote=remote)
-    if isinstance(played, Scenario):
+    if isinstance(played, Scenario) and limit:
         check_engine_work(scenario, runs)
     if choice.notice is not None and notify is not None:
         notify(choice.notice, choice.seconds)
@@ -501,7 +503,8 @@ def settle_model(
         played = _kernel(scenario)
         if played is None:  # beyond the kernel after all
             played, choice = scenario, Choice(kernel=False)
-            check_engine_work(scenario, runs)
+            if limit:
+                check_engine_work(scenario, runs)
     return played, choice
 
 
