@@ -4,10 +4,13 @@ The board (walls, doors and shoji, windows, ground, cover, lights with the zone 
 lights, the objective) comes from the scenario; the tokens from a view. The GM's map has
 every actor, each guard's patrol group, and each guard's awareness of each intruder as a
 letter (and a colour: never the colour alone), with an arrow where a guard heard a noise; a
-character's map has only what that character knows (:func:`vigile.live.character_view`); the
+character's map has only what that character knows (:func:`vigile.live.character_view`: itself,
+its fellows, the enemies it scouted, found or located, an arrow the way it heard one); the
 table's only the intruders (:func:`vigile.live.table_view`). Doors are drawn as they stand for
 the GM, as the scenario starts them for everyone else (a door someone opened out of a
-character's sight is not news to give away).
+character's sight is not news to give away). A board is drawn once per scenario and door state
+(:func:`board_layers`); what moves (tokens, patrol links, arrows) is one group of the SVG, which
+a player's page gets alone when its stream has news.
 
 Coordinates stay in the scenario's unit (the SVG's ``viewBox``); sizes of marks scale with
 the board.
