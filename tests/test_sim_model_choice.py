@@ -313,3 +313,27 @@ def test_the_warm_up_ends_at_once_where_its_mark_says_done(
     assert len(played) == 2 and mark.exists()
     assert warmup.main([]) == 0
     assert len(played) == 2  # nothing more: the mark says it was done
+
+
+def test_the_terminal_bar_shows_the_compile_then_the_runs() -> None:
+    """On a terminal the compile has its own bar, filling over the expected time but never
+    full before it ends; the runs' bar comes back with the first block."""
+    import io
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from vigile.cli.simulate import Bar
+
+    with Progress(console=Console(file=io.StringIO(), force_terminal=True)) as progress:
+        bar = Bar(progress, "runs")
+        bar.total(8192)
+        bar.expected = 10.0
+        bar.compiling(4.0)
+        (runs, compile_task) = progress.tasks
+        assert not runs.visible and compile_task.completed == 4.0 and compile_task.total == 10.0
+        bar.compiling(60.0)
+        assert compile_task.completed == pytest.approx(9.9)
+        bar(4096)
+        (runs,) = progress.tasks
+        assert runs.visible and runs.completed == 4096 and runs.total == 8192
