@@ -235,3 +235,22 @@ def test_a_moves_preview_says_what_ending_the_turn_then_rolls(client: TestClient
     assert "<strong>Guard</strong>" in later and 'data-chance="5/9"' in later
     view = client.get(f"/api/v1/encounters/{encounter}/view", headers=AUTH).json()
     assert view["seq"] == 2  # nothing stored
+
+
+def test_a_pool_typed_wrong_is_asked_again_saying_why(client: TestClient) -> None:
+    encounter = start(client, dice="given")
+    form = {"do": "move", "actor": "Kage", "x": "60", "y": "10", "move.speed": "fast"}
+    asked = act(client, encounter, **form)
+    again = act(
+        client,
+        encounter,
+        action=hidden(asked, "action"),
+        dice=hidden(asked, "dice"),
+        kind="die",
+        sides="6",
+        die="6 7 3",  # a 7 on a d6
+    )
+    assert 'class="dice-prompt' in again and 'role="alert"' in again
+    assert "&#39;7&#39; is not a whole number from 1 to 6" in again
+    assert "Dice 1 to 3: 3d6" in again  # the same prompt, nothing kept of the pool
+    assert client.get(f"/api/v1/encounters/{encounter}/view", headers=AUTH).json()["seq"] == 0

@@ -220,6 +220,17 @@ def bearings(text: str) -> list[float]:
     return found
 
 
+def faces(text: str, sides: str) -> list[int]:
+    """The faces of a pool typed in one field (``6 1 3``, or ``6,1,3``), each from 1 to the
+    ``sides`` of the die asked for (none said: up to a d100's, the rules check the rest):
+    ASCII digits only."""
+    most = whole(sides, "sides", 1, 100) if sides.strip() else 100
+    parts = text.replace(",", " ").split()
+    if len(parts) > MAX_BEARINGS:
+        raise InputError(f"at most {MAX_BEARINGS} dice at once", where="dice")
+    return [whole(part, "dice", 1, most) for part in parts]
+
+
 def bearings_text(values: list[float]) -> str:
     """Bearings as :func:`bearings` reads them back, exactly (a hidden field)."""
     return " ".join(f"{value:.9f}".rstrip("0").rstrip(".") for value in values)

@@ -509,16 +509,21 @@ async def act(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         dice = _dice(fields.get("dice", ""))
         bearings = pageplay.bearings(fields.get("bearings", ""))
         typed = fields.get("die", "").strip()
+        wrong = None  # a die typed wrong: the same prompt again, saying why
         if fields.get("roll") and fields.get("kind") == "scatter":
             bearings.append(float(secrets.randbelow(360)))
         elif fields.get("roll"):
             sides = pageplay.whole(fields.get("sides", ""), "sides", 1, MAX_DIE)
             count = pageplay.whole(fields.get("count", "1") or "1", "count", 1, MAX_FACES)
             dice.extend(1 + secrets.randbelow(sides) for _ in range(count))
-        elif typed and fields.get("kind") == "scatter":
-            bearings.extend(pageplay.bearings(typed))
         elif typed:
-            dice.extend(_dice(typed))
+            try:
+                if fields.get("kind") == "scatter":
+                    bearings.extend(pageplay.bearings(typed))
+                else:
+                    dice.extend(pageplay.faces(typed, fields.get("sides", "")))
+            except InputError as error:
+                wrong = str(error)
         try:  # the table's dice check by check, its patrols' scatter dice too (bearings)
             played = encounter.act(data, dice=dice or None, bearings=bearings)
         except NeedDice as need:
@@ -537,6 +542,7 @@ async def act(request: Request, ctx: Ctx, encounter_id: str) -> Response:
                 members=need.members,
                 rule=need.rule,
                 count=1 if need.kind == "scatter" else encounter.pool_left(data, dice, bearings),
+                wrong=wrong,
                 q=query(lang, overlay=fields.get("overlay")),
             )
         except Refusal as refusal:
