@@ -22,10 +22,12 @@ from fastapi.testclient import TestClient
 import toygame
 from toygame.game import ToyGame
 from vigile import registry
+from vigile.checks.declare import Check, Checks, Input
 from vigile.cli import main
 from vigile.engine.game import HOOKS, TurnHooks
 from vigile.engine.run import play
 from vigile.registry import GamePlugin, PluginError
+from vigile.rulesets.skirmish.alarm import alarm_check
 from vigile.scene.loader import load_scenario, parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,6 +120,48 @@ def test_a_missing_message_key_is_refused_at_registration() -> None:
     with pytest.raises(PluginError, match=r"'bare'.*'ruleset\.bare' is missing in fr"):
         registry.register(bare)
     assert "bare" not in registry.names()
+
+
+MUTE = Checks(
+    "mute",
+    "solo.checks.about",
+    (
+        Check(
+            "mute",
+            "shout",
+            "mute.checks.shout",
+            alarm_check,
+            (Input("loud", bool, "mute.checks.loud", False),),
+        ),
+    ),
+)
+"""A declaration whose check and input name help that no message file of its game holds."""
+
+
+def test_a_declared_checks_missing_help_is_refused_at_registration() -> None:
+    """The help of a check and of its input, missing from the plug-in's messages, named at
+    registration (not when ``vigile check mute shout --help`` first shows them)."""
+    mute = GamePlugin(
+        name="mute",
+        title="checks without help",
+        unit="cm",
+        rule_prefix="SK",
+        package="vigile.rulesets.skirmish",
+        messages=("sologame:solo.{lang}.toml",),
+        cli="test_fourth_game:MUTE",
+    )
+    with pytest.raises(
+        PluginError,
+        match=r"'mute'.*help is missing in en: mute\.checks\.shout, mute\.checks\.loud",
+    ):
+        registry.register(mute)
+    assert "mute" not in registry.names()
+    broken = GamePlugin(
+        name="mute", title="", unit="cm", rule_prefix="SK", package="vigile.rulesets.skirmish",
+        messages=("sologame:solo.{lang}.toml",), cli="test_fourth_game:NO_SUCH_THING",
+    )  # fmt: skip
+    with pytest.raises(PluginError, match=r"its checks \(test_fourth_game:NO_SUCH_THING\)"):
+        registry.register(broken)
 
 
 def test_a_message_file_that_overwrites_a_core_key_is_refused() -> None:

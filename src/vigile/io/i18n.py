@@ -113,12 +113,38 @@ def _messages(lang: Lang, version: int) -> dict[str, str]:
     return merged
 
 
+def _declared_help(plugin: registry.GamePlugin) -> tuple[list[str], str | None]:
+    """The message keys of the help of a plug-in's declared checks (its ``cli`` when it is a
+    :class:`~vigile.checks.declare.Checks`: the game's, each check's and each input's), and
+    why they cannot be read, if so. The built-in games' are checked by the test suite, not at
+    each start (their checks are imported only where a command needs them)."""
+    if not plugin.cli or plugin.name in registry.BUILTIN:
+        return [], None
+    from vigile.checks.declare import Checks
+
+    try:
+        declared = plugin.load(plugin.cli)
+    except Exception as error:  # a plug-in's own code: whatever it raises is its problem
+        return [], f"its checks ({plugin.cli}) cannot be loaded ({type(error).__name__}: {error})"
+    if not isinstance(declared, Checks):
+        return [], None  # a Typer app of its own: its help is its own
+    keys = [declared.help]
+    for check in declared.checks:
+        keys.append(check.help)
+        keys += [one.help for one in check.inputs]
+    return list(dict.fromkeys(keys)), None
+
+
 def plugin_problems(plugin: registry.GamePlugin) -> list[str]:
     """What is wrong with a game's messages and rule statements, one line each: a file that
-    cannot be read, a key of the core it would overwrite, a key of :data:`REQUIRED_KEYS`
-    missing in a language, a statement of a rule not its own. Run when the plug-in is
-    registered or loaded (:func:`vigile.registry.add_check`)."""
+    cannot be read, a key of the core it would overwrite, a key of :data:`REQUIRED_KEYS` or a
+    declared check's help (:func:`_declared_help`) missing in a language, a statement of a rule
+    not its own. Run when the plug-in is registered or loaded
+    (:func:`vigile.registry.add_check`)."""
     found: list[str] = []
+    helps, unreadable = _declared_help(plugin)
+    if unreadable:
+        found.append(unreadable)
     for lang in Lang:
         try:
             own = _game_messages(plugin, lang)
@@ -133,6 +159,12 @@ def plugin_problems(plugin: registry.GamePlugin) -> list[str]:
             key = pattern.format(name=plugin.name)
             if key not in own and key not in core:
                 found.append(f"the message key {key!r} is missing in {lang.value}")
+        absent = [key for key in helps if key not in own and key not in core]
+        if absent:
+            found.append(
+                f"its checks' help is missing in {lang.value}: {', '.join(absent[:5])}"
+                + (f" (and {len(absent) - 5} more)" if len(absent) > 5 else "")
+            )
         try:
             statements = _game_statements(plugin, lang)
         except (OSError, ModuleNotFoundError, tomllib.TOMLDecodeError) as error:
