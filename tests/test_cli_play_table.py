@@ -72,3 +72,18 @@ def test_the_tables_pool_on_one_line_and_the_patrols_scatter_die(
     assert records[3].payload["bearings"] == [45]
     walker = Encounter(store, row.id, checkpoints=False).game.by_name["Walker"]
     assert walker.at == Encounter(store, row.id).game.by_name["Walker"].at
+
+
+def test_a_d20_encounter_says_round(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    out = play(capsys, monkeypatch, "quit\n", "dnd35-invisible-intruder", "--db", db)
+    assert "Round 1 of 10; 0 record(s)" in out and "round 1> quit" in out
+    assert "Turn 1 of" not in out and "turn 1>" not in out
+    french = play(
+        capsys, monkeypatch, "quit\n", "dnd35-invisible-intruder", "--db", db, "--lang", "fr"
+    )
+    assert "Round 1 sur 10" in french
+    skirmish = play(capsys, monkeypatch, "quit\n", "night-raid", "--db", db)
+    assert "Turn 1 of" in skirmish and "turn 1> quit" in skirmish

@@ -421,6 +421,14 @@ class Session:
         else:
             self.write(["", *character_end(game.walkers, self.character, self.lang)])
 
+    def turn_key(self, key: str) -> str:
+        """``key``, or its ``round`` form in a game whose vocabulary calls its turn a round
+        (the d20 games, LP-1)."""
+        from vigile.scene.vocabulary import vocabulary_of
+
+        word = vocabulary_of(self.encounter.scenario.ruleset).turn.name
+        return f"{key}_round" if word == "round" else key
+
     def situation(self) -> None:
         """The turn, the intruders and the defenders and where they are, who knows what
         (or, with ``--as``, what the character knows)."""
@@ -428,7 +436,7 @@ class Session:
         seq = self.encounter.state().seq
         self.write([""])
         self.say(
-            "console.turn",
+            self.turn_key("console.turn"),
             turn=game.turn,
             turns=game.scenario.turns,
             seq=seq,
@@ -773,7 +781,7 @@ class Session:
         try:
             while True:
                 turn = self.encounter.game.turn
-                line = self.read(tr("console.prompt", self.lang, {"turn": turn}))
+                line = self.read(tr(self.turn_key("console.prompt"), self.lang, {"turn": turn}))
                 if line is None or not self.one_line(line):
                     break
         except EOFError:
