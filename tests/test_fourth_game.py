@@ -26,6 +26,7 @@ from vigile.checks.declare import Check, Checks, Input
 from vigile.cli import main
 from vigile.engine.game import HOOKS, TurnHooks
 from vigile.engine.run import play
+from vigile.io.i18n import Lang, messages
 from vigile.registry import GamePlugin, PluginError
 from vigile.rulesets.skirmish.alarm import alarm_check
 from vigile.scene.loader import load_scenario, parse_scenario
@@ -162,6 +163,24 @@ def test_a_declared_checks_missing_help_is_refused_at_registration() -> None:
     )  # fmt: skip
     with pytest.raises(PluginError, match=r"its checks \(test_fourth_game:NO_SUCH_THING\)"):
         registry.register(broken)
+
+
+def test_the_built_in_games_checks_have_their_help_in_both_languages() -> None:
+    """What registration checks for a plug-in's declared checks (left to this test for the
+    built-in games, which are not checked at each start)."""
+    declared = [
+        found
+        for name in registry.BUILTIN
+        if (plugin := registry.get(name)).cli
+        and isinstance(found := plugin.load(plugin.cli), Checks)
+    ]
+    assert {d.game for d in declared} == {"skirmish", "starfinder", "dnd35"}
+    for checks in declared:
+        keys = [checks.help] + [
+            k for c in checks.checks for k in (c.help, *(i.help for i in c.inputs))
+        ]
+        for lang in Lang:
+            assert all(messages(lang).get(key) for key in keys), (checks.game, lang)
 
 
 def test_a_message_file_that_overwrites_a_core_key_is_refused() -> None:
