@@ -15,9 +15,12 @@ own sequence gets everything after it, missing nothing. Frames:
   player's stream carries no trace of a secret roll;
 - ``: keep-alive`` comments about every 15 s.
 
-Writers in this process wake the streams of their encounter at once (:class:`Hub`); a stream
-also looks at the encounter's last sequence number about once a second, so that the records
-another process appends (``vigile play`` on the same database) reach it too.
+A write wakes its encounter once, whatever the number of its open streams (:class:`Hub`,
+:class:`Channel`): one look at the game, in one worker thread, for all the encounter's streams,
+each viewer told only what it may be told, and each stream handed its frames on the event loop.
+The records other processes write reach the streams through the database: over PostgreSQL at
+once (LISTEN/NOTIFY, :meth:`vigile.store.Store.listen`), over SQLite within :data:`POLL_S`
+(each channel looks at the encounter's last record that often).
 
 Streams are counted (:meth:`Hub.open_stream`): at most :data:`MAX_STREAMS_PER_TOKEN` open at once
 for one token and :data:`MAX_STREAMS` in all; one more is refused (a 429 problem) and a stream's
