@@ -205,10 +205,12 @@ def test_d20_says_round_and_a_blows_target_is_never_the_actor(client: TestClient
     assert found is not None
     page = client.get(f"/encounters/{found.group(1)}?token={TOKEN}&lang=en").text
     assert "Round 1 of" in page and "End round" in page and "Turn 1 of" not in page
+    # the log's start of the round
+    assert '<span class="ev-text">Round 1</span>' in page and ">Turn 1<" not in page
     french = client.get(f"/encounters/{found.group(1)}?token={TOKEN}&lang=fr").text
     assert "Round 1 sur" in french
     skirmish = client.get(f"/encounters/{start(client)}?token={TOKEN}&lang=en").text
-    assert "Turn 1 of" in skirmish
+    assert "Turn 1 of" in skirmish and '<span class="ev-text">Turn 1</span>' in skirmish
     for do in ("kill", "strike"):
         select = re.search(rf'<select id="{do}-target"[^>]*>(.*?)</select>', skirmish, re.S)
         assert select is not None

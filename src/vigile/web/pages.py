@@ -423,7 +423,8 @@ def gm_log_page(
             shown = gm_view(encounter, replayed, lang, before=before)
     except (Denied, VigileError) as error:
         return guarded(request, lang, error, fragment=True)
-    return render(request, "_log_page.html", lang, encounter=encounter, view=shown)
+    words = pageplay.game_forms(encounter.scenario.ruleset, lang.value)  # its turn's word
+    return render(request, "_log_page.html", lang, encounter=encounter, view=shown, words=words)
 
 
 def viewer_gm(ctx: Context, request: Request, encounter_id: str) -> Viewer:
