@@ -221,6 +221,7 @@ def route_text(
             },
         ),
         tr("sim.text.route_chance", lang, {"chance": _percent(best.chance_seen, lang)}),
+        *_least_bad(best, lang),
         tr("sim.text.waypoints", lang),
         "  " + " → ".join(point_text(x, y, lang) for x, y in best.waypoints),
         tr("sim.text.notes", lang),
@@ -234,6 +235,13 @@ def route_text(
     if plot is not None:
         lines.append(tr("sim.text.picture", lang, {"file": str(plot)}))
     return lines
+
+
+def _least_bad(best: RouteView, lang: Lang) -> list[str]:
+    """The line saying that no route avoids the spots seen for certain, if none does."""
+    if not best.certain:
+        return []
+    return [tr("sim.text.route_least_bad", lang, {"count": best.certain})]
 
 
 def _doors_text(best: RouteView, lang: Lang) -> str:
@@ -265,6 +273,7 @@ def _d20_route_text(
             },
         ),
         tr("sim.text.d20_route_chance", lang, {"chance": _percent(best.chance_seen, lang)}),
+        *_least_bad(best, lang),
         tr("sim.text.waypoints", lang),
         "  " + " → ".join(point_text(x, y, lang) for x, y in best.waypoints),
     ]
@@ -298,6 +307,7 @@ def route_json(
         "from": list(best.start),
         "to": list(best.goal),
         "chance_seen": round(best.chance_seen, DIGITS),
+        "certain_cells": best.certain,
         f"length_{found.unit}": round(best.length, DIGITS),
         "waypoints": [[round(x, DIGITS), round(y, DIGITS)] for x, y in best.waypoints],
         **extra,

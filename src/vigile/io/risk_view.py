@@ -132,3 +132,6 @@ class RouteView(Protocol):
 
     @property
     def doors(self) -> Sequence[tuple[int, str]]: ...
+
+    @property
+    def certain(self) -> int: ...

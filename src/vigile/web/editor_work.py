@@ -562,6 +562,7 @@ def overlay(
                 "points": [[round(x, 2), round(y, 2)] for x, y in path.waypoints],
                 "chance_seen": path.chance_seen,
                 "length": path.length,
+                "certain": path.certain,
             }
         except (InputError, LimitError) as refused:
             error = str(refused)

@@ -130,6 +130,9 @@ class Route:
     doors: tuple[tuple[int, str], ...] = ()
     """(waypoint index, door name): the closed doors the route passes, each opened by an
     ``open-door`` action at the waypoint just before it (the leg to that waypoint carries it)."""
+    certain: int = 0
+    """How many cells it enters where it is seen for certain: 0 unless no route avoids them,
+    and then the fewest (the least-bad route, its chance 100%)."""
 
 
 def turn_length(riskmap: RiskMap) -> float:
@@ -206,9 +209,12 @@ def safest_route(
     """The route from ``start`` to ``goal`` with the least chance of being detected.
 
     ``prepared`` is :func:`step_open` of the same map, to reuse it. A start or goal outside the
-    board, on a wall, or with no route between them: a one-line :class:`InputError`. A named
-    closed door may be passed: the route opens it (:attr:`Route.doors`); the risk is the map's,
-    with the doors as the scenario sets them.
+    board, on a wall, or walled off from each other: a one-line :class:`InputError`. Where
+    every route crosses spots seen for certain, the least-bad one: the fewest such cells, then
+    the least risk elsewhere, then the shortest (:attr:`Route.certain`; its chance is 100%,
+    but a designer sees where the guards must be moved). A named closed door may be passed:
+    the route opens it (:attr:`Route.doors`); the risk is the map's, with the doors as the
+    scenario sets them.
     """
     check_route_cells(riskmap)
     free, opened, door_steps = prepared if prepared is not None else step_open(riskmap)
@@ -217,22 +223,22 @@ def safest_route(
     target = _snap(riskmap, free, goal, "--to")
     risk = riskmap.risk.reshape(-1)
     per_turn = turn_length(riskmap)
-    with np.errstate(divide="ignore"):
-        weight = (-np.log1p(-risk) / per_turn).tolist()
-    blocked_cell = (risk >= 1.0).tolist()
+    certain_cell = (risk >= 1.0).tolist()  # counted apart: their weight would be infinite
+    weight = (-np.log1p(-np.where(risk >= 1.0, 0.0, risk)) / per_turn).tolist()
     flat_open = [o.reshape(-1).tolist() for o in opened]
     moves: list[tuple[int, int, int, int, float]] = []  # (dr, dc, direction, from-offset, len)
     for k, (dr, dc) in enumerate(STEPS):
         length = riskmap.resolution * math.hypot(dr, dc)
         moves.append((dr, dc, k, 0, length))
         moves.append((-dr, -dc, k, -(dr * nx + dc), length))
-    best: list[tuple[float, float]] = [(math.inf, math.inf)] * (ny * nx)
+    # the cost of a way: (cells seen for certain, -log of the chance unseen elsewhere, length)
+    best: list[tuple[int, float, float]] = [(ny * nx + 1, math.inf, math.inf)] * (ny * nx)
     previous = [-1] * (ny * nx)
-    best[source] = (0.0, 0.0)
-    heap: list[tuple[float, float, int]] = [(0.0, 0.0, source)]
+    best[source] = (0, 0.0, 0.0)
+    heap: list[tuple[int, float, float, int]] = [(0, 0.0, 0.0, source)]
     while heap:
-        cost, length, node = heapq.heappop(heap)
-        if (cost, length) > best[node]:
+        certain, cost, length, node = heapq.heappop(heap)
+        if (certain, cost, length) > best[node]:
             continue
         if node == target:
             break
@@ -244,17 +250,18 @@ def safest_route(
             neighbour = r * nx + c
             if not flat_open[k][node + offset]:
                 continue
-            if blocked_cell[neighbour] and neighbour != target:
-                continue
-            candidate = (cost + weight[neighbour] * step, length + step)
+            candidate = (
+                certain + certain_cell[neighbour],
+                cost + weight[neighbour] * step,
+                length + step,
+            )
             if candidate < best[neighbour]:
                 best[neighbour] = candidate
                 previous[neighbour] = node
-                heapq.heappush(heap, (candidate[0], candidate[1], neighbour))
+                heapq.heappush(heap, (*candidate, neighbour))
     if previous[target] == -1 and target != source:
         raise InputError(
-            f"no route from {_shown(start)} to {_shown(goal)}: walls, or spots seen for "
-            "certain, stand between them",
+            f"no route from {_shown(start)} to {_shown(goal)}: walls stand between them",
             where="--to",
         )
     path = [target]
@@ -262,7 +269,8 @@ def safest_route(
         path.append(previous[path[-1]])
     path.reverse()
     cells = tuple(divmod(node, nx) for node in path)
-    missed = math.exp(-best[target][0]) if target != source else 1.0
+    certain, cost, _ = best[target] if target != source else (0, 0.0, 0.0)
+    missed = 0.0 if certain else math.exp(-cost)
     points = [start, *((float(riskmap.xs[c]), float(riskmap.ys[r])) for r, c in cells), goal]
     opening = _doors_on(cells, door_steps, nx)  # point index (in points) -> door index
     waypoints, kept = _simplify(riskmap, points, [None, *cells, None], set(opening))
@@ -277,6 +285,7 @@ def safest_route(
         length=sum(math.dist(a, b) for a, b in itertools.pairwise(waypoints)),
         attitude=riskmap.attitude,
         doors=doors,
+        certain=certain,
     )
 
 

@@ -180,7 +180,8 @@
     reapply();
     var words = JSON.parse($("ed-text").textContent);
     var parts = [words.risk.replace("{max}", (found.image.max * 100).toFixed(1) + "%").replace("{res}", found.image.resolution)];
-    if (found.route) parts.push(words.route.replace("{actor}", found.route.actor).replace("{chance}", (found.route.chance_seen * 100).toFixed(1) + "%"));
+    if (found.route) parts.push(words.route.replace("{actor}", found.route.actor).replace("{chance}", (found.route.chance_seen * 100).toFixed(1) + "%") +
+      (found.route.certain ? " (" + words.least_bad.replace("{count}", found.route.certain) + ")" : ""));
     else if (found.route_error) parts.push(words.no_route + " (" + found.route_error + ")");
     note.textContent = parts.join(" · ");
     fit();  // the note may take another line
