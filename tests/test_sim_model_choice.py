@@ -337,3 +337,19 @@ def test_the_terminal_bar_shows_the_compile_then_the_runs() -> None:
         bar(4096)
         (runs,) = progress.tasks
         assert runs.visible and runs.completed == 4096 and runs.total == 8192
+
+
+@pytest.mark.parametrize(
+    "name", ["night-raid", "sk-s5-street", "dnd35-invisible-intruder", "starfinder-infiltration"]
+)
+def test_every_kernel_shows_its_entry_point(name: str) -> None:
+    """Whether a kernel is compiled is read from its entry point (its ``play_runs``, numba's
+    dispatcher, cached on disk): every kernel vigile ships keeps one where it is looked for,
+    so the check never falls back to guessing."""
+    pytest.importorskip("numba")
+    from numba.core.dispatcher import Dispatcher
+
+    kernel = simulate_module._kernel(load_scenario(name))
+    entry = warmup.entry_point(kernel)
+    assert isinstance(entry, Dispatcher) and entry.py_func.__name__ == "play_runs"
+    assert entry._cache._cache_file is not None  # type: ignore[attr-defined]  # on disk
