@@ -139,3 +139,32 @@ def test_a_write_in_one_server_reaches_a_stream_in_another(pg_url: str) -> None:
             watcher.stop()
     finally:
         writer.stop()
+
+
+def test_workers_over_sqlite_serve_every_action_to_every_stream(tmp_path: Any) -> None:
+    # Two workers share the port: the GM's posts and the streams land on either; a stream
+    # served by the other worker sees the records within its poll (a second), nothing missed.
+    running = Server(f"sqlite:///{tmp_path / 'workers.db'}", args=("--workers", "2")).start()
+    try:
+        deadline = time.monotonic() + WAIT_S
+        while not any("2 workers over SQLite" in line for line in running.output):
+            assert time.monotonic() < deadline, running.output
+            time.sleep(0.02)
+        with running.client() as gm:
+            made = new_encounter(gm)
+            encounter = made["encounter"]["id"]
+            streams = [Reader(running.base, encounter, made["tokens"]["gm"]) for _ in range(4)]
+            start = int(streams[0].first("view").id)
+            played = []
+            for action in (GRAPPLE, {"do": "wait", "actor": "Kage"}, {"do": "end-turn"}):
+                answer = gm.post(f"/api/v1/encounters/{encounter}/actions",
+                                 json={"action": action, "view": False})  # fmt: skip
+                assert answer.status_code == 200, answer.text
+                played.append(answer.json())
+        for reader in streams:
+            assert int(reader.first("view").id) == start
+            for index, answer in enumerate(played):
+                frame = reader.first("events", after=1 + index)
+                assert frame.json() == {"seq": answer["seq"], "events": answer["events"]}
+    finally:
+        running.stop()
