@@ -169,6 +169,44 @@ def test_a_scenario_s_problems_in_french(
     assert code == 2 and err.startswith(f"vigile : erreur : {path}: 2 erreurs")
 
 
+SCHEMA_ERRORS = """\
+ruleset: skirmish
+name: schema errors
+map: {width: 100, height: 100}
+turns: 5
+colour: red
+actors:
+  - {name: Kage, side: attackers, position: [10, 10], dice: many}
+  - {name: Jubei, side: defenders, position: [50, 50], dice: 0}
+plans:
+  Kage:
+    - {to: [20, 90], speed: sprint}
+cover:
+  - {points: [[1, 1], [2, 2]]}
+"""
+
+
+def test_the_schema_s_own_problems_in_french(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pydantic's messages (a field unknown, not a number, under its least value, not one of
+    the speeds, a polygon of 2 vertices) in French, their numbers and choices kept; in
+    English, pydantic's own words."""
+    path = tmp_path / "schema.yaml"
+    path.write_text(SCHEMA_ERRORS, encoding="utf-8")
+    code, _, err = _run(["scenario", "validate", str(path), "--lang", "fr"], capsys)
+    assert code == 2
+    assert f"{path}:5: colour: champ inconnu ici" in err
+    assert f"{path}:7: actors[0].dice: la valeur doit être un nombre entier" in err
+    assert f"{path}:8: actors[1].dice: la valeur doit être supérieure ou égale à 1" in err
+    assert "speed: la valeur doit être 'hidden', 'immobile', 'half' ou 'fast', pas 'sprint'" in err
+    assert f"{path}:13: cover[0].points: un polygone a au moins 3 sommets, pas 2" in err
+    assert "Input should" not in err
+    code, _, err = _run(["scenario", "validate", str(path)], capsys)
+    assert f"{path}:8: actors[1].dice: Input should be greater than or equal to 1" in err
+    assert "Input should be 'hidden', 'immobile', 'half' or 'fast', not 'sprint'" in err
+
+
 def test_the_english_of_a_scenario_message_is_the_code_s() -> None:
     """The English locale repeats what the scene writes itself (vigile.errors.Said)."""
     from vigile.scene.consistency import _no_actor

@@ -23,7 +23,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from vigile import registry
-from vigile.errors import ScenarioError
+from vigile.errors import Said, ScenarioError
 from vigile.scene.consistency import Parts, issues
 from vigile.scene.encounters import Ambush, Shadowing
 from vigile.scene.games import SHARED_ACTIONS, action_name, own_actions, own_fields
@@ -233,18 +233,50 @@ def _labels() -> frozenset[str]:
     return _TAGS[version]
 
 
+PYDANTIC_SAID: frozenset[str] = frozenset(
+    {
+        "int_parsing", "int_type", "int_from_float", "float_parsing", "float_type",
+        "finite_number", "bool_parsing", "bool_type", "string_type", "missing",
+        "extra_forbidden", "greater_than_equal", "greater_than", "less_than_equal", "less_than",
+        "too_short", "too_long", "list_type", "dict_type", "model_type",
+        "model_attributes_type", "union_tag_not_found",
+    }
+)  # fmt: skip
+"""Pydantic's error types whose message has words in every language (``scene.pydantic.*``,
+with the numbers of the error's context): the rest stays pydantic's English."""
+
+
 def _message(error: ErrorDetails, ruleset: object = None) -> str:
-    """Pydantic's message, said in the scenario's words where it helps."""
+    """Pydantic's message, said in the scenario's words where it helps, and keyed for the
+    other languages (:class:`~vigile.errors.Said`) where its type is a common one."""
     message = error["msg"].removeprefix("Value error, ")
     loc = error["loc"]
-    if error["type"] == "extra_forbidden" and len(loc) == 3 and loc[0] == "actors":
+    kind = error["type"]
+    context = dict(error.get("ctx") or {})
+    if kind == "extra_forbidden" and len(loc) == 3 and loc[0] == "actors":
         return _not_its_field(str(loc[2]), ruleset)
-    if error["type"] == "too_short" and loc and loc[-1] in ("points", "area"):
+    if kind == "too_short" and loc and loc[-1] in ("points", "area"):
         given = len(error["input"]) if isinstance(error["input"], list | tuple) else 0
-        return f"a polygon needs at least 3 vertices, not {given}"
-    if error["type"] in ("enum", "literal_error"):
+        return Said(
+            "scene.pydantic.polygon", f"a polygon needs at least 3 vertices, not {given}",
+            given=given,
+        )  # fmt: skip
+    if kind in ("enum", "literal_error"):
         shown = repr(error["input"])
-        return f"{message}, not {shown if len(shown) <= 40 else shown[:37] + '...'}"
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        expected = str(context.get("expected", ""))
+        first, _, last = expected.rpartition(" or ")
+        choices = (
+            Said("scene.pydantic.alternatives", expected, first=first, last=last)
+            if first
+            else expected
+        )
+        return Said(
+            "scene.pydantic.choice", f"{message}, not {shown}", expected=choices, given=shown
+        )
+    if kind in PYDANTIC_SAID:
+        params = {k: v for k, v in context.items() if isinstance(v, int | float | str)}
+        return Said(f"scene.pydantic.{kind}", message, **params)
     return message
 
 
