@@ -57,7 +57,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Union, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Protocol, Union, get_args
 
 import numpy as np
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError, create_model
@@ -69,7 +69,6 @@ from vigile.scene.plans import Action as PlanAction
 
 if TYPE_CHECKING:
     from vigile.checks.verdict import Verdict
-    from vigile.engine.game import Game
 
 
 class Move(BaseModel):
@@ -453,6 +452,19 @@ SCATTER: Final = 360
 _TURN = 2.0 * math.pi
 
 
+class Patrolled(Protocol):
+    """What :class:`TableRng` reads of the game (a :class:`~vigile.engine.game.Game`, named
+    here by its methods: the game imports this module, never the other way)."""
+
+    def rule_of(self, name: str) -> Any: ...
+
+    def defenders(self) -> Any: ...
+
+    def patrol_of(self, defender: Any) -> Any: ...
+
+    def left_alone(self, walker: Any) -> bool: ...
+
+
 class TableRng:
     """The game's own draws (:attr:`Game.rng`) in an action played with the table's dice:
     each patrol's scatter die (SK-G1: a uniform direction, ``uniform(0, 2π)``) is the table's,
@@ -471,7 +483,7 @@ class TableRng:
         rng: np.random.Generator,
         bearings: Sequence[float] = (),
         *,
-        game: Game | None = None,
+        game: Patrolled | None = None,
         ask: bool = True,
         stand_in: float | None = None,
     ) -> None:
