@@ -119,7 +119,7 @@ def riskmap(
             layer=layer,
         )
         if plot is not None:
-            _plot(found, plot, lang)
+            _plot(found, plot, lang, scenario=scenario)
         if json_out:
             _print_json(riskmap_json(found, lang, plot))
         else:
@@ -193,7 +193,7 @@ def route(
         if write_plan is not None and out is not None and span is not None:
             _write_plan(scenario, loaded, (found, best), write_plan, span, out)
         if plot is not None:
-            _plot(found, plot, lang, best)
+            _plot(found, plot, lang, best, scenario=scenario)
         if json_out:
             _print_json(route_json(best, found, lang, plot, out))
         else:
@@ -279,10 +279,17 @@ def _check_out(out: Path, scenario: str, force: bool) -> None:
     )
 
 
-def _plot(found: RiskMap, path: Path, lang: Lang, best: Route | None = None) -> None:
-    from vigile.io.plots import risk_figure, save_figure
+def _plot(
+    found: RiskMap, path: Path, lang: Lang, best: Route | None = None, *, scenario: str
+) -> None:
+    """The picture, the map's own picture beneath (a note on stderr where it is missing)."""
+    from vigile.io.plots import picture_folder, risk_figure, save_figure
 
-    save_figure(risk_figure(found, lang, route=best), path)
+    notes: list[str] = []
+    figure = risk_figure(found, lang, route=best, folder=picture_folder(scenario), notes=notes)
+    save_figure(figure, path)
+    for note in notes:
+        sys.stderr.write(note + "\n")
 
 
 def _plan_start(

@@ -163,9 +163,13 @@ def register(app: typer.Typer) -> None:
         except Interrupted as stop:
             stopped_simulation(stop.partial, json_out, lang)
         if plot is not None:
-            from vigile.io.plots import heat_figure, save_figure
+            from vigile.io.plots import heat_figure, picture_folder, save_figure
 
-            save_figure(heat_figure(with_heat(result), lang), plot)
+            notes: list[str] = []
+            folder = picture_folder(scenario)
+            save_figure(heat_figure(with_heat(result), lang, folder=folder, notes=notes), plot)
+            for note in notes:
+                sys.stderr.write(note + "\n")
         if json_out:
             sys.stdout.write(json_text(result.as_json()) + "\n")
             return

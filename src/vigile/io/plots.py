@@ -12,6 +12,14 @@ sits on a near-black cell; the objective and every attacker's planned path are d
 figure's height follows the map's shape (no blank bands); a sweep's axis of whole-number values
 (dice) has whole-number ticks, every point has its 95% interval as an error bar, and a second
 varied field gets one curve per value, never an average.
+
+The map's picture: where a scenario's ``map.background`` names one (a file beside the scenario,
+:class:`vigile.scene.model.MapSize`), the risk map, the route and the heat map draw it under
+their cells, spanning the whole board (the editor's rule: the name is relative to the scenario
+file's folder, :func:`picture_folder`). A picture that is missing or unreadable is not an error:
+the figure is drawn without it and a note says so (the caller prints it). The heat map's cells
+are grouped into at most :data:`HEAT_CELLS` a side, so that a single detection is a cell one can
+see.
 """
 
 from __future__ import annotations
@@ -38,16 +46,27 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMATS",
+    "HEAT_CELLS",
     "check_plot_path",
     "declutter",
+    "draw_background",
     "draw_scene",
     "heat_figure",
+    "picture_folder",
     "risk_figure",
     "save_figure",
     "sweep_figure",
 ]
 
 FORMATS: Final = (".png", ".svg")
+HEAT_CELLS: Final = 25
+"""The heat map's cells a side at most, as drawn: the simulation's finer grid (HEAT_BINS) is
+summed in blocks, so that one detection is a cell large enough to see."""
+PICTURE_PIXELS: Final = 2048
+"""A map picture is drawn at most this many pixels on its longer side (a large picture is
+scaled down first: the figure is 1350 pixels wide)."""
+PICTURE_ALPHA: Final = 0.6
+"""The risk and heat cells' opacity over a map picture (the picture shows through them)."""
 _SURFACE_COLOURS: Final = {
     "floor": "#c8a165",
     "water": "#6fa8dc",
@@ -95,26 +114,35 @@ def _default_lit_radius(rules: RuleData) -> float:
         return 0.0
 
 
-def draw_scene(ax: Axes, scenario: Scenario, lang: Lang, *, default_radius: float) -> list[Any]:
+def draw_scene(
+    ax: Axes,
+    scenario: Scenario,
+    lang: Lang,
+    *,
+    default_radius: float,
+    pictured: bool = False,
+) -> list[Any]:
     """Draw the board: surfaces lightly coloured, cover hatched, walls by kind, lights as circles
     of their radius, defenders and attackers marked and labelled. Returns the legend's handles
-    (one per kind of thing drawn)."""
+    (one per kind of thing drawn). ``pictured``: the map's picture is drawn beneath, and the
+    ground's tint left off (it would veil the picture)."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, Patch, Polygon
     from matplotlib.patheffects import withStroke
 
     size = scenario.map
     handles: dict[str, Any] = {}
-    ax.add_patch(
-        Polygon(
-            [(0, 0), (size.width, 0), (size.width, size.height), (0, size.height)],
-            closed=True,
-            facecolor=_SURFACE_COLOURS.get(scenario.default_surface, "white"),
-            alpha=0.25,
-            edgecolor="none",
-            zorder=0,
+    if not pictured:
+        ax.add_patch(
+            Polygon(
+                [(0, 0), (size.width, 0), (size.width, size.height), (0, size.height)],
+                closed=True,
+                facecolor=_SURFACE_COLOURS.get(scenario.default_surface, "white"),
+                alpha=0.25,
+                edgecolor="none",
+                zorder=0,
+            )
         )
-    )
     for region in scenario.surfaces:
         colour = _SURFACE_COLOURS.get(region.kind.value, "white")
         ax.add_patch(
@@ -245,6 +273,61 @@ def draw_scene(ax: Axes, scenario: Scenario, lang: Lang, *, default_radius: floa
     return list(handles.values())
 
 
+def picture_folder(source: str | Path) -> Path:
+    """The folder a scenario's picture is named from: the scenario file's (a bundled name: the
+    bundled scenarios' folder)."""
+    from vigile.scene.loader import bundled_names, bundled_path
+
+    path = Path(source)
+    if isinstance(source, str) and source in bundled_names() and not path.exists():
+        path = bundled_path(source)
+    return path.parent
+
+
+def _read_picture(path: Path) -> Any:
+    """The picture's pixels (an array, rows from the top), at most :data:`PICTURE_PIXELS` on
+    its longer side; an :class:`OSError` or :class:`ValueError` where it cannot be read."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as opened:
+            opened.thumbnail((PICTURE_PIXELS, PICTURE_PIXELS))
+            return np.asarray(opened.convert("RGBA"))
+    except (UnidentifiedImageError, Image.DecompressionBombError) as error:
+        raise ValueError(str(error)) from None
+
+
+def draw_background(
+    ax: Axes, scenario: Scenario, folder: Path | None, lang: Lang
+) -> tuple[bool, str | None]:
+    """Draw the map's picture (``map.background``, named from ``folder``) over the whole board,
+    beneath everything else (gid ``background``). Returns (drawn, a note where the scenario names
+    a picture that cannot be drawn: missing or unreadable)."""
+    name = scenario.map.background
+    if name is None or folder is None:
+        return False, None
+    path = folder / name
+    try:
+        pixels = _read_picture(path)
+    except FileNotFoundError:
+        return False, tr("sim.plot.background_missing", lang, {"file": str(path)})
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        return False, tr(
+            "sim.plot.background_unreadable", lang, {"file": str(path), "reason": reason}
+        )
+    size = scenario.map
+    ax.imshow(
+        pixels,
+        extent=(0.0, float(size.width), float(size.height), 0.0),
+        origin="upper",
+        interpolation="bilinear",
+        zorder=0.2,
+        gid="background",
+    )
+    return True, None
+
+
 def _unit(scenario: Scenario) -> str:
     return str(getattr(scenario.units, "value", scenario.units))
 
@@ -373,9 +456,18 @@ def _legend(ax: Axes, handles: list[Any]) -> None:
     )
 
 
-def risk_figure(riskmap: RiskGrid, lang: Lang, *, route: RouteView | None = None) -> Figure:
+def risk_figure(
+    riskmap: RiskGrid,
+    lang: Lang,
+    *,
+    route: RouteView | None = None,
+    folder: Path | None = None,
+    notes: list[str] | None = None,
+) -> Figure:
     """The map with the risk map as a heat map (cells of risk 0 left clear), a colour bar, a
-    title saying what (scenario, attitude or noise, resolution) and the route if given."""
+    title saying what (scenario, attitude or noise, resolution) and the route if given; the
+    map's picture beneath, named from ``folder`` (:func:`draw_background`; a note is added to
+    ``notes`` where it cannot be drawn)."""
     _agg()
     from matplotlib.figure import Figure
 
@@ -383,8 +475,15 @@ def risk_figure(riskmap: RiskGrid, lang: Lang, *, route: RouteView | None = None
     size = scenario.map
     figure = Figure(figsize=_figure_size(size.width, size.height), layout="constrained")
     ax = figure.add_subplot()
+    pictured, note = draw_background(ax, scenario, folder, lang)
+    if note is not None and notes is not None:
+        notes.append(note)
     handles = draw_scene(
-        ax, scenario, lang, default_radius=_default_lit_radius(riskmap.board.rules)
+        ax,
+        scenario,
+        lang,
+        default_radius=_default_lit_radius(riskmap.board.rules),
+        pictured=pictured,
     )
     risk = np.ma.masked_where(riskmap.risk <= 0, riskmap.risk)
     extent = (0.0, riskmap.xs.size * riskmap.resolution, riskmap.ys.size * riskmap.resolution, 0.0)
@@ -395,7 +494,7 @@ def risk_figure(riskmap: RiskGrid, lang: Lang, *, route: RouteView | None = None
         cmap=_clipped("YlOrRd"),
         vmin=0.0,
         vmax=1.0,
-        alpha=0.75,
+        alpha=PICTURE_ALPHA if pictured else 0.75,
         interpolation="nearest",
         zorder=1,
     )
@@ -478,34 +577,67 @@ def save_figure(figure: Figure, path: Path) -> None:
     write_with(path, draw, option="--plot")
 
 
-def heat_figure(result: SimResult, lang: Lang) -> Figure:
-    """Where the intruders were standing when detected, over the map, from ``simulate``."""
+def _coarse(heat: Any, cells: int) -> Any:
+    """``heat`` (rows y, columns x) summed in square blocks of whole cells, so that it has at
+    most ``cells`` a side (a side that does not divide evenly: its last block is smaller)."""
+    rows, columns = heat.shape
+    block = max(1, -(-max(rows, columns) // cells))
+    if block == 1:
+        return heat
+    ys = np.arange(0, rows, block)
+    xs = np.arange(0, columns, block)
+    return np.add.reduceat(np.add.reduceat(heat, ys, axis=0), xs, axis=1)
+
+
+def heat_figure(
+    result: SimResult,
+    lang: Lang,
+    *,
+    folder: Path | None = None,
+    notes: list[str] | None = None,
+) -> Figure:
+    """Where the intruders were standing when detected, over the map, from ``simulate``: the
+    detections per run in cells of at most :data:`HEAT_CELLS` a side; the map's picture beneath
+    as in :func:`risk_figure`."""
     _agg()
     from matplotlib.figure import Figure
-
-    from vigile.sim.tally import HEAT_BINS
 
     scenario = result.scenario
     size = scenario.map
     figure = Figure(figsize=_figure_size(size.width, size.height), layout="constrained")
     ax = figure.add_subplot()
-    handles = draw_scene(ax, scenario, lang, default_radius=_default_lit_radius(scenario.rules()))
-    heat = result.tally.heat.T.astype(np.float64) / max(result.runs, 1)
+    pictured, note = draw_background(ax, scenario, folder, lang)
+    if note is not None and notes is not None:
+        notes.append(note)
+    handles = draw_scene(
+        ax,
+        scenario,
+        lang,
+        default_radius=_default_lit_radius(scenario.rules()),
+        pictured=pictured,
+    )
+    fine = result.tally.heat.T.astype(np.float64)
+    heat = _coarse(fine, HEAT_CELLS) / max(result.runs, 1)
     shown = np.ma.masked_where(heat <= 0, heat)
+    # the blocks' extent: whole fine cells (the last block may reach past a side that the
+    # blocks do not divide evenly; it is clipped by the axes' limits)
+    block = max(1, -(-max(fine.shape) // HEAT_CELLS))
+    cell_x = size.width / fine.shape[1] * block
+    cell_y = size.height / fine.shape[0] * block
     image = ax.imshow(
         shown,
-        extent=(0.0, size.width, size.height, 0.0),
+        extent=(0.0, cell_x * heat.shape[1], cell_y * heat.shape[0], 0.0),
         origin="upper",
         cmap=_clipped("magma_r", 0.75),
         vmin=0.0,
         vmax=max(float(heat.max()), 1e-9),
-        alpha=0.8,
+        alpha=PICTURE_ALPHA if pictured else 0.8,
         interpolation="nearest",
         zorder=1,
     )
     bar = figure.colorbar(image, ax=ax, shrink=0.8, aspect=25)
     key = "sim.plot.heat_bar_ft" if _unit(scenario) == "ft" else "sim.plot.heat_bar"
-    bar.set_label(tr(key, lang, {"cell": number_text(size.width / HEAT_BINS, lang)}))
+    bar.set_label(tr(key, lang, {"cell": number_text(round(cell_x, 2), lang)}))
     ax.set_xlim(0, size.width)
     ax.set_ylim(size.height, 0)
     ax.set_title(
