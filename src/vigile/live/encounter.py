@@ -617,8 +617,12 @@ class Encounter:
             if replayed is None:
                 replayed = self._cold(last)
             if replayed.seq < last:
-                pending: list[_Snapshot] | None = [] if self.checkpointing else None
-                records = self.store.records(self.id, after=replayed.seq)
+                records = list(self.store.records(self.id, after=replayed.seq))
+                # a few records another process wrote (and checkpointed as it wrote them): no
+                # snapshot of our own; a long replay (a restart, a cold cache) leaves them
+                pending: list[_Snapshot] | None = (
+                    [] if self.checkpointing and len(records) >= self.every else None
+                )
                 replayed = self._replay(replayed, records, pending)
                 if pending:
                     self._save(replayed, pending)
