@@ -61,6 +61,8 @@ COMPANIONS: dict[tuple[str, ...], list[str]] = {
     ("encounters", "archive"): ["0123abcd"],
 }
 """What each command needs besides the path to reach it."""
+AFTER: dict[tuple[str, ...], list[str]] = {("scenario", "set"): ["turns", "3"]}
+"""The arguments a command takes after its file argument."""
 
 
 def _filler(param: Any) -> list[str]:
@@ -87,8 +89,8 @@ def command_line(words: tuple[str, ...], command: Any, param: Any, path: str) ->
         for other in command.params:  # the command's own file argument: a real one
             if not other.opts[0].startswith("-") and other.name in ("scenario", "file"):
                 args.append(MAP if words == ("scenario", "import") else SCENARIO)
-        return [*args, param.opts[0], path]
-    return [*args, path]
+        return [*args, *AFTER.get(words, []), param.opts[0], path]
+    return [*args, path, *AFTER.get(words, [])]
 
 
 def suffix_of(param: Any, words: tuple[str, ...]) -> str:
