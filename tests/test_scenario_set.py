@@ -106,3 +106,20 @@ def test_a_bundled_scenario_needs_out(tmp_path: Path, capsys: pytest.CaptureFixt
 
     original = bundled_path("night-raid").read_text(encoding="utf-8")
     assert out.read_text(encoding="utf-8") == original.replace("turns: 40", "turns: 30", 1)
+
+
+def test_a_negative_value_and_a_block_written_actor(tmp_path: Path) -> None:
+    """``-2`` is a value, not an option; an actor written as a block keeps its layout."""
+    from vigile.scene.loader import bundled_path
+
+    original = bundled_path("dnd35-flour").read_text(encoding="utf-8")
+    path = tmp_path / "flour.yaml"
+    path.write_text(original, encoding="utf-8")
+    assert main(["scenario", "set", str(path), "actors.Wisp.bonuses.hide", "-2"]) == 0
+    assert main(["scenario", "set", str(path), "actors.Wisp.move", "20"]) == 0
+    expected = original.replace(
+        "    move: 30\n    bonuses: {move_silently: 8, hide: 8,",
+        "    move: 20\n    bonuses: {move_silently: 8, hide: -2,",
+    )
+    assert expected != original
+    assert path.read_text(encoding="utf-8") == expected

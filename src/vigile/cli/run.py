@@ -11,7 +11,7 @@ import typer
 
 from vigile.cli.common import DiceValuesOpt, JsonOpt, LangOpt, check_seed
 from vigile.cli.scenario_import import import_command
-from vigile.cli.scenario_set import set_command
+from vigile.cli.scenario_set import SET_SETTINGS, set_command
 from vigile.dice.source import FaceSource, GivenFaces, OutOfDice, parse_dice_values
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang, tr
@@ -33,7 +33,7 @@ StepOpt = Annotated[
 
 scenario_app = typer.Typer(help="Check scenario files.", no_args_is_help=True, add_completion=False)
 scenario_app.command("import")(import_command)
-scenario_app.command("set")(set_command)
+scenario_app.command("set", context_settings=SET_SETTINGS)(set_command)
 
 
 def run_scenario(

@@ -29,7 +29,10 @@ from vigile.errors import InputError
 from vigile.io.i18n import Lang, tr
 from vigile.io.safe import printable
 
-__all__ = ["SetRefused", "edited_text", "set_command"]
+__all__ = ["SET_SETTINGS", "SetRefused", "edited_text", "set_command"]
+
+SET_SETTINGS = {"ignore_unknown_options": True}
+"""A negative VALUE (``-2``) is a value, not an unknown option (click reads ``-2`` as one)."""
 
 
 class SetRefused(InputError):
