@@ -207,6 +207,35 @@ def test_the_schema_s_own_problems_in_french(
     assert "Input should be 'hidden', 'immobile', 'half' or 'fast', not 'sprint'" in err
 
 
+@pytest.mark.parametrize(
+    ("args", "english", "french"),
+    [
+        (["simulate", "--runs"], "Option '--runs' requires an argument.",
+         "L'option '--runs' attend une valeur."),
+        (["nosuch"], "No such command 'nosuch'.", "Commande inconnue : 'nosuch'."),
+        (["simulate", "night-raid", "--runz", "4"],
+         "No such option: --runz (Possible options: --runs)",
+         "Option inconnue : --runz (options possibles : --runs)"),
+        (["simulate", "night-raid", "--runs", "abc"],
+         "Invalid value for '--runs': 'abc' is not a valid int.",
+         "Valeur invalide pour '--runs' : 'abc' n'est pas un nombre entier valide."),
+        (["riskmap", "night-raid"], "Missing option '--attitude'.",
+         "Option manquante : '--attitude'."),
+        (["simulate", "night-raid", "extra"], "Got unexpected extra argument(s) (extra)",
+         "Argument(s) en trop : (extra)"),
+    ],
+)  # fmt: skip
+def test_click_s_usage_errors_in_french(
+    args: list[str], english: str, french: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Typer's click writes its usage errors in English f-strings: each known form in French,
+    exit 2 either way."""
+    code, _, err = _run(args, capsys)
+    assert code == 2 and english in err, err
+    code, _, err = _run(["--lang", "fr", *args], capsys)
+    assert code == 2 and err.strip() == f"vigile : erreur : {french}", err
+
+
 def test_the_english_of_a_scenario_message_is_the_code_s() -> None:
     """The English locale repeats what the scene writes itself (vigile.errors.Said)."""
     from vigile.scene.consistency import _no_actor

@@ -369,7 +369,12 @@ def main(argv: list[str] | None = None) -> int:
         if _is_help(error):
             print(error.format_message())
             return 0
-        _error(error.format_message(), lang)
+        message = error.format_message()
+        if lang is Lang.FR:
+            from vigile.cli.usage_fr import french
+
+            message = french(message)
+        _error(message, lang)
         return 2
     except VigileError as error:
         _error(_error_text(error, lang), lang)
