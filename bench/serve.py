@@ -5,7 +5,11 @@ PostgreSQL when ``--pg URL`` or ``$VIGILE_TEST_PG_URL`` is given), creates a nig
 room for the actions (its turn limit raised), opens the streams — the 3 ninjas' and 5 guards'
 (the players), and 50 more on the table's and the GM's views (the watchers) — then the GM posts
 the actions one after the other: each ninja waits or hides, then the turn ends (patrols, sight,
-alarms). It reports, side by side for each database:
+alarms). The databases take turns, round after round (SQLite, PostgreSQL, SQLite, ...: a fresh
+database each round, ``--rounds``, 3 by default), so the machine's load falls on both alike. It
+reports each round's row, then for each database the median (min-max) of its rounds, beside the
+goal (issue 38: p99 from an action to a viewer's frame under 100 ms, no event lost), and the
+machine's load (``os.getloadavg``) at the start and the end:
 
 * the latency from sending an action to its frame arriving on each of the GM's streams (p50,
   p99, max), over every (action, stream) pair (a character's or the table's frames are
@@ -22,12 +26,16 @@ rebuilt, the GM's view built: what ``GET /view`` does on a server that just star
 log is one page of it, the older events read only when a page asks for them) and of an
 undo (the median of three in a row), before (every replay from the start: no checkpoint read or
 written) and after (checkpoints every ``EVERY`` records, as a running server leaves them),
-side by side. The first replay of a log that has no checkpoint yet (one written before them)
+side by side, in the same interleaved rounds (each figure the median of its database's rounds).
+The first replay of a log that has no checkpoint yet (one written before them)
 is timed too: it leaves them behind; and a character's first view after a restart
 (``player_view_s``), which reads every event the character may have been told.
 
     python bench/serve.py [--actions 1000] [--players 8] [--watchers 50] [--pg URL]
-                          [--sizes 10,1000,10000] [--no-load] [--no-undo]
+                          [--rounds 3] [--sizes 10,1000,10000] [--no-load] [--no-undo]
+                          [--quick]
+
+``--quick``: a smoke run (40 actions, 2 players, 4 watchers, 2 rounds, logs of 10 and 100).
 """
 
 from __future__ import annotations
@@ -276,52 +284,72 @@ def timed(call: Any) -> float:
     return time.perf_counter() - started
 
 
-def undo_restart(db: str, label: str, sizes: list[int]) -> list[dict[str, Any]]:
+def undo_restart(dbs: list[tuple[str, str]], sizes: list[int], rounds: int) -> list[dict[str, Any]]:
     """Per log length: the first view after a restart and an undo, without checkpoints and
-    with them."""
-    from vigile.io.i18n import Lang
-    from vigile.live import Encounter, view
+    with them; ``rounds`` rounds, the databases in turn within each (SQLite, PostgreSQL,
+    SQLite, ...), each figure the median of its database's rounds."""
+    from contextlib import ExitStack
+
     from vigile.store import Store
 
     rows = []
-    with Store(db) as store:
+    with ExitStack() as stack:
+        stores = [(stack.enter_context(Store(db)), label) for db, label in dbs]
         for size in sizes:
             text, records = make_log(size)
-            row: dict[str, Any] = {"db": label, "records": size}
-            for mode in ("before", "after"):
-                every = mode == "after"
-                encounter_id = copy_log(store, text, records)
-                if every:  # the checkpoints a running server leaves: its first replay's
-                    row["first_replay_s"] = timed(
-                        lambda i=encounter_id: Encounter(store, i).state()
-                    )
-                restart: list[float] = []
-                for _ in range(3):
-                    started = time.perf_counter()
-                    opened = Encounter(store, encounter_id, checkpoints=every)
-                    opened.state()
-                    state = time.perf_counter() - started
-                    view(opened, "gm", None, Lang.EN)
-                    restart.append(time.perf_counter() - started)
-                row[f"state_{mode}_s"] = state
-                row[f"view_{mode}_s"] = statistics.median(restart)
-                undos = [timed(opened.undo) for _ in range(3)]
-                row[f"undo_{mode}_s"] = statistics.median(undos)
-                if every:  # a character who joins after a restart: its view reads every event
-                    joined = Encounter(store, encounter_id)
-                    row["player_view_s"] = timed(
-                        lambda j=joined: view(j, "player", "Kage", Lang.EN)
-                    )
-            shown = {"db": label, "records": size} | {
-                f"{what}_{mode}_s": row[f"{what}_{mode}_s"]
+            found: dict[str, list[dict[str, float]]] = {label: [] for _, label in stores}
+            for _ in range(rounds):
+                for store, label in stores:
+                    found[label].append(undo_round(store, text, records))
+            for label, measured in found.items():
+                shown: dict[str, Any] = {"db": label, "records": size}
+                for key in measured[0]:
+                    shown[key] = statistics.median(m[key] for m in measured)
+                rows.append(shown)
+                print(json.dumps(shown), file=sys.stderr, flush=True)
+    return rows
+
+
+def undo_round(
+    store: Any, text: str, records: list[tuple[str, dict[str, Any]]]
+) -> dict[str, float]:
+    """One round of :func:`undo_restart` on one database: fresh copies of the log."""
+    from vigile.io.i18n import Lang
+    from vigile.live import Encounter, view
+
+    row: dict[str, float] = {}
+    for mode in ("before", "after"):
+        every = mode == "after"
+        encounter_id = copy_log(store, text, records)
+        if every:  # the checkpoints a running server leaves: its first replay's
+            row["first_replay_s"] = timed(lambda i=encounter_id: Encounter(store, i).state())
+        restart: list[float] = []
+        for _ in range(3):
+            started = time.perf_counter()
+            opened = Encounter(store, encounter_id, checkpoints=every)
+            opened.state()
+            state = time.perf_counter() - started
+            view(opened, "gm", None, Lang.EN)
+            restart.append(time.perf_counter() - started)
+        row[f"state_{mode}_s"] = state
+        row[f"view_{mode}_s"] = statistics.median(restart)
+        undos = [timed(opened.undo) for _ in range(3)]
+        row[f"undo_{mode}_s"] = statistics.median(undos)
+        if every:  # a character who joins after a restart: its view reads every event
+            joined = Encounter(store, encounter_id)
+            row["player_view_s"] = timed(lambda j=joined: view(j, "player", "Kage", Lang.EN))
+    return {
+        key: row[key]
+        for key in (
+            *(
+                f"{what}_{mode}_s"
                 for what in ("view", "undo", "state")
                 for mode in ("before", "after")
-            }
-            shown["first_replay_s"] = row["first_replay_s"]
-            shown["player_view_s"] = row["player_view_s"]
-            rows.append(shown)
-            print(json.dumps(shown), file=sys.stderr, flush=True)
-    return rows
+            ),
+            "first_replay_s",
+            "player_view_s",
+        )
+    }
 
 
 def print_rows(rows: list[dict[str, Any]]) -> None:
@@ -353,47 +381,63 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=1000)
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--watchers", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per database, in turn")
     parser.add_argument("--pg", default=os.environ.get("VIGILE_TEST_PG_URL"))
     parser.add_argument("--sizes", default="10,1000,10000", help="log lengths for undo/restart")
     parser.add_argument("--no-load", action="store_true", help="skip the streams under load")
     parser.add_argument("--no-undo", action="store_true", help="skip undo and restart")
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run: 40 actions, 2 players, 4 watchers"
+    )
     options = parser.parse_args()
+    if options.quick:
+        options.actions, options.players, options.watchers = 40, 2, 4
+        options.rounds, options.sizes = 2, "10,100"
+    figures = os.getloadavg()
+    print(
+        f"load {figures[0]:.1f} {figures[1]:.1f} {figures[2]:.1f} (1, 5, 15 min); "
+        f"{options.rounds} rounds per database, in turn"
+    )
     if not options.no_load:
         load(options)
     if not options.no_undo:
         sizes = [int(size) for size in options.sizes.split(",")]
-        found = []
         with tempfile.TemporaryDirectory() as folder:
-            found += undo_restart(f"sqlite:///{Path(folder) / 'undo.db'}", "SQLite", sizes)
-        if options.pg:
-            found += undo_restart(pg_database(options.pg), "PostgreSQL", sizes)
-        print("\nundo and the first view after a restart, by records in the log (seconds):")
+            dbs = [(f"sqlite:///{Path(folder) / 'undo.db'}", "SQLite")]
+            if options.pg:
+                dbs.append((pg_database(options.pg), "PostgreSQL"))
+            found = undo_restart(dbs, sizes, options.rounds)
+        print(
+            f"\nundo and the first view after a restart, by records in the log (seconds, the "
+            f"median of {options.rounds} rounds):"
+        )
         print_rows(found)
+    print(f"load_1min={os.getloadavg()[0]:.1f} at the end")
+
+
+GOAL_P99_MS = 100.0
+"""Issue 38's goal for a table's frames: p99 from an action to every viewer's frame."""
 
 
 def load(options: argparse.Namespace) -> None:
-    rows = []
+    """The streams under load: ``rounds`` rounds, SQLite then PostgreSQL in each (a fresh
+    database each round), so the machine's load falls on both alike; each round's row, then
+    the median, min and max of each database's rounds."""
+    rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:
-        sqlite = f"sqlite:///{Path(folder) / 'bench.db'}"
-        rows.append(
-            run(
-                sqlite,
-                "SQLite",
-                count=options.actions,
-                players=options.players,
-                watchers=options.watchers,
-            )
-        )
-    if options.pg:
-        rows.append(
-            run(
-                pg_database(options.pg),
-                "PostgreSQL",
-                count=options.actions,
-                players=options.players,
-                watchers=options.watchers,
-            )
-        )
+        for turn in range(options.rounds):
+            dbs = [(f"sqlite:///{Path(folder) / f'bench{turn}.db'}", "SQLite")]
+            if options.pg:
+                dbs.append((pg_database(options.pg), "PostgreSQL"))
+            for db, label in dbs:
+                row = run(
+                    db,
+                    label,
+                    count=options.actions,
+                    players=options.players,
+                    watchers=options.watchers,
+                )
+                rows.append({"round": turn + 1, **row})
     keys = list(rows[0])
     print(" | ".join(f"{k:>13}" for k in keys))
     for row in rows:
@@ -401,6 +445,27 @@ def load(options: argparse.Namespace) -> None:
             " | ".join(
                 f"{v:>13.1f}" if isinstance(v, float) else f"{v!s:>13}" for v in row.values()
             )
+        )
+    print(
+        f"by database, median (min-max) of {options.rounds} rounds; goal: p99 < "
+        f"{GOAL_P99_MS:g} ms, 0 events lost"
+    )
+    for label in dict.fromkeys(row["db"] for row in rows):
+        mine = [row for row in rows if row["db"] == label]
+        parts = []
+        for key in ("p50_ms", "p99_ms", "gm_p99_ms", "actions_per_s"):
+            values = [row[key] for row in mine if row[key] is not None]
+            if values:
+                parts.append(
+                    f"{key}={statistics.median(values):.1f} ({min(values):.1f}-{max(values):.1f})"
+                )
+        lost = sum(row["events_lost"] for row in mine)
+        errors = sum(row["stream_errors"] for row in mine)
+        p99 = [row["p99_ms"] for row in mine if row["p99_ms"] is not None]
+        verdict = "meets" if p99 and max(p99) < GOAL_P99_MS and lost == 0 else "MISSES"
+        print(
+            f"  {label:<10} {' '.join(parts)} events_lost={lost} stream_errors={errors} "
+            f"-> {verdict} the goal"
         )
 
 
