@@ -358,10 +358,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     lang = _asked_lang(args)
     set_help_lang(lang)
-    helped = "--help" in args or not any(arg.startswith("-") for arg in args)  # maybe a help page
+    command = _command_for(args)
+    helped = "--help" in args or _group_page(command, args)
     if (helped and lang is not Lang.EN) or "typer.rich_utils" in sys.modules:
         _speak(lang)  # (not for a check at the table: rich costs some 80 ms to import)
-    command = _command_for(args)
+    if helped and lang is not Lang.EN:
+        from vigile.cli.helptext import translate
+
+        translate(command, lang)  # the options' help in lang, once per command built
     extra = {"default_map": _lang_defaults(command, lang)} if lang is not Lang.EN else {}
     try:
         code = command.main(args=args, prog_name="vigile", standalone_mode=False, **extra)
@@ -394,6 +398,23 @@ def main(argv: list[str] | None = None) -> int:
         _error(f"{error.filename}: {error.strerror or error}", lang)
         return 2
     return code if isinstance(code, int) else 0
+
+
+def _group_page(command: Any, args: list[str]) -> bool:
+    """``args`` name a group and nothing more (``vigile``, ``vigile --lang fr scenario``,
+    ``vigile check skirmish``): Typer shows that group's help page."""
+    found, named = command, False
+    for arg in args:
+        if named:
+            named = False
+        elif arg == "--lang":
+            named = True
+        elif arg.startswith("-"):
+            if not arg.startswith("--lang="):
+                return False  # an option: a command's work, or an error
+        else:
+            found = getattr(found, "commands", {}).get(arg)
+    return found is not None and hasattr(found, "commands")
 
 
 def _is_help(error: typer.TyperException) -> bool:

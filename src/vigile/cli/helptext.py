@@ -1,0 +1,67 @@
+"""The help of every option and argument, and of the commands inside a group, in the help's
+language.
+
+The commands write their options' help in English where they declare them
+(``typer.Option(help=...)``); the locale files hold each of those texts under a
+``cli.param.*`` (or ``check.common.*``) key in both languages (``cli.param.simulate.runs``),
+the English one word for word. A help page asked in another language
+(:func:`vigile.cli.main`) walks the click command once and puts in each parameter's place the
+text of the same key in that language: the English text is the key's identity, so an option
+whose English changes in the code keeps its new English until its translation follows
+(``tests/test_cli_help_lang.py`` lists those). A command inside a group (``vigile scenario
+import``) takes its line from ``cli.subcommand.GROUP.NAME``. Nothing of this runs for an
+English page, nor for a command that is not asked for its help.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vigile.io.i18n import Lang, messages
+
+HELP_KEYS = ("cli.param.", "check.common.")
+"""The prefixes of the options' and arguments' help keys: the commands' own, and those of the
+options every check takes that other commands share (``--json``, ``--lang``, ``--dice-values``)."""
+
+SUBCOMMAND_KEYS = "cli.subcommand."
+"""The prefix of the lines of the commands inside a group (``cli.subcommand.GROUP.NAME``)."""
+
+_DONE = "_vigile_help_lang"
+"""The attribute that marks a click command already given its help in a language."""
+
+
+def translations(lang: Lang) -> dict[str, str]:
+    """Each English help text of the :data:`HELP_KEYS` keys, with its text in ``lang``."""
+    english, other = messages(Lang.EN), messages(lang)
+    return {
+        text: other[key]
+        for key, text in english.items()
+        if key.startswith(HELP_KEYS) and key in other
+    }
+
+
+def translate(command: Any, lang: Lang) -> None:
+    """Give ``command`` (a click command or group) and everything under it the help of
+    ``lang``: its options' and arguments' from :func:`translations`, its subcommands' lines
+    from ``cli.subcommand.*``. A text the locale files do not hold stays as it is (the checks'
+    options are already built in ``lang``, :mod:`vigile.cli.common`)."""
+    if lang is Lang.EN or getattr(command, _DONE, None) is lang:
+        return
+    table, known = translations(lang), messages(lang)
+    _walk(command, (), table, known)
+    setattr(command, _DONE, lang)
+
+
+def _walk(
+    command: Any, path: tuple[str, ...], table: dict[str, str], known: dict[str, str]
+) -> None:
+    for param in getattr(command, "params", ()):
+        text = getattr(param, "help", None)
+        if isinstance(text, str) and text in table:
+            param.help = table[text]
+    if len(path) == 2:
+        key = f"{SUBCOMMAND_KEYS}{path[0]}.{path[1]}"
+        if key in known:
+            command.help = command.short_help = known[key]
+    for name, sub in getattr(command, "commands", {}).items():
+        _walk(sub, (*path, name), table, known)
