@@ -138,3 +138,17 @@ def test_the_map_commands_and_a_group_help_in_french(
     assert "Vérifier un fichier de scénario : toutes les erreurs à la fois" in out
     assert "Afficher cette aide et quitter." in out
     assert "Check a scenario file" not in out
+
+
+def test_serve_helps_in_french_its_address_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    """A number's default takes a decimal comma, an address does not; Typer's words of an
+    environment variable are French too."""
+    code, out = _run(["--lang", "fr", "serve", "--help"], capsys)
+    assert code == 0
+    assert "[défaut : 127.0.0.1]" in out and "127,0" not in out
+    assert "[variable d'environnement : VIGILE_TOKEN]" in out
+    assert "Tirer un nouveau jeton du serveur" in out
+    code, out = _run(["--lang", "fr", "check", "skirmish", "noise", "--help"], capsys)
+    assert "Distance en cm. [défaut : 0,0]" in out
+    code, out = _run(["serve", "--help"], capsys)
+    assert "[default: 127.0.0.1]" in out and "[env var: VIGILE_TOKEN]" in out

@@ -289,6 +289,8 @@ _TYPER_WORDS = {
     "ARGUMENTS_PANEL_TITLE": "cli.panel.arguments",
     "REQUIRED_LONG_STRING": "cli.panel.required",
     "DEFAULT_STRING": "cli.panel.default",
+    "ENVVAR_STRING": "cli.panel.envvar",
+    "DEPRECATED_STRING": "cli.panel.deprecated",
 }
 """The titles of the panels of Typer's help pages, by their name in :mod:`typer.rich_utils`."""
 
@@ -338,12 +340,13 @@ def _speak(lang: Lang) -> None:
 
 
 class _FrenchDefault(str):
-    """Typer's ``[défaut : {}]``, whose number takes a decimal comma: ``[défaut : 0,5]``."""
+    """Typer's ``[défaut : {}]``, whose number takes a decimal comma: ``[défaut : 0,5]`` (a
+    number only: an address stays ``[défaut : 127.0.0.1]``)."""
 
     def format(self, *args: object, **kwargs: object) -> str:
         import re
 
-        shown = [re.sub(r"(?<=\d)\.(?=\d)", ",", str(arg)) for arg in args]
+        shown = [re.sub(r"^(-?\d+)\.(\d+)$", r"\1,\2", str(arg)) for arg in args]
         return super().format(*shown, **kwargs)
 
 
