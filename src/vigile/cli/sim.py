@@ -65,6 +65,34 @@ PlotOpt = Annotated[
 ForceOpt = Annotated[
     bool, typer.Option("--force", help="Replace an existing --plot or --out file.")
 ]
+PatrolsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--patrols",
+        help="Let the patrols walk: the chance averaged over sampled walks of the patrols "
+        "(the game's own patrol step), beside the map with the guards held still.",
+    ),
+]
+PatrolSamplesOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--patrol-samples",
+        metavar="N",
+        help="With --patrols: draws of the patrols' walk (default 64).",
+    ),
+]
+PatrolTurnsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--turns",
+        metavar="T",
+        help="With --patrols: the turns averaged, 1 to T (default 3, or the scenario's turns).",
+    ),
+]
+PatrolSeedOpt = Annotated[
+    int | None,
+    typer.Option("--seed", metavar="S", help="With --patrols: the draws' seed (default 0)."),
+]
 UnsuitedOpt = Annotated[
     bool,
     typer.Option("--unsuited-outfit", help="The intruder's clothes are ill-suited (SK-V4)."),
@@ -100,12 +128,17 @@ def riskmap(
     layer: LayerOpt = None,
     resolution: ResolutionOpt = None,
     unsuited_outfit: UnsuitedOpt = False,
+    patrols: PatrolsOpt = False,
+    patrol_samples: PatrolSamplesOpt = None,
+    turns: PatrolTurnsOpt = None,
+    seed: PatrolSeedOpt = None,
     plot: PlotOpt = None,
     force: ForceOpt = False,
     json_out: JsonOpt = False,
     lang: LangOpt = Lang.EN,
 ) -> None:
-    """The exact chance of being seen (or heard) in one turn at each point of the board."""
+    """The exact chance of being seen (or heard) in one turn at each point of the board;
+    with --patrols, its average over sampled walks of the patrols."""
     with _user_errors():
         if plot is not None:
             _check_plot(plot, force)
@@ -117,6 +150,7 @@ def riskmap(
             noise=noise,
             unsuited=unsuited_outfit,
             layer=layer,
+            walks=_walks(patrols, patrol_samples, turns, seed),
         )
         if plot is not None:
             _plot(found, plot, lang, scenario=scenario)
@@ -140,6 +174,10 @@ def route(
     layer: LayerOpt = None,
     resolution: ResolutionOpt = None,
     unsuited_outfit: UnsuitedOpt = False,
+    patrols: PatrolsOpt = False,
+    patrol_samples: PatrolSamplesOpt = None,
+    turns: PatrolTurnsOpt = None,
+    seed: PatrolSeedOpt = None,
     plot: PlotOpt = None,
     write_plan: Annotated[
         str | None,
@@ -159,10 +197,12 @@ def route(
     json_out: JsonOpt = False,
     lang: LangOpt = Lang.EN,
 ) -> None:
-    """The route with the least chance of being seen, from --from to --to."""
+    """The route with the least chance of being seen, from --from to --to; with --patrols,
+    the least over the patrols' sampled walks."""
     with _user_errors():
         from vigile.games.skirmish.route import safest_route
 
+        walks = _walks(patrols, patrol_samples, turns, seed)
         goal = parse_point(to, "--to")
         origin = parse_point(start, "--from") if start is not None else None
         if (write_plan is None) != (out is None):
@@ -188,6 +228,7 @@ def route(
             unsuited=unsuited_outfit,
             layer=layer,
             actor=write_plan,
+            walks=walks,
         )
         best = safest_route(found, origin, goal)
         if write_plan is not None and out is not None and span is not None:
@@ -226,10 +267,12 @@ def _risk_map(
     actor: str | None = None,
     noise: str | None = None,
     unsuited: bool = False,
+    walks: tuple[int, int | None, int] | None = None,
 ) -> RiskMap:
     """The scenario's game's risk map (its plug-in's typed hook,
     :class:`vigile.games.contract.RiskMapHook`), asked with the options given, in the game's
-    words: the game refuses what it has no rule for."""
+    words: the game refuses what it has no rule for. ``walks``: (draws, turns, seed) of the
+    patrols' walk, for the moving-patrol map (:mod:`vigile.games.patrol_risk`)."""
     from vigile.games.contract import RiskRequest, risk_map
 
     request = RiskRequest(
@@ -240,7 +283,26 @@ def _risk_map(
         sound=noise,
         switches=frozenset({"unsuited-outfit"} if unsuited else ()),
     )
+    if walks is not None:
+        from vigile.games.patrol_risk import patrol_risk_map
+
+        samples, turns, seed = walks
+        return patrol_risk_map(scenario, request, samples=samples, turns=turns, seed=seed)
     return risk_map(scenario, request)
+
+
+def _walks(
+    patrols: bool, samples: int | None, turns: int | None, seed: int | None
+) -> tuple[int, int | None, int] | None:
+    """(draws, turns, seed) of the patrols' walk with --patrols; its options alone refused."""
+    if not patrols:
+        for option, value in (("--patrol-samples", samples), ("--turns", turns), ("--seed", seed)):
+            if value is not None:
+                raise InputError("only with --patrols", where=option)
+        return None
+    from vigile.games.patrol_risk import DEFAULT_SAMPLES
+
+    return (DEFAULT_SAMPLES if samples is None else samples), turns, (seed or 0)
 
 
 def _load(source: str) -> Scenario:

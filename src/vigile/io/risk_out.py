@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from vigile.checks.numbers import fraction_text, percent_text
 from vigile.io.i18n import Lang, number_text, point_text, tr
@@ -17,6 +17,7 @@ from vigile.rulesets.skirmish.sight import Attitude
 
 if TYPE_CHECKING:
     from vigile.io.risk_view import D20Grid, RiskGrid, RouteView
+    from vigile.scene.geometry import FloatArray
 
 DIGITS = 6
 """Floats in JSON are rounded to this many digits."""
@@ -40,6 +41,128 @@ def _num(value: float, lang: Lang = Lang.EN) -> str:
 def _d20(found: RiskGrid) -> D20Grid | None:
     """The map as a d20 map (5-ft squares, ``ft``), or None for a skirmish map."""
     return cast("D20Grid", found) if found.unit == "ft" else None
+
+
+class PatrolGrid(Protocol):
+    """A risk map with the patrols walking (:mod:`vigile.games.patrol_risk`): its ``risk`` a
+    sampled mean, with a standard error per cell, the guards held still beside it."""
+
+    samples: int
+    turns: int
+    seed: int
+    seconds: float
+    patrols: tuple[str, ...]
+    error: FloatArray
+    held: FloatArray
+    held_error: FloatArray
+    still: FloatArray
+
+    def max_error(self) -> float: ...
+
+    def held_max_error(self) -> float: ...
+
+    def patrols_json(self) -> dict[str, object]: ...
+
+
+def _patrol(found: object) -> PatrolGrid | None:
+    """The map as a moving-patrol map, or None for an exact one."""
+    return cast("PatrolGrid", found) if hasattr(found, "patrols_json") else None
+
+
+def patrol_lines(found: RiskGrid, lang: Lang) -> list[str]:
+    """The line saying a map is a sampled average: draws, turns, seed, error bound, time."""
+    patrol = _patrol(found)
+    if patrol is None:
+        return []
+    return [
+        tr(
+            "sim.text.patrols",
+            lang,
+            {
+                "names": ", ".join(patrol.patrols),
+                "samples": patrol.samples,
+                "turns": patrol.turns,
+                "seed": patrol.seed,
+                "error": _percent(patrol.max_error(), lang),
+                "seconds": number_text(round(patrol.seconds, 1), lang),
+            },
+        )
+    ]
+
+
+def _patrol_summary(found: RiskGrid, patrol: PatrolGrid, lang: Lang) -> list[str]:
+    """The summary of a moving-patrol map: per turn beside the still guards, standing still
+    through the window, and at the attackers' start (their cells: no exact chance)."""
+    row, column = found.worst()
+    lines = [
+        tr(
+            "sim.text.patrols_summary",
+            lang,
+            {
+                "max": _percent(float(found.risk[row, column]), lang),
+                "x": _num(float(found.xs[column]), lang),
+                "y": _num(float(found.ys[row]), lang),
+                "mean": _percent(float(found.risk.mean()), lang),
+                "still_max": _percent(float(patrol.still.max()), lang),
+                "still_mean": _percent(float(patrol.still.mean()), lang),
+            },
+        ),
+        tr(
+            "sim.text.patrols_held",
+            lang,
+            {
+                "turns": patrol.turns,
+                "max": _percent(float(patrol.held.max()), lang),
+                "error": _percent(patrol.held_max_error(), lang),
+            },
+        ),
+    ]
+    points = _patrol_points(found, patrol)
+    if points:
+        lines.append(tr("sim.text.attackers", lang))
+        for point in points:
+            lines.append(
+                "  "
+                + tr(
+                    "sim.text.patrols_at_actor",
+                    lang,
+                    {
+                        "name": point["actor"],
+                        "x": _num(point["at"][0], lang),
+                        "y": _num(point["at"][1], lang),
+                        "chance": _percent(point["chance"], lang),
+                        "error": _percent(point["standard_error"], lang),
+                        "held": _percent(point["held"], lang),
+                        "still": _percent(point["still"], lang),
+                    },
+                )
+            )
+    return lines
+
+
+def _patrol_points(found: RiskGrid, patrol: PatrolGrid) -> list[dict[str, Any]]:
+    """At each attacker's start, its cell's chances (a d20 map: the intruder it is made for)."""
+    from vigile.scene.actors import Side
+
+    d20 = _d20(found)
+    points: list[dict[str, Any]] = []
+    for actor in found.board.scenario.actors:
+        if actor.side is not Side.ATTACKERS or (
+            d20 is not None and actor is not d20.board.intruder
+        ):
+            continue
+        cell = cast("Any", found).cell_of(*actor.position)
+        points.append(
+            {
+                "actor": actor.name,
+                "at": [float(actor.position[0]), float(actor.position[1])],
+                "chance": round(float(found.risk[cell]), DIGITS),
+                "standard_error": round(float(patrol.error[cell]), DIGITS),
+                "held": round(float(patrol.held[cell]), DIGITS),
+                "still": round(float(patrol.still[cell]), DIGITS),
+            }
+        )
+    return points
 
 
 def d20_params(found: D20Grid, lang: Lang) -> dict[str, object]:
@@ -92,6 +215,15 @@ def riskmap_text(found: RiskGrid, lang: Lang, plot: Path | None) -> list[str]:
                 },
             )
         )
+    patrol = _patrol(found)
+    if patrol is not None:
+        lines += patrol_lines(found, lang)
+        lines += _patrol_summary(found, patrol, lang)
+        lines.append(tr("sim.text.notes", lang))
+        lines += [f"  - {tr(key, lang)}" for key in found.notes]
+        if plot is not None:
+            lines.append(tr("sim.text.picture", lang, {"file": str(plot)}))
+        return lines
     row, column = found.worst()
     lines.append(
         tr(
@@ -151,6 +283,9 @@ def riskmap_json(found: RiskGrid, lang: Lang, plot: Path | None) -> dict[str, An
     extra: dict[str, Any] = (
         {} if d20 is None else {"intruder": d20.board.intruder.name, "layer": d20.layer.value}
     )
+    patrol = _patrol(found)
+    if patrol is not None:
+        return _patrol_json(found, patrol, lang, plot, extra)
     return {
         "scenario": scenario.name,
         "attitude": found.attitude.value,
@@ -180,6 +315,47 @@ def riskmap_json(found: RiskGrid, lang: Lang, plot: Path | None) -> dict[str, An
             "x": [round(float(v), DIGITS) for v in found.xs],
             "y": [round(float(v), DIGITS) for v in found.ys],
             "risk": found.risk.round(DIGITS).tolist(),
+        },
+        "plot": str(plot) if plot is not None else None,
+    }
+
+
+def _patrol_json(
+    found: RiskGrid, patrol: PatrolGrid, lang: Lang, plot: Path | None, extra: dict[str, Any]
+) -> dict[str, Any]:
+    """A moving-patrol map as JSON: no exact chance; each grid beside its standard error."""
+    scenario = found.board.scenario
+    row, column = found.worst()
+    return {
+        "scenario": scenario.name,
+        "attitude": found.attitude.value,
+        **extra,
+        "noise": found.noise.value if found.noise is not None else None,
+        "unsuited_outfit": found.unsuited,
+        f"resolution_{found.unit}": found.resolution,
+        "board": {"width": scenario.map.width, "height": scenario.map.height},
+        "guards": found.guards_json(),
+        "patrols": patrol.patrols_json(),
+        "max": {
+            "chance": round(float(found.risk[row, column]), DIGITS),
+            "standard_error": round(float(patrol.error[row, column]), DIGITS),
+            "at": [float(found.xs[column]), float(found.ys[row])],
+        },
+        "mean": round(float(found.risk.mean()), DIGITS),
+        "still": {
+            "max": round(float(patrol.still.max()), DIGITS),
+            "mean": round(float(patrol.still.mean()), DIGITS),
+        },
+        "points": _patrol_points(found, patrol),
+        "notes": [tr(key, lang) for key in found.notes],
+        "grid": {
+            "x": [round(float(v), DIGITS) for v in found.xs],
+            "y": [round(float(v), DIGITS) for v in found.ys],
+            "risk": found.risk.round(DIGITS).tolist(),
+            "standard_error": patrol.error.round(DIGITS).tolist(),
+            "held": patrol.held.round(DIGITS).tolist(),
+            "held_standard_error": patrol.held_error.round(DIGITS).tolist(),
+            "still": patrol.still.round(DIGITS).tolist(),
         },
         "plot": str(plot) if plot is not None else None,
     }
@@ -221,6 +397,7 @@ def route_text(
             },
         ),
         tr("sim.text.route_chance", lang, {"chance": _percent(best.chance_seen, lang)}),
+        *patrol_lines(found, lang),
         *_least_bad(best, lang),
         tr("sim.text.waypoints", lang),
         "  " + " → ".join(point_text(x, y, lang) for x, y in best.waypoints),
@@ -273,6 +450,7 @@ def _d20_route_text(
             },
         ),
         tr("sim.text.d20_route_chance", lang, {"chance": _percent(best.chance_seen, lang)}),
+        *patrol_lines(found, lang),
         *_least_bad(best, lang),
         tr("sim.text.waypoints", lang),
         "  " + " → ".join(point_text(x, y, lang) for x, y in best.waypoints),
@@ -300,6 +478,9 @@ def route_json(
             {"door": name, "at": [round(v, DIGITS) for v in best.waypoints[at]]}
             for at, name in best.doors
         ]
+    patrol = _patrol(found)
+    if patrol is not None:
+        extra["patrols"] = patrol.patrols_json()
     return {
         "scenario": found.board.scenario.name,
         "attitude": best.attitude.value,
