@@ -14,7 +14,7 @@ import pytest
 import typer
 
 from vigile.cli.common import set_help_lang
-from vigile.cli.helptext import HELP_KEYS, SUBCOMMAND_KEYS, translate, translations
+from vigile.cli.helptext import SUBCOMMAND_KEYS, help_prefixes, translate, translations
 from vigile.io.i18n import Lang, messages
 
 
@@ -87,13 +87,13 @@ def test_every_command_of_a_group_has_its_french_line() -> None:
 def test_the_help_keys_are_in_both_languages_and_agree() -> None:
     """Each ``cli.param.*`` key has its French, and one English text has one French."""
     english, french = messages(Lang.EN), messages(Lang.FR)
-    own = [key for key in english if key.startswith((HELP_KEYS[0], SUBCOMMAND_KEYS))]
+    own = [key for key in english if key.startswith(("cli.param.", f"{SUBCOMMAND_KEYS}."))]
     assert len(own) > 50
     assert [key for key in own if key not in french] == []
-    assert [key for key in french if key.startswith(HELP_KEYS[0]) and key not in english] == []
+    assert [key for key in french if key.startswith("cli.param.") and key not in english] == []
     seen: dict[str, str] = {}
     for key, text in english.items():
-        if key.startswith(HELP_KEYS):
+        if key.startswith(help_prefixes()):
             assert seen.setdefault(text, french[key]) == french[key], key
     assert translations(Lang.FR)["Number of games to play."] == "Nombre de parties à jouer."
 

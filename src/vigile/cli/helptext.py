@@ -19,15 +19,20 @@ from typing import Any
 
 from vigile.io.i18n import Lang, messages
 
-HELP_KEYS = ("cli.param.", "check.common.")
+HELP_KEYS = ("cli.param", "check.common")
 """The prefixes of the options' and arguments' help keys: the commands' own, and those of the
 options every check takes that other commands share (``--json``, ``--lang``, ``--dice-values``)."""
 
-SUBCOMMAND_KEYS = "cli.subcommand."
+SUBCOMMAND_KEYS = "cli.subcommand"
 """The prefix of the lines of the commands inside a group (``cli.subcommand.GROUP.NAME``)."""
 
 _DONE = "_vigile_help_lang"
 """The attribute that marks a click command already given its help in a language."""
+
+
+def help_prefixes() -> tuple[str, ...]:
+    """The beginnings of the help keys' names (``cli.param.``, ``check.common.``)."""
+    return tuple(f"{table}." for table in HELP_KEYS)
 
 
 def translations(lang: Lang) -> dict[str, str]:
@@ -36,7 +41,7 @@ def translations(lang: Lang) -> dict[str, str]:
     return {
         text: other[key]
         for key, text in english.items()
-        if key.startswith(HELP_KEYS) and key in other
+        if key.startswith(help_prefixes()) and key in other
     }
 
 
@@ -60,7 +65,7 @@ def _walk(
         if isinstance(text, str) and text in table:
             param.help = table[text]
     if len(path) == 2:
-        key = f"{SUBCOMMAND_KEYS}{path[0]}.{path[1]}"
+        key = f"{SUBCOMMAND_KEYS}.{path[0]}.{path[1]}"
         if key in known:
             command.help = command.short_help = known[key]
     for name, sub in getattr(command, "commands", {}).items():
