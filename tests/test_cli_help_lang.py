@@ -7,6 +7,7 @@ checks included), never a list written here: a new option without its French fai
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,7 +15,13 @@ import pytest
 import typer
 
 from vigile.cli.common import set_help_lang
-from vigile.cli.helptext import SUBCOMMAND_KEYS, help_prefixes, translate, translations
+from vigile.cli.helptext import (
+    METAVAR_KEYS,
+    SUBCOMMAND_KEYS,
+    help_prefixes,
+    translate,
+    translations,
+)
 from vigile.io.i18n import Lang, messages
 
 
@@ -72,6 +79,34 @@ def test_every_option_and_argument_has_its_french_help() -> None:
     )
 
 
+def _signs(placeholder: str) -> bool:
+    """A placeholder of letters no longer than an abbreviation (``URL``, ``X,Y``, ``V,V,...``),
+    the same in French."""
+    return all(len(word) <= 3 for word in re.findall(r"[A-Za-z]+", placeholder))
+
+
+def test_every_placeholder_has_its_french() -> None:
+    """``--plot FICHIER``: each placeholder a command shows for a value is French, unless it
+    is signs rather than words (``URL``, ``X,Y``, ``N``); the checks' declare their own."""
+    english = dict(_params(_tree(Lang.EN)))
+    french = dict(_params(_tree(Lang.FR)))
+    shown = {
+        f"{where}: {param.metavar}"
+        for where, param in english.items()
+        if param.metavar and not where.startswith("check ")
+    }
+    assert len(shown) > 30
+    untranslated = sorted(
+        f"{where}: {param.metavar}"
+        for where, param in french.items()
+        if f"{where}: {param.metavar}" in shown and not _signs(param.metavar)
+    )
+    assert not untranslated, "placeholders without French (cli.metavar.*): " + ", ".join(
+        untranslated
+    )
+    assert french["scenario import file"].metavar == "FICHIER"
+
+
 def test_every_command_of_a_group_has_its_french_line() -> None:
     english = dict(_subcommands(_tree(Lang.EN)))
     french = dict(_subcommands(_tree(Lang.FR)))
@@ -87,10 +122,18 @@ def test_every_command_of_a_group_has_its_french_line() -> None:
 def test_the_help_keys_are_in_both_languages_and_agree() -> None:
     """Each ``cli.param.*`` key has its French, and one English text has one French."""
     english, french = messages(Lang.EN), messages(Lang.FR)
-    own = [key for key in english if key.startswith(("cli.param.", f"{SUBCOMMAND_KEYS}."))]
+    own = [
+        key
+        for key in english
+        if key.startswith(("cli.param.", f"{SUBCOMMAND_KEYS}.", f"{METAVAR_KEYS}."))
+    ]
     assert len(own) > 50
     assert [key for key in own if key not in french] == []
-    assert [key for key in french if key.startswith("cli.param.") and key not in english] == []
+    assert [
+        key
+        for key in french
+        if key.startswith(("cli.param.", f"{METAVAR_KEYS}.")) and key not in english
+    ] == []
     seen: dict[str, str] = {}
     for key, text in english.items():
         if key.startswith(help_prefixes()):

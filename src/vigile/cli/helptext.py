@@ -23,6 +23,10 @@ HELP_KEYS = ("cli.param", "check.common")
 """The prefixes of the options' and arguments' help keys: the commands' own, and those of the
 options every check takes that other commands share (``--json``, ``--lang``, ``--dice-values``)."""
 
+METAVAR_KEYS = "cli.metavar"
+"""The table of the placeholders an option shows for its value (``--plot FILE``), by the
+English one: ``FICHIER`` in French."""
+
 SUBCOMMAND_KEYS = "cli.subcommand"
 """The prefix of the lines of the commands inside a group (``cli.subcommand.GROUP.NAME``)."""
 
@@ -35,38 +39,45 @@ def help_prefixes() -> tuple[str, ...]:
     return tuple(f"{table}." for table in HELP_KEYS)
 
 
-def translations(lang: Lang) -> dict[str, str]:
-    """Each English help text of the :data:`HELP_KEYS` keys, with its text in ``lang``."""
+def translations(lang: Lang, prefixes: tuple[str, ...] | None = None) -> dict[str, str]:
+    """Each English text of the keys that begin with ``prefixes`` (the help keys,
+    :func:`help_prefixes`, unless told), with its text in ``lang``."""
     english, other = messages(Lang.EN), messages(lang)
+    chosen = help_prefixes() if prefixes is None else prefixes
     return {
-        text: other[key]
-        for key, text in english.items()
-        if key.startswith(help_prefixes()) and key in other
+        text: other[key] for key, text in english.items() if key.startswith(chosen) and key in other
     }
 
 
 def translate(command: Any, lang: Lang) -> None:
     """Give ``command`` (a click command or group) and everything under it the help of
-    ``lang``: its options' and arguments' from :func:`translations`, its subcommands' lines
-    from ``cli.subcommand.*``. A text the locale files do not hold stays as it is (the checks'
-    options are already built in ``lang``, :mod:`vigile.cli.common`)."""
+    ``lang``: its options' and arguments' from :func:`translations`, their placeholders from
+    ``cli.metavar.*``, its subcommands' lines from ``cli.subcommand.*``. A text the locale
+    files do not hold stays as it is (the checks' options are already built in ``lang``,
+    :mod:`vigile.cli.common`)."""
     if lang is Lang.EN or getattr(command, _DONE, None) is lang:
         return
-    table, known = translations(lang), messages(lang)
-    _walk(command, (), table, known)
+    helps, placeholders = translations(lang), translations(lang, (f"{METAVAR_KEYS}.",))
+    _walk(command, (), (helps, placeholders, messages(lang)))
     setattr(command, _DONE, lang)
 
 
 def _walk(
-    command: Any, path: tuple[str, ...], table: dict[str, str], known: dict[str, str]
+    command: Any,
+    path: tuple[str, ...],
+    tables: tuple[dict[str, str], dict[str, str], dict[str, str]],
 ) -> None:
+    helps, placeholders, known = tables
     for param in getattr(command, "params", ()):
         text = getattr(param, "help", None)
-        if isinstance(text, str) and text in table:
-            param.help = table[text]
+        if isinstance(text, str) and text in helps:
+            param.help = helps[text]
+        shown = getattr(param, "metavar", None)
+        if isinstance(shown, str) and shown in placeholders:
+            param.metavar = placeholders[shown]
     if len(path) == 2:
         key = f"{SUBCOMMAND_KEYS}.{path[0]}.{path[1]}"
         if key in known:
             command.help = command.short_help = known[key]
     for name, sub in getattr(command, "commands", {}).items():
-        _walk(sub, (*path, name), table, known)
+        _walk(sub, (*path, name), tables)
