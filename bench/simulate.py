@@ -53,7 +53,8 @@ piped: when its first line comes (goal: 2 s) and when it ends (goal: 30 s).
 ``--scheduler`` alone: the kernel on a Dask cluster, as ``vigile simulate --scheduler`` plays
 it: two local clusters (``distributed.LocalCluster``), of 1 and of 2 worker processes (one
 thread each), the same runs on each in turn, round after round; prints the scaling efficiency
-(the 1-worker median wall time over twice the 2-worker one: 1.0 is perfect) and how each
+(the 1-worker median wall time over twice the 2-worker one: 1.0 is perfect), and the same for
+``run_sweep`` over 4 variants of the raid (``turns=30..36:2``, one task each), and how each
 worker got its compiled kernel: ``vigile simulate`` registers a Dask worker plugin
 (:func:`vigile.sim.executors.warm_workers`) that, on every worker (those there and those that
 join later), loads the kernel from that machine's numba cache before the first block (or
@@ -547,6 +548,7 @@ def scheduler_scaling() -> None:
     from dask.distributed import Client, LocalCluster
 
     from vigile.sim.simulate import BLOCK, simulate
+    from vigile.sim.sweep import Vary, run_sweep
 
     scenario = load_scenario("night-raid")
     runs = (4 if QUICK else 32) * BLOCK
@@ -577,11 +579,16 @@ def scheduler_scaling() -> None:
                 f"{time.perf_counter() - start:.1f} s"
             )
         walls: dict[int, list[float]] = {1: [], 2: []}
+        sweeps: dict[int, list[float]] = {1: [], 2: []}
+        grid = [Vary.parse("turns=30..36:2")]  # 4 variants, one task each
         for r in range(rounds):
             for workers, address in clusters.items():
                 start = time.perf_counter()
                 simulate(scenario, runs, seed=r + 1, scheduler=address, model="kernel")
                 walls[workers].append(time.perf_counter() - start)
+                start = time.perf_counter()
+                run_sweep(scenario, grid, runs // 4, seed=r, scheduler=address, model="kernel")
+                sweeps[workers].append(time.perf_counter() - start)
         with Client(two.scheduler_address, set_as_default=False) as client:  # type: ignore[no-untyped-call]
             found = client.run(_worker_cache)
     for worker, info in sorted(found.items()):
@@ -591,20 +598,27 @@ def scheduler_scaling() -> None:
             f"warm-up plugins {info['plugins']}; kernel loaded in the worker: {info['loaded']}"
         )
     print(f"  this process's numba cache: {_own_cache()}")
-    one_s, two_s = (statistics.median(walls[n]) for n in (1, 2))
-    efficiency = one_s / (2 * two_s)
-    print(
-        "  wall time a round, median (min-max): "
-        + "; ".join(
-            f"{n} worker(s) {statistics.median(w):.2f} s ({min(w):.2f}-{max(w):.2f})"
-            for n, w in walls.items()
+    found_efficiency = {}
+    for label, times in (("simulate", walls), ("sweep, 4 variants", sweeps)):
+        one_s, two_s = (statistics.median(times[n]) for n in (1, 2))
+        found_efficiency[label] = efficiency = one_s / (2 * two_s)
+        print(
+            f"  {label}: wall time a round, median (min-max): "
+            + "; ".join(
+                f"{n} worker(s) {statistics.median(w):.2f} s ({min(w):.2f}-{max(w):.2f})"
+                for n, w in times.items()
+            )
         )
-    )
+        print(
+            f"    scaling from 1 to 2 workers: speed-up {one_s / two_s:.2f}, efficiency "
+            f"{efficiency:.2f} (1.00: perfect)"
+        )
+    print(f"  the machine's cores are shared: {load_line('now')}")
     print(
-        f"  scaling from 1 to 2 workers: speed-up {one_s / two_s:.2f}, efficiency "
-        f"{efficiency:.2f} (1.00: perfect; this machine's cores are shared, {load_line('now')})"
+        f"dask_efficiency_simulate={found_efficiency['simulate']:.2f} "
+        f"dask_efficiency_sweep={found_efficiency['sweep, 4 variants']:.2f} "
+        f"load_1min={os.getloadavg()[0]:.1f}"
     )
-    print(f"dask_speedup_1_to_2={one_s / two_s:.2f} dask_efficiency={efficiency:.2f}")
 
 
 def _own_cache() -> str:
