@@ -129,11 +129,16 @@ def test_refusals() -> None:
 
 
 def test_the_grid_is_coarsened_to_the_budget() -> None:
-    """Without --resolution, maps that would take too long are made on a coarser grid."""
+    """Without --resolution, maps whose cells × guards × maps pass the budget are made on a
+    coarser grid: the cell's side doubled, the same grid whatever the machine."""
     scenario = yard(turns=3)
-    fine = patrol_risk_map(scenario, RiskRequest("half"), samples=2, turns=1, budget_s=1e9)
-    coarse = patrol_risk_map(scenario, RiskRequest("half"), samples=2, turns=1, budget_s=1e-9)
+    fine = patrol_risk_map(scenario, RiskRequest("half"), samples=2, turns=1, budget=10**12)
+    coarse = patrol_risk_map(scenario, RiskRequest("half"), samples=2, turns=1, budget=1)
     assert coarse.resolution > fine.resolution
+    # 1 cm (the automatic grid of a 120 × 90 cm yard), doubled until a side has 4 cells or
+    # fewer: 16 cm gives 8 × 6, 32 cm gives 4 × 3 (floor(120/32 + 1/2) = 4)
+    assert (fine.resolution, coarse.resolution) == (1.0, 32.0)
+    assert coarse.risk.shape == (3, 4)
     assert np.shape(coarse.still) == np.shape(coarse.risk)
 
 
