@@ -1,13 +1,20 @@
 """Benchmark of the compiled d20 kernel (issue 14) against the turn engine, side by side in one run.
 
 Prints, for each bundled d20 scenario: runs per CPU-second of the turn engine playing game by
-game (``vigile simulate`` without numba: :func:`vigile.sim.simulate.engine_block`) and of the
-kernel (:func:`vigile.games.dnd35.kernel.compiled`) where it plays the scenario, and their ratio;
-then the kernel's first call in a fresh process with an empty numba cache (the compile) and with
-the cache warm. Last line, on ``dnd35-invisible-intruder``:
-``dnd35_kernel_runs_per_cpu_s=… engine_runs_per_cpu_s=… vs_engine=…x``.
+game (``vigile simulate --model engine``: :func:`vigile.sim.simulate.engine_block`) and of the
+kernel as ``vigile simulate`` plays it (:func:`vigile.sim.simulate.play_block`, block after
+block, one thread) where it plays the scenario, and their ratio; then the kernel's first call in
+a fresh process with an empty numba cache (the compile) and with the cache warm.
 
-Run: ``.venv/bin/python bench/kernel_d20.py [ENGINE_RUNS [KERNEL_RUNS]]`` (400 and 100,000).
+Both models are loaded and have played once before the rounds; then ``ROUNDS`` rounds (3), the
+engine and the kernel in turn within each; each rate the median (min-max) of the rounds, the
+ratio of the medians beside the goal (issue 14: a D&D 3.5 scenario at least 50x its turn
+engine), and the machine's load (``os.getloadavg``). Last line, on
+``dnd35-invisible-intruder``:
+``dnd35_kernel_runs_per_cpu_s=… engine_runs_per_cpu_s=… vs_engine=…x … load_1min=…``.
+
+Run: ``.venv/bin/python bench/kernel_d20.py [ENGINE_RUNS [KERNEL_RUNS]] [--quick]`` (400 and
+100,000 a round; ``--quick``: 20 and 8,192, 2 rounds, no compile from an empty cache).
 
 Figures measured behind choices in the d20 kernels and ``vigile simulate``:
 
@@ -24,6 +31,7 @@ Figures measured behind choices in the d20 kernels and ``vigile simulate``:
 from __future__ import annotations
 
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -34,7 +42,11 @@ import numpy as np
 
 from vigile import registry
 from vigile.scene.loader import load_scenario
-from vigile.sim.simulate import engine_block
+from vigile.sim.simulate import blocks, engine_block, play_block
+
+QUICK = "--quick" in sys.argv
+ROUNDS = 2 if QUICK else 3
+GOAL_X = 50.0
 
 SCENARIOS = (
     "dnd35-invisible-intruder",
@@ -67,32 +79,55 @@ def first_call(cache: str) -> float:
     return float(done.stdout.strip().splitlines()[-1])
 
 
+def spread(rates: list[float]) -> str:
+    return f"{statistics.median(rates):12,.0f} ({min(rates):,.0f}-{max(rates):,.0f})"
+
+
 def main() -> None:
-    engine_runs = int(sys.argv[1]) if len(sys.argv) > 1 else 400
-    kernel_runs = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
-    print(f"CPU time; the engine {engine_runs:,} runs, the kernel {kernel_runs:,} runs")
+    numbers = [int(a) for a in sys.argv[1:] if a.isdigit()]
+    engine_runs = numbers[0] if numbers else (20 if QUICK else 400)
+    kernel_runs = numbers[1] if len(numbers) > 1 else (8192 if QUICK else 100_000)
+    load = os.getloadavg()
+    print(
+        f"CPU time, {ROUNDS} rounds in turn: the engine {engine_runs:,} runs, the kernel "
+        f"{kernel_runs:,} runs a round; median (min-max) runs per CPU-second; load "
+        f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (1, 5, 15 min); goal: the kernel at least "
+        f"{GOAL_X:g}x the engine"
+    )
     figures: dict[str, tuple[float, float | None]] = {}
     for name in SCENARIOS:
         scenario = load_scenario(name)
         plugin = registry.get(scenario.ruleset)
         model = plugin.load(plugin.kernel)(scenario) if plugin.kernel else None
-        engine = cpu_rate(lambda runs, s=scenario: engine_block(s, 1, 0, runs), engine_runs)
-        kernel = None
+        engine_block(scenario, 0, 0, 1)  # the engine's imports and tables
         if model is not None:
-            model.play(64, np.random.default_rng(0))  # compile (or load from the cache)
-            kernel = cpu_rate(
-                lambda runs, m=model: m.play(runs, np.random.default_rng(1)), kernel_runs
+            model.play(1, np.random.default_rng(0))  # loaded from the cache (or compiled)
+        engines, kernels = [], []
+        for r in range(ROUNDS):
+            engines.append(
+                cpu_rate(lambda runs, s=scenario, r=r: engine_block(s, r, 0, runs), engine_runs)
             )
+            if model is not None:
+                kernels.append(
+                    cpu_rate(
+                        lambda runs, m=model, r=r: [
+                            play_block(m, r, i, n) for i, n in blocks(runs)
+                        ],
+                        kernel_runs,
+                    )
+                )
+        engine = statistics.median(engines)
+        kernel = statistics.median(kernels) if kernels else None
         figures[name] = (engine, kernel)
-        shown = (
-            "not played by the kernel yet"
-            if kernel is None
-            else (f"kernel {kernel:12,.0f}  ({kernel / engine:,.0f}x)")
-        )
-        print(f"  {name:28} engine {engine:8,.0f}   {shown}")
+        if kernel is None:
+            shown = "not played by the kernel yet"
+        else:
+            met = "met" if kernel / engine >= GOAL_X else "MISSED"
+            shown = f"kernel {spread(kernels)}  ({kernel / engine:,.0f}x: {met})"
+        print(f"  {name:28} engine {spread(engines)}   {shown}")
     with tempfile.TemporaryDirectory() as empty:
-        cold = first_call(empty)
-        warm = first_call(empty)
+        cold = float("nan") if QUICK else first_call(empty)
+        warm = float("nan") if QUICK else first_call(empty)
     print(f"  first call, empty numba cache: {cold:.1f} s; warm cache: {warm:.1f} s")
     for name, (engine, kernel) in figures.items():
         if kernel is not None and name != "dnd35-invisible-intruder":
@@ -102,7 +137,8 @@ def main() -> None:
     assert kernel is not None
     print(
         f"dnd35_kernel_runs_per_cpu_s={kernel:.0f} engine_runs_per_cpu_s={engine:.0f} "
-        f"vs_engine={kernel / engine:.0f}x compile_cold_s={cold:.1f} warm_s={warm:.1f}"
+        f"vs_engine={kernel / engine:.0f}x compile_cold_s={cold:.1f} warm_s={warm:.1f} "
+        f"load_1min={load[0]:.1f}"
     )
 
 
