@@ -7,6 +7,7 @@ time (tests never do), but checks that vigile and icepool agree exactly.
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -103,6 +104,8 @@ def bench_hide() -> None:
 
 
 def main() -> None:
+    load = os.getloadavg()
+    print(f"load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (1, 5, 15 min); medians after a warm-up")
     bench_spot()
     bench_hide()
 

@@ -7,6 +7,7 @@ about time (tests never do), but checks that vigile and icepool agree exactly.
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -46,6 +47,8 @@ def show(label: str, seconds: float, goal: float | None = None) -> None:
 
 
 def main() -> None:
+    load = os.getloadavg()
+    print(f"load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (1, 5, 15 min); medians after a warm-up")
     rules = shipped("starfinder")
     cases = [
         ("1 observer", 12, [5], 20e-6, 2000, 50),

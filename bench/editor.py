@@ -20,6 +20,7 @@ faster than ruamel.yaml's round-trip composer, with the same marks.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import subprocess
@@ -152,7 +153,11 @@ def main() -> None:
         p50 = statistics.median(ms)
         return f"{name:<56} p50 {p50:7.0f} ms   max {ms[-1]:7.0f} ms   (n={len(ms)})"
 
-    print("night raid, risk map at 1 cm (200 × 120 cells) with the safest route, in Chromium")
+    load = os.getloadavg()
+    print(
+        "night raid, risk map at 1 cm (200 × 120 cells) with the safest route, in Chromium; "
+        f"load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (1, 5, 15 min)"
+    )
     print(line("edit → overlay drawn (end to end)", end_to_end))
     print(line("  the edit's request (edit, validation, map, overlay)", apply_trip))
     print(line("  of which the risk map and the route", server_risk))

@@ -2,7 +2,8 @@
 is played, on the night raid with 12 listeners (Kage moves fast onto the wall's top: a fumble
 roll and, with stand-in 1s, a noise check for each guard).
 
-Side by side in one run, on this process's CPU clock:
+Side by side in one run, on this process's CPU clock, the three in turn round after round (the
+machine's load, printed, falls on each alike); median, min and max of each:
 
 * ``restart``: the preview as it was before issue 36: the action played again on a new copy of
   the game for each die (each missing die stops it, a stand-in is added, a fresh copy replays);
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
 import statistics
 import time
 
@@ -68,13 +70,27 @@ def main() -> None:
     dice = restart(encounter, MOVE)
     ahead = encounter.preview(MOVE)
     print(f"the move: {dice} dice asked, {len(ahead.checks)} checks listed")
-    for name, call in (
-        ("restart", lambda: restart(encounter, MOVE)),
-        ("once", lambda: encounter.preview(MOVE)),
-        ("end-turn", lambda: encounter.preview({"do": "end-turn"})),
-    ):
-        ms = timed(call, rounds)
-        print(f"{name:>9}: median {statistics.median(ms):7.1f} ms  max {max(ms):7.1f} ms")
+    calls = {
+        "restart": lambda: restart(encounter, MOVE),
+        "once": lambda: encounter.preview(MOVE),
+        "end-turn": lambda: encounter.preview({"do": "end-turn"}),
+    }
+    found: dict[str, list[float]] = {name: [] for name in calls}
+    load = os.getloadavg()
+    for _ in range(rounds):  # the three in turn, round after round: the same load on each
+        for name, call in calls.items():
+            found[name] += timed(call, 1)
+    print(
+        f"{rounds} rounds, the three in turn; load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} "
+        "(1, 5, 15 min); no goal set (issue 36): the two ways compared"
+    )
+    for name, ms in found.items():
+        print(
+            f"{name:>9}: median {statistics.median(ms):7.1f} ms  min {min(ms):7.1f} ms  "
+            f"max {max(ms):7.1f} ms"
+        )
+    ratio = statistics.median(found["restart"]) / statistics.median(found["once"])
+    print(f"restart / once: {ratio:.1f}x (medians)")
 
 
 if __name__ == "__main__":
