@@ -179,9 +179,32 @@ def register(app: typer.Typer) -> None:
     def sweep(
         scenario: Annotated[str, typer.Argument(help="A scenario file, or a bundled name.")],
         vary: Annotated[
-            list[str],
-            typer.Option("--vary", metavar="PATH=START..STOP:STEP", help="A field to vary."),
-        ],
+            list[str] | None,
+            typer.Option(
+                "--vary",
+                metavar="PATH=START..STOP:STEP",
+                help="A field to vary (an axis of the grid); fields varied together joined by "
+                "commas: A,B=10..50:10 or A=10..50:10,B=20..60:10.",
+            ),
+        ] = None,
+        find: Annotated[
+            str | None,
+            typer.Option(
+                "--find",
+                metavar="PATH=LO..HI[:RESOLUTION]",
+                help="Search this numeric field for the value that gives --target (bisection, "
+                "each step a simulation of --runs runs with the same seed), instead of --vary.",
+            ),
+        ] = None,
+        target: Annotated[
+            str | None,
+            typer.Option(
+                "--target",
+                metavar="OUTCOME=P",
+                help="With --find: an outcome (or detected) and its chance, e.g. "
+                "objective_unseen=0.5.",
+            ),
+        ] = None,
         runs: RunsOpt = 2000,
         seed: SeedOpt = 0,
         scheduler: Annotated[
@@ -198,13 +221,28 @@ def register(app: typer.Typer) -> None:
         lang: LangOpt = Lang.EN,
     ) -> None:
         """Simulate a grid of scenario variants on local worker processes, or on a Dask
-        scheduler (--scheduler, the sweep extra)."""
+        scheduler (--scheduler, the sweep extra); or, with --find and --target, search a field
+        for the value that gives a chance."""
+        from vigile.errors import InputError
         from vigile.io.plots import check_plot_path
         from vigile.scene.loader import load_scenario
         from vigile.sim.executors import Interrupted
-        from vigile.sim.sweep import Vary, run_sweep, variant_count
+        from vigile.sim.sweep import Find, Vary, run_sweep, variant_count
 
         check_seed(seed)
+        if find is not None or target is not None:
+            if vary:
+                raise InputError(
+                    "--find searches one field: give it without --vary", where="--find"
+                )
+            if find is None or target is None:
+                raise InputError("--find and --target go together", where="--find")
+            find_and_say(scenario, Find.parse(find, target), runs, seed, json_out, lang)
+            return
+        if not vary:
+            raise InputError(
+                "give a field to vary (--vary), or --find and --target", where="--vary"
+            )
         varies = [Vary.parse(v) for v in vary]
         if out is not None:
             check_table_path(out, force=force)
@@ -215,7 +253,8 @@ def register(app: typer.Typer) -> None:
         from vigile.sim.simulate import settle_model
         from vigile.sim.warmup import CompileInterrupted
 
-        paths = [v.path for v in varies]
+        paths = [path for v in varies for path in v.paths]
+        leads = [v.path for v in varies]  # one per axis: what the picture draws along
         try:
             with progress_bar(count, tr("sim.progress_text.sweep", lang)) as advance:
                 bar = _compile_bar(advance, lang)
@@ -250,11 +289,49 @@ def register(app: typer.Typer) -> None:
             from vigile.io.plots import save_figure, sweep_figure
 
             title = tr("sim.plot.sweep_title", lang, {"scenario": loaded.name, "runs": runs})
-            save_figure(sweep_figure(rows, paths, lang, title, runs=runs), plot)
+            save_figure(sweep_figure(rows, leads, lang, title, runs=runs), plot)
         if json_out:
             sys.stdout.write(json.dumps(sweep_json(rows, runs, seed)) + "\n")
             return
         sys.stdout.write("\n".join(sweep_text(rows, paths)) + "\n")
+
+
+def find_and_say(
+    scenario: str, find: Any, runs: int, seed: int, json_out: bool, lang: Lang
+) -> None:
+    """``sweep --find``: the search (:func:`vigile.sim.sweep.search`), each step's simulation
+    by the model settled once here, then its answer as text or JSON."""
+    from vigile.io.sim_text import find_text
+    from vigile.scene.loader import load_scenario
+    from vigile.sim.simulate import settle_model
+    from vigile.sim.sweep import MAX_FIND_STEPS, search
+    from vigile.sim.warmup import CompileInterrupted
+
+    loaded = load_scenario(scenario)
+    try:
+        with progress_bar(MAX_FIND_STEPS, tr("sim.progress_text.sweep", lang)) as advance:
+            bar = _compile_bar(advance, lang)
+            _, choice = settle_model(
+                loaded,
+                runs,
+                notify=functools.partial(say_notice, lang=lang, runs=runs, bar=bar),
+                compiling=bar.compiling if bar is not None else None,
+            )
+            found = search(
+                loaded,
+                find,
+                runs,
+                seed=seed,
+                model="auto" if choice.kernel else "engine",
+                progress=advance,
+            )
+    except CompileInterrupted:
+        sys.stderr.write(tr("sim.notice.compile_interrupted", lang) + "\n")
+        raise typer.Exit(130) from None
+    if json_out:
+        sys.stdout.write(json_text({"scenario": loaded.name, **found.as_json()}) + "\n")
+        return
+    sys.stdout.write("\n".join(find_text(found, loaded.name, lang)) + "\n")
 
 
 def say_notice(

@@ -14,6 +14,7 @@ from vigile.io.i18n import Lang, number_text, tr
 
 if TYPE_CHECKING:
     from vigile.sim.simulate import Estimate, SimResult
+    from vigile.sim.sweep import FindResult, Step
 
 SWEEP_COLUMNS = ("objective_unseen", "objective_after_alarm", "alarm", "detected")
 """The outcomes a sweep's table shows after the varied fields."""
@@ -26,11 +27,7 @@ def simulation_text(result: SimResult, lang: Lang, plot: Path | None) -> list[st
     french = lang is Lang.FR
 
     def pct(e: Estimate) -> str:
-        low, high = e.interval
-        bare = [percent_text(x, sign="", comma=french) for x in (e.p, low, high)]
-        if french:
-            return f"{bare[0]:>6} %  [{bare[1]} ; {bare[2]}]"
-        return f"{bare[0]:>6}%  [{bare[1]}, {bare[2]}]"
+        return chance_text(e.p, e.interval, lang, width=6)
 
     lines = []
     if result.requested is not None:
@@ -78,8 +75,58 @@ def simulation_text(result: SimResult, lang: Lang, plot: Path | None) -> list[st
     ][:8]
     if shown:
         lines.append(tr("sim.sim.guards", lang, {"list": ", ".join(shown)}))
+    intruders = result.intruder_detections
+    if intruders:
+        lines.append(tr("sim.sim.intruders", lang))
+        for name, estimate in intruders.items():
+            lines.append(f"  {name:<50} {pct(estimate)}")
     if plot is not None:
         lines.append(tr("sim.sim.plot", lang, {"path": str(plot)}))
+    return lines
+
+
+def chance_text(p: float, interval: tuple[float, float], lang: Lang, width: int = 0) -> str:
+    """A chance and its 95% interval: ``12.3%  [11.1, 13.6]`` (French: ``12,3 %  [11,1 ; 13,6]``
+    with a no-break space)."""
+    french = lang is Lang.FR
+    bare = [percent_text(x, sign="", comma=french) for x in (p, *interval)]
+    if french:
+        return f"{bare[0]:>{width}} %  [{bare[1]} ; {bare[2]}]"
+    return f"{bare[0]:>{width}}%  [{bare[1]}, {bare[2]}]"
+
+
+def find_text(result: FindResult, scenario: str, lang: Lang) -> list[str]:
+    """What ``vigile sweep --find`` prints: the value found (or why none), with its chance and
+    95% interval, then every simulation the search played."""
+    find = result.find
+
+    def chance(step: Step) -> str:
+        return chance_text(step.p, step.interval, lang)
+
+    low, high = sorted(result.bracket, key=lambda s: s.value)
+    words = {
+        "scenario": scenario,
+        "field": find.path,
+        "target": percent_text(find.target, sign="", comma=lang is Lang.FR)
+        + ("\u00a0%" if lang is Lang.FR else "%"),
+        "outcome": tr(f"sim.outcome.{find.outcome}", lang),
+        "runs": number_text(result.runs, lang, ","),
+        "seed": result.seed,
+        "value": f"{result.best.value:g}",
+        "chance": chance(result.best),
+        "below": f"{low.value:g}",
+        "above": f"{high.value:g}",
+        "chance_below": chance(low),
+        "chance_above": chance(high),
+        "low": f"{low.value:g}",
+        "high": f"{high.value:g}",
+        "chance_low": chance(low),
+        "chance_high": chance(high),
+    }
+    lines = [tr("sim.find.title", lang, words), tr(f"sim.find.{result.status.value}", lang, words)]
+    lines.append(tr("sim.find.steps", lang, words))
+    for step in result.steps:
+        lines.append(f"  {find.path} = {step.value:<12g} {chance(step)}")
     return lines
 
 

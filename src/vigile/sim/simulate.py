@@ -198,6 +198,20 @@ class SimResult:
         """Runs in which some guard detected an intruder."""
         return Estimate(self.runs - int(self.tally.first_detection[0]), self.runs)
 
+    @property
+    def intruder_detections(self) -> dict[str, Estimate]:
+        """Each intruder's chance of being detected (located or seen by some guard) at least
+        once, by name in the scenario's order; with a single intruder, :attr:`detected`
+        itself. Empty where the model that played does not record whom its guards detected
+        (see :attr:`~vigile.sim.tally.Tally.intruder_detections`)."""
+        names = intruder_names(self.scenario)
+        counts = self.tally.intruder_detections
+        if len(counts) >= len(names):
+            return {n: Estimate(int(c), self.runs) for n, c in zip(names, counts, strict=False)}
+        if len(names) == 1:
+            return {names[0]: self.detected}
+        return {}
+
     def as_json(self) -> dict[str, Any]:
         def est(e: Estimate) -> dict[str, Any]:
             low, high = e.interval
@@ -218,6 +232,7 @@ class SimResult:
                 g: est(Estimate(int(c), self.runs))
                 for g, c in zip(self.guards, self.tally.guard_detections, strict=True)
             },
+            "intruder_detections": {name: est(e) for name, e in self.intruder_detections.items()},
         }
 
 
@@ -247,7 +262,8 @@ def engine_block(scenario: Scenario, seed: int, index: int, size: int) -> Tally:
 
     sequence = np.random.SeedSequence(seed, spawn_key=(index,))
     guards = [a.name for a in scenario.actors if a.side.value == "defenders"]
-    tally = Tally.empty(scenario.turns, len(guards))
+    intruders = intruder_names(scenario)
+    tally = Tally.empty(scenario.turns, len(guards), len(intruders))
     tally.runs = size
     for child in sequence.spawn(size):
         rng = np.random.default_rng(child)
@@ -257,7 +273,27 @@ def engine_block(scenario: Scenario, seed: int, index: int, size: int) -> Tally:
         tally.first_detection[first[0] if first else 0] += 1
         for g in {g for _, g in first[1:]} if first else ():
             tally.guard_detections[g] += 1
+        for i in _detected_intruders(result, guards, intruders):
+            tally.intruder_detections[i] += 1
     return tally
+
+
+def intruder_names(scenario: Scenario) -> list[str]:
+    """The intruders (attackers), in the scenario's order: the order of
+    :attr:`~vigile.sim.tally.Tally.intruder_detections`."""
+    return [a.name for a in scenario.actors if a.side.value == "attackers"]
+
+
+def _detected_intruders(result: Any, guards: list[str], intruders: list[str]) -> set[int]:
+    """The intruders some guard detected (located or seen) in a game, by their index."""
+    return {
+        intruders.index(p.target)
+        for e in result.events
+        if (p := e.perception) is not None
+        and p.detects
+        and p.observer in guards
+        and p.target in intruders
+    }
 
 
 LOCATED_OR_SEEN = tuple(state.value for state in DETECTING)

@@ -2,10 +2,16 @@
 
 A variant changes one or more scenario fields, named by a path through the scenario as written in
 its file: ``turns``, ``actors.Kage.dice.ninjitsu`` (an actor by name), ``lights.0.radius`` (a list
-item by index). Each variant is validated like a scenario file, then simulated as one task:
-on local worker processes by default, or on an existing Dask scheduler given by its address
-(:mod:`vigile.sim.executors`), so a designer who outgrows one machine points vigile at a cluster
-and changes nothing else.
+item by index); fields joined by commas move together, one axis of the grid (a patrol pair:
+``actors.Jubei.position.0,actors.Goro.position.0=10..50:10``). Each variant is validated like a
+scenario file, then simulated as one task: on local worker processes by default, or on an
+existing Dask scheduler given by its address (:mod:`vigile.sim.executors`), so a designer who
+outgrows one machine points vigile at a cluster and changes
+nothing else.
+
+``vigile sweep --find FIELD=LO..HI --target OUTCOME=P`` searches instead of sweeping: the value
+of a field whose chance of OUTCOME is P, by bisection, each step a simulation of the same runs
+with the same seed (:func:`find_target`).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from vigile.errors import InputError, LimitError
@@ -27,31 +34,92 @@ _SPEC = re.compile(r"^(?P<path>[^=]+)=(?P<start>[^.]+(?:\.\d+)?)\.\.(?P<stop>[^:
 
 @dataclass(frozen=True)
 class Vary:
-    """One varied field: ``PATH=START..STOP:STEP`` (both ends included)."""
+    """One axis of the grid: a field ``PATH=START..STOP:STEP`` (both ends included), and the
+    fields varied in lockstep with it (``also``: a patrol pair moved together), each with as
+    many values: the axis's k-th variant sets every one of them to its k-th value."""
 
     path: str
     values: tuple[float, ...]
+    also: tuple[tuple[str, tuple[float, ...]], ...] = ()
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """Every field of the axis, the first one leading."""
+        return (self.path, *(path for path, _ in self.also))
+
+    def settings(self, index: int) -> dict[str, float]:
+        """The value of each of the axis's fields in its ``index``-th variant."""
+        return {
+            self.path: self.values[index],
+            **{path: values[index] for path, values in self.also},
+        }
 
     @classmethod
     def parse(cls, text: str) -> Vary:
+        """``PATH=START..STOP:STEP``; fields varied together are joined by commas, each with
+        its own range (``A=10..50:10,B=20..60:10``: as many values each), or sharing the
+        range that follows them (``A,B=10..50:10``)."""
+        items = [item.strip() for item in text.split(",")]
+        if len(items) == 1:
+            path, values = cls._one(items[0])
+            return cls(path, values)
+        fields: list[tuple[str, tuple[float, ...]]] = []
+        waiting: list[str] = []
+        for item in items:
+            if "=" not in item:
+                if not item:
+                    raise InputError(f"{text!r}: an empty field between commas", where="--vary")
+                waiting.append(item)
+                continue
+            path, values = cls._one(item)
+            fields += [(bare, values) for bare in waiting] + [(path, values)]
+            waiting = []
+        if waiting:
+            raise InputError(
+                f"{text!r}: {', '.join(waiting)} has no range: write A,B=START..STOP:STEP",
+                where="--vary",
+            )
+        counts = {len(values) for _, values in fields}
+        if len(counts) > 1:
+            told = ", ".join(f"{path}: {len(values)}" for path, values in fields)
+            raise InputError(
+                f"{text!r}: fields varied together need as many values each ({told})",
+                where="--vary",
+            )
+        paths = [path for path, _ in fields]
+        if len(set(paths)) < len(paths):
+            raise InputError(f"{text!r}: a field named twice", where="--vary")
+        (path, values), *rest = fields
+        return cls(path, values, tuple(rest))
+
+    @staticmethod
+    def _one(text: str) -> tuple[str, tuple[float, ...]]:
         found = _SPEC.match(text.strip())
         if not found:
             raise InputError(
                 f"{text!r}: write PATH=START..STOP:STEP, e.g. turns=10..40:10", where="--vary"
             )
-        try:
-            start, stop, step = (float(found.group(k)) for k in ("start", "stop", "step"))
-        except ValueError:
-            raise InputError(
-                f"{text!r}: START, STOP and STEP must be numbers", where="--vary"
-            ) from None
-        if not all(math.isfinite(v) for v in (start, stop, step)) or step <= 0 or stop < start:
-            raise InputError(f"{text!r}: need START <= STOP and STEP > 0", where="--vary")
+        start, stop, step = _range(text, found, "--vary")
         count = math.floor((stop - start) / step + 1e-9) + 1
         if count > MAX_VARIANTS:
             raise LimitError(f"--vary: {text!r} gives {count} values (at most {MAX_VARIANTS})")
         values = tuple(round(start + k * step, 10) for k in range(count))
-        return cls(found.group("path").strip(), values)
+        return found.group("path").strip(), values
+
+
+def _range(
+    text: str, found: re.Match[str], where: str, no_step: bool = False
+) -> tuple[float, float, float]:
+    """START, STOP and STEP of a ``PATH=START..STOP:STEP``: numbers, START <= STOP, STEP > 0
+    (``no_step``: none written, 1 stands for it)."""
+    try:
+        start, stop = (float(found.group(k)) for k in ("start", "stop"))
+        step = 1.0 if no_step else float(found.group("step"))
+    except ValueError:
+        raise InputError(f"{text!r}: START, STOP and STEP must be numbers", where=where) from None
+    if not all(math.isfinite(v) for v in (start, stop, step)) or step <= 0 or stop < start:
+        raise InputError(f"{text!r}: need START <= STOP and STEP > 0", where=where)
+    return start, stop, step
 
 
 def set_path(
@@ -116,19 +184,21 @@ def variant_count(varies: Sequence[Vary]) -> int:
 def variants(
     scenario: Scenario, varies: Sequence[Vary]
 ) -> list[tuple[dict[str, float], dict[str, Any]]]:
-    """Every combination of the varied values, as (the values, the variant's data), validated."""
+    """Every combination of the axes' values, as (the value of every varied field, the
+    variant's data), validated; the fields of one axis move together."""
     from vigile.scene.loader import parse_scenario
 
     variant_count(varies)
     base = scenario.model_dump(mode="json", exclude_unset=True)
     full = scenario.model_dump(mode="json")
     found = []
-    for values in itertools.product(*(v.values for v in varies)):
+    for indices in itertools.product(*(range(len(v.values)) for v in varies)):
         data = _copy(base)
-        chosen = {}
-        for vary, value in zip(varies, values, strict=True):
-            set_path(data, vary.path, value, full)
-            chosen[vary.path] = value
+        chosen: dict[str, float] = {}
+        for vary, index in zip(varies, indices, strict=True):
+            for path, value in vary.settings(index).items():
+                set_path(data, path, value, full)
+                chosen[path] = value
         import json
 
         parse_scenario(json.dumps(data), file=f"variant {chosen}", fmt="json")
@@ -201,3 +271,251 @@ class SweepPartial:
 
     rows: list[dict[str, float]]
     variants: int
+
+
+# ------------------------------------------------------------------------------ target search
+
+TARGETS = (*OUTCOMES, "detected")
+"""What ``--target`` may name: an outcome, or "detected" (located or seen by some guard)."""
+MAX_FIND_STEPS = 60
+"""The most simulations one search plays (the ends, then bisection steps)."""
+
+
+@dataclass(frozen=True)
+class Find:
+    """``--find PATH=LO..HI[:RESOLUTION]`` and ``--target OUTCOME=P``: the value of a numeric
+    field between LO and HI whose chance of OUTCOME is P. RESOLUTION: how close the search
+    brings its bracket (default: 1 for a whole-number field, (HI - LO) / 100 else)."""
+
+    path: str
+    low: float
+    high: float
+    resolution: float | None
+    outcome: str
+    target: float
+
+    @classmethod
+    def parse(cls, find: str, target: str) -> Find:
+        found = _FIND.match(find.strip())
+        if not found:
+            raise InputError(
+                f"{find!r}: write PATH=LO..HI or PATH=LO..HI:RESOLUTION, e.g. "
+                "actors.Kuro.dice=1..6",
+                where="--find",
+            )
+        step = found.group("step")
+        start, stop, resolution = _range(find, found, "--find", step is None)
+        if stop == start:
+            raise InputError(f"{find!r}: LO and HI must differ", where="--find")
+        name, _, chance = target.partition("=")
+        name = name.strip()
+        if name not in TARGETS:
+            raise InputError(f"{name!r}: one of {', '.join(TARGETS)}", where="--target")
+        try:
+            p = float(chance)
+        except ValueError:
+            raise InputError(
+                f"{target!r}: write OUTCOME=P, e.g. objective_unseen=0.5", where="--target"
+            ) from None
+        if not 0 < p < 1:
+            raise InputError(f"{target!r}: P between 0 and 1 (not included)", where="--target")
+        path = found.group("path").strip()
+        return cls(path, start, stop, resolution if step else None, name, p)
+
+
+_FIND = re.compile(
+    r"^(?P<path>[^=]+)=(?P<start>-?[^.]+(?:\.\d+)?)\.\.(?P<stop>[^:]+)(?::(?P<step>.+))?$"
+)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One simulation of the search: the field's value, and how many of the runs ended as the
+    target's outcome."""
+
+    value: float
+    count: int
+    runs: int
+
+    @property
+    def p(self) -> float:
+        return self.count / self.runs
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        from vigile.sim.simulate import Estimate
+
+        return Estimate(self.count, self.runs).interval
+
+    def holds(self, target: float) -> bool:
+        """The target lies inside this step's 95% interval: the noise cannot tell them apart."""
+        low, high = self.interval
+        return low <= target <= high
+
+
+class FindStatus(StrEnum):
+    """How a search ended (``sim.find.*`` says each in the user's language)."""
+
+    FOUND = "found"
+    """A value whose 95% interval holds the target, its bracket at the resolution."""
+    BETWEEN = "between"
+    """At the resolution, the target lies strictly between the two values' intervals: no value
+    on the grid gives it; the nearer is reported."""
+    NOISE = "noise"
+    """The two ends of the bracket cannot be told apart with these runs (their 95% intervals
+    overlap) before the resolution: the value lies somewhere in the bracket; more runs narrow
+    it."""
+    UNBRACKETED = "unbracketed"
+    """The target is not between the chances at LO and HI: no value in the range gives it
+    (for an outcome that moves one way with the field)."""
+
+
+@dataclass(frozen=True)
+class FindResult:
+    """What :func:`find_target` found."""
+
+    find: Find
+    status: FindStatus
+    best: Step
+    """The tested value whose chance is nearest the target."""
+    bracket: tuple[Step, Step]
+    """The last bracket: the target's chance lies between its ends' chances."""
+    steps: tuple[Step, ...]
+    """Every simulation, in the order played."""
+    runs: int
+    seed: int
+
+    def as_json(self) -> dict[str, Any]:
+        def step(s: Step) -> dict[str, Any]:
+            low, high = s.interval
+            return {
+                "value": s.value,
+                "p": round(s.p, 6),
+                "ci95": [round(low, 6), round(high, 6)],
+                "count": s.count,
+            }
+
+        return {
+            "field": self.find.path,
+            "outcome": self.find.outcome,
+            "target": self.find.target,
+            "status": self.status.value,
+            "value": self.best.value,
+            "found": step(self.best),
+            "bracket": [step(s) for s in self.bracket],
+            "runs_per_step": self.runs,
+            "seed": self.seed,
+            "steps": [step(s) for s in self.steps],
+        }
+
+
+def find_target(
+    find: Find,
+    measure: Callable[[float], Step],
+    *,
+    whole: bool,
+    runs: int,
+    seed: int = 0,
+) -> FindResult:
+    """Bisect ``find``'s range for the value whose chance is its target, ``measure`` giving
+    each value's :class:`Step` (a simulation of ``runs`` runs with ``seed``: the same numbers
+    for the same value). ``whole``: the field takes whole numbers (the search stays on them).
+    The chance is taken to move one way with the field between LO and HI (a target outside
+    the chances at both ends is :data:`FindStatus.UNBRACKETED`); the search stops at the
+    resolution, or sooner where the noise of ``runs`` runs cannot separate the bracket's ends
+    (:data:`FindStatus.NOISE`)."""
+    target = find.target
+    resolution = find.resolution or (1.0 if whole else (find.high - find.low) / 100)
+    if whole:
+        resolution = max(1.0, math.ceil(resolution - 1e-9))
+    low, high = measure(find.low), measure(find.high)
+    steps = [low, high]
+
+    def between(a: Step, b: Step) -> bool:
+        return min(a.p, b.p) <= target <= max(a.p, b.p)
+
+    def nearest(*found: Step) -> Step:
+        return min(found, key=lambda s: (abs(s.p - target), s.value))
+
+    def done(status: FindStatus, best: Step) -> FindResult:
+        return FindResult(find, status, best, (low, high), tuple(steps), runs, seed)
+
+    if not between(low, high):
+        best = nearest(low, high)
+        return done(FindStatus.FOUND if best.holds(target) else FindStatus.UNBRACKETED, best)
+    while high.value - low.value > resolution + 1e-9 and len(steps) < MAX_FIND_STEPS:
+        if _overlap(low, high):
+            best = nearest(low, high)
+            return done(FindStatus.NOISE, best)
+        middle = (low.value + high.value) / 2
+        middle = math.floor(middle) if whole else round(middle, 10)
+        if not low.value < middle < high.value:
+            break
+        step = measure(middle)
+        steps.append(step)
+        if between(low, step):
+            high = step
+        else:
+            low = step
+    best = nearest(low, high)
+    if best.holds(target):
+        return done(FindStatus.FOUND, best)
+    return done(FindStatus.BETWEEN, best)
+
+
+def _overlap(a: Step, b: Step) -> bool:
+    """Whether the 95% intervals of two steps overlap (the noise cannot separate them)."""
+    (a_low, a_high), (b_low, b_high) = a.interval, b.interval
+    return a_low <= b_high and b_low <= a_high
+
+
+def field_value(scenario: Scenario, path: str) -> float:
+    """The value of the numeric field at ``path`` (as :func:`set_path` names it), defaults
+    filled in; an :class:`~vigile.errors.InputError` for a path that names no number."""
+    node: Any = scenario.model_dump(mode="json")
+    for part in path.split("."):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list):
+            node = node[_index(node, part, path)]
+        else:
+            raise InputError(f"{path!r} names no scenario field ({part!r})", where="--find")
+    if isinstance(node, bool) or not isinstance(node, int | float):
+        raise InputError(f"{path!r} is not a number in the scenario", where="--find")
+    return float(node) if isinstance(node, float) else int(node)
+
+
+def search(
+    scenario: Scenario,
+    find: Find,
+    runs: int,
+    *,
+    seed: int = 0,
+    model: str = "auto",
+    progress: Callable[[int], None] | None = None,
+) -> FindResult:
+    """:func:`find_target` over simulations of the scenario with the field set to each value
+    tried (``runs`` runs, ``seed``, ``model``: settled by the caller, as for a sweep)."""
+    import json
+
+    from vigile.scene.loader import parse_scenario
+    from vigile.sim.simulate import check_counts, simulate
+
+    check_counts(runs, 1)
+    whole = isinstance(field_value(scenario, find.path), int)
+    if whole and not (float(find.low).is_integer() and float(find.high).is_integer()):
+        raise InputError(f"{find.path!r} takes whole numbers: LO and HI too", where="--find")
+    base = scenario.model_dump(mode="json", exclude_unset=True)
+    full = scenario.model_dump(mode="json")
+
+    def measure(value: float) -> Step:
+        data = _copy(base)
+        set_path(data, find.path, value, full)
+        variant = parse_scenario(json.dumps(data), file=f"{find.path}={value:g}", fmt="json")
+        result = simulate(variant, runs, seed=seed, model=model)
+        estimate = result.detected if find.outcome == "detected" else result.outcome(find.outcome)
+        if progress:
+            progress(1)
+        return Step(value, estimate.count, runs)
+
+    return find_target(find, measure, whole=whole, runs=runs, seed=seed)

@@ -4,7 +4,7 @@ detected, where (the tallies every game's simulator returns, added across blocks
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -35,15 +35,21 @@ class Tally:
     """Runs in which each guard detected an intruder."""
     heat: Ints
     """Detections by where the intruder stood, on a HEAT_BINS x HEAT_BINS grid of the map."""
+    intruder_detections: Ints = field(default_factory=lambda: np.zeros(0, np.int64))
+    """Runs in which some guard detected each intruder (located or seen), in the scenario's
+    order of the intruders; empty where the model that played does not record whom its guards
+    detected (a kernel that keeps only who detected). A model may pad it with zeros past the
+    last intruder."""
 
     @classmethod
-    def empty(cls, turns: int, guards: int) -> Tally:
+    def empty(cls, turns: int, guards: int, intruders: int = 0) -> Tally:
         return cls(
             0,
             np.zeros(len(OUTCOMES), np.int64),
             np.zeros(turns + 1, np.int64),
             np.zeros(guards, np.int64),
             np.zeros((HEAT_BINS, HEAT_BINS), np.int64),
+            np.zeros(intruders, np.int64),
         )
 
     def __add__(self, other: Tally) -> Tally:
@@ -53,7 +59,18 @@ class Tally:
             self.first_detection + other.first_detection,
             self.guard_detections + other.guard_detections,
             self.heat + other.heat,
+            _plus(self.intruder_detections, other.intruder_detections),
         )
+
+
+def _plus(a: Ints, b: Ints) -> Ints:
+    """Two per-intruder counts added, the shorter padded with zeros (a model's padding past
+    the last intruder, or an empty sum to start from)."""
+    size = max(len(a), len(b))
+    total = np.zeros(size, np.int64)
+    total[: len(a)] += a
+    total[: len(b)] += b
+    return total
 
 
 class Batched(Protocol):

@@ -168,10 +168,14 @@ def tally(
     """A block's tally from its runs' ends: each run's ending (``outcome``, the tally's codes)
     and turn of its first detection (``first``, 0: none); ``detected[run, g, ...]``: whom guard
     g detected in the run (a guard that detected anyone counts once; guards beyond ``guards``:
-    padding, not counted); the heat grid, None for a game that records none."""
+    padding, not counted), and by intruder where its third axis is the intruder (``detected[run,
+    g, i]``): runs in which some guard detected intruder i; the heat grid, None for a game that
+    records none."""
+    counted = Tally.empty(turns, guards)
+    if detected.ndim == 3:  # detected[run, g, i]: whom each guard detected
+        counted.intruder_detections = detected[:, :guards].any(axis=1).sum(axis=0).astype(np.int64)
     if detected.ndim > 2:
         detected = np.asarray(detected.any(axis=tuple(range(2, detected.ndim))))
-    counted = Tally.empty(turns, guards)
     counted.runs = len(outcome)
     counted.outcomes = np.bincount(outcome, minlength=len(counted.outcomes)).astype(np.int64)
     counted.first_detection = np.bincount(first, minlength=turns + 1).astype(np.int64)[: turns + 1]
