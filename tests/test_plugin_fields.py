@@ -171,6 +171,34 @@ def test_the_gm_page_offers_its_words(client: TestClient) -> None:
     assert options(french, "move-speed") == {"half": "rampe (LUCK-1)", "fast": "fonce (LUCK-1)"}
 
 
+def test_its_plan_action_is_played_live(client: TestClient) -> None:
+    """A plug-in's own plan action (the whistle, LUCK-3) joins live play as it joins plans:
+    offered on the GM page with its field, played over the API, its field checked; a
+    skirmish encounter knows no whistle."""
+    created = client.post("/api/v1/encounters", json={"text": SCENARIO}, headers=AUTH)
+    encounter = created.json()["encounter"]["id"]
+    page = client.get(f"/encounters/{encounter}?token={TOKEN}&lang=en").text
+    assert options(page, "do")["whistle"] == "whistles a tune (LUCK-3)"
+    assert 'name="whistle.tune"' in page
+    url = f"/api/v1/encounters/{encounter}/actions"
+    played = client.post(
+        url, json={"action": {"do": "whistle", "actor": "Sneak", "tune": "high"}}, headers=AUTH
+    )
+    assert played.status_code == 200, played.text
+    wrong = client.post(
+        url, json={"action": {"do": "whistle", "actor": "Sneak", "tune": "shrill"}}, headers=AUTH
+    )
+    assert wrong.status_code == 422 and "action.whistle.tune" in wrong.text
+    raid = client.post("/api/v1/encounters", json={"scenario": "night-raid"}, headers=AUTH)
+    other = raid.json()["encounter"]["id"]
+    refused = client.post(
+        f"/api/v1/encounters/{other}/actions",
+        json={"action": {"do": "whistle", "actor": "Kage"}},
+        headers=AUTH,
+    )
+    assert refused.status_code == 422 and "unknown action 'whistle'" in refused.text
+
+
 def test_the_editor_offers_its_words_and_sets_its_field(client: TestClient, tmp_path: Path) -> None:
     (tmp_path / "luck.yaml").write_text(SCENARIO)
     page = client.get(f"/editor?file=luck.yaml&token={TOKEN}&lang=fr").text

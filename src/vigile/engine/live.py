@@ -62,9 +62,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Protocol, Unio
 import numpy as np
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError, create_model
 
+from vigile import registry
 from vigile.awareness.vocabulary import Attitude
 from vigile.errors import InputError
 from vigile.scene.actors import MODEL_CONFIG, Name, Point
+from vigile.scene.games import own_actions
 from vigile.scene.plans import Action as PlanAction
 
 if TYPE_CHECKING:
@@ -212,18 +214,50 @@ DEFENDER_NAMES: tuple[str, ...] = tuple(
 """The ``do`` of the GM's actions for a defender (LP-6)."""
 
 
-def parse_action(data: object, *, where: str = "action") -> BaseModel:
-    """A live action from JSON-like data; a clear error naming the field otherwise."""
+_OWN: dict[tuple[str, int], tuple[tuple[type[BaseModel], ...], TypeAdapter[Any]]] = {}
+"""A game's live actions and their adapter, by game and registry version (a plug-in's plan
+actions join live play as they join plans)."""
+
+
+def live_models(ruleset: str | None = None) -> tuple[type[BaseModel], ...]:
+    """Every live action (:data:`LIVE_MODELS`); with ``ruleset``, its plug-in's own plan
+    actions too (:func:`vigile.scene.games.own_actions`), each with its ``actor``: what the
+    game's ``act`` plays in a plan, it plays live."""
+    return _own(ruleset)[0]
+
+
+def _own(ruleset: str | None) -> tuple[tuple[type[BaseModel], ...], TypeAdapter[Any]]:
+    if ruleset is None:
+        return LIVE_MODELS, _ADAPTER
+    key = (ruleset, registry.version())
+    if key not in _OWN:
+        own = tuple(_with_actor(model) for model in own_actions(ruleset))
+        if not own:
+            _OWN[key] = (LIVE_MODELS, _ADAPTER)
+        else:
+            models = (*LIVE_MODELS, *own)
+            union = Annotated[Union[*models], Field(discriminator="do")]  # type: ignore[valid-type]
+            _OWN[key] = (models, TypeAdapter(union))
+    return _OWN[key]
+
+
+def parse_action(data: object, *, where: str = "action", ruleset: str | None = None) -> BaseModel:
+    """A live action from JSON-like data (with ``ruleset``, its game's own plan actions
+    among them: :func:`live_models`); a clear error naming the field otherwise."""
     if not isinstance(data, Mapping):
         raise InputError("an action is an object with a 'do' field", where=where)
+    models, adapter = _own(ruleset)
     try:
-        action: BaseModel = _ADAPTER.validate_python(dict(data))
+        action: BaseModel = adapter.validate_python(dict(data))
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(part) for part in first["loc"] if not str(part)[:1].isupper())
         detail = first["msg"]
         if first["type"] == "union_tag_invalid":
-            detail = f"unknown action {data.get('do')!r}; one of: {', '.join(ACTION_NAMES)}"
+            names = ", ".join(
+                str(get_args(model.model_fields["do"].annotation)[0]) for model in models
+            )
+            detail = f"unknown action {data.get('do')!r}; one of: {names}"
         raise InputError(detail, where=f"{where}.{field}" if field else where) from None
     return action
 

@@ -581,7 +581,7 @@ class Encounter:
         return self._checkpoints(replayed, [snapshot])[0]
 
     def _play(self, game: Game, seq: int, payload: dict[str, Any]) -> None:
-        action = parse_action(payload["action"])
+        action = parse_action(payload["action"], ruleset=self.scenario.ruleset)
         dice_rng, rng = action_generators(self.row.seed, seq)
         # The recorded faces, told as they were first told: the GM's dice only in an encounter
         # with given dice (a replay reads the same as the first play, restart or not). Every
@@ -680,7 +680,7 @@ class Encounter:
         patrol's scatter die is asked too (:class:`~vigile.engine.live.TableRng`), these
         bearings in order (degrees).
         """
-        action = parse_action(data)
+        action = parse_action(data, ruleset=self.scenario.ruleset)
         given = list(dice or ())
         if len(given) + len(bearings or ()) > MAX_DICE:
             raise InputError(f"at most {MAX_DICE} dice a request", where="dice")
@@ -829,7 +829,7 @@ class Encounter:
         ``then_end``: and the checks ending the turn would then roll (a move rolls none of its
         own in the d20 games: its Spot and Listen tests come at the end of the round), from
         :attr:`Ahead.ending` on."""
-        action = parse_action(data)
+        action = parse_action(data, ruleset=self.scenario.ruleset)
         with self.reading() as replayed:
             game = copy.deepcopy(replayed.game)
             seq = replayed.seq + 1

@@ -23,8 +23,10 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Final, Literal, Union, get_args, get_origin
 
+from pydantic import BaseModel
+
 from vigile.awareness.vocabulary import Attitude
-from vigile.engine.live import LIVE_MODELS, PLAN_ACTIONS, Refusal
+from vigile.engine.live import LIVE_MODELS, PLAN_ACTIONS, Refusal, live_models
 from vigile.errors import InputError
 from vigile.io.i18n import Lang, tr
 from vigile.io.json_out import verdict_json
@@ -94,10 +96,12 @@ def _kind(name: str, annotation: Any) -> tuple[FieldKind, tuple[str, ...]]:
     return "text", ()
 
 
-def action_forms() -> tuple[ActionForm, ...]:
+def action_forms(
+    models: tuple[type[BaseModel], ...] = LIVE_MODELS,
+) -> tuple[ActionForm, ...]:
     """Every live action but ``end-turn`` (a button of its own), with its inputs."""
     forms: list[ActionForm] = []
-    for model in LIVE_MODELS:
+    for model in models:
         do = str(get_args(model.model_fields["do"].annotation)[0])
         if do == "end-turn":
             continue
@@ -151,7 +155,8 @@ def game_forms(ruleset: str, lang: str) -> GameForms:
     offered, moves = set(words.names("actions")), set(words.names("moves"))
     speeds = words.names("speeds")
     forms: dict[str, ActionForm] = {}
-    for do, form in FORMS.items():
+    own = {form.do: form for form in action_forms(live_models(ruleset)[len(LIVE_MODELS) :])}
+    for do, form in {**FORMS, **own}.items():
         if do in PLAN_DOS and do not in offered:
             continue
         fields: list[FormField] = []

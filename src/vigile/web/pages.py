@@ -42,7 +42,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import FormData, UploadFile
 
-from vigile.engine.live import ACTION_NAMES, DEFENDER_NAMES, NeedDice, Refusal
+from vigile.engine.live import DEFENDER_NAMES, NeedDice, Refusal
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang
 from vigile.live import Encounter, character_view, gm_view, needs_json, table_view
@@ -383,7 +383,7 @@ def gm_page(request: Request, ctx: Ctx, encounter_id: str) -> Response:
             f.do for f in data["words"].forms.values() if any(x.kind == "point" for x in f.fields)
         ],
         actor_actions=[f.do for f in data["words"].forms.values() if f.needs_actor],
-        action_names=[n for n in ACTION_NAMES if n != "end-turn" and n in data["words"].forms],
+        action_names=[n for n in data["words"].forms if n != "end-turn"],
         living_intruders=[w.name for w in game.intruders() if w.alive],
         defender_actions=list(DEFENDER_NAMES),  # LP-6: the actor is a defender
         living_defenders=[w.name for w in game.defenders() if w.alive],
