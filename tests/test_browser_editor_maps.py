@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from browser import WAIT_MS
+from test_browser_editor import screen_of
 from test_import_uvtt import png, room
 from vigile.cli import main
 from web_server import Server
@@ -75,16 +76,6 @@ def server(tmp_path_factory: pytest.TempPathFactory, workspace: Path) -> Iterato
         yield running
     finally:
         running.stop()
-
-
-def screen_of(page: Any, x: float, y: float) -> tuple[float, float]:
-    at = page.evaluate(
-        """([x, y]) => { const svg = document.getElementById('map-svg');
-            const p = svg.createSVGPoint(); p.x = x; p.y = y;
-            const q = p.matrixTransform(svg.getScreenCTM()); return [q.x, q.y]; }""",
-        [x, y],
-    )
-    return float(at[0]), float(at[1])
 
 
 def lines_with(page: Any, word: str) -> list[str]:
