@@ -10,6 +10,7 @@ intruder's count is at most ``detected``'s and their sum at least it.
 from __future__ import annotations
 
 import json
+from typing import cast
 
 import numpy as np
 import pytest
@@ -71,7 +72,7 @@ def test_the_kernels_count_by_intruder_is_the_engines_pairs() -> None:
     guards = [a.name for a in scenario.actors if a.side is Side.DEFENDERS]
     intruders = [a.name for a in scenario.actors if a.side is Side.ATTACKERS]
     counted = tally(scenario.turns, len(guards), traced.outcome, traced.first, traced.pairs, None)
-    pairs = [run[3] for run in engine]
+    pairs = [cast(list[tuple[str, str]], run[3]) for run in engine]
     assert [int(c) for c in counted.intruder_detections[: len(intruders)]] == [
         sum(any(i == name for _, i in run) for run in pairs) for name in intruders
     ]

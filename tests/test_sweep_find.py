@@ -283,3 +283,27 @@ def test_sweep_refuses_find_with_vary_or_without_target(
     assert main(["sweep", path, "--find", GUARD_DICE, "--target", "detected=0.5",
                  "--vary", "turns=1..2:1"]) != 0  # fmt: skip
     assert main(["sweep", path]) != 0
+
+
+def test_the_editors_sweep_takes_fields_together() -> None:
+    """The editor names a field and its range apart: a field named ``A,B`` is one axis of two
+    fields, as on the command line."""
+    from vigile.web.editor_work import sweep_values
+
+    vary = sweep_values("actors.Jubei.position.0,actors.Goro.position.0", 90, 100, 5)
+    assert vary.paths == ("actors.Jubei.position.0", "actors.Goro.position.0")
+    assert vary.values == (90, 95, 100) and vary.also[0][1] == (90, 95, 100)
+
+
+def test_a_together_sweep_writes_every_field_in_its_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "pair.csv"
+    path = str(HERE / "walk-past-guard.yaml")
+    vary = "actors.Guard.dice=1..2:1,actors.Guard.position.1=50..51:1"
+    assert main(["sweep", path, "--vary", vary, "--runs", "200", "--workers", "1",
+                 "--out", str(out)]) == 0  # fmt: skip
+    header, first, second = out.read_text().splitlines()[:3]
+    assert header.split(",")[:2] == ["actors.Guard.dice", "actors.Guard.position.1"]
+    assert first.split(",")[:2] == ["1.0", "50.0"] and second.split(",")[:2] == ["2.0", "51.0"]
+    assert "actors.Guard.position.1" in capsys.readouterr().out

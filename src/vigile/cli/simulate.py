@@ -303,11 +303,18 @@ def find_and_say(
     by the model settled once here, then its answer as text or JSON."""
     from vigile.io.sim_text import find_text
     from vigile.scene.loader import load_scenario
+    from vigile.sim.executors import Interrupted
     from vigile.sim.simulate import settle_model
     from vigile.sim.sweep import MAX_FIND_STEPS, search
     from vigile.sim.warmup import CompileInterrupted
 
     loaded = load_scenario(scenario)
+    played: list[int] = []
+
+    def step_done(done: int) -> None:
+        played.append(done)
+        advance(done)
+
     try:
         with progress_bar(MAX_FIND_STEPS, tr("sim.progress_text.sweep", lang)) as advance:
             bar = _compile_bar(advance, lang)
@@ -323,10 +330,13 @@ def find_and_say(
                 runs,
                 seed=seed,
                 model="auto" if choice.kernel else "engine",
-                progress=advance,
+                progress=step_done,
             )
     except CompileInterrupted:
         sys.stderr.write(tr("sim.notice.compile_interrupted", lang) + "\n")
+        raise typer.Exit(130) from None
+    except Interrupted:
+        sys.stderr.write(tr("sim.find.interrupted", lang, {"steps": len(played)}) + "\n")
         raise typer.Exit(130) from None
     if json_out:
         sys.stdout.write(json_text({"scenario": loaded.name, **found.as_json()}) + "\n")
