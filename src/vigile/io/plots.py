@@ -553,6 +553,18 @@ def risk_figure(
                 "length": number_text(route.length, lang, ".0f"),
             },
         )
+    walks = getattr(riskmap, "patrols_json", None)  # a moving-patrol map (games.patrol_risk)
+    if walks is not None:
+        walk = walks()
+        title += "\n" + tr(
+            "sim.plot.patrols_note",
+            lang,
+            {
+                "samples": walk["samples"],
+                "turns": walk["turns"],
+                "error": number_text(100 * walk["max_standard_error"], lang, ".1f"),
+            },
+        )
     if riskmap.attitude.value == "hidden":
         title += "\n" + tr("sim.plot.hidden_note", lang)
     ax.set_title(title, fontsize=10)
