@@ -362,11 +362,3 @@ def _standard_error(mean: FloatArray, squares: FloatArray, n: int) -> FloatArray
     variance = np.maximum(squares / n - mean * mean, 0.0) * n / (n - 1)
     result: FloatArray = np.sqrt(variance / n)
     return result
-
-
-def describe(found: PatrolRiskMap) -> str:
-    """One line for logs: draws, window, the largest standard error, the time."""
-    return (
-        f"{found.samples} draws × {found.turns} turns, max s.e. {found.max_error():.4f}, "
-        f"{found.seconds:.1f} s"
-    )
