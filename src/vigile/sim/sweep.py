@@ -516,6 +516,6 @@ def search(
         estimate = result.detected if find.outcome == "detected" else result.outcome(find.outcome)
         if progress:
             progress(1)
-        return Step(value, estimate.count, runs)
+        return Step(int(value) if whole else value, estimate.count, runs)
 
     return find_target(find, measure, whole=whole, runs=runs, seed=seed)
