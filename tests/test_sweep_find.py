@@ -197,11 +197,11 @@ def test_a_jump_over_the_target_between_two_neighbours() -> None:
     assert [s.value for s in found.bracket] == [49, 50]
 
 
-def test_a_decimal_field_stops_at_its_resolution() -> None:
-    """p(x) = x/10 on 0..10, resolution 0.5, target 0.62: 5 (below) -> 7.5 (above) -> 6.25
-    (above) -> 5.625 (below) -> [5.625, 6.25] is 0.625 wide, over 0.5: 5.9375 (below) ->
-    [5.9375, 6.25], 0.3125 wide: done. 6.25 gives 62.5%, nearer, but 1,000,000 runs put 62%
-    outside its interval: between."""
+def test_a_decimal_field_is_searched_on_its_grid() -> None:
+    """p(x) = x/10 on 0..10, resolution 0.5 (values 0, 0.5, 1...), target 0.62: 5 (below)
+    -> 7.5 (above) -> the middle 6.25 falls to 6 on the grid (below) -> 6.75 falls to 6.5
+    (above) -> [6, 6.5]: done. 6 gives 60%, nearer than 65%, but 1,000,000 runs put 62%
+    outside both intervals: between."""
     measure, played = measured(lambda x: x / 10, 1_000_000)
     found = find_target(
         Find.parse("lights.0.radius=0..10:0.5", "detected=0.62"),
@@ -209,9 +209,9 @@ def test_a_decimal_field_stops_at_its_resolution() -> None:
         whole=False,
         runs=1_000_000,
     )
-    assert played == [0, 10, 5, 7.5, 6.25, 5.625, 5.9375]
-    assert [s.value for s in found.bracket] == [5.9375, 6.25]
-    assert found.best.value == 6.25 and found.status is FindStatus.BETWEEN
+    assert played == [0, 10, 5, 7.5, 6, 6.5]
+    assert [s.value for s in found.bracket] == [6, 6.5]
+    assert found.best.value == 6 and found.status is FindStatus.BETWEEN
 
 
 @pytest.mark.parametrize(

@@ -284,8 +284,9 @@ MAX_FIND_STEPS = 60
 @dataclass(frozen=True)
 class Find:
     """``--find PATH=LO..HI[:RESOLUTION]`` and ``--target OUTCOME=P``: the value of a numeric
-    field between LO and HI whose chance of OUTCOME is P. RESOLUTION: how close the search
-    brings its bracket (default: 1 for a whole-number field, (HI - LO) / 100 else)."""
+    field between LO and HI whose chance of OUTCOME is P. RESOLUTION: the step of the values
+    tried (LO + k x RESOLUTION, as ``--vary`` would give them), where the bracket stops
+    (default: 1 for a whole-number field, (HI - LO) / 100 else)."""
 
     path: str
     low: float
@@ -447,9 +448,8 @@ def find_target(
         if _overlap(low, high):
             best = nearest(low, high)
             return done(FindStatus.NOISE, best)
-        middle = (low.value + high.value) / 2
-        middle = math.floor(middle) if whole else round(middle, 10)
-        if not low.value < middle < high.value:
+        middle = _on_grid(find.low, resolution, low.value, high.value)
+        if middle is None:
             break
         step = measure(middle)
         steps.append(step)
@@ -461,6 +461,18 @@ def find_target(
     if best.holds(target):
         return done(FindStatus.FOUND, best)
     return done(FindStatus.BETWEEN, best)
+
+
+def _on_grid(start: float, resolution: float, low: float, high: float) -> float | None:
+    """The value of the grid ``start + k * resolution`` at or just below the middle of
+    ``low`` and ``high``, or the next one up, strictly between them; None if there is none
+    (the values tried are those a ``--vary`` of the same step would give)."""
+    k = math.floor(((low + high) / 2 - start) / resolution + 1e-9)
+    for step in (k, k + 1):
+        value = round(start + step * resolution, 10)
+        if low < value < high:
+            return value
+    return None
 
 
 def _overlap(a: Step, b: Step) -> bool:
