@@ -108,3 +108,21 @@ def test_simulate_prints_each_intruder(capsys: pytest.CaptureFixture[str]) -> No
     assert "Chance each intruder was located or seen at least once:" in text
     for name in intruders:
         assert f"  {name} " in text
+
+
+def test_a_model_that_keeps_no_intruder_says_so() -> None:
+    """A tally without counts by intruder (a kernel that keeps only who detected) and two
+    intruders or more: the text says the figure is missing rather than leave it out."""
+    from vigile.io.i18n import Lang
+    from vigile.io.sim_text import simulation_text
+    from vigile.sim.simulate import SimResult
+    from vigile.sim.tally import Tally
+
+    scenario = load_scenario("sk-v7-terrace")
+    guards = [a.name for a in scenario.actors if a.side is Side.DEFENDERS]
+    tally = Tally.empty(scenario.turns, len(guards))
+    tally.runs, tally.first_detection[0] = 10, 10
+    result = SimResult(scenario, 10, 0, tally, guards)
+    assert result.intruder_detections == {}
+    text = simulation_text(result, Lang.EN, None)
+    assert any("not recorded by the model that played" in line for line in text)

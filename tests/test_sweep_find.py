@@ -307,3 +307,10 @@ def test_a_together_sweep_writes_every_field_in_its_table(
     assert header.split(",")[:2] == ["actors.Guard.dice", "actors.Guard.position.1"]
     assert first.split(",")[:2] == ["1.0", "50.0"] and second.split(",")[:2] == ["2.0", "51.0"]
     assert "actors.Guard.position.1" in capsys.readouterr().out
+
+
+def test_sweep_find_writes_no_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(HERE / "walk-past-guard.yaml")
+    args = ["sweep", path, "--find", GUARD_DICE, "--target", "detected=0.5"]
+    assert main([*args, "--out", str(tmp_path / "t.csv")]) == 2
+    assert "--out" in capsys.readouterr().err and not (tmp_path / "t.csv").exists()

@@ -237,6 +237,12 @@ def register(app: typer.Typer) -> None:
                 )
             if find is None or target is None:
                 raise InputError("--find and --target go together", where="--find")
+            if scheduler is not None or out is not None or plot is not None:
+                raise InputError(
+                    "--find plays its steps one after the other on this machine and writes no "
+                    "table or picture: drop --scheduler, --out and --plot",
+                    where="--find",
+                )
             find_and_say(scenario, Find.parse(find, target), runs, seed, json_out, lang)
             return
         if not vary:

@@ -80,6 +80,8 @@ def simulation_text(result: SimResult, lang: Lang, plot: Path | None) -> list[st
         lines.append(tr("sim.sim.intruders", lang))
         for name, estimate in intruders.items():
             lines.append(f"  {name:<50} {pct(estimate)}")
+    elif sum(a.side.value == "attackers" for a in result.scenario.actors) > 1:
+        lines.append(tr("sim.sim.intruders_unknown", lang))
     if plot is not None:
         lines.append(tr("sim.sim.plot", lang, {"path": str(plot)}))
     return lines
