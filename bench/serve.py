@@ -233,17 +233,30 @@ def run(db: str, label: str, *, count: int, players: int, watchers: int) -> dict
 # ---------------------------------------------------------------- undo and restart by log length
 
 
+TURN_RECORDS = 12
+"""Records of one turn of :func:`log_actions`."""
+PHASE_OF = 10_000
+"""Every log ends where a log of this many records ends in its turn."""
+
+
 def log_actions(count: int) -> list[dict[str, Any]]:
     """The records of the undo/restart benchmark: each turn every ninja waits (Kaze hides when
-    he can: he cannot, in the open, and waits), the GM holds a guard, the turn ends."""
+    he can: he cannot, in the open, and waits), the GM holds a guard, the turn ends.
+
+    Every log ends at the same point of a turn as the longest (the last ``count`` records of
+    a log of ``PHASE_OF`` records, modulo a turn), so that an undo replays the same kind of
+    actions whatever the log's length: the log of 10 records holds an end of turn (its sight
+    tests) as the undo at 10,000 replays one. Taking the first 10 records instead left the
+    small log with waits only, a lighter replay, which flattered nothing but hid what grows."""
+    skip = (PHASE_OF - count) % TURN_RECORDS
     found: list[dict[str, Any]] = []
-    while len(found) < count:
+    while len(found) < count + skip:
         for name in NINJAS:
             found += [{"do": "wait", "actor": name}, {"do": "wait", "actor": name}]
         found.append({"do": "hold", "actor": "Jubei"})
         found += [{"do": "wait", "actor": "Kage"}] * 4
         found.append({"do": "end-turn"})
-    return found[:count]
+    return found[skip : skip + count]
 
 
 def make_log(count: int) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
