@@ -64,8 +64,6 @@ def test_undo_says_what_it_undid(client: TestClient) -> None:
     assert played.status_code == 200, played.text
     undone = client.post(f"/encounters/{encounter}/undo?lang=en", headers=AUTH)
     assert "Record 1 undone: Kage: move → (60, 10)." in undone.text
-    client.post(
-        f"/api/v1/encounters/{encounter}/actions", json={"action": move}, headers=AUTH
-    )
+    client.post(f"/api/v1/encounters/{encounter}/actions", json={"action": move}, headers=AUTH)
     french = client.post(f"/encounters/{encounter}/undo?lang=fr", headers=AUTH)
     assert "Entrée 3 annulée : Kage : se déplacer → (60 ; 10)" in french.text
