@@ -80,6 +80,15 @@ def test_the_help_in_french_with_lang_fr(capsys: pytest.CaptureFixture[str]) -> 
     assert "Check scenario files." in out
 
 
+def test_the_help_in_french_after_a_french_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """A French command first (the French command tree built, its --help option made in
+    English: no help page was asked), then the French help: its --help option in French too
+    (it failed in CI when test_cli_run's French demo ran first in the same worker)."""
+    assert _run(["demo", "--lang", "fr", "--as", "Kage", "--seed", "4"], capsys)[0] == 0
+    code, out, _ = _run(["--lang", "fr", "--help"], capsys)
+    assert code == 0 and "Afficher cette aide et quitter." in out and "Show this" not in out
+
+
 def test_a_check_command_helps_in_french(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

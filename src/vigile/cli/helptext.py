@@ -68,6 +68,10 @@ def _walk(
     tables: tuple[dict[str, str], dict[str, str], dict[str, str]],
 ) -> None:
     helps, placeholders, known = tables
+    if getattr(command, "_help_option", None) is not None:
+        # click keeps a command's --help option once made: one made before this help page
+        # (the command built for a French ``demo``, say) says its help in English
+        command._help_option = None
     for param in getattr(command, "params", ()):
         text = getattr(param, "help", None)
         if isinstance(text, str) and text in helps:
