@@ -187,10 +187,11 @@ def played(tour: Tour, button: str, where: str) -> None:
         if not prompt.count():
             return
         index = prompt.get_attribute("data-die")
+        asked = prompt.element_handle()
         page.locator("#result [data-die] button.secondary").click()  # roll it for me
-        page.wait_for_function(
-            f"() => !document.querySelector('#result [data-die=\"{index}\"]')", timeout=WAIT_MS
-        )
+        # the next prompt may carry the same index (a scatter die's bearing 0 after a die 0,
+        # with the encounter's fresh seed): wait for this prompt to be gone, not its index
+        page.wait_for_function("(el) => !el.isConnected", arg=asked, timeout=WAIT_MS)
         tour.clean(f"{where}, die {index}")
     raise AssertionError("too many dice")
 
