@@ -314,3 +314,17 @@ def test_sweep_find_writes_no_table(tmp_path: Path, capsys: pytest.CaptureFixtur
     args = ["sweep", path, "--find", GUARD_DICE, "--target", "detected=0.5"]
     assert main([*args, "--out", str(tmp_path / "t.csv")]) == 2
     assert "--out" in capsys.readouterr().err and not (tmp_path / "t.csv").exists()
+
+
+def test_the_picture_names_the_fields_moving_together() -> None:
+    """The axis of a together-sweep is labelled with its leading field and the ones moving
+    with it."""
+    from vigile.io.i18n import Lang
+    from vigile.io.plots import sweep_figure
+
+    lead, other = "actors.Jubei.position.0", "actors.Goro.position.0"
+    rows = [{lead: x, other: x + 5, "detected": 0.1 * i} for i, x in enumerate((90.0, 100.0))]
+    figure = sweep_figure(rows, [lead], Lang.EN, "a sweep", runs=100, together={lead: [other]})
+    assert figure.axes[0].get_xlabel() == f"{lead}\n+ {other}"
+    alone = sweep_figure(rows, [lead], Lang.EN, "a sweep", runs=100)
+    assert alone.axes[0].get_xlabel() == lead

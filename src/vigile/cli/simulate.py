@@ -295,7 +295,9 @@ def register(app: typer.Typer) -> None:
             from vigile.io.plots import save_figure, sweep_figure
 
             title = tr("sim.plot.sweep_title", lang, {"scenario": loaded.name, "runs": runs})
-            save_figure(sweep_figure(rows, leads, lang, title, runs=runs), plot)
+            together = {v.path: v.paths[1:] for v in varies if v.also}
+            figure = sweep_figure(rows, leads, lang, title, runs=runs, together=together)
+            save_figure(figure, plot)
         if json_out:
             sys.stdout.write(json.dumps(sweep_json(rows, runs, seed)) + "\n")
             return

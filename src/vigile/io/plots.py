@@ -25,6 +25,7 @@ see.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final, cast
 
@@ -672,11 +673,13 @@ def sweep_figure(
     title: str,
     *,
     runs: int | None = None,
+    together: Mapping[str, Sequence[str]] | None = None,
 ) -> Figure:
     """Each outcome's probability against each varied field: one panel per (outcome, field),
     one curve per value of the other varied fields (never averaged over them), each point
     with its 95% Wilson interval as an error bar when ``runs`` (per variant) is given; a field
-    of whole numbers (dice) has whole-number ticks."""
+    of whole numbers (dice) has whole-number ticks. ``together``: the fields varied in
+    lockstep with an axis's field, named under its axis."""
     _agg()
     from matplotlib.figure import Figure
     from matplotlib.ticker import FixedLocator, MaxNLocator
@@ -717,7 +720,8 @@ def sweep_figure(
                     ax.xaxis.set_major_locator(FixedLocator([float(v) for v in values]))
                 else:
                     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-            ax.set_xlabel(path)
+            moved = (together or {}).get(path, ())
+            ax.set_xlabel(path + "".join(f"\n+ {other}" for other in moved))
             ax.set_ylabel(tr(f"sim.outcome.{outcome}", lang), fontsize=8)
             ax.set_ylim(-0.02, 1.02)
             ax.grid(alpha=0.3)
