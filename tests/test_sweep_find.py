@@ -323,7 +323,12 @@ def test_the_picture_names_the_fields_moving_together() -> None:
     from vigile.io.plots import sweep_figure
 
     lead, other = "actors.Jubei.position.0", "actors.Goro.position.0"
-    rows = [{lead: x, other: x + 5, "detected": 0.1 * i} for i, x in enumerate((90.0, 100.0))]
+    from vigile.sim.tally import OUTCOMES
+
+    rows = [
+        {lead: x, other: x + 5, **dict.fromkeys(OUTCOMES, 0.0), "detected": 0.1 * i}
+        for i, x in enumerate((90.0, 100.0))
+    ]
     figure = sweep_figure(rows, [lead], Lang.EN, "a sweep", runs=100, together={lead: [other]})
     assert figure.axes[0].get_xlabel() == f"{lead}\n+ {other}"
     alone = sweep_figure(rows, [lead], Lang.EN, "a sweep", runs=100)
