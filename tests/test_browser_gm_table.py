@@ -156,7 +156,8 @@ def test_a_demo_switches_to_the_tables_dice_and_asks_the_scatter_dice(
     encounter = create(server, scenario="night-raid")
     page = gm_page(chromium, server, encounter, device)
     assert "vigile rolls" in page.inner_text("#status")
-    page.click("#switch-dice")
+    with page.expect_navigation():  # the page reloads (its live stream may update the
+        page.click("#switch-dice")  # status first, on the page about to go)
     page.wait_for_function(
         "() => document.querySelector('#status')?.innerText.includes(\"the table's dice\")"
     )
