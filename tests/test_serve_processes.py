@@ -154,7 +154,10 @@ def test_workers_over_sqlite_serve_every_action_to_every_stream(tmp_path: Any) -
             made = new_encounter(gm)
             encounter = made["encounter"]["id"]
             streams = [Reader(running.base, encounter, made["tokens"]["gm"]) for _ in range(4)]
+            # every stream's first view before the first post (a stream opened late would
+            # start from a later view, and miss nothing, but not be this test)
             start = int(streams[0].first("view").id)
+            assert [int(r.first("view").id) for r in streams] == [start] * len(streams)
             played = []
             for action in (GRAPPLE, {"do": "wait", "actor": "Kage"}, {"do": "end-turn"}):
                 answer = gm.post(f"/api/v1/encounters/{encounter}/actions",
