@@ -276,87 +276,59 @@ def _attacker_points(found: RiskGrid) -> list[tuple[str, tuple[float, float], Fr
 
 
 def riskmap_json(found: RiskGrid, lang: Lang, plot: Path | None) -> dict[str, Any]:
-    """The risk map as JSON: the summary, exact chances at a few points, and the grid."""
+    """The risk map as JSON: the summary, exact chances at a few points, and the grid; a
+    moving-patrol map has no exact chance, each grid beside its standard error instead."""
     scenario = found.board.scenario
     row, column = found.worst()
     d20 = _d20(found)
-    extra: dict[str, Any] = (
-        {} if d20 is None else {"intruder": d20.board.intruder.name, "layer": d20.layer.value}
-    )
     patrol = _patrol(found)
-    if patrol is not None:
-        return _patrol_json(found, patrol, lang, plot, extra)
-    return {
+    found_json: dict[str, Any] = {
         "scenario": scenario.name,
         "attitude": found.attitude.value,
-        **extra,
-        "noise": found.noise.value if found.noise is not None else None,
-        "unsuited_outfit": found.unsuited,
-        f"resolution_{found.unit}": found.resolution,
-        "board": {"width": scenario.map.width, "height": scenario.map.height},
-        "guards": found.guards_json(),
-        "max": {
-            "chance": round(float(found.risk[row, column]), DIGITS),
-            "exact": str(found.exact(row, column)),
-            "at": [float(found.xs[column]), float(found.ys[row])],
-        },
-        "mean": round(float(found.risk.mean()), DIGITS),
-        "points": [
-            {
-                "actor": name,
-                "at": [x, y],
-                "chance": round(float(chance), DIGITS),
-                "exact": str(chance),
-            }
-            for name, (x, y), chance in _attacker_points(found)
-        ],
-        "notes": [tr(key, lang) for key in found.notes],
-        "grid": {
-            "x": [round(float(v), DIGITS) for v in found.xs],
-            "y": [round(float(v), DIGITS) for v in found.ys],
-            "risk": found.risk.round(DIGITS).tolist(),
-        },
-        "plot": str(plot) if plot is not None else None,
     }
-
-
-def _patrol_json(
-    found: RiskGrid, patrol: PatrolGrid, lang: Lang, plot: Path | None, extra: dict[str, Any]
-) -> dict[str, Any]:
-    """A moving-patrol map as JSON: no exact chance; each grid beside its standard error."""
-    scenario = found.board.scenario
-    row, column = found.worst()
-    return {
-        "scenario": scenario.name,
-        "attitude": found.attitude.value,
-        **extra,
+    if d20 is not None:
+        found_json |= {"intruder": d20.board.intruder.name, "layer": d20.layer.value}
+    found_json |= {
         "noise": found.noise.value if found.noise is not None else None,
         "unsuited_outfit": found.unsuited,
         f"resolution_{found.unit}": found.resolution,
         "board": {"width": scenario.map.width, "height": scenario.map.height},
         "guards": found.guards_json(),
-        "patrols": patrol.patrols_json(),
-        "max": {
-            "chance": round(float(found.risk[row, column]), DIGITS),
-            "standard_error": round(float(patrol.error[row, column]), DIGITS),
-            "at": [float(found.xs[column]), float(found.ys[row])],
-        },
-        "mean": round(float(found.risk.mean()), DIGITS),
-        "still": {
-            "max": round(float(patrol.still.max()), DIGITS),
-            "mean": round(float(patrol.still.mean()), DIGITS),
-        },
-        "points": _patrol_points(found, patrol),
-        "notes": [tr(key, lang) for key in found.notes],
-        "grid": {
-            "x": [round(float(v), DIGITS) for v in found.xs],
-            "y": [round(float(v), DIGITS) for v in found.ys],
-            "risk": found.risk.round(DIGITS).tolist(),
+    }
+    grid: dict[str, Any] = {
+        "x": [round(float(v), DIGITS) for v in found.xs],
+        "y": [round(float(v), DIGITS) for v in found.ys],
+        "risk": found.risk.round(DIGITS).tolist(),
+    }
+    worst: dict[str, Any] = {"chance": round(float(found.risk[row, column]), DIGITS)}
+    if patrol is None:
+        worst["exact"] = str(found.exact(row, column))
+        points: list[dict[str, Any]] = [
+            {"actor": name, "at": [x, y], "chance": round(float(chance), DIGITS),
+             "exact": str(chance)}
+            for name, (x, y), chance in _attacker_points(found)
+        ]  # fmt: skip
+    else:
+        found_json["patrols"] = patrol.patrols_json()
+        worst["standard_error"] = round(float(patrol.error[row, column]), DIGITS)
+        points = _patrol_points(found, patrol)
+        grid |= {
             "standard_error": patrol.error.round(DIGITS).tolist(),
             "held": patrol.held.round(DIGITS).tolist(),
             "held_standard_error": patrol.held_error.round(DIGITS).tolist(),
             "still": patrol.still.round(DIGITS).tolist(),
-        },
+        }
+    worst["at"] = [float(found.xs[column]), float(found.ys[row])]
+    found_json |= {"max": worst, "mean": round(float(found.risk.mean()), DIGITS)}
+    if patrol is not None:
+        found_json["still"] = {
+            "max": round(float(patrol.still.max()), DIGITS),
+            "mean": round(float(patrol.still.mean()), DIGITS),
+        }
+    return found_json | {
+        "points": points,
+        "notes": [tr(key, lang) for key in found.notes],
+        "grid": grid,
         "plot": str(plot) if plot is not None else None,
     }
 
