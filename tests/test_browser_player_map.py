@@ -1,7 +1,8 @@
 """A player's page draws the character's own map (issue 36), live, in Debian's Chromium on a
 desktop and on a 375 × 812 touch phone (tests/browser.py): its fellows, the guards it
 discovered, and not a guard it never perceived (LP-5); the stream's news redraw its tokens, its
-status, what it knows and its new events, not the board.
+status, what it knows and its new events, not the board; they come in the stream's frames, the
+page asks for nothing.
 
 Worked by hand (tests/test_lp5_character_map.py gives the rules): in ``night-raid-unscouted``
 Kage knows no guard at the start; once over the north wall at (60, 14), at the end of turn 2,
@@ -60,6 +61,8 @@ def test_a_player_s_page_draws_its_fellows_and_the_guards_it_discovered(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    asked: list[str] = []  # the page's own requests for its panel (its news come in its stream)
+    page.on("request", lambda r: asked.append(r.url) if "/panel" in r.url else None)
     page.goto(f"{server.base}/play/{encounter}?token={token}")
     page.wait_for_function("() => document.getElementById('map-svg')?.dataset.zoom")
     # at the start: himself and his fellows, no guard (unscouted, SK-G3)
@@ -86,6 +89,7 @@ def test_a_player_s_page_draws_its_fellows_and_the_guards_it_discovered(
     # only what changed came: the board drawn at the page's load is still there, the log grew
     assert page.get_attribute("#map-svg .ground", "data-kept") == "yes"
     assert page.locator("#plog li").count() > told and page.get_attribute("#pmark", "value") != mark
+    assert asked == []  # every news came in the stream's frames (event: news)
     scaled = page.eval_on_selector_all(
         "#map-svg .token > .tk", "gs => gs.map(g => g.getAttribute('transform') || '')"
     )

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import functools
 import logging
 import pickle
 import secrets
@@ -656,6 +657,11 @@ class Encounter:
     @property
     def game(self) -> Game:
         return self.state().game
+
+    @functools.cached_property
+    def actor_names(self) -> frozenset[str]:
+        """Every actor's name (they never change: no question to the database after the first)."""
+        return frozenset(self.game.by_name)
 
     # ---------------------------------------------------------------- writing
 

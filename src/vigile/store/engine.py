@@ -87,8 +87,9 @@ def make_engine(url: str) -> Engine:
         parsed = make_url(url)
     except ArgumentError as error:
         raise StoreError(f"not a database URL ({one_line(error)})", url=shown) from None
-    kwargs: dict[str, Any] = {"pool_pre_ping": True}
     sqlite = parsed.get_backend_name() == "sqlite"
+    # a server's connection may be dropped under a pooled connection; a file's cannot
+    kwargs: dict[str, Any] = {"pool_pre_ping": not sqlite}
     if sqlite:
         database = parsed.database or ""
         if database and database != ":memory:" and not database.startswith("file:"):

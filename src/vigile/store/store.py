@@ -67,6 +67,8 @@ MAX_SEED: Final = 2**63 - 1
 FORMATS: Final = ("yaml", "toml", "json")
 DICE: Final = ("rolled", "given")
 ROLES: Final = ("gm", "player", "table")
+KNOWN_TOKENS: Final = 4096
+"""Tokens a store remembers having found (every request presents one; most are the same few)."""
 CREATE_LOCK: Final = 0x76696769_6C66
 """The PostgreSQL advisory lock key held while counting the live encounters to create one."""
 
@@ -169,6 +171,10 @@ class Store:
         """Each write tells the other processes (:mod:`.notify`)."""
         self._origin = secrets.token_hex(8)
         self._listeners: list[Listener] = []
+        self._known_tokens: dict[tuple[str, str], tuple[str, str | None]] = {}
+        """Tokens found before, by (encounter, digest): a token is never changed or taken back
+        once made, so what was found stays true in every process (one not found is asked
+        again: another process may have made it since)."""
         try:
             upgrade(self._engine)
         except BaseException as error:
@@ -677,11 +683,15 @@ class Store:
         """``(role, character)`` of this encounter's token, or None for any other string.
 
         Every digest of the encounter is compared in constant time (:func:`hmac.compare_digest`),
-        so the time taken tells nothing about how close a guess came.
+        so the time taken tells nothing about how close a guess came. A token found once is
+        remembered (by its digest): the next request with it asks the database nothing.
         """
         if not isinstance(token, str) or not token or len(token) > 256:
             return None
         wanted = _digest(token)
+        known = self._known_tokens.get((encounter_id, wanted))
+        if known is not None:
+            return known
         table = schema.tokens
         with self._guard(), self._engine.connect() as connection:
             rows = connection.execute(
@@ -693,6 +703,10 @@ class Store:
         for row in rows:
             if hmac.compare_digest(row.digest, wanted):
                 found = (row.role, row.character)
+        if found is not None:
+            if len(self._known_tokens) >= KNOWN_TOKENS:
+                self._known_tokens.clear()
+            self._known_tokens[(encounter_id, wanted)] = found
         return found
 
     # -- errors -------------------------------------------------------------------------------

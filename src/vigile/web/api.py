@@ -248,7 +248,7 @@ def checked_target(
     encounter: Encounter, viewer: Viewer, shown_as: str | None
 ) -> tuple[Role, str | None]:
     role, character = target(viewer, shown_as)
-    if role == "player" and (character is None or character not in encounter.game.by_name):
+    if role == "player" and (character is None or character not in encounter.actor_names):
         raise InputError(f"no actor is called {character!r}", where="as")
     return role, character
 
@@ -462,12 +462,23 @@ def get_stream(
     last_event_id: Annotated[
         str | None, Header(max_length=32, description="Set by EventSource on reconnecting.")
     ] = None,
+    news: Annotated[
+        str | None,
+        Query(
+            max_length=200,
+            pattern=r"^\d+\.[0-9a-f-]+\.[0-9a-f]+$",
+            description="A character's page: the mark of the view it shows; its news come as "
+            "`event: news` frames of HTML instead of `events`.",
+        ),
+    ] = None,
 ) -> StreamingResponse:
     """The viewer's live stream (Server-Sent Events): ``id:`` is the record's number;
     ``event: events`` the events of one record as this viewer is told them; ``event: view``
-    the whole view (first, unless resuming, and after an undo). ``Last-Event-ID`` or
-    ``?after=`` resumes after a record: nothing is missed. A token may hold a few streams
-    open at once and the server a few hundred in all: one more is a 429 problem."""
+    the whole view (first, unless resuming, and after an undo); with ``?news=``, a
+    character's page gets ``event: news``, its HTML fragment, instead of ``events``.
+    ``Last-Event-ID`` or ``?after=`` resumes after a record: nothing is missed. A token may
+    hold a few streams open at once and the server a few hundred in all: one more is a 429
+    problem."""
     encounter = ctx.encounter(encounter_id)
     role, character = checked_target(encounter, viewer, shown_as)
     if last_event_id is not None and last_event_id.strip():
@@ -478,6 +489,10 @@ def get_stream(
         if not 0 <= after <= MAX_SEQ:
             raise InputError("must be a record number", where="Last-Event-ID")
     subscriber = Subscriber(encounter, role, character, lang)
+    if news is not None:
+        if character is None:
+            raise InputError("only a character's stream sends a page's news", where="news")
+        subscriber.news, subscriber.mark = ctx.page_news, news
     assert token is not None  # the viewer was found by it
     release = ctx.hub.open_stream(token)  # the last thing that may fail: it is given back
     return Stream(

@@ -101,6 +101,7 @@ def create_app(
     from . import pages
 
     app.include_router(pages.router)
+    ctx.page_news = pages.page_news
     from . import editor  # the scenario editor
 
     app.include_router(editor.router)

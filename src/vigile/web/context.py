@@ -13,7 +13,7 @@ from fastapi import Request
 from vigile.live import Encounter
 from vigile.store import Store
 
-from .sse import Hub
+from .sse import Hub, PageNews
 
 CACHED: Final = 64
 """Encounters whose replayed game a server keeps in memory; the least recently used goes."""
@@ -28,6 +28,9 @@ class Context:
     """Where players reach the server (``http://192.168.1.20:8765``), for the join links and
     their QR codes; None: the address each request came to."""
     hub: Hub = field(default_factory=Hub)
+    page_news: PageNews | None = None
+    """A character page's news in its stream (the pages' :func:`vigile.web.pages.page_news`,
+    set where the app has pages); None: a stream asked for news sends events."""
     cached: int = CACHED
     _encounters: OrderedDict[str, Encounter] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)

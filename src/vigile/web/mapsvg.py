@@ -77,6 +77,9 @@ class MapModel:
     background: str | None = None
     """The URL of the map's picture, drawn over the ground (the editor's, for a workspace file:
     :func:`vigile.web.editor.background_url`); the template escapes it like any value."""
+    board_mark: str = ""
+    """Which board this is (its doors open and its lights): a page showing the same board is
+    sent its tokens alone."""
 
 
 def lit_zone(barriers: Barriers, x: float, y: float, radius: float) -> list[Point]:
@@ -129,6 +132,7 @@ def board_layers(
             _boards.move_to_end(key)
             return _fresh(found[1])
     drawn = _draw_board(scenario, board, shown_open)
+    drawn.board_mark = f"{zlib.crc32(repr((sorted(shown_open), key[2])).encode()):08x}"
     with _boards_lock:
         _boards[key] = (scenario, drawn)
         while len(_boards) > BOARDS_KEPT:

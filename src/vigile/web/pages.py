@@ -46,7 +46,7 @@ from vigile.engine.live import DEFENDER_NAMES, NeedDice, Refusal
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang
 from vigile.live import Encounter, character_view, gm_view, needs_json, table_view
-from vigile.live.encounter import MAX_DICE
+from vigile.live.encounter import MAX_DICE, Replayed
 from vigile.live.views import character_news, events_for, view_mark
 from vigile.scene.actors import Side
 from vigile.scene.loader import ScenarioValidationError, bundled_names, bundled_path
@@ -62,6 +62,7 @@ from .language import request_lang
 HERE: Final = Path(__file__).parent
 STATIC: Final = HERE / "static"
 templates = Jinja2Templates(directory=str(HERE / "templates"))
+templates.env.auto_reload = False  # the templates are the package's: no stat of each at each page
 templates.env.filters["chance"] = lambda value, lang: pagetext.chance(value, lang)
 templates.env.filters["measure"] = lambda value, unit, lang: pagetext.measure(value, unit, lang)
 templates.env.filters["number"] = lambda value, lang: pagetext.number(value, lang)
@@ -403,7 +404,11 @@ def gm_panels(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         data = gm_context(request, ctx, encounter, lang, request.query_params.get("overlay"))
     except (Denied, VigileError) as error:
         return guarded(request, lang, error, fragment=True)
-    return render(request, "_gm_panels.html", lang, **data)
+    shown = data["map"]  # the board the page shows, no overlay on it: its tokens alone
+    kept = request.query_params.get("board") == shown.board_mark and shown.overlay is None
+    return render(
+        request, "_gm_panels.html", lang, board_kept=kept and not data["overlay_error"], **data
+    )
 
 
 @router.get("/encounters/{encounter_id}/log", response_class=HTMLResponse)
@@ -663,12 +668,20 @@ def qr_svg(url: str) -> str | None:
 
 
 def stream_url(
-    encounter_id: str, token: str, lang: Lang, shown: dict[str, Any], as_param: dict[str, str]
+    encounter_id: str,
+    token: str,
+    lang: Lang,
+    shown: dict[str, Any],
+    as_param: dict[str, str],
+    mark: str | None = None,
 ) -> str:
     """The page's live stream, resuming after the view it was drawn with (``after``, in the
-    viewer's own sequence): an action played before the stream connects is still sent."""
+    viewer's own sequence): an action played before the stream connects is still sent. A
+    character's page gives the ``mark`` of what it shows: its stream sends its news
+    (:func:`page_news`)."""
+    news = {} if mark is None else {"news": mark}
     return f"/api/v1/encounters/{encounter_id}/stream?" + urlencode(
-        {"token": token, "lang": lang.value, **as_param, "after": int(shown["seq"])}
+        {"token": token, "lang": lang.value, **as_param, "after": int(shown["seq"]), **news}
     )
 
 
@@ -678,10 +691,30 @@ def player_context(
     """A character's page; ``after``: the mark of the view its page shows (``news``: only
     what changed since, :func:`vigile.live.views.character_news`)."""
     with encounter.reading() as replayed:
-        news = None if after is None else character_news(encounter, replayed, name, lang, after)
-        shown = news or character_view(encounter, replayed, name, lang)
-        model = mapsvg.board_layers(encounter.scenario, replayed.game.board)
-        mapsvg.character_tokens(model, replayed.game, shown)
+        return _player_data(encounter, replayed, name, lang, after)
+
+
+def page_news(
+    encounter: Encounter, replayed: Replayed, name: str, lang: Lang, mark: str
+) -> tuple[str, str] | None:
+    """A character page's news after ``mark``, for its stream (:data:`vigile.web.sse.PageNews`):
+    ``_play_news.html`` and the page's mark after it; None where the page needs its panel
+    again. The page then asks nothing: its news come with the stream's frame."""
+    data = _player_data(encounter, replayed, name, lang, mark)
+    if not data["news"]:
+        return None
+    page = templates.get_template("_play_news.html")
+    html = page.render({"lang": lang, "t": pagetext.translator(lang), **data})
+    return html, str(data["mark"])
+
+
+def _player_data(
+    encounter: Encounter, replayed: Replayed, name: str, lang: Lang, after: str | None
+) -> dict[str, Any]:
+    news = None if after is None else character_news(encounter, replayed, name, lang, after)
+    shown = news or character_view(encounter, replayed, name, lang)
+    model = mapsvg.board_layers(encounter.scenario, replayed.game.board)
+    mapsvg.character_tokens(model, replayed.game, shown)
     return {
         "view": shown,
         "map": model,
@@ -703,7 +736,7 @@ def play_page(request: Request, ctx: Ctx, encounter_id: str) -> Response:
             raise Denied(403, pagetext.text("not_a_character", lang))
         if viewer.role == "player" and name != viewer.character:
             raise Denied(403, pagetext.text("not_a_character", lang))
-        if name not in encounter.game.by_name:
+        if name not in encounter.actor_names:
             raise InputError(f"no actor is called {name!r}", where="as")
         data = player_context(encounter, name, lang)
     except (Denied, VigileError) as error:
@@ -715,7 +748,7 @@ def play_page(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         lang,
         token=token,
         encounter_id=encounter.id,
-        stream=stream_url(encounter.id, token, lang, data["view"], as_param),
+        stream=stream_url(encounter.id, token, lang, data["view"], as_param, data["mark"]),
         q=query(lang, **as_param),
         **data,
     )
@@ -730,7 +763,7 @@ def play_panel(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         name = viewer.character if viewer.role == "player" else None
         if viewer.role == "gm":
             name = request.query_params.get("as")
-        if name is None or name not in encounter.game.by_name:
+        if name is None or name not in encounter.actor_names:
             raise Denied(403, pagetext.text("not_a_character", lang))
         data = player_context(encounter, name, lang, request.query_params.get("after"))
     except (Denied, VigileError) as error:

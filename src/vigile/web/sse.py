@@ -13,6 +13,11 @@ own sequence gets everything after it, missing nothing. Frames:
   told them (:func:`vigile.live.views.events_for`), N its sequence number after them. A record
   whose events this viewer does not perceive, or the undo of one, sends nothing at all: a
   player's stream carries no trace of a secret roll;
+- ``event: news``: ``{"seq": N, "from": MARK, "mark": MARK, "html": "..."}``, to a character's
+  page that asks for its news (``?news=MARK``, the mark of the view it shows,
+  :func:`vigile.live.views.view_mark`): instead of ``events``, the page's fragment of what is new
+  since ``from`` (rendered by :attr:`Context.page_news <vigile.web.context.Context.page_news>`)
+  and the page's mark after it; a page that shows another mark asks for its panel instead;
 - ``: keep-alive`` comments about every 15 s.
 
 A write wakes its encounter once, whatever the number of its open streams (:class:`Hub`,
@@ -48,7 +53,15 @@ from vigile.errors import LimitError
 from vigile.io.i18n import Lang
 from vigile.live import Encounter, Role
 from vigile.live.encounter import Replayed
-from vigile.live.views import character_view, events_for, gm_view, table_view, tell, viewer_sees
+from vigile.live.views import (
+    character_view,
+    events_for,
+    gm_view,
+    table_view,
+    tell,
+    view_mark,
+    viewer_sees,
+)
 from vigile.store import Listener, Store
 
 POLL_S: Final = 1.0
@@ -348,6 +361,12 @@ def frame(kind: str | None, seq: int | None, data: Any) -> bytes:
     return ("\n".join(lines) + "\n\n").encode("utf-8")
 
 
+PageNews = Callable[[Encounter, Replayed, str, Lang, str], "tuple[str, str] | None"]
+"""A character page's news after a mark, in its stream (encounter, game, character, language,
+mark): the page's HTML fragment and its mark after it; None where the page needs its whole
+panel again (:func:`vigile.web.pages.page_news`)."""
+
+
 @dataclass
 class Subscriber:
     """Whose stream: the viewer and the language it reads; for a character or the table, the
@@ -359,6 +378,10 @@ class Subscriber:
     lang: Lang
     last_told: tuple[int, int] | None = None
     """(record, index in the record's events) of the last event sent, when known."""
+    news: PageNews | None = None
+    """A page's news, sent instead of its events (``event: news``)."""
+    mark: str | None = None
+    """The mark of what the page shows, as far as this stream told it (with :attr:`news`)."""
     looked: int = field(default=-1, init=False, repr=False)
     """The last record of the log this stream looked at (no new record: no work)."""
     _keys: list[tuple[int, int]] = field(default_factory=list, init=False, repr=False)
@@ -377,6 +400,8 @@ class Subscriber:
             if self.role != "gm":
                 keys = self._told_keys(replayed)
                 self.last_told = keys[-1] if keys else None
+            if self.news is not None:  # what the page shows once it asks for its whole panel
+                self.mark = view_mark(shown)
             return int(shown["seq"]), shown
 
     def _told_keys(self, replayed: Replayed) -> list[tuple[int, int]]:
@@ -445,9 +470,20 @@ class Subscriber:
             upto = min(len(keys), sent + MAX_FRAMES)
             game = replayed.game
             events = [game.events[replayed.spans[k[0]][0] + k[1]] for k in keys[sent:upto]]
-            told_now = tell(game, self.role, self.character, events, self.lang)
             self.last_told = keys[upto - 1]
             more = upto < len(keys)
+            if self.news is not None and self.mark is not None and not more:
+                assert self.character is not None
+                made = self.news(self.encounter, replayed, self.character, self.lang, self.mark)
+                if made is not None:
+                    data = {"seq": upto, "from": self.mark, "mark": made[1], "html": made[0]}
+                    self.mark = made[1]
+                    return [frame("news", upto, data)], upto, False
+            told_now = tell(game, self.role, self.character, events, self.lang)
+            if self.news is not None:  # the page asks for its whole panel: the view's mark now
+                assert self.character is not None
+                shown = character_view(self.encounter, replayed, self.character, self.lang)
+                self.mark = view_mark(shown)
             if more:
                 self.looked = -1  # more to send: look again at once
             return [frame("events", upto, {"seq": upto, "events": told_now})], upto, more

@@ -5,7 +5,8 @@
   "use strict";
 
   // ---- live updates: an element with data-stream listens to the viewer's own stream (the
-  // server filters it per viewer) and, on news, asks the server for its fragment again.
+  // server filters it per viewer) and, on news, asks the server for its fragment again (a
+  // character's page gets its fragment in the stream's frame).
   function live(root) {
     var box = root.querySelector("[data-refresh]");
     if (!box) return;
@@ -28,8 +29,9 @@
         var include = box.getAttribute("data-refresh-include");
         var values = {};
         if (include) {
-          var el = document.querySelector(include);
-          if (el && el.name) values[el.name] = el.value;
+          document.querySelectorAll(include).forEach(function (el) {
+            if (el.name) values[el.name] = el.value;
+          });
         }
         var oob = !box.hasAttribute("data-stream") || box.hasAttribute("data-refresh-oob");
         // the GM's panels come out of band, each in its place: the form being filled stays
@@ -58,6 +60,16 @@
     var first = !/[?&]after=/.test(stream);
     source.addEventListener("view", function (event) { if (first) { first = false; return; } refresh(+event.lastEventId || 0, true); });
     source.addEventListener("events", news);
+    // a character's page: its news come in the frame, to swap in place if it shows the mark
+    // they follow; else (a request of its own under way, an undo) it asks for its panel
+    source.addEventListener("news", function (event) {
+      var data = JSON.parse(event.data), mark = document.getElementById("pmark");
+      if (!inflight && !pending && mark && mark.value === data.from) {
+        htmx.swap(box, data.html, {swapStyle: "none", ignoreTitle: true});
+        return;
+      }
+      refresh(+event.lastEventId || 0, true);
+    });
     source.addEventListener("open", function () { document.body.classList.remove("offline"); });
     source.addEventListener("error", function () { document.body.classList.add("offline"); first = false; });
   }
