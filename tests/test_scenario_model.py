@@ -260,7 +260,12 @@ def test_a_bundled_name_that_does_not_exist_lists_the_others() -> None:
         (
             BASE.replace("[5, 5], dice: {ninjitsu: 2}}", "[5, 5], bonuses: {stealth: 4}}  # <-"),
             "actors[0].bonuses",
-            "d20 field",
+            "skirmish actors have no field 'bonuses': it is a field of starfinder and dnd35's",
+        ),
+        (
+            BASE.replace("[5, 5], dice: {ninjitsu: 2}}", "[5, 5], invisible: true}  # <-"),
+            "actors[0].invisible",
+            "skirmish actors have no field 'invisible': it is a field of starfinder and dnd35's",
         ),
         (
             BASE.replace("position: [80, 20]}", "position: [80, 20], group: g}")
@@ -587,8 +592,14 @@ def test_the_json_schema_exports_every_field_described() -> None:
     actor = schema["$defs"]["AnyGameActor"]["properties"]
     assert actor["side"]["$ref"] == "#/$defs/Side"
     assert "SK-N3" in actor["stealth_dice"]["description"]
+    assert "DD-1" in actor["invisible"]["description"]
     d20 = scenario_json_schema("dnd35")
-    assert "stealth_dice" not in d20["$defs"]["Actor"]["properties"]
+    dnd_actor = d20["$defs"]["Dnd35Actor"]["properties"]
+    assert "stealth_dice" not in dnd_actor
+    assert {"bonuses", "invisible", "ethereal", "incorporeal", "breathing"} <= set(dnd_actor)
+    assert "DD-20" in d20["$defs"]["D20Stats"]["properties"]["hide"]["description"]
+    skirmish = scenario_json_schema("skirmish")["$defs"]["SkirmishActor"]["properties"]
+    assert "invisible" not in skirmish and "bonuses" not in skirmish
     assert d20["properties"]["ruleset"]["const"] == "dnd35"
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from vigile.games.d20.fields import is_d20
 from vigile.rulesets.data import RuleData, shipped
 from vigile.rulesets.economy import Spent, cost_of, round_of, spend
 from vigile.rulesets.limits import LIMITS
@@ -20,7 +21,6 @@ from vigile.scene.house import house_rule_issues, scenario_rules
 SKIRMISH_ONLY = ("ninja",)
 """Skirmish fields the shared actor still holds (``stealth_dice`` is the skirmish's own:
 :mod:`vigile.games.skirmish.fields`, refused by a d20 game's actor model)."""
-D20_ONLY = ("bonuses", "invisible", "ethereal", "incorporeal", "distracted", "asleep")
 STARFINDER_SKILLS = ("perception", "stealth")
 DND35_SKILLS = ("spot", "listen", "hide", "move_silently", "blind_fight")
 D6 = 6
@@ -57,7 +57,8 @@ def plan_issues(parts: Parts, refused: Iterable[str], *, run: bool) -> list[Issu
 
 
 def skirmish_issues(parts: Parts) -> list[Issue]:
-    """A skirmish scenario's actors have dice, not the d20 games' fields."""
+    """A skirmish scenario's dice are d6, and it plays no d20 action. (Its actors have no d20
+    field: the skirmish's actor model refuses one, naming the games it belongs to.)"""
     found: list[Issue] = side_issues(parts)
     found += plan_issues(parts, D20_ACTIONS, run=False)
     for i, value in parts.dice_values:
@@ -65,12 +66,6 @@ def skirmish_issues(parts: Parts) -> list[Issue]:
             found.append(
                 (("dice_values", i), f"{value} is not a face of a d6 (1 to 6): skirmish rolls d6")
             )
-    for i, actor in parts.actors:
-        for name in D20_ONLY:
-            if name in actor.model_fields_set:
-                found.append(
-                    (("actors", i, name), "a d20 field: skirmish actors have dice, not this")
-                )
     return found
 
 
@@ -99,7 +94,7 @@ def d20_issues(
                 found.append((("actors", i, name), f"a skirmish field: {game} actors use bonuses"))
         if actor.outfit.value != "normal":
             found.append((("actors", i, "outfit"), "a skirmish rule (SK-V4)"))
-        if actor.bonuses is None:
+        if not is_d20(actor) or actor.bonuses is None:
             continue
         for name in others:
             if name in actor.bonuses.model_fields_set:

@@ -1,9 +1,11 @@
-"""Who is on the board: an actor's side, place, dice or bonuses, state and senses.
+"""Who is on the board: the fields every game's actors share (side, place, state, senses), and
+the skirmish's dice.
 
 Skirmish characters roll pools of d6 (SK-D1): ``dice`` is either one pool for every check, or
-the dice per skill. The d20 games (Starfinder, D&D 3.5) use skill bonuses instead
-(``bonuses``). Which of the two an actor may carry depends on the scenario's ruleset; the
-scenario checks the pairing (see :mod:`vigile.scene.consistency`).
+the dice per skill. A game's own fields live in its plug-in (``actor_fields``): the d20 games'
+bonuses and invisibility in :mod:`vigile.games.d20.fields`, the skirmish's in
+:mod:`vigile.games.skirmish.fields`; each game's scenario model adds them
+(:mod:`vigile.scene.games`).
 """
 
 from __future__ import annotations
@@ -152,60 +154,6 @@ DiceSpec = Annotated[
 """One pool for every check, or dice per skill; errors name only the form that was given."""
 
 
-class D20Stats(BaseModel):
-    """Skill bonuses and defences of a Starfinder or D&D 3.5 creature (total modifiers)."""
-
-    model_config = MODEL_CONFIG
-
-    perception: Bonus | None = None
-    """Starfinder Perception bonus (SF-4)."""
-    stealth: Bonus | None = None
-    """Starfinder Stealth bonus, armor check penalty included (SF-1)."""
-    spot: Bonus | None = None
-    """D&D 3.5 Spot bonus (DD-3)."""
-    listen: Bonus | None = None
-    """D&D 3.5 Listen bonus (DD-5)."""
-    hide: Bonus | None = None
-    """D&D 3.5 Hide bonus, size modifier included (DD-20)."""
-    move_silently: Bonus | None = None
-    """D&D 3.5 Move Silently bonus; absent: the creature rolls Dexterity (DD-5)."""
-    dex: Bonus = 0
-    """Dexterity modifier (the roll of a creature without Move Silently ranks, DD-5)."""
-    armor_check_penalty: Annotated[int, Field(ge=-MAX_BONUS, le=0)] = 0
-    """Armor check penalty, 0 or less (SF-1, DD-5)."""
-    touch_ac: Annotated[int, Field(ge=0, le=LIMITS.max_ac)] = 10
-    """Touch Armor Class, for groping (DD-6)."""
-    attack: Bonus = 0
-    """Melee attack bonus: groping touch attacks (DD-6) and attack rolls (DD-21, SF-9)."""
-    ac: Annotated[int, Field(ge=0, le=LIMITS.max_ac)] | None = None
-    """Armor Class against attack rolls (DD-21, SF-9). Absent: the round plays no attack roll
-    against this creature; the GM says hit or miss, which the round's blows take as a hit
-    (``blow.hits_without_ac``) when the miss chance does not stop them (LP-7 [R])."""
-    hp: Annotated[int, Field(ge=1, le=10_000)] | None = None
-    """Its hit points (LP-7: optional). Absent: the GM keeps the damage, a hit downs nobody
-    (one blow ends the encounter only where ``blow.ends_encounter`` says so)."""
-    damage: Annotated[int, Field(ge=1, le=1000)] | None = None
-    """The damage each of its hits deals, a fixed number (LP-7 [R]: no damage roll): taken
-    from a target with ``hp``, which is down at 0 or less. Absent: its hits deal none."""
-    blind_fight: bool = False
-    """Has the Blind-Fight feat (DD-14)."""
-    reach: Annotated[int, Field(ge=0, le=1000)] = 5
-    """Its reach in feet (5 for a Medium creature): struck by it while it is invisible, one
-    learns only its direction when the reach is over 5 ft (DD-7)."""
-    sneak_attack: Annotated[int, Field(ge=0, le=20)] = 0
-    """D&D 3.5: sneak attack dice (+Nd6). Against an invisible target they do not apply (DD-2);
-    against one denied its Dexterity bonus by the attacker's invisibility they do (DD-21 [C])."""
-    favored_enemy: Annotated[int, Field(ge=0, le=20)] = 0
-    """D&D 3.5: a ranger's favored enemy bonus to damage against this game's enemies; against
-    an invisible target it does not apply (DD-2)."""
-    flour: Annotated[int, Field(ge=0, le=100)] = 0
-    """D&D 3.5: handfuls of flour it may throw at where it perceived an invisible intruder
-    (DD-10)."""
-    light: Annotated[int, Field(ge=0, le=1000)] = 0
-    """The radius in feet of a lit light it carries (a torch: 20); 0: none. Invisible, the light
-    still shines (DD-16)."""
-
-
 class Actor(BaseModel):
     """One character or creature on the board."""
 
@@ -223,8 +171,6 @@ class Actor(BaseModel):
     dice: DiceSpec = 1
     """Skirmish: one pool for every check (``2``), or dice per skill
     (``{ninjitsu: 2, perception: 1}``; a skill not listed, or 0, is untrained: 1 die, SK-D1)."""
-    bonuses: D20Stats | None = None
-    """Starfinder / D&D 3.5: skill bonuses and defences."""
     state: GuardState = GuardState.POSTED
     """Orders: ``posted`` (immobile) or ``patrolling`` by scatter die (SK-G1)."""
     group: Name | None = None
@@ -238,18 +184,6 @@ class Actor(BaseModel):
     talks: Literal["whisper", "conversation", "animated"] | None = None
     """Skirmish, a defender: it converses aloud every turn at this volume, and an intruder
     who knows nothing of it may overhear it (SK-N7 [R]). Absent: it keeps silent."""
-    invisible: bool = False
-    """Invisible (SF-7, DD-1)."""
-    ethereal: bool = False
-    """Ethereal: invisible, and no sense but see-invisible locates it (DD-17)."""
-    incorporeal: bool = False
-    """Incorporeal: scent, blindsight and Blind-Fight do not work on it (DD-17)."""
-    breathing: bool = True
-    """False for constructs and undead (DD-3: Spot DC 40 when immobile)."""
-    distracted: bool = False
-    """D&D 3.5: a distracted listener or spotter (DD-3 −5 Spot, DD-5 +5 DC)."""
-    asleep: bool = False
-    """D&D 3.5: an asleep listener (−10 to Listen, DD-5)."""
     senses: tuple[Sense, ...] = (Sense.SIGHT, Sense.HEARING)
     """How it perceives others."""
     move: Annotated[float, Field(gt=0, le=MAX_COORD, allow_inf_nan=False)] | None = None

@@ -48,9 +48,10 @@ from vigile.awareness.vocabulary import Attitude
 from vigile.engine.board import Board as PlayBoard
 from vigile.errors import InputError, LimitError
 from vigile.games.contract import RiskRequest, unknown_switches
+from vigile.games.d20.fields import D20Actor, d20_actor
 from vigile.games.d20.round import carried_light_reaches, d20_board
 from vigile.rulesets.data import RuleData
-from vigile.scene.actors import Actor, Side
+from vigile.scene.actors import Side
 from vigile.scene.geometry import Barriers, crossings
 from vigile.scene.model import Scenario, WallKind
 
@@ -157,7 +158,7 @@ class Watcher:
     name: str
     x: float
     y: float
-    actor: Actor
+    actor: D20Actor
 
     @property
     def alert(self) -> bool:
@@ -250,7 +251,7 @@ class D20Board:
     rules: RuleData
     place: PlayBoard
     guards: tuple[Watcher, ...]
-    intruder: Actor
+    intruder: D20Actor
 
     @classmethod
     def of(cls, scenario: Scenario, actor: str | None = None) -> D20Board:
@@ -268,11 +269,11 @@ class D20Board:
             rules=scenario.rules(),
             place=d20_board(scenario, scenario.rules()),
             guards=tuple(
-                Watcher(a.name, float(a.position[0]), float(a.position[1]), a)
+                Watcher(a.name, float(a.position[0]), float(a.position[1]), d20_actor(a))
                 for a in scenario.actors
                 if a.side is Side.DEFENDERS
             ),
-            intruder=attackers[0],
+            intruder=d20_actor(attackers[0]),
         )
 
     @property
@@ -284,7 +285,7 @@ class D20Board:
         start, with its radius (the round's ``_carried_lights``)."""
         return [
             ((float(a.position[0]), float(a.position[1])), float(a.bonuses.light))
-            for a in self.scenario.actors
+            for a in map(d20_actor, self.scenario.actors)
             if a is not self.intruder and a.bonuses is not None and a.bonuses.light > 0
         ]
 

@@ -87,9 +87,10 @@ from vigile.engine.events import DETECTING
 from vigile.engine.game import Game
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
+from vigile.games.d20.fields import D20Actor, D20Stats, d20_actor
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.senses import Condition, Sense, dark_for
-from vigile.scene.actors import D20Stats, GuardState, Side
+from vigile.scene.actors import GuardState, Side
 from vigile.scene.geometry import KindRule, crossings
 from vigile.scene.model import Scenario, WallKind
 from vigile.scene.plans import (
@@ -665,7 +666,7 @@ class D20Game(Game, ABC):
         )
 
     def _conditions(self, intruder: Walker) -> list[Condition]:
-        actor = intruder.actor
+        actor = own(intruder)
         found = [
             c
             for c, on in (
@@ -703,7 +704,7 @@ class D20Game(Game, ABC):
         _, _, intruder = max(known, key=lambda item: (item[0], item[1]))
         state = defender.aware_of(intruder.name)
         if state in LOCATED:
-            if intruder.actor.ethereal:
+            if own(intruder).ethereal:
                 return  # not physically there: no blow reaches it (DD-17) [engine]
             # Located but not seen, it knows the square where it found it, not the point in it
             # (DD-4..DD-6, LP-2): it closes in on that square, and its move tells no one more.
@@ -968,8 +969,13 @@ def in_darkness(
     )
 
 
+def own(walker: Walker) -> D20Actor:
+    """The walker's actor with the d20 fields (:mod:`vigile.games.d20.fields`)."""
+    return d20_actor(walker.actor)
+
+
 def stats_of(walker: Walker) -> D20Stats:
-    return walker.actor.bonuses or NO_STATS
+    return own(walker).bonuses or NO_STATS
 
 
 def square_of(p: Point) -> tuple[int, int]:
@@ -995,12 +1001,12 @@ def sighted(walker: Walker) -> bool:
 def is_invisible(walker: Walker) -> bool:
     """Invisible now: as the scenario says, unless it cast or ended invisibility since
     (``Walker.invisible``, set by the ``cast-invisibility`` and ``end-invisibility`` actions)."""
-    return walker.actor.invisible if walker.invisible is None else walker.invisible
+    return own(walker).invisible if walker.invisible is None else walker.invisible
 
 
 def hidden_from(observer: Walker, intruder: Walker) -> bool:
     """Invisible (or ethereal) to this observer: it does not see invisible."""
-    hidden = is_invisible(intruder) or intruder.actor.ethereal
+    hidden = is_invisible(intruder) or own(intruder).ethereal
     return hidden and Sense.SEE_INVISIBLE not in observer.actor.senses
 
 
@@ -1010,9 +1016,9 @@ def awake(walker: Walker) -> bool:
 
 def asleep(walker: Walker) -> bool:
     """Asleep until the alarm wakes it [engine]."""
-    return walker.actor.asleep and not walker.alert
+    return own(walker).asleep and not walker.alert
 
 
 def distracted(walker: Walker) -> bool:
     """Distracted until the alarm [engine]."""
-    return walker.actor.distracted and not walker.alert
+    return own(walker).distracted and not walker.alert

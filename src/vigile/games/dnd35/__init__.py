@@ -8,6 +8,7 @@ PLUGIN = GamePlugin(
     unit="ft",
     rule_prefix="DD",
     vocabulary="vigile.games.dnd35.vocabulary:VOCABULARY",
+    actor_fields="vigile.games.d20.fields:D20Fields",
     package="vigile.rulesets.dnd35",
     messages=("dnd35.{lang}.toml", "dnd35.checks.{lang}.toml"),
     game="vigile.games.dnd35.round:Dnd35Game",

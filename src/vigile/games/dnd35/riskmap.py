@@ -51,6 +51,7 @@ from vigile.awareness.vocabulary import TimeOfDay
 from vigile.checks.verdict import Verdict
 from vigile.dice.d20 import hidden_from_all_dnd, hidden_from_all_meet
 from vigile.games.contract import RiskRequest
+from vigile.games.d20.fields import D20Actor, D20Stats
 from vigile.games.d20.risk import (
     CERTAIN,
     NEVER,
@@ -68,7 +69,6 @@ from vigile.rulesets.data import RuleData
 from vigile.rulesets.dnd35 import traits
 from vigile.rulesets.dnd35.common import companion, skill_bonus
 from vigile.rulesets.senses import Condition, Sense, reach
-from vigile.scene.actors import Actor, D20Stats
 from vigile.scene.model import Scenario
 
 __all__ = ["DND35", "Dnd35Perception", "risk_map"]
@@ -348,7 +348,7 @@ def _bonuses(watcher: Watcher) -> D20Stats:
     return watcher.actor.bonuses or D20Stats()
 
 
-def _bonuses_of(actor: Actor) -> D20Stats:
+def _bonuses_of(actor: D20Actor) -> D20Stats:
     return actor.bonuses or D20Stats()
 
 

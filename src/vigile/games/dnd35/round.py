@@ -89,6 +89,7 @@ from vigile.games.d20.round import (
     distracted,
     hidden_from,
     is_invisible,
+    own,
     sighted,
     square_of,
     stats_of,
@@ -165,7 +166,7 @@ class Dnd35Game(D20Game):
         the same to the attacker [DD-9, DD-8, DD-21]. An enemy it sees there is struck."""
         named = square_of(action.at)
         there = next(
-            (d for d in self.defenders() if square_of(d.at) == named and not d.actor.ethereal),
+            (d for d in self.defenders() if square_of(d.at) == named and not own(d).ethereal),
             None,
         )
         if there is not None and not hidden_from(intruder, there):
@@ -191,7 +192,7 @@ class Dnd35Game(D20Game):
             sees_invisible=there is not None and Sense.SEE_INVISIBLE in there.actor.senses,
             blind_fight=stats.blind_fight,
             in_liquid=there is not None and Condition.IN_LIQUID in self._conditions(there),
-            incorporeal=there is not None and there.actor.incorporeal,
+            incorporeal=there is not None and own(there).incorporeal,
             sneak_attack=stats.sneak_attack,
             favored_enemy=stats.favored_enemy,
         )
@@ -216,7 +217,7 @@ class Dnd35Game(D20Game):
             blind_fight=stats_of(defender).blind_fight,
             blindsight=blindsight,
             in_liquid=Condition.IN_LIQUID in self._conditions(intruder),
-            incorporeal=intruder.actor.incorporeal,
+            incorporeal=own(intruder).incorporeal,
         )
 
     def perceive(self, intruder: Walker) -> None:
@@ -249,7 +250,7 @@ class Dnd35Game(D20Game):
         footprints may (DD-11 [R]): the defender's Spot d20 within ``tracks.range_ft``
         (``footprints_check``), defender by defender. ``footprints`` False: the certain signs
         only (flour just thrown: the footprints were looked for this round already)."""
-        if not is_invisible(intruder) or intruder.actor.ethereal:
+        if not is_invisible(intruder) or own(intruder).ethereal:
             return
         conditions = self._conditions(intruder)
         stats = stats_of(intruder)
@@ -411,7 +412,7 @@ class Dnd35Game(D20Game):
     def _perceive_dnd(self, intruder: Walker) -> None:
         """Hide against Spot, blindsight, scent, Spot, then one Listen for all [DD-1..DD-20]."""
         conditions = self._conditions(intruder)
-        invisible = is_invisible(intruder) or intruder.actor.ethereal
+        invisible = is_invisible(intruder) or own(intruder).ethereal
         watching = [
             d for d in self.defenders() if d.aware_of(intruder.name) is not AwarenessState.OBSERVED
         ]
@@ -549,7 +550,7 @@ class Dnd35Game(D20Game):
         ):
             target = (
                 dnd35.SpotTarget.NON_BREATHING
-                if not intruder.actor.breathing
+                if not own(intruder).breathing
                 else dnd35.SpotTarget.MOVING
                 if intruder.moved
                 else dnd35.SpotTarget.STILL

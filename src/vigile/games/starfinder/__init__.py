@@ -8,6 +8,7 @@ PLUGIN = GamePlugin(
     unit="ft",
     rule_prefix="SF",
     vocabulary="vigile.games.starfinder.vocabulary:VOCABULARY",
+    actor_fields="vigile.games.d20.fields:D20Fields",
     package="vigile.rulesets.starfinder",
     messages=("starfinder.{lang}.toml", "starfinder.checks.{lang}.toml"),
     game="vigile.games.starfinder.round:StarfinderGame",

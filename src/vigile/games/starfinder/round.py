@@ -50,6 +50,7 @@ from vigile.games.d20.round import (
     adjacent,
     hidden_from,
     is_invisible,
+    own,
     stats_of,
 )
 from vigile.rulesets import starfinder
@@ -217,8 +218,7 @@ class StarfinderGame(D20Game):
     def _stealth(self, intruder: Walker, *, sniping_at: float | None = None) -> None:
         """One Stealth roll against every defender in a line of sight who does not yet notice
         the intruder as well as it can [SF-2, SF-4, SF-5, SF-6, SF-10, SF-11]."""
-        actor = intruder.actor
-        if actor.ethereal:
+        if own(intruder).ethereal:
             return  # no sense but divination reaches it (DD-17 via senses.reach)
         invisible = is_invisible(intruder)
         crowd = [
