@@ -179,12 +179,16 @@ class EndTurn(BaseModel):
 
 def _with_actor(model: type[BaseModel]) -> type[BaseModel]:
     """A plan action with the name of the intruder who does it (an instance is still a plan
-    action: the game's ``act`` takes it as it is)."""
+    action: the game's ``act`` takes it as it is). Its one field of its own has no docstring,
+    so pydantic is not asked to look for the source of attribute docstrings: a made class has
+    none, and the search for it walks every frame of the stack (some 10 ms a class, the most
+    of what importing this module cost, and every map command imports it)."""
     made: type[BaseModel] = create_model(
         model.__name__,
         __base__=model,
         __module__=__name__,
         __doc__=model.__doc__,
+        __cls_kwargs__={"use_attribute_docstrings": False},
         actor=(Name, ...),
     )
     return made
