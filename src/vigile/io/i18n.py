@@ -7,6 +7,8 @@ that names a term (an attitude, a surface) is itself translated from ``term.<val
 
 from __future__ import annotations
 
+import os
+import sys
 import tomllib
 from collections.abc import Mapping
 from enum import StrEnum
@@ -35,10 +37,73 @@ def _catalogue(name: str, package: str = "vigile.io") -> dict[str, str]:
     own package."""
     root = resources.files(package)
     file = root.joinpath("locales", name) if package == "vigile.io" else root.joinpath(name)
-    text = file.read_text("utf-8")
+    return _parsed(file.read_text("utf-8"))
+
+
+PARSED_CACHE = "VIGILE_MESSAGES_CACHE"
+"""The environment variable naming the folder of parsed message files (``0``: none); by
+default ``vigile/messages`` in the user's cache directory."""
+
+
+def _parsed(text: str) -> dict[str, str]:
+    """A message file's flat table, kept as JSON in the cache folder under the digest of its
+    text: parsing the TOML of both languages' messages is some 25 ms of each command (every
+    game's files are read when its plug-in is loaded), reading the JSON 2 ms. A cache that
+    cannot be read or written is skipped: the text is parsed, as it would be without it."""
+    import hashlib
+    import json
+
+    folder = _cache_folder()
+    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+    path = os.path.join(folder, f"{digest}.json") if folder else None
+    if path is not None:
+        try:
+            with open(path, encoding="utf-8") as kept:
+                found = json.load(kept)
+        except (OSError, ValueError):
+            pass
+        else:
+            if isinstance(found, dict) and all(isinstance(v, str) for v in found.values()):
+                return found
     flat: dict[str, str] = {}
     _flatten(tomllib.loads(text), "", flat)
+    if path is not None:
+        _keep(path, json.dumps(flat, ensure_ascii=False))
     return flat
+
+
+def _cache_folder() -> str | None:
+    """Where parsed message files are kept (:data:`PARSED_CACHE`), or None."""
+    named = os.environ.get(PARSED_CACHE)
+    if named is not None:
+        return None if named in ("", "0") else named
+    if sys.platform.startswith("linux"):  # platformdirs' answer, without its 30 ms import
+        base = os.environ.get("XDG_CACHE_HOME", "").strip()
+        if not os.path.isabs(base):
+            base = os.path.join(os.path.expanduser("~"), ".cache")
+        return os.path.join(base, "vigile", "messages")
+    from platformdirs import user_cache_path
+
+    return str(user_cache_path("vigile", appauthor=False) / "messages")
+
+
+def _keep(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (another process may read it meanwhile)."""
+    import tempfile
+
+    folder = os.path.dirname(path)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError:
+        pass  # a read-only home, a full disk: parsed again next time
 
 
 def _flatten(node: Mapping[str, object], prefix: str, out: dict[str, str]) -> None:
