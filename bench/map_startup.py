@@ -9,9 +9,16 @@ weighs less than on wall time) of:
 - ``in-process``: the same ``main(ARGS)`` called again in a process that ran it once (its
   imports done, its caches warm): the map's own work, rendering included;
 
-min and median of ``--rounds`` rounds each, interleaved, and the ratio of the medians. Goal:
-``cli`` within 2x of ``in-process``. ``--src DIR`` measures another checkout's ``src`` (the
-code before a change), in the same run.
+min and median of ``--rounds`` rounds each, interleaved, the ratio of the medians (goal:
+``cli`` within 2x of ``in-process``) and their difference, ``start``: what the imports and the
+first run's set-up cost. ``--src DIR`` measures another checkout's ``src`` (the code before a
+change), in the same run.
+
+The fresh processes read their modules' bytecode as an installed vigile does (pip compiles it
+at install; Python writes it on first import): into ``--pycache DIR`` (``PYTHONPYCACHEPREFIX``,
+so that no tree gets ``__pycache__`` folders), filled by one untimed run of each command, even
+where ``PYTHONDONTWRITEBYTECODE`` is set (as in this project's sessions, where every start
+compiled every module again: some 0.1 s of each). ``--no-bytecode`` measures that instead.
 
 Run: ``.venv/bin/python bench/map_startup.py [--rounds 5] [--src DIR]``; ``-X importtime`` of
 one command shows where its imports go (``python -X importtime -m vigile riskmap ...``).
@@ -25,6 +32,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 
 COMMANDS = {
     "riskmap sight": ["riskmap", "night-raid", "--attitude", "half"],
@@ -49,10 +57,18 @@ print(time.process_time() - start)
 """
 
 
+PYCACHE = os.path.join(tempfile.gettempdir(), "vigile-bench-pycache")
+"""Where the fresh processes keep their bytecode by default (kept between runs)."""
+_BYTECODE: list[str | None] = [PYCACHE]
+
+
 def _env(src: str | None) -> dict[str, str]:
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = os.path.abspath(src)
+    if _BYTECODE[0] is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = _BYTECODE[0]
     return env
 
 
@@ -88,14 +104,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--src", help="another checkout's src folder, measured as well")
+    parser.add_argument("--pycache", default=PYCACHE, help="where the bytecode is kept")
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="compile every module at each start"
+    )
     options = parser.parse_args()
+    _BYTECODE[0] = None if options.no_bytecode else options.pycache
     trees: list[tuple[str, str | None]] = [("this tree", None)]
     if options.src:
         trees.insert(0, (options.src, options.src))
-    print(f"load average: {os.getloadavg()[0]:.2f} (1 min); CPU seconds, min / median")
-    print(f"{'command':16} {'tree':22} {'cli':>15} {'in-process':>15} {'ratio':>7}  goal")
+    print(
+        f"load average: {os.getloadavg()[0]:.2f} (1 min); CPU seconds, min / median; "
+        + ("no bytecode" if _BYTECODE[0] is None else f"bytecode in {_BYTECODE[0]}")
+    )
+    print(
+        f"{'command':16} {'tree':22} {'cli':>15} {'in-process':>15} {'start':>6} {'ratio':>7}  goal"
+    )
     for name, args in COMMANDS.items():
         for label, src in trees:
+            cli_cpu(args, src)  # untimed: writes the bytecode the timed runs read
             cli: list[float] = []
             inside: list[float] = []
             for _ in range(options.rounds):  # interleaved: the load weighs on both alike
@@ -106,6 +133,7 @@ def main() -> None:
                 f"{name:16} {label[-22:]:22} "
                 f"{min(cli):6.3f} / {statistics.median(cli):6.3f} "
                 f"{min(inside):6.3f} / {statistics.median(inside):6.3f} "
+                f"{statistics.median(cli) - statistics.median(inside):6.3f} "
                 f"{ratio:6.2f}x  <= {GOAL:.0f}x {'ok' if ratio <= GOAL else 'over'}"
             )
 
