@@ -292,6 +292,13 @@ def test_a_bundled_name_that_does_not_exist_lists_the_others() -> None:
             "a skirmish field",
         ),
         (
+            BASE.replace("ruleset: skirmish", "ruleset: dnd35").replace(
+                "dice: {ninjitsu: 2}}", "outfit: unsuited}  # <-"
+            ),
+            "actors[0].outfit",
+            "dnd35 actors have no field 'outfit': it is a field of skirmish's",
+        ),
+        (
             BASE.replace("ruleset: skirmish", "ruleset: starfinder").replace(
                 "dice: {ninjitsu: 2}}", "bonuses: {stealth: 5, hide: 3}}  # <-"
             ),
@@ -600,6 +607,8 @@ def test_the_json_schema_exports_every_field_described() -> None:
     assert "DD-20" in d20["$defs"]["D20Stats"]["properties"]["hide"]["description"]
     skirmish = scenario_json_schema("skirmish")["$defs"]["SkirmishActor"]["properties"]
     assert "invisible" not in skirmish and "bonuses" not in skirmish
+    assert {"stealth_dice", "outfit", "ninja", "talks"} <= set(skirmish)
+    assert not {"outfit", "ninja", "talks"} & set(dnd_actor)
     assert d20["properties"]["ruleset"]["const"] == "dnd35"
 
 

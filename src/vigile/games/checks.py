@@ -18,9 +18,10 @@ from vigile.rulesets.limits import LIMITS
 from vigile.scene.consistency import Issue, Parts
 from vigile.scene.house import house_rule_issues, scenario_rules
 
-SKIRMISH_ONLY = ("ninja",)
-"""Skirmish fields the shared actor still holds (``stealth_dice`` is the skirmish's own:
-:mod:`vigile.games.skirmish.fields`, refused by a d20 game's actor model)."""
+SKIRMISH_ONLY = ("dice",)
+"""Skirmish fields the shared actor still holds (the skirmish's own, ``stealth_dice``,
+``outfit``, ``ninja``, ``talks``, are :mod:`vigile.games.skirmish.fields`': a d20 game's actor
+model refuses them, naming the field and the skirmish)."""
 STARFINDER_SKILLS = ("perception", "stealth")
 DND35_SKILLS = ("spot", "listen", "hide", "move_silently", "blind_fight")
 D6 = 6
@@ -89,11 +90,9 @@ def d20_issues(
     found += economy_issues(parts, game)
     for i, actor in parts.actors:
         given = actor.model_fields_set
-        for name in (*SKIRMISH_ONLY, "dice"):
+        for name in SKIRMISH_ONLY:
             if name in given:
                 found.append((("actors", i, name), f"a skirmish field: {game} actors use bonuses"))
-        if actor.outfit.value != "normal":
-            found.append((("actors", i, "outfit"), "a skirmish rule (SK-V4)"))
         if not is_d20(actor) or actor.bonuses is None:
             continue
         for name in others:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
 
@@ -177,13 +177,6 @@ class Actor(BaseModel):
     """Name of the group it walks with; a group moves as one and is all on one side (SK-G1)."""
     alert: bool = False
     """On alert ("aux aguets") from the start (SK-N6, SK-V4)."""
-    outfit: Outfit = Outfit.NORMAL
-    """``unsuited`` clothes make it easier to see (SK-V4)."""
-    ninja: bool = False
-    """A ninja (SK-A3: an ambush made only of ninjas is harder to detect)."""
-    talks: Literal["whisper", "conversation", "animated"] | None = None
-    """Skirmish, a defender: it converses aloud every turn at this volume, and an intruder
-    who knows nothing of it may overhear it (SK-N7 [R]). Absent: it keeps silent."""
     senses: tuple[Sense, ...] = (Sense.SIGHT, Sense.HEARING)
     """How it perceives others."""
     move: Annotated[float, Field(gt=0, le=MAX_COORD, allow_inf_nan=False)] | None = None

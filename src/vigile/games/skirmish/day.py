@@ -53,6 +53,7 @@ from vigile.dice.source import FaceSource
 from vigile.engine.board import distance
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
+from vigile.games.skirmish.fields import skirmish_actor
 from vigile.games.skirmish.raid import SkirmishGame, given_state
 from vigile.games.skirmish.rollers import shadowing_roller
 from vigile.rulesets.data import RuleData
@@ -106,7 +107,7 @@ def ambush_inputs(encounter: Ambush, ambushers: list[Walker], target: Walker) ->
         "setting": encounter.setting,
         "ambushers": len(ambushers),
         "targets": len(encounter.targets),
-        "all_ninjas": all(a.actor.ninja for a in ambushers),
+        "all_ninjas": all(skirmish_actor(a.actor).ninja for a in ambushers),
         "alert": target.alert,
         "party": [target.actor.ambush_levels()],
         "cover": encounter.cover,

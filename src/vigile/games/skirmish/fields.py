@@ -8,9 +8,11 @@ modules read them on an actor that ``isinstance`` of :class:`SkirmishFields`.
 
 from __future__ import annotations
 
+from typing import Literal, TypeGuard
+
 from pydantic import BaseModel
 
-from vigile.scene.actors import MODEL_CONFIG, Actor, Dice, Skill
+from vigile.scene.actors import MODEL_CONFIG, Actor, Dice, Outfit, Skill
 
 
 class SkirmishFields(BaseModel):
@@ -20,6 +22,32 @@ class SkirmishFields(BaseModel):
 
     stealth_dice: Dice | None = None
     """The pool rolled for stealthy moves (SK-N3) when it differs from ``dice``."""
+    outfit: Outfit = Outfit.NORMAL
+    """``unsuited`` clothes make it easier to see (SK-V4)."""
+    ninja: bool = False
+    """A ninja (SK-A3: an ambush made only of ninjas is harder to detect)."""
+    talks: Literal["whisper", "conversation", "animated"] | None = None
+    """A defender: it converses aloud every turn at this volume, and an intruder who knows
+    nothing of it may overhear it (SK-N7 [R]). Absent: it keeps silent."""
+
+
+class SkirmishActor(Actor, SkirmishFields):
+    """What a skirmish scenario's actor is, to the type checker: the shared fields and
+    :class:`SkirmishFields`. The actors themselves are the game's model
+    (:func:`vigile.scene.model.item_models`), a subclass of both; :func:`is_skirmish` tells."""
+
+
+def is_skirmish(actor: Actor) -> TypeGuard[SkirmishActor]:
+    """Whether ``actor`` carries the skirmish's fields (an actor of a skirmish scenario)."""
+    return isinstance(actor, SkirmishFields)
+
+
+def skirmish_actor(actor: Actor) -> SkirmishActor:
+    """``actor`` as a skirmish character; a TypeError for another game's actor (a skirmish rule
+    read on it is a bug, not a default)."""
+    if not is_skirmish(actor):
+        raise TypeError(f"{actor.name!r} is not a skirmish actor ({type(actor).__name__})")
+    return actor
 
 
 def stealth_pool(actor: Actor) -> int:

@@ -83,6 +83,7 @@ from vigile.engine.board import Board, Point, distance
 from vigile.engine.game import Game
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
+from vigile.games.skirmish.fields import skirmish_actor
 from vigile.games.skirmish.rollers import detection_roller, stealth_roller
 from vigile.games.skirmish.steps import (
     AlarmStep,
@@ -487,7 +488,7 @@ class SkirmishGame(Game):
         tests to overhear it, and one who does knows at least its direction (SK-N7, SK-N10
         reversed [R]: :mod:`vigile.rulesets.skirmish.eavesdrop`)."""
         for speaker in self.defenders():
-            volume = speaker.actor.talks
+            volume = skirmish_actor(speaker.actor).talks
             if volume is None:
                 continue
             for intruder in self.intruders():
@@ -626,7 +627,7 @@ class SkirmishGame(Game):
             attitude=attitude,
             distance_cm=gap,
             alert=observer.alert,
-            unsuited_outfit=target.actor.outfit is Outfit.UNSUITED,
+            unsuited_outfit=skirmish_actor(target.actor).outfit is Outfit.UNSUITED,
             lit=lit,
             light=self.light_kind(target.at) if lit else None,
             time=self.scenario.time,

@@ -43,6 +43,7 @@ from numpy.typing import NDArray
 from vigile.engine.board import Board as PlayBoard
 from vigile.errors import InputError, LimitError
 from vigile.games.contract import RiskRequest, unknown_switches
+from vigile.games.skirmish.fields import skirmish_actor
 from vigile.games.skirmish.raid import skirmish_board
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.senses import Sense
@@ -620,7 +621,7 @@ def outfit_unsuited(scenario: Scenario, actor: str | None) -> bool:
     """Whether ``actor`` (an attacker) wears an outfit ill-suited to hiding (SK-V4)."""
     if actor is None:
         return False
-    return scenario.actor(actor).outfit is Outfit.UNSUITED
+    return skirmish_actor(scenario.actor(actor)).outfit is Outfit.UNSUITED
 
 
 def plugin_risk_map(scenario: Scenario, request: RiskRequest) -> RiskMap:
