@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from vigile.checks.numbers import fraction_text, percent_text
 from vigile.io.i18n import Lang, number_text, point_text, tr
-from vigile.rulesets.skirmish.sight import Attitude
 
 if TYPE_CHECKING:
     from vigile.io.risk_view import D20Grid, RiskGrid, RouteView
@@ -376,8 +375,11 @@ def route_text(
         tr("sim.text.notes", lang),
     ]
     notes = [*found.notes, "sim.note.route_independent"]
-    if actor is not None and best.attitude is Attitude.HIDDEN:
-        notes.append("sim.note.route_plan_hidden")
+    if actor is not None:
+        from vigile.rulesets.skirmish.sight import Attitude  # not for every map: d20 ones
+
+        if best.attitude is Attitude.HIDDEN:
+            notes.append("sim.note.route_plan_hidden")
     lines += [f"  - {tr(key, lang)}" for key in notes]
     if actor is not None and out is not None:
         lines.append(tr("sim.text.plan", lang, {"actor": actor, "file": str(out)}))
