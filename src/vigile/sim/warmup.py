@@ -18,6 +18,11 @@ compile out of the way of the user:
   kernel (``vigile serve`` calls it as it starts, so the editor's simulations find them
   compiled), unless a mark in the cache folder says it was done for these sources.
 
+Where the machine has a core to spare, :func:`warm` compiles in two processes: a helper
+compiles the pieces the game's kernel module names (its ``compile_callees``: the night raid's
+run calls four functions the model's build does not, a third of its compile) into the cache
+while :func:`warm` builds the model, so that the run's function then loads them.
+
 The compiles take a lock in the cache folder, so two processes never compile the same code at
 once: the second waits, then loads what the first cached.
 
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -47,6 +53,9 @@ POLL_S = 0.1
 LOCK_NAME = "vigile-compile.lock"
 BACKGROUND = "--background"
 """The child's first argument when it compiles in the background: it lowers its priority."""
+HELPER = "--callees"
+"""The helper's first argument (:func:`_start_helper`), then the kernel module's name; the
+scenario's JSON on standard input."""
 NO_WARMUP = "VIGILE_NO_WARMUP"
 """An environment variable: set (to anything but empty), :func:`warm_in_background` starts
 nothing (a test suite starting many servers, a machine with no core to spare)."""
@@ -160,6 +169,11 @@ def compile_in_child(scenario_json: str, waiting: Callable[[float], None] | None
 
 
 def _end(child: subprocess.Popen[bytes]) -> None:
+    """Kill the child, and the helper it may have started (:func:`_start_helper`, in the
+    child's process group where the child leads one)."""
+    with contextlib.suppress(OSError):
+        if os.getpgid(child.pid) == child.pid:
+            os.killpg(child.pid, signal.SIGKILL)
     child.kill()
     with contextlib.suppress(Exception):
         child.wait(5)
@@ -261,12 +275,66 @@ def warm(scenario: Any) -> bool:
     from vigile import registry
 
     plugin = registry.get(scenario.ruleset)
-    kernel = None if plugin.kernel is None else plugin.load(plugin.kernel)(scenario)
-    if kernel is None:
+    if plugin.kernel is None:
         return False
-    with _compile_lock():
-        kernel.play(1, np.random.default_rng(0))
+    helper = _start_helper(scenario)
+    try:
+        kernel = plugin.load(plugin.kernel)(scenario)
+        if helper is not None:
+            helper.wait()
+        if kernel is None:
+            return False
+        with _compile_lock():
+            kernel.play(1, np.random.default_rng(0))
+    finally:
+        if helper is not None and helper.poll() is None:
+            _end(helper)
     return True
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)  # Linux; elsewhere every core
+    return len(affinity(0)) if affinity else (os.cpu_count() or 1)
+
+
+def _start_helper(scenario: Any) -> subprocess.Popen[bytes] | None:
+    """Start a process compiling, into numba's cache, the pieces of the scenario's kernel that
+    its game's kernel module names (its ``compile_callees(scenario)``, beside the plug-in's
+    ``kernel``; the skirmish raid's: what the run's function calls that the model's build does
+    not), while this process builds the model: then compiling the run's function loads them
+    from the cache. None where the game names none, the kernel is compiled already, or one
+    core is all there is (the two would share it). The helper stays in this process's group:
+    :func:`compile_in_child`'s Ctrl-C ends it with its parent."""
+    from vigile import registry
+
+    plugin = registry.get(scenario.ruleset)
+    if plugin.kernel is None or _cores() < 2 or kernel_cached(scenario.ruleset):
+        return None
+    module = plugin.kernel.partition(":")[0]
+    child = subprocess.Popen(
+        _command(HELPER, module),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    assert child.stdin is not None
+    with contextlib.suppress(BrokenPipeError):
+        child.stdin.write(scenario.model_dump_json().encode())
+        child.stdin.close()
+    return child
+
+
+def _help(module: str, scenario_json: bytes) -> int:
+    """The helper's work (:func:`_start_helper`): the kernel module's ``compile_callees``."""
+    import importlib
+
+    from vigile.scene.model import Scenario
+
+    compile_callees = getattr(importlib.import_module(module), "compile_callees", None)
+    if compile_callees is not None:
+        compile_callees(Scenario.model_validate_json(scenario_json))
+    return 0
 
 
 def _kernel_scenarios() -> list[str]:
@@ -294,6 +362,8 @@ def main(argv: list[str]) -> int:
             os.nice(10)
     if not available():
         return 1
+    if argv[:1] == [HELPER] and len(argv) == 2:
+        return _help(argv[1], sys.stdin.buffer.read())
     if argv == ["-"]:
         warm(Scenario.model_validate_json(sys.stdin.buffer.read()))
         return 0

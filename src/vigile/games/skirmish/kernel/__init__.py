@@ -33,3 +33,20 @@ def compiled(scenario: Scenario) -> Batched | None:
         return KernelDay.of(scenario)
     except InputError:
         return None
+
+
+def compile_callees(scenario: Scenario) -> None:
+    """Compile, into numba's cache, the pieces of the scenario's kernel that a second process
+    can compile while the first builds the model (:func:`vigile.sim.warmup.warm`): a night
+    raid's (:func:`vigile.games.skirmish.kernel.raid.compile_callees`); nothing for a day
+    encounter."""
+    from vigile.errors import InputError
+
+    if scenario.encounter is not None:
+        return
+    from vigile.games.skirmish.kernel.raid import compile_callees as raid_callees
+
+    try:
+        raid_callees(scenario)
+    except InputError:  # beyond the kernel: nothing to compile
+        return

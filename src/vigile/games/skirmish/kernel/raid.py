@@ -133,6 +133,49 @@ def new_state(model: KernelModel) -> kernel.State:
     )
 
 
+def callees(m: kernel.Raid, w: kernel.State) -> list[tuple[Any, tuple[Any, ...]]]:
+    """The compiled functions the run's function (``play_runs``) calls that the model's build
+    (``posted_codes``) does not, with arguments of the types the run's function passes them
+    (``m``, ``w``: a model and a state; the values matter not): the pieces a second process
+    compiles into numba's cache while the first builds the model (:func:`compile_callees`).
+    In the order ``play_runs`` meets them (``_move``, the largest, first)."""
+    # the helpers' tuples, as the run's function makes them
+    h = kernel._queries.py_func(m, w)  # type: ignore[attr-defined]
+    one: Any = np.int64(0)
+    none: Any = np.int64(-1)
+    move = (
+        w.gx[0], w.gy[0], 0.0, 0.0, m.move, m.x1, m.y1, m.x2, m.y2, m.normal_x, m.normal_y,
+        m.has_normal, m.near_walls[0:1], one, m.width, m.height, m.bounces, m.margin,
+    )  # fmt: skip
+    mask = m.noise_mask[0]
+    between = (h.segments, h.line, mask, 0.0, 0.0, 0.0, 0.0)
+    sound = kernel.Sound(
+        m.melee_sound, w.gx[0], w.gy[0], one, m.intruder_outfit[0], m.positions[0, 0, 0],
+        m.positions[0, 0, 1], m.attitudes[0, 0], m.lit[0, 0], mask, m.sight_mask[0], one, none,
+        one,
+    )  # fmt: skip
+    uniforms, ctx = np.zeros(1), np.zeros(1, np.int64)
+    reaches = (m.ops, w.gx, w.gy, m.sight_mask, m.move_mask, h.segments, h.line, one, one)
+    return [
+        (kernel._move, move),
+        (kernel._walls_between, between),
+        (kernel._blow_noise, (h, sound, uniforms, ctx)),
+        (kernel._reaches, reaches),
+    ]
+
+
+def compile_callees(scenario: Scenario) -> None:
+    """Compile, into numba's cache, the functions the raid's run calls that building its model
+    does not (:func:`callees`): :func:`vigile.sim.warmup.warm` has a second process do it
+    while it builds the model, so that compiling the run's function finds them compiled."""
+    import numba
+
+    typeof: Any = numba.typeof
+    model = build(scenario)
+    for function, args in callees(raid_arrays(model), new_state(model)):
+        function.compile(tuple(typeof(a) for a in args))
+
+
 def _query_walls(every_wall: Array, size: int) -> Array:
     """A query's walls: the entries of every wall first (the list a query tries where there
     are few, ``L_BRUTE``), room for ``size`` walls (those it gathers by cell, else)."""
