@@ -10,7 +10,7 @@ import pytest
 from vigile import registry
 from vigile.games.d20.fields import D20Fields, d20_actor, is_d20
 from vigile.games.skirmish.fields import SkirmishFields, is_skirmish, skirmish_actor
-from vigile.scene.actors import Actor
+from vigile.scene.actors import Actor, Skill
 from vigile.scene.loader import parse_scenario
 
 D20_FIELDS = {
@@ -22,7 +22,7 @@ D20_FIELDS = {
     "distracted",
     "asleep",
 }
-SKIRMISH_FIELDS = {"stealth_dice", "outfit", "ninja", "talks"}
+SKIRMISH_FIELDS = {"dice", "stealth_dice", "outfit", "ninja", "talks"}
 
 
 def scenario(ruleset: str, intruder: str) -> str:
@@ -64,11 +64,16 @@ def test_a_d20_actor_carries_the_d20_fields(ruleset: str) -> None:
 
 
 def test_a_skirmish_actor_carries_the_skirmish_fields() -> None:
-    """SK-A3: a ninja; SK-V4: ill-suited clothes."""
-    found = parse_scenario(scenario("skirmish", ", ninja: true, outfit: unsuited"))
+    """SK-A3: a ninja; SK-V4: ill-suited clothes; SK-D1: dice per skill, one die untrained."""
+    found = parse_scenario(
+        scenario("skirmish", ", ninja: true, outfit: unsuited, dice: {ninjitsu: 3}")
+    )
     sneak = found.actor("Sneak")
     assert is_skirmish(sneak) and not is_d20(sneak)
     assert skirmish_actor(sneak).ninja and skirmish_actor(sneak).outfit.value == "unsuited"
+    assert skirmish_actor(sneak).pool(Skill.NINJITSU) == 3
+    assert skirmish_actor(sneak).detection_pool() == 1
+    assert skirmish_actor(found.actor("Guard")).dice == 1
     assert not hasattr(sneak, "invisible")
     with pytest.raises(TypeError, match="'Sneak' is not a d20 game's actor"):
         d20_actor(sneak)

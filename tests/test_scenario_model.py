@@ -289,7 +289,7 @@ def test_a_bundled_name_that_does_not_exist_lists_the_others() -> None:
                 "dice: {ninjitsu: 2}}", "dice: {ninjitsu: 2}}  # <-"
             ),
             "actors[0].dice",
-            "a skirmish field",
+            "dnd35 actors have no field 'dice': it is a field of skirmish's",
         ),
         (
             BASE.replace("ruleset: skirmish", "ruleset: dnd35").replace(
@@ -607,8 +607,8 @@ def test_the_json_schema_exports_every_field_described() -> None:
     assert "DD-20" in d20["$defs"]["D20Stats"]["properties"]["hide"]["description"]
     skirmish = scenario_json_schema("skirmish")["$defs"]["SkirmishActor"]["properties"]
     assert "invisible" not in skirmish and "bonuses" not in skirmish
-    assert {"stealth_dice", "outfit", "ninja", "talks"} <= set(skirmish)
-    assert not {"outfit", "ninja", "talks"} & set(dnd_actor)
+    assert {"dice", "stealth_dice", "outfit", "ninja", "talks"} <= set(skirmish)
+    assert not {"dice", "outfit", "ninja", "talks"} & set(dnd_actor)
     assert d20["properties"]["ruleset"]["const"] == "dnd35"
 
 

@@ -18,10 +18,6 @@ from vigile.rulesets.limits import LIMITS
 from vigile.scene.consistency import Issue, Parts
 from vigile.scene.house import house_rule_issues, scenario_rules
 
-SKIRMISH_ONLY = ("dice",)
-"""Skirmish fields the shared actor still holds (the skirmish's own, ``stealth_dice``,
-``outfit``, ``ninja``, ``talks``, are :mod:`vigile.games.skirmish.fields`': a d20 game's actor
-model refuses them, naming the field and the skirmish)."""
 STARFINDER_SKILLS = ("perception", "stealth")
 DND35_SKILLS = ("spot", "listen", "hide", "move_silently", "blind_fight")
 D6 = 6
@@ -83,16 +79,13 @@ def dnd35_issues(parts: Parts) -> list[Issue]:
 def d20_issues(
     parts: Parts, game: str, skills: tuple[str, ...], others: tuple[str, ...]
 ) -> list[Issue]:
-    """What a d20 game's scenario may not say: skirmish fields and rules, the other game's
-    skills, a light without a radius, more observers than one check takes."""
+    """What a d20 game's scenario may not say: skirmish rules, the other game's skills, a
+    light without a radius, more observers than one check takes. (A skirmish field, ``dice``
+    or ``outfit``, its actor model refuses, naming the field and the skirmish.)"""
     found: list[Issue] = side_issues(parts)
     found += plan_issues(parts, GAME_ACTIONS.get(game, ()), run=True)
     found += economy_issues(parts, game)
     for i, actor in parts.actors:
-        given = actor.model_fields_set
-        for name in SKIRMISH_ONLY:
-            if name in given:
-                found.append((("actors", i, name), f"a skirmish field: {game} actors use bonuses"))
         if not is_d20(actor) or actor.bonuses is None:
             continue
         for name in others:

@@ -1,11 +1,12 @@
-"""Who is on the board: the fields every game's actors share (side, place, state, senses), and
-the skirmish's dice.
+"""Who is on the board: the fields every game's actors share (name, side, place, orders,
+group, alert, senses, move), and the words a game's own fields are made of.
 
-Skirmish characters roll pools of d6 (SK-D1): ``dice`` is either one pool for every check, or
-the dice per skill. A game's own fields live in its plug-in (``actor_fields``): the d20 games'
-bonuses and invisibility in :mod:`vigile.games.d20.fields`, the skirmish's in
-:mod:`vigile.games.skirmish.fields`; each game's scenario model adds them
-(:mod:`vigile.scene.games`).
+A game's own fields live in its plug-in (``actor_fields``): the d20 games' bonuses and
+invisibility in :mod:`vigile.games.d20.fields`, the skirmish's dice pools (SK-D1), outfit,
+ninjas and talking in :mod:`vigile.games.skirmish.fields`. Each game's scenario model adds them
+to :class:`Actor` (:mod:`vigile.scene.games`); another game's scenario that writes one is
+refused, naming the field and the games it belongs to. The skirmish's skills and dice forms
+(:class:`Skill`, :data:`DiceSpec`) stay here, where the checks and the kernels name them.
 """
 
 from __future__ import annotations
@@ -168,9 +169,6 @@ class Actor(BaseModel):
     attitude: Attitude | None = None
     """What it does at the start, for a snapshot scenario (SK-V3): hidden, immobile, half,
     fast. Absent: posted guards are immobile, intruders take their first leg's speed."""
-    dice: DiceSpec = 1
-    """Skirmish: one pool for every check (``2``), or dice per skill
-    (``{ninjitsu: 2, perception: 1}``; a skill not listed, or 0, is untrained: 1 die, SK-D1)."""
     state: GuardState = GuardState.POSTED
     """Orders: ``posted`` (immobile) or ``patrolling`` by scatter die (SK-G1)."""
     group: Name | None = None
@@ -182,33 +180,3 @@ class Actor(BaseModel):
     move: Annotated[float, Field(gt=0, le=MAX_COORD, allow_inf_nan=False)] | None = None
     """Distance it may cover in a turn at full speed, in the scenario's unit (half speed:
     half of it). Absent: the engine's default for the ruleset."""
-
-    def pool(self, skill: Skill) -> int:
-        """Dice rolled for a check of ``skill`` (1 when untrained, SK-D1)."""
-        if isinstance(self.dice, int):
-            return self.dice
-        return max(1, self.dice.get(skill, 0))
-
-    def levels(self, skill: Skill) -> int:
-        """Dice the actor has in ``skill``; 0 when untrained or when ``dice`` is one pool."""
-        if isinstance(self.dice, int):
-            return 0
-        return self.dice.get(skill, 0)
-
-    def detection_pool(self) -> int:
-        """Dice rolled for noise and sight tests (SK-N, SK-V)."""
-        return self.pool(Skill.PERCEPTION)
-
-    def trained_at_shadowing(self) -> bool:
-        """Dice in ninjitsu, espionage or shadowing; otherwise +1 difficulty (SK-S3).
-
-        One pool for every check (``dice: 2``) counts as trained: give dice per skill to
-        play a day encounter with an untrained character.
-        """
-        if isinstance(self.dice, int):
-            return True
-        return any(self.dice.get(skill, 0) > 0 for skill in SHADOWING_SKILLS)
-
-    def ambush_levels(self) -> int:
-        """Levels added to the die when detecting an ambush (SK-A3)."""
-        return sum(self.levels(skill) for skill in AMBUSH_SKILLS)

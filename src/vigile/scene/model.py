@@ -425,7 +425,9 @@ def _check_area(points: tuple[Point, ...]) -> None:
 
 def model_for(ruleset: Any) -> type[Any] | None:
     """The scenario model of the game named ``ruleset``, or None where the shared one serves
-    (an unknown game, reported by the shared model; a game with nothing of its own)."""
+    (a game with nothing of its own). An unknown or missing game gets the model that takes
+    every game's fields (:func:`any_game_model`): its ``ruleset`` is the one error reported,
+    not each field of the game it meant."""
     found = _models_of(ruleset)
     return None if found is None else found[0]
 
@@ -439,7 +441,7 @@ def item_models(ruleset: Any) -> tuple[type[Actor], type[Leg]]:
 
 def _models_of(ruleset: Any) -> tuple[type[Any], type[Actor], type[Leg]] | None:
     if not isinstance(ruleset, str) or ruleset not in registry.names():
-        return None
+        return _any_game(registry.version())
     return _models(ruleset, registry.version())
 
 

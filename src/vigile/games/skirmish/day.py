@@ -74,7 +74,7 @@ def follow_inputs(encounter: Shadowing, follower: Walker) -> dict[str, Any]:
         "setting": encounter.setting,
         "target_hiding": encounter.followed_hiding,
         "target": encounter.followed_mount,
-        "untrained": not follower.actor.trained_at_shadowing(),
+        "untrained": not skirmish_actor(follower.actor).trained_at_shadowing(),
         "roller": shadowing_roller(follower.actor),
     }
 
@@ -88,7 +88,7 @@ def notice_inputs(encounter: Shadowing, followed: Walker, *, fumbled: bool) -> d
         "follower": encounter.follower_mount,
         "discreet": encounter.follower_discreet,
         "alert": followed.alert,
-        "untrained": not followed.actor.trained_at_shadowing(),
+        "untrained": not skirmish_actor(followed.actor).trained_at_shadowing(),
         "follower_fumbled": fumbled,
         "roller": shadowing_roller(followed.actor),
     }
@@ -109,7 +109,7 @@ def ambush_inputs(encounter: Ambush, ambushers: list[Walker], target: Walker) ->
         "targets": len(encounter.targets),
         "all_ninjas": all(skirmish_actor(a.actor).ninja for a in ambushers),
         "alert": target.alert,
-        "party": [target.actor.ambush_levels()],
+        "party": [skirmish_actor(target.actor).ambush_levels()],
         "cover": encounter.cover,
     }
 

@@ -12,7 +12,16 @@ from typing import Literal, TypeGuard
 
 from pydantic import BaseModel
 
-from vigile.scene.actors import MODEL_CONFIG, Actor, Dice, Outfit, Skill
+from vigile.scene.actors import (
+    AMBUSH_SKILLS,
+    MODEL_CONFIG,
+    SHADOWING_SKILLS,
+    Actor,
+    Dice,
+    DiceSpec,
+    Outfit,
+    Skill,
+)
 
 
 class SkirmishFields(BaseModel):
@@ -20,6 +29,9 @@ class SkirmishFields(BaseModel):
 
     model_config = MODEL_CONFIG
 
+    dice: DiceSpec = 1
+    """One pool for every check (``2``), or dice per skill (``{ninjitsu: 2, perception: 1}``;
+    a skill not listed, or 0, is untrained: 1 die, SK-D1)."""
     stealth_dice: Dice | None = None
     """The pool rolled for stealthy moves (SK-N3) when it differs from ``dice``."""
     outfit: Outfit = Outfit.NORMAL
@@ -29,6 +41,36 @@ class SkirmishFields(BaseModel):
     talks: Literal["whisper", "conversation", "animated"] | None = None
     """A defender: it converses aloud every turn at this volume, and an intruder who knows
     nothing of it may overhear it (SK-N7 [R]). Absent: it keeps silent."""
+
+    def pool(self, skill: Skill) -> int:
+        """Dice rolled for a check of ``skill`` (1 when untrained, SK-D1)."""
+        if isinstance(self.dice, int):
+            return self.dice
+        return max(1, self.dice.get(skill, 0))
+
+    def levels(self, skill: Skill) -> int:
+        """Dice the actor has in ``skill``; 0 when untrained or when ``dice`` is one pool."""
+        if isinstance(self.dice, int):
+            return 0
+        return self.dice.get(skill, 0)
+
+    def detection_pool(self) -> int:
+        """Dice rolled for noise and sight tests (SK-N, SK-V)."""
+        return self.pool(Skill.PERCEPTION)
+
+    def trained_at_shadowing(self) -> bool:
+        """Dice in ninjitsu, espionage or shadowing; otherwise +1 difficulty (SK-S3).
+
+        One pool for every check (``dice: 2``) counts as trained: give dice per skill to
+        play a day encounter with an untrained character.
+        """
+        if isinstance(self.dice, int):
+            return True
+        return any(self.dice.get(skill, 0) > 0 for skill in SHADOWING_SKILLS)
+
+    def ambush_levels(self) -> int:
+        """Levels added to the die when detecting an ambush (SK-A3)."""
+        return sum(self.levels(skill) for skill in AMBUSH_SKILLS)
 
 
 class SkirmishActor(Actor, SkirmishFields):
@@ -53,5 +95,5 @@ def skirmish_actor(actor: Actor) -> SkirmishActor:
 def stealth_pool(actor: Actor) -> int:
     """Dice rolled for a stealthy move (SK-N3): its ``stealth_dice``, else its ninjitsu
     (SK-D1)."""
-    own = actor.stealth_dice if isinstance(actor, SkirmishFields) else None
-    return own if own is not None else actor.pool(Skill.NINJITSU)
+    own = skirmish_actor(actor)
+    return own.stealth_dice if own.stealth_dice is not None else own.pool(Skill.NINJITSU)

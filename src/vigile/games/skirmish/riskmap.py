@@ -252,7 +252,7 @@ def guards_of(scenario: Scenario) -> tuple[Guard, ...]:
             name=actor.name,
             x=actor.position[0],
             y=actor.position[1],
-            dice=actor.detection_pool(),
+            dice=skirmish_actor(actor).detection_pool(),
             alert=actor.alert or everyone_alert,
             sees=Sense.SIGHT in actor.senses,
             hears=Sense.HEARING in actor.senses,

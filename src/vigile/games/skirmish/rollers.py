@@ -9,33 +9,37 @@ one die is the untrained die, so that the verdict explains it. One pool for ever
 
 from __future__ import annotations
 
-from vigile.games.skirmish.fields import SkirmishFields, stealth_pool
+from vigile.games.skirmish.fields import skirmish_actor, stealth_pool
 from vigile.rulesets.skirmish.common import Roller
 from vigile.scene.actors import SHADOWING_SKILLS, Actor, Skill
 
 
 def _untrained(actor: Actor, skills: tuple[Skill, ...]) -> bool:
     """Dice per skill, and none in any of ``skills`` [SK-D1]."""
-    return not isinstance(actor.dice, int) and all(actor.levels(s) == 0 for s in skills)
+    own = skirmish_actor(actor)
+    return not isinstance(own.dice, int) and all(own.levels(s) == 0 for s in skills)
 
 
 def detection_roller(actor: Actor) -> Roller:
     """The pool for a noise or sight test: perception (SK-D1)."""
     untrained = _untrained(actor, (Skill.PERCEPTION,))
-    return Roller(actor.detection_pool(), untrained="perception" if untrained else None)
+    return Roller(
+        skirmish_actor(actor).detection_pool(), untrained="perception" if untrained else None
+    )
 
 
 def stealth_roller(actor: Actor) -> Roller:
     """The pool for a stealthy move's fumble roll: ``stealth_dice``, else ninjitsu (SK-D1,
     SK-N3)."""
-    own = actor.stealth_dice if isinstance(actor, SkirmishFields) else None
+    own = skirmish_actor(actor).stealth_dice
     untrained = own is None and _untrained(actor, (Skill.NINJITSU,))
     return Roller(stealth_pool(actor), untrained="ninjitsu" if untrained else None)
 
 
 def shadowing_pool(actor: Actor) -> int:
     """Dice for shadowing: the best of ninjitsu, espionage and shadowing (SK-D1, SK-S3)."""
-    return max(actor.pool(skill) for skill in SHADOWING_SKILLS)
+    own = skirmish_actor(actor)
+    return max(own.pool(skill) for skill in SHADOWING_SKILLS)
 
 
 def shadowing_roller(actor: Actor) -> Roller:
