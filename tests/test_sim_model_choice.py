@@ -354,3 +354,47 @@ def test_every_kernel_shows_its_entry_point(name: str) -> None:
     entry = warmup.entry_point(kernel)
     assert isinstance(entry, Dispatcher) and entry.py_func.__name__ == "play_runs"
     assert entry._cache._cache_file is not None  # type: ignore[attr-defined]  # on disk
+
+
+class _Sent:
+    """A stand-in for the helper's process: what it was started with and sent."""
+
+    def __init__(self, args: list[str], **kwargs: object) -> None:
+        self.args = args
+        self.stdin = self
+        self.sent = b""
+
+    def write(self, data: bytes) -> None:
+        self.sent += data
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("name", "cores", "cached", "helped"),
+    [
+        ("night-raid", 2, False, True),
+        ("night-raid", 1, False, False),  # one core: the two processes would share it
+        ("night-raid", 2, True, False),  # compiled already
+        ("sk-s5-street", 2, False, False),  # a day encounter: no pieces to compile apart
+        ("dnd35-invisible-intruder", 2, False, False),  # a game that names none
+    ],
+)
+def test_the_compile_starts_a_helper_only_where_it_has_work_and_a_core(
+    monkeypatch: pytest.MonkeyPatch, name: str, cores: int, cached: bool, helped: bool
+) -> None:
+    """``warm`` starts a helper (``python -m vigile.sim.warmup --callees MODULE``, the
+    scenario's JSON on its input) for a night raid not yet compiled, on two cores or more."""
+    monkeypatch.setattr(warmup, "_cores", lambda: cores)
+    monkeypatch.setattr(warmup, "kernel_cached", lambda ruleset: cached)
+    monkeypatch.setattr(subprocess, "Popen", _Sent)
+    scenario = load_scenario(name)
+    helper = warmup._start_helper(scenario)
+    if not helped:
+        assert helper is None
+        return
+    assert isinstance(helper, _Sent)
+    module = "vigile.games.skirmish.kernel"
+    assert helper.args == [sys.executable, "-m", "vigile.sim.warmup", "--callees", module]
+    assert json.loads(helper.sent)["name"] == scenario.name

@@ -34,6 +34,7 @@ every bundled scenario of a game with a kernel); ``--background`` lowers its pri
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import signal
 import subprocess
@@ -303,7 +304,8 @@ def _start_helper(scenario: Any) -> subprocess.Popen[bytes] | None:
     its game's kernel module names (its ``compile_callees(scenario)``, beside the plug-in's
     ``kernel``; the skirmish raid's: what the run's function calls that the model's build does
     not), while this process builds the model: then compiling the run's function loads them
-    from the cache. None where the game names none, the kernel is compiled already, or one
+    from the cache. None where the module's ``has_callees(scenario)`` is false or missing (a
+    game, or a kind of scenario, with no such pieces), the kernel is compiled already, or one
     core is all there is (the two would share it). The helper stays in this process's group:
     :func:`compile_in_child`'s Ctrl-C ends it with its parent."""
     from vigile import registry
@@ -312,6 +314,9 @@ def _start_helper(scenario: Any) -> subprocess.Popen[bytes] | None:
     if plugin.kernel is None or _cores() < 2 or kernel_cached(scenario.ruleset):
         return None
     module = plugin.kernel.partition(":")[0]
+    helps = getattr(importlib.import_module(module), "has_callees", None)
+    if helps is None or not helps(scenario):
+        return None
     child = subprocess.Popen(
         _command(HELPER, module),
         stdin=subprocess.PIPE,
@@ -327,13 +332,9 @@ def _start_helper(scenario: Any) -> subprocess.Popen[bytes] | None:
 
 def _help(module: str, scenario_json: bytes) -> int:
     """The helper's work (:func:`_start_helper`): the kernel module's ``compile_callees``."""
-    import importlib
-
     from vigile.scene.model import Scenario
 
-    compile_callees = getattr(importlib.import_module(module), "compile_callees", None)
-    if compile_callees is not None:
-        compile_callees(Scenario.model_validate_json(scenario_json))
+    importlib.import_module(module).compile_callees(Scenario.model_validate_json(scenario_json))
     return 0
 
 

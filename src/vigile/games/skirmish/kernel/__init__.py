@@ -35,6 +35,12 @@ def compiled(scenario: Scenario) -> Batched | None:
         return None
 
 
+def has_callees(scenario: Scenario) -> bool:
+    """Whether :func:`compile_callees` has pieces to compile for the scenario: a night raid's;
+    none for a day encounter (its kernel compiles in a few seconds)."""
+    return scenario.encounter is None
+
+
 def compile_callees(scenario: Scenario) -> None:
     """Compile, into numba's cache, the pieces of the scenario's kernel that a second process
     can compile while the first builds the model (:func:`vigile.sim.warmup.warm`): a night
@@ -42,7 +48,7 @@ def compile_callees(scenario: Scenario) -> None:
     encounter."""
     from vigile.errors import InputError
 
-    if scenario.encounter is not None:
+    if not has_callees(scenario):
         return
     from vigile.games.skirmish.kernel.raid import compile_callees as raid_callees
 
