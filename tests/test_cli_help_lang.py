@@ -162,9 +162,13 @@ def test_simulate_helps_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Un fichier de scénario, ou le nom d'un scénario fourni." in out
     assert "Écrire un objet JSON." in out and "Langue de l'explication." in out
     assert "Number of games" not in out and "Print one JSON object." not in out
+    # the usage line and the values' types too (click's own words)
+    assert "Utilisation : vigile simulate [OPTIONS]" in out and "Usage:" not in out
+    assert "--runs <entier>" in out and "scenario <texte>" in out and "<int>" not in out
     code, out = _run(["simulate", "--help"], capsys)  # English again without --lang
     assert "Number of games to play. [default: 10000]" in out
     assert "Nombre de parties" not in out
+    assert "Usage: vigile simulate [OPTIONS]" in out and "--runs <int>" in out
 
 
 def test_the_map_commands_and_a_group_help_in_french(
@@ -181,6 +185,7 @@ def test_the_map_commands_and_a_group_help_in_french(
     assert "Vérifier un fichier de scénario : toutes les erreurs à la fois" in out
     assert "Afficher cette aide et quitter." in out
     assert "Check a scenario file" not in out
+    assert "Utilisation : vigile scenario [OPTIONS] COMMANDE [ARGS]..." in out
 
 
 def test_serve_helps_in_french_its_address_kept(capsys: pytest.CaptureFixture[str]) -> None:

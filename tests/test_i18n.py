@@ -79,6 +79,7 @@ SAME_IN_BOTH = {
     "Actions",
     "Arguments",
     "Options",
+    "[OPTIONS]",
     "distance",
     "Volume",
     "Validation",

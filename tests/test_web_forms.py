@@ -178,3 +178,15 @@ def test_check_json_counts_brackets_outside_strings_only() -> None:
         check_json("[" + deep + "]", "action")
     with pytest.raises(InputError, match="deep"):
         check_json('{"a": "\\\\", "b": ' + "[" * (MAX_DEPTH + 1) + "}", "action")
+
+
+def test_the_calculator_s_placeholders_are_in_the_page_s_language(client: TestClient) -> None:
+    """A check option's placeholder is its default, with the language's decimal mark, else the
+    mark of its value as the command line writes it in that language (``--distance PIEDS``)."""
+    marks = {}
+    for lang in ("en", "fr"):
+        page = client.get(f"/checks?lang={lang}&game=starfinder&check=hide").text
+        marks[lang] = set(re.findall(r'placeholder="([^"]*)"', page))
+    assert {"FT", "VALUE:LABEL"} <= marks["en"] and not {"PIEDS", "VALEUR:ÉTIQUETTE"} & marks["en"]
+    assert {"PIEDS", "VALEUR:ÉTIQUETTE"} <= marks["fr"] and not {"FT", "VALUE:LABEL"} & marks["fr"]
+    assert "BONUS" in marks["fr"]  # the same word in French

@@ -15,6 +15,7 @@ English page, nor for a command that is not asked for its help.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from vigile.io.i18n import Lang, messages
@@ -72,6 +73,7 @@ def _walk(
         # click keeps a command's --help option once made: one made before this help page
         # (the command built for a French ``demo``, say) says its help in English
         command._help_option = None
+    _usage(command, placeholders, known)
     for param in getattr(command, "params", ()):
         text = getattr(param, "help", None)
         if isinstance(text, str) and text in helps:
@@ -79,9 +81,47 @@ def _walk(
         shown = getattr(param, "metavar", None)
         if isinstance(shown, str) and shown in placeholders:
             param.metavar = placeholders[shown]
+        elif shown is None and not getattr(param, "is_flag", False):
+            _type_label(param, placeholders)
     if len(path) == 2:
         key = f"{SUBCOMMAND_KEYS}.{path[0]}.{path[1]}"
         if key in known:
             command.help = command.short_help = known[key]
     for name, sub in getattr(command, "commands", {}).items():
         _walk(sub, (*path, name), tables)
+
+
+def _type_label(param: Any, placeholders: dict[str, str]) -> None:
+    """The label of a value's type (click's ``<int>``) in the help's language: an option shows
+    it as its placeholder; an argument, whose placeholder is its name, shows its type's name,
+    so its type is a copy named in that language (the value is read as before)."""
+    kind = getattr(param.type, "name", None)
+    label = placeholders.get(f"<{kind}>") if isinstance(kind, str) else None
+    if label is None:
+        return
+    if param.param_type_name == "option":
+        param.metavar = label
+    else:
+        param.type = copy.copy(param.type)
+        param.type.name = label.strip("<>")
+
+
+def _usage(command: Any, placeholders: dict[str, str], known: dict[str, str]) -> None:
+    """The command's usage line in the help's language: its prefix (``cli.usage.prefix``), and
+    the marks of its options and subcommands."""
+    english = messages(Lang.EN)
+    options = placeholders.get(english[f"{METAVAR_KEYS}.options"])
+    if options is not None and hasattr(command, "options_metavar"):
+        command.options_metavar = options
+    subcommand = placeholders.get(english[f"{METAVAR_KEYS}.command"])
+    if subcommand is not None and hasattr(command, "subcommand_metavar"):
+        command.subcommand_metavar = subcommand
+    prefix = known.get("cli.usage.prefix")
+    if prefix is None:
+        return
+
+    def format_usage(ctx: Any, formatter: Any) -> None:
+        pieces = command.collect_usage_pieces(ctx)
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=prefix)
+
+    command.format_usage = format_usage

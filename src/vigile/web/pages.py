@@ -67,6 +67,7 @@ templates.env.filters["chance"] = lambda value, lang: pagetext.chance(value, lan
 templates.env.filters["measure"] = lambda value, unit, lang: pagetext.measure(value, unit, lang)
 templates.env.filters["number"] = lambda value, lang: pagetext.number(value, lang)
 templates.env.filters["term"] = lambda value, lang: pagetext.term(value, lang)
+templates.env.filters["placeholder"] = lambda option, lang: pagetext.placeholder(option, lang)
 templates.env.filters["tojson_attr"] = lambda value: json.dumps(value, ensure_ascii=False)
 
 MAX_DIE: Final = 100

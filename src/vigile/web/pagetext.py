@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from vigile.checks.numbers import percent_text, quoted
 from vigile.io.i18n import Lang, messages, tr
@@ -53,6 +53,26 @@ def number(value: float, lang: Lang) -> str:
     """A measure as vigile quotes it (two decimals at most), with a French decimal comma."""
     shown = str(quoted(value))
     return shown.replace(".", ",") if lang is Lang.FR else shown
+
+
+METAVARS: Final = "cli.metavar"
+"""The table of the marks of options' values (the command line's), by their English."""
+
+
+def placeholder(option: Mapping[str, Any], lang: Lang) -> str:
+    """A check option's placeholder on the calculator: its default (a number with the
+    language's decimal mark), else the mark of its value in the language (``cli.metavar.*``,
+    the command line's own: ``FT`` is ``PIEDS``)."""
+    default = option.get("default")
+    if default is not None:
+        numeric = isinstance(default, int | float) and not isinstance(default, bool)
+        return number(default, lang) if numeric else str(default)
+    mark = str(option.get("metavar") or "")
+    english, other = messages(Lang.EN), messages(lang)
+    for key, text in english.items():
+        if key.startswith(f"{METAVARS}.") and text == mark and key in other:
+            return other[key]
+    return mark
 
 
 def measure(value: float, unit: str, lang: Lang) -> str:
