@@ -4,8 +4,8 @@ what a d20 creature carries beside the fields every game's actors share
 
 A d20 scenario's actors validate with these too (:mod:`vigile.scene.games`); a skirmish
 scenario that writes one is refused, naming the field and the games it belongs to. The d20
-modules read them on an actor of their own scenario; code outside the d20 games asks
-``isinstance(actor, D20Fields)`` first (:func:`d20_actor`).
+modules read them through :func:`d20_actor` (a TypeError for another game's actor); code that
+may meet any game's actor asks :func:`is_d20` first, never assumes the fields exist.
 """
 
 from __future__ import annotations
