@@ -10,12 +10,15 @@ may meet any game's actor asks :func:`is_d20` first, never assumes the fields ex
 
 from __future__ import annotations
 
-from typing import Annotated, TypeGuard
+from typing import TYPE_CHECKING, Annotated, TypeGuard
 
 from pydantic import BaseModel, Field
 
 from vigile.rulesets.limits import LIMITS
 from vigile.scene.actors import MAX_BONUS, MODEL_CONFIG, Actor, Bonus
+
+if TYPE_CHECKING:
+    from vigile.scene.model import Scenario
 
 
 class D20Stats(BaseModel):
@@ -112,3 +115,8 @@ def d20_actor(actor: Actor) -> D20Actor:
     if not is_d20(actor):
         raise TypeError(f"{actor.name!r} is not a d20 game's actor ({type(actor).__name__})")
     return actor
+
+
+def d20_actors(scenario: Scenario) -> list[D20Actor]:
+    """A d20 scenario's actors as d20 creatures (:func:`d20_actor`)."""
+    return [d20_actor(actor) for actor in scenario.actors]

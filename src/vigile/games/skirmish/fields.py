@@ -8,7 +8,7 @@ modules read them on an actor that ``isinstance`` of :class:`SkirmishFields`.
 
 from __future__ import annotations
 
-from typing import Literal, TypeGuard
+from typing import TYPE_CHECKING, Literal, TypeGuard
 
 from pydantic import BaseModel
 
@@ -22,6 +22,9 @@ from vigile.scene.actors import (
     Outfit,
     Skill,
 )
+
+if TYPE_CHECKING:
+    from vigile.scene.model import Scenario
 
 
 class SkirmishFields(BaseModel):
@@ -97,3 +100,8 @@ def stealth_pool(actor: Actor) -> int:
     (SK-D1)."""
     own = skirmish_actor(actor)
     return own.stealth_dice if own.stealth_dice is not None else own.pool(Skill.NINJITSU)
+
+
+def skirmish_actors(scenario: Scenario) -> list[SkirmishActor]:
+    """A skirmish scenario's actors as skirmish characters (:func:`skirmish_actor`)."""
+    return [skirmish_actor(actor) for actor in scenario.actors]

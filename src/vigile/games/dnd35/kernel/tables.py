@@ -60,6 +60,7 @@ from vigile.awareness.vocabulary import TimeOfDay
 from vigile.dice.source import GivenFaces
 from vigile.errors import VigileError
 from vigile.games.d20 import kernel as d20
+from vigile.games.d20.fields import d20_actors
 from vigile.games.d20.kernel import NotCovered
 from vigile.games.d20.round import NO_STATS, square_of
 from vigile.rulesets import dnd35
@@ -109,7 +110,7 @@ def unsupported(scenario: Scenario) -> str | None:
     :data:`vigile.games.d20.kernel.MOST_DOOR_STATES` of those."""
     if scenario.ruleset != "dnd35":
         return "not a D&D 3.5 scenario"
-    if any(a.bonuses is not None and a.bonuses.hp is not None for a in scenario.actors):
+    if any(a.bonuses is not None and a.bonuses.hp is not None for a in d20_actors(scenario)):
         return "hit points (LP-7): the engine counts them"
     rules = scenario.rules()
     barriers = d20.see_through(scenario, scenario.rules())
@@ -203,8 +204,8 @@ def schedule(scenario: Scenario, rules: RuleData) -> dict[str, Array]:
 def build(scenario: Scenario) -> D20Model:
     """Everything the kernel reads for ``scenario`` (one that :func:`unsupported` accepts)."""
     rules = scenario.rules()
-    defenders = [a for a in scenario.actors if a.side is Side.DEFENDERS]
-    intruders = [a for a in scenario.actors if a.side is Side.ATTACKERS]
+    defenders = [a for a in d20_actors(scenario) if a.side is Side.DEFENDERS]
+    intruders = [a for a in d20_actors(scenario) if a.side is Side.ATTACKERS]
     n_g, n_i = max(1, len(defenders)), max(1, len(intruders))
     walk = schedule(scenario, rules)
     shared = d20.prefix(scenario, rules, walk)

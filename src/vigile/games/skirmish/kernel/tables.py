@@ -31,6 +31,7 @@ from vigile.dice.pool import SIDES
 from vigile.dice.source import GivenFaces
 from vigile.engine.board import Board
 from vigile.errors import InputError
+from vigile.games.skirmish.fields import skirmish_actors
 from vigile.games.skirmish.raid import skirmish_board
 from vigile.games.skirmish.schedule import Turn, schedule
 from vigile.rulesets.data import RuleData
@@ -283,13 +284,14 @@ def build(scenario: Scenario) -> KernelModel:
     requires)."""
     sim = setup(scenario)
     rules = sim.rules
-    defenders = [a for a in scenario.actors if a.side is Side.DEFENDERS]
-    intruders = [a for a in scenario.actors if a.side is Side.ATTACKERS]
+    actors = skirmish_actors(scenario)
+    defenders = [a for a in actors if a.side is Side.DEFENDERS]
+    intruders = [a for a in actors if a.side is Side.ATTACKERS]
     n_g, n_i = len(defenders), len(intruders)
     board = sim.board
 
     # --- pools
-    pools = sorted({a.detection_pool() for a in scenario.actors})
+    pools = sorted({a.detection_pool() for a in actors})
     pool_of = {p: k for k, p in enumerate(pools)}
 
     # --- sounds

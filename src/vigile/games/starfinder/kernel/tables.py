@@ -42,6 +42,7 @@ import numpy as np
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import GivenFaces
 from vigile.games.d20 import kernel as d20
+from vigile.games.d20.fields import d20_actors
 from vigile.games.d20.kernel import NotCovered
 from vigile.games.d20.round import NO_STATS
 from vigile.rulesets import starfinder
@@ -116,7 +117,7 @@ def unsupported(scenario: Scenario) -> str | None:
     """Why the kernel does not play ``scenario`` yet (None: it does); see the module."""
     if scenario.ruleset != "starfinder":
         return "not a Starfinder scenario"
-    if any(a.bonuses is not None and a.bonuses.hp is not None for a in scenario.actors):
+    if any(a.bonuses is not None and a.bonuses.hp is not None for a in d20_actors(scenario)):
         return "hit points (LP-7): the engine counts them"
     barriers = d20.see_through(scenario, scenario.rules())
     if barriers is not None:
