@@ -9,7 +9,7 @@ patrolling with a mix of senses, asleep, distracted or on alert; one or two intr
 (casting invisibility at once, in D&D 3.5) or invisible, walking, running and waiting, striking
 defenders, attacking squares (D&D 3.5), sniping (Starfinder). Featured adds: up to nine named
 doors, lights placed and carried, cover, night more often, darkvision with see invisibility,
-ethereal actors, kills, words, invisibility cast and ended, grapples, and the house rules the
+ethereal actors, kills, words, invisibility cast and ended, and the house rules the
 kernels read (darkness without lights; groping without the touch attack; the sound distance).
 Both draw a blow's house rules (LP-7 [R]): one blow ends the encounter half of the time (the
 kernel's caught intruders), a blow at a creature without ``ac`` misses now and then.
@@ -40,13 +40,11 @@ SF_FEATURED_SENSES = [*SF_SENSES, ["sight", "see-invisible"], ["darkvision", "se
 DND35_ACTIONS = ["open-door", "close-door", "strike", "attack-square"]
 DND35_FEATURED_ACTIONS = [
     *DND35_ACTIONS,
-    "throw-grapple",
     *("kill", "speak", "cast-invisibility", "end-invisibility") * 2,
 ]
 SF_ACTIONS = ["open-door", "close-door", "strike", "snipe"]
 SF_FEATURED_ACTIONS = [
     *SF_ACTIONS,
-    "throw-grapple",
     *("kill", "snipe", "speak", "cast-invisibility", "end-invisibility") * 2,
 ]
 

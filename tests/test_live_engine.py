@@ -119,7 +119,12 @@ def live_turn(
         for action in leg.actions:
             if game.outcome is None and walker.alive:
                 try:
-                    game.apply(parse_action(action_json(action) | {"actor": walker.name}))
+                    game.apply(
+                        parse_action(
+                            action_json(action) | {"actor": walker.name},
+                            ruleset=game.scenario.ruleset,
+                        )
+                    )
                 except Refusal as refused:
                     if refused.rule != "LP-7":
                         raise
@@ -273,7 +278,7 @@ def test_a_refused_action_changes_nothing(
     game = raid()
     before = snapshot(game)
     with pytest.raises(Refusal) as refused:
-        game.apply(parse_action(action))
+        game.apply(parse_action(action, ruleset="skirmish"))
     assert refused.value.key == key
     assert refused.value.rule == rule
     assert snapshot(game) == before
@@ -316,7 +321,10 @@ def test_a_climb_goes_over_the_wall_on_the_grapple_thrown() -> None:
     wall, climbable) with its fumble roll (SK-N3)."""
     game = raid()
     game.apply(
-        parse_action({"do": "throw-grapple", "actor": "Kage", "at": [60, 10], "onto": "tile"})
+        parse_action(
+            {"do": "throw-grapple", "actor": "Kage", "at": [60, 10], "onto": "tile"},
+            ruleset="skirmish",
+        )
     )
     game.apply(parse_action({"do": "end-turn"}))
     events = game.apply(
@@ -353,7 +361,10 @@ def test_the_gms_dice_are_asked_for_check_by_check_with_the_odds() -> None:
     game.faces = LiveFaces(np.random.default_rng(0), (), physical=True)
     with pytest.raises(NeedDice) as need:
         game.apply(
-            parse_action({"do": "throw-grapple", "actor": "Kage", "at": [60, 10], "onto": "tile"})
+            parse_action(
+                {"do": "throw-grapple", "actor": "Kage", "at": [60, 10], "onto": "tile"},
+                ruleset="skirmish",
+            )
         )
     assert need.value.index == 0 and need.value.sides == 6
     assert need.value.who == "Jubei"

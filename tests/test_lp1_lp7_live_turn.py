@@ -67,12 +67,12 @@ actors:
 
 
 def act(game: Game, **action: Any) -> None:
-    game.apply(parse_action(action))
+    game.apply(parse_action(action, ruleset=game.scenario.ruleset))
 
 
 def refused(game: Game, **action: Any) -> Refusal:
     with pytest.raises(Refusal) as error:
-        game.apply(parse_action(action))
+        game.apply(parse_action(action, ruleset=game.scenario.ruleset))
     return error.value
 
 

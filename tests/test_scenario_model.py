@@ -228,6 +228,46 @@ def test_a_bundled_name_that_does_not_exist_lists_the_others() -> None:
             "'dance'",
         ),
         (
+            BASE
+            + "plans:\n  Kage:\n    - {to: [8, 8], actions: [{do: snipe, target: Goro}]}  # <-\n",
+            "plans.Kage[0].actions[0]",
+            "skirmish plans have no action 'snipe': it is an action of starfinder's",
+        ),
+        (
+            BASE
+            + "plans:\n  Kage:\n    - to: [8, 8]\n      actions:\n"
+            + "        - {do: kill, target: Goro}\n"
+            + "        - {do: cast-invisibility}  # <-\n",
+            "plans.Kage[0].actions[1]",
+            "skirmish plans have no action 'cast-invisibility': it is an action of starfinder "
+            "and dnd35's",
+        ),
+        (
+            BASE.replace("ruleset: skirmish", "ruleset: starfinder").replace(
+                "dice: {ninjitsu: 2}}", "bonuses: {stealth: 5}}"
+            )
+            + "plans:\n  Kage:\n"
+            + "    - {to: [8, 8], actions: [{do: attack-square, at: [80, 20]}]}  # <-\n",
+            "plans.Kage[0].actions[0]",
+            "starfinder plans have no action 'attack-square': it is an action of dnd35's",
+        ),
+        (
+            BASE.replace("ruleset: skirmish", "ruleset: dnd35").replace(
+                "dice: {ninjitsu: 2}}", "bonuses: {hide: 5}}"
+            )
+            + "plans:\n  Kage:\n    - {to: [8, 8], actions: [{do: snipe, target: Goro}]}  # <-\n",
+            "plans.Kage[0].actions[0]",
+            "dnd35 plans have no action 'snipe': it is an action of starfinder's",
+        ),
+        (
+            BASE.replace("ruleset: skirmish", "ruleset: dnd35").replace(
+                "dice: {ninjitsu: 2}}", "bonuses: {hide: 5}}"
+            )
+            + "plans:\n  Kage:\n    - {to: [8, 8], actions: [{do: throw-grapple}]}  # <-\n",
+            "plans.Kage[0].actions[0]",
+            "dnd35 plans have no action 'throw-grapple': it is an action of skirmish's",
+        ),
+        (
             BASE.replace("ruleset: skirmish", "ruleset: skirmish\nunits: ft  # <-"),
             "units",
             "skirmish is played in cm",

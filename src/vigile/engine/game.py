@@ -33,7 +33,7 @@ from vigile.rulesets.data import RuleData
 from vigile.rulesets.economy import Cost, RoundAllows, Spent, cost_of, left, round_of, spend
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
-from vigile.scene.plans import MAX_ACTIONS, AttackSquare, Kill, Leg, Snipe, Speak, Strike
+from vigile.scene.plans import MAX_ACTIONS, Blow, Leg, Speak
 
 
 class TurnHooks(Protocol):
@@ -522,7 +522,7 @@ class Game:
         self._check_reach(walker, action)
         self.check_live_action(walker, action)
         self.act(walker, action)
-        if type(action).__name__ == "ThrowGrapple":
+        if getattr(action, "do", None) == "throw-grapple":  # what a live climb needs [R]
             self.grapples.add(walker.name)
         self._count(walker)
 
@@ -530,19 +530,22 @@ class Game:
         self.live_acts[walker.name] = self.live_acts.get(walker.name, 0) + 1
 
     def _check_reach(self, walker: Walker, action: BaseModel) -> None:
-        """A blow (``strike``, ``kill``, ``snipe``, ``attack-square``) needs its reach [LP-7]:
+        """A blow (a :class:`~vigile.scene.plans.Blow`: ``strike``, ``kill``, and a game's own,
+        such as ``snipe`` or ``attack-square``) needs its reach [LP-7]:
         never at oneself or an ally; in melee within the game's reach (:meth:`blow_reach`) and
         no wall, closed door or partition between; a shot within its range and in a line of
         sight. Refused naming LP-7 and the distance."""
-        if not isinstance(action, Strike | Kill | Snipe | AttackSquare):
+        if not isinstance(action, Blow):
             return
-        ranged = isinstance(action, Snipe) or action.ranged
+        aim = action.aim()
+        ranged = aim.ranged
         unit = self.scenario.units.value
-        if isinstance(action, AttackSquare):
-            point = (float(action.at[0]), float(action.at[1]))
+        if aim.target is None:
+            assert aim.at is not None
+            point = (float(aim.at[0]), float(aim.at[1]))
             target = f"[{point[0]:g}, {point[1]:g}]"
         else:
-            victim = self.by_name[action.target]
+            victim = self.by_name[aim.target]
             point, target = victim.at, victim.name
             if victim is walker:
                 raise Refusal(
@@ -736,9 +739,10 @@ class Game:
         Logged for the GM with the rule and the distance; its actor learns only that the blow
         was not made (:data:`vigile.io.views.PLAYER_MESSAGES`). A blow at a victim already
         down is no refusal: nothing happens, as before (``act``)."""
-        if not isinstance(action, Strike | Kill | Snipe | AttackSquare):
+        if not isinstance(action, Blow):
             return False
-        victim = None if isinstance(action, AttackSquare) else self.by_name[action.target]
+        aim = action.aim()
+        victim = None if aim.target is None else self.by_name[aim.target]
         if victim is not None and not victim.alive:
             return False
         try:

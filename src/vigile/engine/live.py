@@ -12,10 +12,11 @@ alone act by the rules at the end of the turn.
 
 An action is the plan's vocabulary with the actor's name: ``move`` (to a point at a speed:
 a leg of one turn), ``hide``, ``wait``, and every plan action (:data:`vigile.scene.plans.Action`:
-``open-door``, ``throw-grapple``, ``strike``, ``kill`` (with ``ranged``: a shot), ``speak``,
-and those a game adds), plus ``end-turn``. Everything an action needs is checked before
-anything changes (:meth:`Game.apply`): a move through a wall, farther than the actor's move,
-a second move in a turn, an actor that is dead, unknown or a defender, a door that is not
+``open-door``, ``strike``, ``kill`` (with ``ranged``: a shot), ``speak``, and those the game's
+plug-in adds, such as the skirmish's ``throw-grapple``: :func:`live_models`), plus
+``end-turn``. Everything an action needs is checked before anything changes
+(:meth:`Game.apply`): a move through a wall, farther than the actor's move, a second move in a
+turn, an actor that is dead, unknown or a defender, a door that is not
 there: each is a :class:`Refusal` that names what is wrong, and the game is as it was.
 
 Rulings of live play where the texts are silent (each a proposal for RULES.md):

@@ -9,7 +9,6 @@ light, and know their own skills only. The scene's cross-field checks ask the ga
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 
 from vigile.games.d20.fields import is_d20
 from vigile.rulesets.data import RuleData, shipped
@@ -22,42 +21,25 @@ STARFINDER_SKILLS = ("perception", "stealth")
 DND35_SKILLS = ("spot", "listen", "hide", "move_silently", "blind_fight")
 D6 = 6
 """The only die skirmish rolls (SK-D1); the d20 games roll d20 and d100, the scenario's limit."""
-D20_ACTIONS = {
-    "attack-square": "an attack on a named square is a D&D 3.5 rule (DD-9)",
-    "cast-invisibility": "invisibility is a d20 rule (DD-1, SF-7)",
-    "end-invisibility": "invisibility is a d20 rule (DD-1, SF-7)",
-    "snipe": "sniping is a Starfinder rule (SF-10)",
-}
-"""Plan actions the skirmish game has no rule for, and why."""
-GAME_ACTIONS = {
-    "starfinder": ("attack-square",),
-    "dnd35": ("snipe",),
-}
-"""Plan actions one d20 game has and the other does not: the other refuses them."""
 
 
-def plan_issues(parts: Parts, refused: Iterable[str], *, run: bool) -> list[Issue]:
-    """Plan actions this game has no rule for (:data:`D20_ACTIONS`), and a leg's ``run`` where
-    running is not played (``run`` False)."""
-    chosen = set(refused)
+def plan_issues(parts: Parts, *, run: bool) -> list[Issue]:
+    """A leg's ``run`` where running is not played (``run`` False). (An action another game
+    plays, the game's leg model refuses, naming the game it belongs to.)"""
     found: list[Issue] = []
     for name, legs in parts.plans.items():
         for i, leg in enumerate(legs):
-            if leg is None:
-                continue
-            if leg.run and not run:
+            if leg is not None and leg.run and not run:
                 found.append((("plans", name, i, "run"), "running is a d20 rule (DD-5, SF-3)"))
-            for k, action in enumerate(leg.actions):
-                if action.do in chosen:
-                    found.append((("plans", name, i, "actions", k, "do"), D20_ACTIONS[action.do]))
     return found
 
 
 def skirmish_issues(parts: Parts) -> list[Issue]:
-    """A skirmish scenario's dice are d6, and it plays no d20 action. (Its actors have no d20
-    field: the skirmish's actor model refuses one, naming the games it belongs to.)"""
+    """A skirmish scenario's dice are d6, and it does not run. (Its actors have no d20 field,
+    its legs no d20 action: the skirmish's models refuse one, naming the games it belongs
+    to.)"""
     found: list[Issue] = side_issues(parts)
-    found += plan_issues(parts, D20_ACTIONS, run=False)
+    found += plan_issues(parts, run=False)
     for i, value in parts.dice_values:
         if not 1 <= value <= D6:
             found.append(
@@ -83,7 +65,6 @@ def d20_issues(
     light without a radius, more observers than one check takes. (A skirmish field, ``dice``
     or ``outfit``, its actor model refuses, naming the field and the skirmish.)"""
     found: list[Issue] = side_issues(parts)
-    found += plan_issues(parts, GAME_ACTIONS.get(game, ()), run=True)
     found += economy_issues(parts, game)
     for i, actor in parts.actors:
         if not is_d20(actor) or actor.bonuses is None:

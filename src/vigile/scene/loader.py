@@ -255,6 +255,8 @@ def _message(error: ErrorDetails, ruleset: object = None) -> str:
     context = dict(error.get("ctx") or {})
     if kind == "extra_forbidden" and len(loc) == 3 and loc[0] == "actors":
         return _not_its_field(str(loc[2]), ruleset)
+    if kind == "union_tag_invalid" and len(loc) == 5 and loc[0] == "plans" and loc[3] == "actions":
+        return _not_its_action(str(context.get("tag", "")), ruleset) or message
     if kind == "too_short" and loc and loc[-1] in ("points", "area"):
         given = len(error["input"]) if isinstance(error["input"], list | tuple) else 0
         return Said(
@@ -294,6 +296,24 @@ def _not_its_field(name: str, ruleset: object) -> str:
     game = ruleset if isinstance(ruleset, str) else "this game's"
     said = f"{game} actors have no field {name!r}"
     return f"{said}: it is a field of {' and '.join(owners)}'s" if owners else said
+
+
+def _not_its_action(do: str, ruleset: object) -> str | None:
+    """A plan action the scenario's game does not play, and the games whose plug-ins bring it
+    (a Starfinder ``snipe`` written in a skirmish plan); None where no game plays it (pydantic's
+    message, which lists the actions the game has, says it better)."""
+    owners: list[str] = []
+    for game in registry.names():
+        try:
+            actions = own_actions(game)
+        except Exception:  # a broken plug-in is reported where it is registered
+            continue
+        if game != ruleset and any(action_name(model) == do for model in actions):
+            owners.append(game)
+    if not owners:
+        return None
+    game = ruleset if isinstance(ruleset, str) else "this game's"
+    return f"{game} plans have no action {do!r}: it is an action of {' and '.join(owners)}'s"
 
 
 def _is_label(part: Any) -> bool:

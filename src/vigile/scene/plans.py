@@ -16,17 +16,20 @@ planned blow (``strike``, ``kill``, ``snipe``, ``attack-square``) needs its reac
 a line of sight where its target stands when it comes due (LP-7): beyond, it is not made, the
 log says why, and the plan goes on (:meth:`vigile.engine.game.Game._blow_refused`).
 
-Some actions belong to the d20 games only (Starfinder, D&D 3.5), and a skirmish scenario that
-plans them is refused when it is validated (:mod:`vigile.games.checks`): ``attack-square``
-(DD-9), ``cast-invisibility`` and ``end-invisibility`` (DD-1, SF-7), ``snipe`` (SF-10,
-Starfinder only), and a leg's ``run`` (DD-5, DD-20). Live play hands any of these to the game's
-``_act`` as it hands the rest.
+The actions here are those every game plays (a blow, a kill, words, a door). A game's own
+actions are its plug-in's ``plan_actions`` (:attr:`vigile.registry.GamePlugin.plan_actions`):
+the skirmish's grapple (SK-N2) in :mod:`vigile.games.skirmish.actions`; the d20 games'
+invisibility (DD-1, SF-7), D&D 3.5's attack on a square (DD-9) and Starfinder's sniping (SF-10)
+in :mod:`vigile.games.d20.actions`. A scenario of one game that plans another's is refused when
+it is validated, naming the action and the game it belongs to; so is a leg's ``run`` where the
+game does not run (DD-5, DD-20: :mod:`vigile.games.checks`). A blow of any game subclasses
+:class:`Blow`, so that live play and the plans check its reach (LP-7) without knowing the game.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -37,13 +40,6 @@ MAX_WAIT = 1000
 MAX_ACTIONS = 20
 
 
-class GrappleSurface(StrEnum):
-    """What a grapple lands on; only tile and stone make noise (SK-N2)."""
-
-    TILE = "tile"
-    STONE = "stone"
-
-
 class Volume(StrEnum):
     """How loud the actor speaks (SK-N7)."""
 
@@ -52,20 +48,28 @@ class Volume(StrEnum):
     ANIMATED = "animated"
 
 
-class ThrowGrapple(BaseModel):
-    """Throw a grapple wrapped in cloth (SK-N2: 4+ onto tile or stone), to climb the next leg."""
+class Aim(NamedTuple):
+    """Where a blow goes (LP-7): an actor, or a point (a named square), in melee or shot."""
 
-    model_config = MODEL_CONFIG
-
-    do: Literal["throw-grapple"]
-    """The action."""
-    at: Point | None = None
-    """Where the grapple lands; absent: the next leg's waypoint."""
-    onto: GrappleSurface | None = None
-    """The surface it lands on; absent: inferred from the surfaces at ``at``."""
+    target: str | None
+    """The actor it is aimed at, if it names one."""
+    at: Point | None
+    """The point it is aimed at, where it names no actor."""
+    ranged: bool
+    """A shot (range and a line of sight), not melee (reach, no wall between)."""
 
 
-class Strike(BaseModel):
+class Blow(BaseModel):
+    """A plan action that strikes (LP-7): its reach or range and a line of sight are checked
+    when it comes due (:meth:`vigile.engine.game.Game._check_reach`). A game's own blow
+    (D&D 3.5's attack on a square, Starfinder's sniping) subclasses it."""
+
+    def aim(self) -> Aim:
+        """Where it goes; a subclass that names a ``target`` or a point says so."""
+        raise NotImplementedError(type(self).__name__)
+
+
+class Strike(Blow):
     """One round of melee against an actor (SK-N2: 4+)."""
 
     model_config = MODEL_CONFIG
@@ -78,8 +82,12 @@ class Strike(BaseModel):
     """Shot or thrown from a distance (a bow, a shuriken): in the d20 games the one struck learns
     only the direction it came from (DD-7 [C])."""
 
+    def aim(self) -> Aim:
+        """At its target, in melee or shot."""
+        return Aim(self.target, None, self.ranged)
 
-class Kill(BaseModel):
+
+class Kill(Blow):
     """Kill an actor; the body (and its weapon) falls and makes noise (SK-N2)."""
 
     model_config = MODEL_CONFIG
@@ -92,6 +100,10 @@ class Kill(BaseModel):
     """Where the body falls; absent: inferred from the surfaces at the target's position."""
     ranged: bool = False
     """Killed from a distance (an arrow, a shuriken): the killer need not be next to it."""
+
+    def aim(self) -> Aim:
+        """At its target, in melee or shot."""
+        return Aim(self.target, None, self.ranged)
 
 
 class Speak(BaseModel):
@@ -129,84 +141,10 @@ class CloseDoor(BaseModel):
     """The door's ``name``."""
 
 
-class AttackSquare(BaseModel):
-    """Attack a named 5-ft square, d20 games (DD-9): the player names the square of a creature
-    it cannot see and has not located.
-
-    The square is the one of ``at`` (``[x // 5, y // 5]``). If an enemy it cannot see stands
-    there, the attack resolves normally (its attack roll against that enemy's AC, when it has
-    one) with the miss chance of total concealment (DD-8); if none does, the attack roll and
-    the miss chance are rolled all the same and a miss is announced. The attacker's own view
-    reads the same in every case of a miss (a wrong square, the attack roll, the miss chance).
-    An enemy it sees in that square is simply struck (``strike``).
-    """
-
-    model_config = MODEL_CONFIG
-
-    do: Literal["attack-square"]
-    """The action."""
-    at: Point
-    """A point of the named square, in feet."""
-    ranged: bool = False
-    """Shot or thrown: the one struck learns only the direction it came from (DD-7 [C])."""
-
-
-class CastInvisibility(BaseModel):
-    """Become invisible from now on (the spell's effect, d20 games): DD-1, SF-7.
-
-    It lasts until ``end-invisibility``; [R] attacking does not end it by itself (the spell's
-    own limit is not in the seed texts): a plan that plays the spell ends it after the blow.
-    """
-
-    model_config = MODEL_CONFIG
-
-    do: Literal["cast-invisibility"]
-    """The action."""
-
-
-class EndInvisibility(BaseModel):
-    """Become visible from now on (d20 games): the defenders' sight works on it again (DD-1),
-    and it is no longer flat-footed's cause (SF-9: "until you become visible")."""
-
-    model_config = MODEL_CONFIG
-
-    do: Literal["end-invisibility"]
-    """The action."""
-
-
-class Snipe(BaseModel):
-    """Sniping, Starfinder (SF-10): hidden from ``target``, 10 ft or more away, leave cover
-    for one ranged attack against it, then roll Stealth at −20 to stay hidden, if the sniper's
-    square has cover or concealment to get back into.
-
-    The attack is rolled (SF-9: the target flat-footed against an attack from hiding); then
-    one Stealth roll at −20 meets the Perception of every defender in a line of sight (SF-4).
-    Too near (under 10 ft), or not hidden from the target: no sniping, the shot is an
-    ordinary ranged ``strike`` and the sniper stays in plain sight of whoever looks.
-    """
-
-    model_config = MODEL_CONFIG
-
-    do: Literal["snipe"]
-    """The action."""
-    target: Name
-    """The actor shot at."""
-
-
-Action = Annotated[
-    ThrowGrapple
-    | Strike
-    | Kill
-    | Speak
-    | OpenDoor
-    | CloseDoor
-    | AttackSquare
-    | CastInvisibility
-    | EndInvisibility
-    | Snipe,
-    Field(discriminator="do"),
-]
-"""An action performed at a waypoint, chosen by its ``do``."""
+Action = Annotated[Strike | Kill | Speak | OpenDoor | CloseDoor, Field(discriminator="do")]
+"""An action every game's plans take, chosen by its ``do``. A game's own actions are its
+plug-in's (``plan_actions``): its legs take them beside these
+(:func:`vigile.scene.model.scenario_model`)."""
 
 
 class Leg(BaseModel):

@@ -18,7 +18,11 @@ from vigile.scene.actors import Actor, Point
 from vigile.scene.geometry import Barriers, KindRule, Segment, crossings, point_in_polygon
 from vigile.scene.model import Cover, Wall, WallKind
 from vigile.scene.paths import Loc
-from vigile.scene.plans import Leg, OpenDoor, ThrowGrapple
+from vigile.scene.plans import Leg, OpenDoor
+
+GRAPPLE = "throw-grapple"
+"""The ``do`` of the action a climb needs on the leg before: a game's own (the skirmish's,
+SK-N2), so a game without it has no climb either."""
 
 Issue = tuple[Loc, str]
 _BLOCKS_ALL = KindRule(blocks_sight=True, counts_for_noise=True, blocks_movement=True)
@@ -110,7 +114,7 @@ def _walk(
                 )
             )
         if leg.climb and not (
-            previous and any(isinstance(a, ThrowGrapple) for a in previous.actions)
+            previous and any(getattr(a, "do", None) == GRAPPLE for a in previous.actions)
         ):
             found.append(
                 (

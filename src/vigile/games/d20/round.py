@@ -87,6 +87,7 @@ from vigile.engine.events import DETECTING
 from vigile.engine.game import Game
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
+from vigile.games.d20.actions import AttackSquare, CastInvisibility, EndInvisibility, Snipe
 from vigile.games.d20.fields import D20Actor, D20Stats, d20_actor
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.senses import Condition, Sense, dark_for
@@ -94,13 +95,9 @@ from vigile.scene.actors import GuardState, Side
 from vigile.scene.geometry import KindRule, crossings
 from vigile.scene.model import Scenario, WallKind
 from vigile.scene.plans import (
-    AttackSquare,
-    CastInvisibility,
     CloseDoor,
-    EndInvisibility,
     Kill,
     OpenDoor,
-    Snipe,
     Speak,
     Strike,
 )

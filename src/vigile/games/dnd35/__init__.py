@@ -9,6 +9,7 @@ PLUGIN = GamePlugin(
     rule_prefix="DD",
     vocabulary="vigile.games.dnd35.vocabulary:VOCABULARY",
     actor_fields="vigile.games.d20.fields:D20Fields",
+    plan_actions="vigile.games.d20.actions:DND35_ACTIONS",
     package="vigile.rulesets.dnd35",
     messages=("dnd35.{lang}.toml", "dnd35.checks.{lang}.toml"),
     game="vigile.games.dnd35.round:Dnd35Game",

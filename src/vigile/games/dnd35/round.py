@@ -76,6 +76,7 @@ from vigile.checks.verdict import Verdict
 from vigile.engine.board import Point, distance
 from vigile.engine.live import Refusal
 from vigile.engine.state import Walker
+from vigile.games.d20.actions import AttackSquare
 from vigile.games.d20.round import (
     SQUARE_FT,
     Bearing,
@@ -99,7 +100,6 @@ from vigile.rulesets.dnd35 import search, traits
 from vigile.rulesets.dnd35.traits import pinpoint_lost, struck_by_invisible
 from vigile.rulesets.senses import Condition, Sense, reach
 from vigile.scene.model import WallKind
-from vigile.scene.plans import AttackSquare
 
 
 class Dnd35Game(D20Game):

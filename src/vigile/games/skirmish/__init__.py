@@ -9,6 +9,7 @@ PLUGIN = GamePlugin(
     rule_prefix="SK",
     vocabulary="vigile.games.skirmish.vocabulary:VOCABULARY",
     actor_fields="vigile.games.skirmish.fields:SkirmishFields",
+    plan_actions="vigile.games.skirmish.actions:ACTIONS",
     package="vigile.rulesets.skirmish",
     messages=("skirmish.checks.{lang}.toml",),
     game="vigile.games.skirmish.day:game_for",

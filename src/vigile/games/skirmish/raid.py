@@ -83,6 +83,7 @@ from vigile.engine.board import Board, Point, distance
 from vigile.engine.game import Game
 from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
+from vigile.games.skirmish.actions import ThrowGrapple
 from vigile.games.skirmish.fields import skirmish_actor
 from vigile.games.skirmish.rollers import detection_roller, stealth_roller
 from vigile.games.skirmish.steps import (
@@ -121,7 +122,7 @@ from vigile.rulesets.skirmish.sight import Attitude, patrol_attitude, seen_attit
 from vigile.scene.actors import GuardState, Outfit, Side
 from vigile.scene.geometry import KindRule, lit_by
 from vigile.scene.model import Scenario
-from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike, ThrowGrapple
+from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike
 
 
 def given_state(verdict: Verdict) -> AwarenessState:

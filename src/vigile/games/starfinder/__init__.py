@@ -9,6 +9,7 @@ PLUGIN = GamePlugin(
     rule_prefix="SF",
     vocabulary="vigile.games.starfinder.vocabulary:VOCABULARY",
     actor_fields="vigile.games.d20.fields:D20Fields",
+    plan_actions="vigile.games.d20.actions:STARFINDER_ACTIONS",
     package="vigile.rulesets.starfinder",
     messages=("starfinder.{lang}.toml", "starfinder.checks.{lang}.toml"),
     game="vigile.games.starfinder.round:StarfinderGame",

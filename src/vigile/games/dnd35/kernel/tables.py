@@ -60,6 +60,7 @@ from vigile.awareness.vocabulary import TimeOfDay
 from vigile.dice.source import GivenFaces
 from vigile.errors import VigileError
 from vigile.games.d20 import kernel as d20
+from vigile.games.d20.actions import AttackSquare, CastInvisibility, EndInvisibility
 from vigile.games.d20.fields import d20_actors
 from vigile.games.d20.kernel import NotCovered
 from vigile.games.d20.round import NO_STATS, square_of
@@ -69,17 +70,7 @@ from vigile.rulesets.dnd35 import search, traits
 from vigile.rulesets.senses import Condition, Sense, reach
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
-from vigile.scene.plans import (
-    AttackSquare,
-    CastInvisibility,
-    CloseDoor,
-    EndInvisibility,
-    Kill,
-    OpenDoor,
-    Speak,
-    Strike,
-    ThrowGrapple,
-)
+from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike
 
 Array = np.ndarray[Any, Any]
 
@@ -164,7 +155,7 @@ def _act(game: Any, walker: Any, action: object, record: Callable[..., None]) ->
     happens; a blow or a kill only when its victim is still alive and in reach, an attack on a
     square (and an attacker, DD-20) only in reach, which the kernel sees
     (:func:`vigile.games.d20.kernel.strike_lands`, :func:`~vigile.games.d20.kernel.square_lands`,
-    LP-7). A grapple is a skirmish action: nothing."""
+    LP-7)."""
     door_of = {w.name: k for k, w in enumerate(w for w in game.scenario.walls if w.name)}
     defender_of = {
         a.name: g for g, a in enumerate(a for a in game.scenario.actors if a.side is Side.DEFENDERS)
@@ -189,7 +180,7 @@ def _act(game: Any, walker: Any, action: object, record: Callable[..., None]) ->
         record(d20.OP_SQUARE, sx, sy, int(action.ranged), at=action.at)
     elif isinstance(action, Speak):
         game.noisy.add(walker.name)
-    elif not isinstance(action, ThrowGrapple):
+    else:
         raise NotCovered(f"{walker.name} plans a {type(action).__name__}")
 
 

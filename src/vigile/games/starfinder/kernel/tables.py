@@ -42,6 +42,7 @@ import numpy as np
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import GivenFaces
 from vigile.games.d20 import kernel as d20
+from vigile.games.d20.actions import CastInvisibility, EndInvisibility, Snipe
 from vigile.games.d20.fields import d20_actors
 from vigile.games.d20.kernel import NotCovered
 from vigile.games.d20.round import NO_STATS
@@ -49,17 +50,7 @@ from vigile.rulesets import starfinder
 from vigile.rulesets.senses import Sense
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
-from vigile.scene.plans import (
-    CastInvisibility,
-    CloseDoor,
-    EndInvisibility,
-    Kill,
-    OpenDoor,
-    Snipe,
-    Speak,
-    Strike,
-    ThrowGrapple,
-)
+from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike
 
 Array = np.ndarray[Any, Any]
 STATES = tuple(AwarenessState)
@@ -77,7 +68,7 @@ def _stats(actor: Any) -> Any:
 def _act(game: Any, walker: Any, action: object, record: Any) -> None:
     """What the kernel plays of an intruder's action, as an op: a door, invisibility cast or
     ended, a blow, a kill or a sniping shot at a defender (SF-9, SF-10, SF-11; the kernel sees
-    whether the victim still lives and is in reach, LP-7); words and a grapple change nothing
+    whether the victim still lives and is in reach, LP-7); words change nothing
     Starfinder plays."""
     defender_of = {
         a.name: g for g, a in enumerate(a for a in game.scenario.actors if a.side is Side.DEFENDERS)
@@ -100,7 +91,7 @@ def _act(game: Any, walker: Any, action: object, record: Any) -> None:
         record(d20.OP_KILL, defender_of[action.target], int(action.ranged), 0)
     elif isinstance(action, Snipe):
         record(d20.OP_SNIPE, defender_of[action.target], 0, 0)
-    elif not isinstance(action, Speak | ThrowGrapple):
+    elif not isinstance(action, Speak):
         raise NotCovered(f"{walker.name} plans a {type(action).__name__}")
 
 
