@@ -136,7 +136,8 @@ class ActionRequest(BaseModel):
     model_config = STRICT
 
     action: dict[str, Any] = Field(
-        description="The action: `do` (one of " + ", ".join(ACTION_NAMES) + "), `actor` and "
+        description="The action: `do` (one of " + ", ".join(ACTION_NAMES) + ", or one of "
+        "the game's own plan actions), `actor` and "
         "its fields, as in a plan.",
         examples=[{"do": "move", "actor": "Kage", "to": [60, 12], "speed": "half"}],
     )
