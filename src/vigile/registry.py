@@ -84,7 +84,10 @@ class GamePlugin:
     modules read them on an actor that ``isinstance`` of it."""
     plan_actions: str | None = None
     """``module:attribute``: a tuple of the game's own plan actions, pydantic models each with
-    a ``do: Literal["..."]``, which its scenarios' legs may hold beside the shared ones."""
+    a ``do: Literal["..."]``, which its scenarios' legs may hold beside the shared ones
+    (:data:`vigile.scene.plans.Action`) and its live play takes; another game's scenario that
+    plans one is refused, naming the game. A blow whose reach live play and the plans check
+    (LP-7) subclasses :class:`vigile.scene.plans.Blow`."""
     vocabulary: str | None = None
     """``module:attribute``: the game's words for the pages, a
     :class:`vigile.scene.vocabulary.Vocabulary` (its ways of moving, actions and stats, each

@@ -25,6 +25,7 @@ from typing import Any, Final, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
+from vigile import registry
 from vigile.awareness.vocabulary import Attitude
 from vigile.engine.live import LIVE_MODELS, PLAN_ACTIONS, Refusal, live_models
 from vigile.errors import InputError
@@ -272,13 +273,23 @@ def check_json(text: str, where: str) -> None:
             depth -= 1
 
 
+def _own_form(do: str) -> ActionForm | None:
+    """The form of a game's own plan action (its plug-in's ``plan_actions``: the skirmish's
+    ``throw-grapple``), by ``do``; the encounter's game then takes it or refuses it."""
+    for ruleset in registry.names():
+        for form in action_forms(live_models(ruleset)[len(LIVE_MODELS) :]):
+            if form.do == do:
+                return form
+    return None
+
+
 def action_from_form(form: Mapping[str, str]) -> dict[str, Any]:
     """The action's JSON from the form's fields (``do``, ``actor``, ``x``/``y`` for its
     point, ``<field>`` for the others); only the chosen action's fields are read."""
     do = form.get("do", "")
     if do == "end-turn":
         return {"do": "end-turn"}
-    chosen = FORMS.get(do)
+    chosen = FORMS.get(do) or _own_form(do)
     if chosen is None:
         return {"do": do}
     data: dict[str, Any] = {"do": do}
