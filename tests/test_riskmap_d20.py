@@ -306,8 +306,10 @@ def test_simulate_plots_where_the_engine_caught_them(tmp_path: Path) -> None:
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # the engine plays (and the heat is replayed) where the kernel does not cover the
     # scenario: here a see-through window in a corner, which the d20 kernel leaves to it
-    text = bundled_path("dnd35-invisible-intruder").read_text("utf-8").replace(
-        "walls:\n", "walls:\n  - {kind: window, start: [79, 49], end: [79, 50]}\n", 1
+    text = (
+        bundled_path("dnd35-invisible-intruder")
+        .read_text("utf-8")
+        .replace("walls:\n", "walls:\n  - {kind: window, start: [79, 49], end: [79, 50]}\n", 1)
     )
     scenario = parse_scenario(text)
     assert unsupported(scenario) is not None

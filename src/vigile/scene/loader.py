@@ -14,6 +14,7 @@ limits on what is read (size, nesting, YAML aliases) are in :mod:`vigile.scene.r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -282,17 +283,27 @@ def _message(error: ErrorDetails, ruleset: object = None) -> str:
     return message
 
 
-def _not_its_field(name: str, ruleset: object) -> str:
-    """An actor field the scenario's game does not have, and the games whose plug-ins bring
-    it (a field of the luck game's actors written in a skirmish scenario)."""
+def _owners(ruleset: object, brings: Callable[[str], bool]) -> list[str]:
+    """The other games whose plug-ins bring something (``brings(game)``)."""
     owners: list[str] = []
     for game in registry.names():
         try:
-            fields = own_fields(game)
+            if game != ruleset and brings(game):
+                owners.append(game)
         except Exception:  # a broken plug-in is reported where it is registered
             continue
-        if game != ruleset and fields is not None and name in fields.model_fields:
-            owners.append(game)
+    return owners
+
+
+def _not_its_field(name: str, ruleset: object) -> str:
+    """An actor field the scenario's game does not have, and the games whose plug-ins bring
+    it (a field of the luck game's actors written in a skirmish scenario)."""
+
+    def brings(game: str) -> bool:
+        fields = own_fields(game)
+        return fields is not None and name in fields.model_fields
+
+    owners = _owners(ruleset, brings)
     game = ruleset if isinstance(ruleset, str) else "this game's"
     said = f"{game} actors have no field {name!r}"
     return f"{said}: it is a field of {' and '.join(owners)}'s" if owners else said
@@ -302,14 +313,7 @@ def _not_its_action(do: str, ruleset: object) -> str | None:
     """A plan action the scenario's game does not play, and the games whose plug-ins bring it
     (a Starfinder ``snipe`` written in a skirmish plan); None where no game plays it (pydantic's
     message, which lists the actions the game has, says it better)."""
-    owners: list[str] = []
-    for game in registry.names():
-        try:
-            actions = own_actions(game)
-        except Exception:  # a broken plug-in is reported where it is registered
-            continue
-        if game != ruleset and any(action_name(model) == do for model in actions):
-            owners.append(game)
+    owners = _owners(ruleset, lambda game: any(action_name(m) == do for m in own_actions(game)))
     if not owners:
         return None
     game = ruleset if isinstance(ruleset, str) else "this game's"
