@@ -58,7 +58,9 @@ def test_each_plug_in_brings_its_own_actions(ruleset: str) -> None:
     assert {action_name(model) for model in own_actions(ruleset)} == OWN[ruleset]
 
 
-@pytest.mark.parametrize(("ruleset", "do"), [(g, do) for g in sorted(OWN) for do in EVERY_OWN])
+@pytest.mark.parametrize(
+    ("ruleset", "do"), [(g, do) for g in sorted(OWN) for do in sorted(EVERY_OWN)]
+)
 def test_a_plan_takes_its_game_s_actions_only(ruleset: str, do: str) -> None:
     """Its own action validates; another game's is refused, naming it and its game."""
     fields = "".join(f", {key}: {value}" for key, value in EXAMPLE[do].items())
