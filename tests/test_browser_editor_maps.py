@@ -152,6 +152,8 @@ def test_the_editor_on_an_imported_map(chromium: Any, server: Server) -> None:
     page.keyboard.press("Control+y")
     text = door_lines(page, 0)
     assert lines_with(page, "door 2") == []
+    # the buttons follow the history once the page has taken the redo in (a moment after)
+    page.wait_for_selector("#ed-redo:disabled", timeout=WAIT_MS)
     assert page.is_enabled("#ed-undo") and not page.is_enabled("#ed-redo")
 
     # the Rogue's plan starts on his token: a click there chooses him, not the plan
