@@ -33,7 +33,7 @@ from vigile.rulesets.data import RuleData
 from vigile.rulesets.economy import Cost, RoundAllows, Spent, cost_of, left, round_of, spend
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
-from vigile.scene.plans import MAX_ACTIONS, Blow, Leg, Speak
+from vigile.scene.plans import MAX_ACTIONS, Blow, ClimbAid, Leg, Speak
 
 
 class TurnHooks(Protocol):
@@ -522,7 +522,7 @@ class Game:
         self._check_reach(walker, action)
         self.check_live_action(walker, action)
         self.act(walker, action)
-        if getattr(action, "do", None) == "throw-grapple":  # what a live climb needs [R]
+        if isinstance(action, ClimbAid):  # what a live climb needs [R]
             self.grapples.add(walker.name)
         self._count(walker)
 

@@ -69,6 +69,13 @@ class Blow(BaseModel):
         raise NotImplementedError(type(self).__name__)
 
 
+class ClimbAid(BaseModel):
+    """A plan action that lets its actor's next leg climb (``climb: true``): a game's own, such
+    as the skirmish's grapple (SK-N2); a game with none has no climb. The plans
+    (:mod:`vigile.scene.routes`) and live play (:meth:`vigile.engine.game.Game.apply`) ask for
+    one before a climb without naming it."""
+
+
 class Strike(Blow):
     """One round of melee against an actor (SK-N2: 4+)."""
 

@@ -18,11 +18,7 @@ from vigile.scene.actors import Actor, Point
 from vigile.scene.geometry import Barriers, KindRule, Segment, crossings, point_in_polygon
 from vigile.scene.model import Cover, Wall, WallKind
 from vigile.scene.paths import Loc
-from vigile.scene.plans import Leg, OpenDoor
-
-GRAPPLE = "throw-grapple"
-"""The ``do`` of the action a climb needs on the leg before: a game's own (the skirmish's,
-SK-N2), so a game without it has no climb either."""
+from vigile.scene.plans import ClimbAid, Leg, OpenDoor
 
 Issue = tuple[Loc, str]
 _BLOCKS_ALL = KindRule(blocks_sight=True, counts_for_noise=True, blocks_movement=True)
@@ -113,9 +109,7 @@ def _walk(
                     "or give it a speed (hidden, half or fast)",
                 )
             )
-        if leg.climb and not (
-            previous and any(getattr(a, "do", None) == GRAPPLE for a in previous.actions)
-        ):
+        if leg.climb and not (previous and any(isinstance(a, ClimbAid) for a in previous.actions)):
             found.append(
                 (
                     (*where, "climb"),

@@ -9,9 +9,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel
-
 from vigile.scene.actors import MODEL_CONFIG, Point
+from vigile.scene.plans import ClimbAid
 
 
 class GrappleSurface(StrEnum):
@@ -21,7 +20,7 @@ class GrappleSurface(StrEnum):
     STONE = "stone"
 
 
-class ThrowGrapple(BaseModel):
+class ThrowGrapple(ClimbAid):
     """Throw a grapple wrapped in cloth (SK-N2: 4+ onto tile or stone), to climb the next leg."""
 
     model_config = MODEL_CONFIG
