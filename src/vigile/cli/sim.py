@@ -303,9 +303,8 @@ def _keep_freed_memory() -> None:
     """Have the C allocator (glibc's ``mallopt``) reuse the memory a map frees: a map is
     computed in arrays of some megabytes, each of which glibc would otherwise map anew and
     hand back when freed, so that every page of the next one faults again (the kernel zeroes
-    it). That is a third of the CPU time of a skirmish map (the sight map: 0.10 of 0.34 s of
-    system time; the noise map: 0.35 of 0.95 s; bench/map_startup.py). Once per process, on
-    Linux only; elsewhere the allocator is left as it is."""
+    it), a large share of a skirmish map's CPU time (figures: ``bench/map_startup.py`` and its
+    commit). Once per process, on Linux only; elsewhere the allocator is left as it is."""
     if _KEPT or not sys.platform.startswith("linux"):
         return
     _KEPT.append(True)

@@ -88,21 +88,17 @@ def _cache_folder() -> str | None:
 
 
 def _keep(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (another process may read it meanwhile)."""
-    import tempfile
+    """Write ``text`` to ``path`` whole or not at all (another process may read it meanwhile:
+    :func:`vigile.io.files.write_text`); a folder that cannot be written is passed over."""
+    from pathlib import Path
 
-    folder = os.path.dirname(path)
+    from vigile.errors import InputError
+    from vigile.io.files import write_text
+
     try:
-        os.makedirs(folder, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(temporary, path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_text(Path(path), text, option=PARSED_CACHE)
+    except (OSError, InputError):
         pass  # a read-only home, a full disk: parsed again next time
 
 
