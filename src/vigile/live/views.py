@@ -22,6 +22,7 @@ GM's is the log's record number.
 from __future__ import annotations
 
 import json
+import weakref
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, Literal
@@ -91,6 +92,24 @@ def unnamed_for(game: Game, role: Role, character: str | None, event: Event) -> 
 def told(game: Game, role: Role, character: str | None, events: Iterable[Event]) -> list[Event]:
     """The events this viewer is told, in order."""
     return [e for e in events if viewer_sees(game, role, character, e)]
+
+
+_TOLD: weakref.WeakKeyDictionary[Game, dict[tuple[Role, str | None], tuple[int, list[Event]]]]
+_TOLD = weakref.WeakKeyDictionary()
+
+
+def told_all(game: Game, role: Role, character: str | None) -> list[Event]:
+    """Every event of the game this viewer is told, in order (:func:`told` of ``game.events``),
+    kept with the game and extended by the events logged since: a game's log only grows
+    (an undo replays a game of its own), and whether an event reaches a viewer depends on the
+    event alone. A page's news then costs the new events, not the whole log. The list is
+    shared: the caller reads it, never changes it."""
+    kept = _TOLD.setdefault(game, {})
+    covered, events = kept.get((role, character), (0, []))
+    if covered < len(game.events):
+        events = events + told(game, role, character, game.events[covered:])
+        kept[(role, character)] = (len(game.events), events)
+    return events
 
 
 def events_for(
@@ -259,7 +278,7 @@ def character_view(
             entry["scouted"] = True
         (known if named else strangers).append(entry)
     strangers.sort(key=lambda e: (e["awareness"], e.get("at", []), e.get("bearing", -1)))
-    events = told(game, "player", name, game.events)
+    events = told_all(game, "player", name)
     return {
         "encounter": encounter.id,
         "role": "player",
@@ -306,7 +325,7 @@ def character_news(
     if len(parts) != 3 or not parts[0].isdigit():
         return None
     seq = int(parts[0])
-    events = told(game, "player", name, game.events)
+    events = told_all(game, "player", name)
     if seq > len(events):
         return None
     last = tell(game, "player", name, events[seq - 1 : seq], lang)[0] if seq else None
@@ -348,7 +367,7 @@ def table_intruders(game: Game) -> list[dict[str, Any]]:
 def table_view(encounter: Encounter, replayed: Replayed, lang: Lang) -> dict[str, Any]:
     """The shared screen: what the defenders collectively perceive (LP-5)."""
     game = replayed.game
-    events = told(game, "table", None, game.events)
+    events = told_all(game, "table", None)
     return {
         "encounter": encounter.id,
         "role": "table",
