@@ -9,13 +9,15 @@ from __future__ import annotations
 from dataclasses import replace
 from enum import StrEnum
 from fractions import Fraction
+from functools import partial
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Figures, Line, Modifier, Verdict
-from vigile.dice.d20 import attack_hit_chance, miss_chance_dice, miss_chance_pass
+from vigile.dice.d20 import miss_chance_dice, miss_chance_pass
 from vigile.dice.roll import Die, single
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError
+from vigile.rulesets.attack_roll import NATURAL_HIT, NATURAL_MISS, AttackRoll
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.dnd35.common import RULESET, as_roll, companion
 from vigile.rulesets.dnd35.traits import extra_damage_lines
@@ -65,6 +67,7 @@ def grope_check(
     check_ac(touch_ac, where="--touch-ac")
     miss = check_miss_chance(rules.num("grope.miss_chance"), where="grope.miss_chance")
     touch = companion(rules, "grope_touch_attack")
+    aim = AttackRoll(touch_ac, touch_attack)
     notes = [Line("dnd35.grope.action", "DD-6")]
     modifiers: list[Modifier] = []
     chance_touch = Fraction(1)
@@ -73,9 +76,8 @@ def grope_check(
             Modifier(touch_ac, "dnd35.grope.touch_ac", "DD-6", kind="base", companion=True),
             Modifier(touch_attack, "dnd35.grope.touch_attack", "DD-6", kind="die", companion=True),
         ]
-        chance_touch = attack_hit_chance(touch_attack, touch_ac)
-        need = {"ac": touch_ac, "bonus": touch_attack, "target": touch_ac - touch_attack}
-        notes.append(Line("dnd35.grope.natural", "DD-6", need, companion=True))
+        chance_touch = aim.chance
+        notes.append(Line("dnd35.grope.natural", "DD-6", aim.need, companion=True))
     notes.append(Line("dnd35.grope.miss_chance", "DD-6", {"percent": miss}))
     notes.append(Line("dnd35.grope.until_moves", "DD-6"))
     if not occupied:
@@ -90,7 +92,7 @@ def grope_check(
         hit = True
         if touch:
             face = source.face(20)
-            hit = face == 20 or (face != 1 and face + touch_attack >= touch_ac)
+            hit = aim.hits(face)
             dice.append(single(20, face, hit, "touch_attack"))
             if not hit:
                 notes.append(Line("dnd35.grope.touch_missed", "DD-6", companion=True))
@@ -298,16 +300,8 @@ def attack_roll_check(
                     companion=True,
                 )
             )
-    dc = sum(m.value for m in modifiers if m.kind != "die")
-    bonus = sum(m.value for m in modifiers if m.kind == "die")
-    notes.append(
-        Line(
-            "dnd35.attack_roll.natural",
-            "DD-6",
-            {"ac": dc, "bonus": bonus, "target": dc - bonus},
-            companion=True,
-        )
-    )
+    aim = AttackRoll.of(modifiers)
+    notes.append(Line("dnd35.attack_roll.natural", "DD-6", aim.need, companion=True))
     if invisible_target:
         notes.append(Line("dnd35.traits.damage.sneak_attack", "DD-2"))
         notes.append(Line("dnd35.traits.damage.favored_enemy", "DD-2"))
@@ -319,20 +313,19 @@ def attack_roll_check(
             denied_dex=denied_dex,
         )
     )
-    chance = attack_hit_chance(bonus, dc)
     roll = None
     success: bool | None = None
     outcome = None
     figures = Figures()
     if source is not None:
         face = source.face(20)
-        success = face == 20 or (face != 1 and face + bonus >= dc)
-        figures = Figures(dc=dc, result=face + bonus)
-        if face == 20:
+        success = aim.hits(face)
+        figures = aim.figures(face)
+        if face == NATURAL_HIT:
             notes.append(Line("dnd35.attack_roll.natural_20", "DD-6", companion=True))
             if invisible_target:
                 notes.append(Line("dnd35.attack_roll.critical", "DD-2"))
-        elif face == 1:
+        elif face == NATURAL_MISS:
             notes.append(Line("dnd35.attack_roll.natural_1", "DD-6", companion=True))
         roll = as_roll([single(20, face, success, "attack")], success, source)
         outcome = ROLL_OUTCOMES[0 if success else 1]
@@ -340,11 +333,11 @@ def attack_roll_check(
         ruleset=RULESET,
         check="attack_roll",
         question="dnd35.attack_roll.question",
-        chance=chance,
+        chance=aim.chance,
         modifiers=tuple(modifiers),
         notes=tuple(notes),
-        difficulty=dc,
-        die_bonus=bonus,
+        difficulty=aim.ac,
+        die_bonus=aim.bonus,
         dice=0,
         roll=roll,
         success=success,
@@ -396,24 +389,23 @@ def attack_square_check(
     after a missed attack roll, so that the dice tell nothing.
     """
     wrong = square is Square.WRONG
-    hit_check = (
-        None
-        if ac is None or wrong
-        else attack_roll_check(
-            rules,
-            attack=attack,
-            ac=ac,
-            dex=dex,
-            invisible_attacker=invisible_attacker,
-            sees_invisible=sees_invisible,
-            invisible_target=True,
-            sneak_attack=sneak_attack,
-            favored_enemy=favored_enemy,
-        )
+    attack_roll = partial(
+        attack_roll_check,
+        rules,
+        attack=attack,
+        ac=ac or 0,
+        dex=dex,
+        invisible_attacker=invisible_attacker,
+        sees_invisible=sees_invisible,
+        invisible_target=True,
+        sneak_attack=sneak_attack,
+        favored_enemy=favored_enemy,
     )
+    hit_check = None if ac is None or wrong else attack_roll()
     if wrong:
         check_bonus(attack, where="--attack")
-    miss = attack_check(
+    miss_check = partial(
+        attack_check,
         rules,
         miss_chance=miss_chance,
         blind_fight=blind_fight,
@@ -421,6 +413,7 @@ def attack_square_check(
         square=square,
         incorporeal=incorporeal,
     )
+    miss = miss_check()
     chance = Fraction(0) if wrong else miss.chance * (hit_check.chance if hit_check else 1)
     notes = [*(hit_check.notes if hit_check else ()), *miss.notes]
     if wrong:
@@ -434,18 +427,7 @@ def attack_square_check(
         dice: list[Die] = []
         hit = True
         if hit_check is not None:
-            rolled = attack_roll_check(
-                rules,
-                attack=attack,
-                ac=ac or 0,
-                dex=dex,
-                invisible_attacker=invisible_attacker,
-                sees_invisible=sees_invisible,
-                invisible_target=True,
-                sneak_attack=sneak_attack,
-                favored_enemy=favored_enemy,
-                source=source,
-            )
+            rolled = attack_roll(source=source)
             hit = bool(rolled.success)
             dice.extend(rolled.roll.dice if rolled.roll else ())
             notes = [*rolled.notes, *miss.notes]
@@ -453,15 +435,7 @@ def attack_square_check(
         elif wrong:
             face = source.face(20)
             dice.append(single(20, face, False, "attack"))
-        spared = attack_check(
-            rules,
-            miss_chance=miss_chance,
-            blind_fight=blind_fight,
-            in_liquid=in_liquid,
-            square=square,
-            incorporeal=incorporeal,
-            source=source,
-        )
+        spared = miss_check(source=source)
         dice.extend(spared.roll.dice if spared.roll else ())
         success = hit and bool(spared.success) and not wrong
         if wrong:

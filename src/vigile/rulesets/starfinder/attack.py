@@ -7,10 +7,11 @@ from fractions import Fraction
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.checks.verdict import Figures, Line, Modifier, Verdict
-from vigile.dice.d20 import attack_hit_chance, miss_chance_dice, miss_chance_pass
+from vigile.dice.d20 import miss_chance_dice, miss_chance_pass
 from vigile.dice.roll import Roll
 from vigile.dice.source import FaceSource
 from vigile.errors import InputError
+from vigile.rulesets.attack_roll import AttackRoll
 from vigile.rulesets.data import RuleData, from_data
 from vigile.rulesets.limits import check_ac, check_bonus
 from vigile.rulesets.starfinder.awareness import can_attack
@@ -155,32 +156,25 @@ def attack_roll_check(
                     companion=True,
                 )
             )
-    dc = max(0, sum(m.value for m in modifiers if m.kind != "die"))
-    bonus = sum(m.value for m in modifiers if m.kind == "die")
-    notes.append(
-        Line(
-            "starfinder.attack_roll.natural",
-            "SF-9",
-            {"ac": dc, "bonus": bonus, "target": dc - bonus},
-        )
-    )
+    aim = AttackRoll.of(modifiers, least_ac=0)
+    notes.append(Line("starfinder.attack_roll.natural", "SF-9", aim.need))
     roll = None
     success: bool | None = None
     figures = Figures()
     if source is not None:
         face = source.face(20)
-        success = face == 20 or (face != 1 and face + bonus >= dc)
-        figures = Figures(dc=dc, result=face + bonus)
+        success = aim.hits(face)
+        figures = aim.figures(face)
         roll = one_d20(face, success, source.given, "attack")
     return Verdict(
         ruleset=RULESET,
         check="attack_roll",
         question="starfinder.attack_roll.question",
-        chance=attack_hit_chance(bonus, dc),
+        chance=aim.chance,
         modifiers=tuple(modifiers),
         notes=tuple(notes),
-        difficulty=dc,
-        die_bonus=bonus,
+        difficulty=aim.ac,
+        die_bonus=aim.bonus,
         roll=roll,
         success=success,
         outcome=None if success is None else ROLL_OUTCOMES[0 if success else 1],
