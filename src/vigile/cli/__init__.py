@@ -364,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     command = _command_for(args)
     helped = "--help" in args or _group_page(command, args)
     if (helped and lang is not Lang.EN) or "typer.rich_utils" in sys.modules:
-        _speak(lang)  # (not for a check at the table: rich costs some 80 ms to import)
+        _speak(lang)  # (not for a check at the table: rich is slow to import)
     if helped and lang is not Lang.EN:
         from vigile.cli.helptext import translate
 

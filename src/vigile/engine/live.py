@@ -40,7 +40,7 @@ action's sequence number), or takes the GM's physical dice one by one: :class:`L
 records every face, and when the GM's dice run out it raises :class:`NeedDice` with the check
 about to be rolled (who rolls, the odds) so the caller can ask for the next die.
 
-The table's dice (issue 36), rulings where the texts are silent:
+The table's dice, rulings where the texts are silent:
 
 * [R] A check whose outcome cannot depend on its dice (its chance is 0 or 1, and so is every
   other chance it reports: :func:`decided`) asks the table for no die: the faces its rule reads
@@ -182,8 +182,8 @@ def _with_actor(model: type[BaseModel]) -> type[BaseModel]:
     """A plan action with the name of the intruder who does it (an instance is still a plan
     action: the game's ``act`` takes it as it is). Its one field of its own has no docstring,
     so pydantic is not asked to look for the source of attribute docstrings: a made class has
-    none, and the search for it walks every frame of the stack (some 10 ms a class, the most
-    of what importing this module cost, and every map command imports it)."""
+    none, and the search for it walks every frame of the stack (most of what importing this
+    module cost, and every map command imports it)."""
     made: type[BaseModel] = create_model(
         model.__name__,
         __base__=model,

@@ -2,8 +2,8 @@
 
 A replayed state holds one span per action in force (and one for the start, seq 0), so a
 long encounter holds thousands. Every undo writes a checkpoint of the state, and every restart
-reads one back: a ``dict`` of tuples made both grow with the log (issue 34: undo at 10,000
-records took 4x what it takes at 10). :class:`Spans` keeps them in three numpy arrays that
+reads one back: a ``dict`` of tuples made both grow with the log (an object per record to
+pickle and unpickle). :class:`Spans` keeps them in three numpy arrays that
 grow by doubling, pickle as arrays (a copy of memory, no object per record) and are searched
 by bisection. Records come in order: a span is only ever added after the last one.
 """

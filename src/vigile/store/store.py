@@ -848,8 +848,8 @@ def _thin(
     Only the newest ``recent + added + 1`` states are read: beyond the newest ``recent``, at
     most one state is left in each window of ``sparse`` records after each thinning, and the
     windows go down with the seqs, so only the ``added`` that have just left the recent ones
-    and the next older state can share a window. An undo's write costs the same at 10 records
-    as at 10,000 (issue 34)."""
+    and the next older state can share a window. An undo's write costs the same however long
+    the log."""
     table = schema.checkpoints
     stateful = connection.execute(
         select(table.c.seq)

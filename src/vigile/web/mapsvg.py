@@ -117,7 +117,7 @@ def board_layers(
     scenario starts them). No token: the caller adds what its viewer may see.
 
     The layers are the same for every viewer of one scenario with the same doors open, and
-    the lit zones cost a ray cast per light (about 13 ms for the night raid's five lights): they
+    the lit zones cost a ray cast per light: they
     are drawn once per scenario and door state, and each call gets its own model sharing the
     board's lists (never changed in place: a caller adds tokens, links, arrows, an overlay)."""
     shown_open = (
