@@ -319,41 +319,23 @@ def _inside_map(parts: Parts) -> list[Issue]:
 
 
 def _names(parts: Parts) -> list[Issue]:
+    return [
+        *_repeated("actors", "scene.duplicate_actor", ((i, a.name) for i, a in parts.actors)),
+        *_repeated("walls", "scene.duplicate_wall", ((i, w.name) for i, w in parts.walls)),
+    ]
+
+
+def _repeated(where: str, key: str, names: Iterable[tuple[int, str | None]]) -> list[Issue]:
+    """Each name of ``where`` given again (a nameless item aside), with the first one's index."""
     found: list[Issue] = []
-    seen: dict[str, int] = {}
-    for i, actor in parts.actors:
-        if actor.name in seen:
-            found.append(
-                (
-                    ("actors", i, "name"),
-                    Said(
-                        "scene.duplicate_actor",
-                        f"duplicate name {actor.name!r} (already actors[{seen[actor.name]}])",
-                        name=actor.name,
-                        index=seen[actor.name],
-                    ),
-                )
-            )
-        else:
-            seen[actor.name] = i
-    doors: dict[str, int] = {}
-    for i, wall in parts.walls:
-        if wall.name is None:
+    first: dict[str, int] = {}
+    for i, name in names:
+        if name is None:
             continue
-        if wall.name in doors:
-            found.append(
-                (
-                    ("walls", i, "name"),
-                    Said(
-                        "scene.duplicate_wall",
-                        f"duplicate name {wall.name!r} (already walls[{doors[wall.name]}])",
-                        name=wall.name,
-                        index=doors[wall.name],
-                    ),
-                )
-            )
-        else:
-            doors[wall.name] = i
+        j = first.setdefault(name, i)
+        if j != i:
+            said = Said(key, f"duplicate name {name!r} (already {where}[{j}])", name=name, index=j)
+            found.append(((where, i, "name"), said))
     return found
 
 

@@ -46,6 +46,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 from vigile.awareness.vocabulary import TimeOfDay
 from vigile.checks.verdict import Verdict
@@ -271,40 +272,29 @@ class Dnd35Perception:
         view: SquareView,
         way: Way,
     ) -> Verdict:
-        stats = board.intruder.bonuses
-        hide = None if stats is None else stats.hide
-        dex = 0 if stats is None else stats.dex
-        armor = 0 if stats is None else stats.armor_check_penalty
+        stats = _bonuses_of(board.intruder)
         return dnd35.hide_check(
             board.rules,
-            hide_bonus=skill_bonus(hide, dex=dex, armor_penalty=armor),
+            hide_bonus=skill_bonus(
+                stats.hide, dex=stats.dex, armor_penalty=stats.armor_check_penalty
+            ),
             spot_bonuses=[_bonuses(w).spot or 0 for w in watchers],
             distance_ft=list(distances),
-            speed=dnd35.HideSpeed.RUN
-            if way is Way.RUN
-            else dnd35.HideSpeed.FULL
-            if way is Way.FULL
-            else dnd35.HideSpeed.HALF,
+            speed=_speed(dnd35.HideSpeed, way),
             cover=view.cover,
             invisible=board.intruder.invisible or board.intruder.ethereal,
         )
 
     def _listen(self, board: D20Board, listeners: Sequence[dnd35.Listener], way: Way) -> Verdict:
-        stats = board.intruder.bonuses
-        silent = None if stats is None else stats.move_silently
-        dex = 0 if stats is None else stats.dex
-        armor = 0 if stats is None else stats.armor_check_penalty
+        stats = _bonuses_of(board.intruder)
+        silent = stats.move_silently
         return dnd35.listen_all_check(
             board.rules,
             listeners=list(listeners),
             move_silently=silent,
-            dex=dex if silent is None else None,
-            armor_penalty=armor if silent is None else 0,
-            speed=dnd35.ListenSpeed.RUN
-            if way is Way.RUN
-            else dnd35.ListenSpeed.FULL
-            if way is Way.FULL
-            else dnd35.ListenSpeed.HALF,
+            dex=stats.dex if silent is None else None,
+            armor_penalty=stats.armor_check_penalty if silent is None else 0,
+            speed=_speed(dnd35.ListenSpeed, way),
         )
 
     def missed(self, rules: RuleData, advantages: Sequence[int]) -> Fraction:
@@ -350,6 +340,14 @@ def _bonuses(watcher: Watcher) -> D20Stats:
 
 def _bonuses_of(actor: D20Actor) -> D20Stats:
     return actor.bonuses or D20Stats()
+
+
+_Speed = TypeVar("_Speed", dnd35.HideSpeed, dnd35.ListenSpeed)
+
+
+def _speed(speeds: type[_Speed], way: Way) -> _Speed:
+    """The Hide or Listen speed of a way: still is at most half speed [DD-5, DD-20]."""
+    return speeds(Way.HALF.value if way is Way.STILL else way.value)
 
 
 DND35 = Dnd35Perception()

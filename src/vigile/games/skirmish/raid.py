@@ -425,6 +425,27 @@ class SkirmishGame(Game):
 
     # ---------------------------------------------------------------- noise (SK-N1..SK-N10)
 
+    def _hear(
+        self, check: Callable[..., Verdict], listener: Walker, at: Point, **given: object
+    ) -> tuple[float, Verdict]:
+        """``listener``'s roll of a noise ``check`` (a noise, SK-N1..SK-N8, or a conversation,
+        SK-N7) made at ``at``, with what the rule reads of the place: the distance (SK-N4), the
+        barriers between (SK-N5), the time of day and the listener's alert (SK-N6) and pool;
+        the distance too, for the log."""
+        gap = distance(listener.at, at)
+        verdict = self.roll(
+            check,
+            listener,
+            rules=self.rules,
+            distance_cm=gap,
+            barriers=self.board.barriers_between(listener.at, at),
+            time=self.scenario.time,
+            alert=listener.alert,
+            roller=detection_roller(listener.actor),
+            **given,
+        )
+        return gap, verdict
+
     def _noise(
         self,
         event: NoiseEvent,
@@ -445,19 +466,7 @@ class SkirmishGame(Game):
                 sight=self._sight_rule(listener, maker, self.attitude(maker)),
             ):
                 continue  # he watches its maker: not a noise out of sight (SK-N1, LP-4)
-            gap = distance(listener.at, at)
-            verdict = self.roll(
-                noise_check,
-                listener,
-                rules=self.rules,
-                event=event,
-                surface=surface,
-                distance_cm=gap,
-                barriers=self.board.barriers_between(listener.at, at),
-                time=self.scenario.time,
-                alert=listener.alert,
-                roller=detection_roller(listener.actor),
-            )
+            gap, verdict = self._hear(noise_check, listener, at, event=event, surface=surface)
             self.emit(
                 "noise",
                 "engine.event.noise",
@@ -501,18 +510,7 @@ class SkirmishGame(Game):
                 self._overhear(intruder, speaker, volume)
 
     def _overhear(self, intruder: Walker, speaker: Walker, volume: str) -> None:
-        gap = distance(intruder.at, speaker.at)
-        verdict = self.roll(
-            overhear_check,
-            intruder,
-            rules=self.rules,
-            volume=volume,
-            distance_cm=gap,
-            barriers=self.board.barriers_between(intruder.at, speaker.at),
-            time=self.scenario.time,
-            alert=intruder.alert,
-            roller=detection_roller(intruder.actor),
-        )
+        gap, verdict = self._hear(overhear_check, intruder, speaker.at, volume=volume)
         self.emit(
             "noise",
             "engine.raid.eavesdrop",

@@ -388,7 +388,7 @@ def hide_check(
             given,
         )
         if own[index - 1].allowed
-        else _sees(index, observer, own[index - 1])
+        else _sees(index, observer, own[index - 1].line)
         for index, observer in enumerate(crowd, start=1)
     )
     success: bool | None = None
@@ -489,16 +489,17 @@ def _own_shelter(
     return _Against(cover or other or own_total, modifier, noticed_state(own_total), line)
 
 
-def _sees(index: int, observer: Observer, against: _Against) -> Verdict:
-    """An observer the hider cannot hide from, though it may hide from others: it sees the
-    hider, no die rolled [SF-2]."""
+def _sees(index: int, observer: Observer, why: Line | None, *, automatic: bool = False) -> Verdict:
+    """An observer the hider cannot hide from (``why``), though it may hide from others, or
+    from anyone (``automatic``: no check allowed): it sees the hider, no die rolled [SF-2]."""
     return Verdict(
         ruleset=RULESET,
         check="hide",
         question=MEMBER_QUESTION,
         chance=Fraction(1),
-        notes=(against.line,) if against.line is not None else (),
+        notes=() if why is None else (why,),
         die_bonus=observer.perception,
+        automatic=automatic,
         success=True,
         outcome="starfinder.hide.observer_sees",
         state=AwarenessState.OBSERVED,
@@ -620,20 +621,7 @@ def _member(
 def _refused(crowd: Sequence[Observer], notes: list[Line]) -> Verdict:
     """No Stealth check is allowed [SF-2]: the observers who can see you see you."""
     members = tuple(
-        Verdict(
-            ruleset=RULESET,
-            check="hide",
-            question=MEMBER_QUESTION,
-            chance=Fraction(1),
-            die_bonus=observer.perception,
-            automatic=True,
-            success=True,
-            outcome="starfinder.hide.observer_sees",
-            state=AwarenessState.OBSERVED,
-            member_label="starfinder.hide.observer",
-            member_params={"index": index, "bonus": observer.perception},
-            dice_kind="opposed",
-        )
+        _sees(index, observer, None, automatic=True)
         for index, observer in enumerate(crowd, start=1)
     )
     return Verdict(
