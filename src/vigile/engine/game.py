@@ -12,7 +12,7 @@ What a character comes to know is logged with :meth:`Game.perceives` (``docs/plu
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import numpy as np
 from pydantic import BaseModel
@@ -112,6 +112,13 @@ BLOW_NOT_MADE = {
 class Game:
     """One game of a scenario: who is where, what happened, how it ended."""
 
+    walker_type: ClassVar[type[Walker]] = Walker
+    """The class of its walkers: :class:`~vigile.engine.state.Walker`, or a subclass of it
+    holding what the game keeps of each creature beyond the shared state (a dataclass whose
+    new fields have defaults: the d20 games keep an invisibility cast in play). Built once per
+    actor, with its place, alert and plan; live play's checkpoints pickle it with the game,
+    and its undo copies it."""
+
     def __init__(
         self,
         scenario: Scenario,
@@ -126,7 +133,7 @@ class Game:
         self.faces = faces
         self.board = board
         self.walkers = [
-            Walker(
+            self.walker_type(
                 a, a.position[0], a.position[1], alert=a.alert, legs=scenario.plans.get(a.name, ())
             )
             for a in scenario.actors

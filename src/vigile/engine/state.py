@@ -1,4 +1,5 @@
-"""The mutable state of one game: each actor's place, life, alert, plan progress and knowledge."""
+"""The mutable state of one game: each actor's place, life, alert, plan progress and knowledge
+(a game adds its own by subclassing :class:`Walker`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ Point = tuple[float, float]
 
 @dataclass
 class Walker:
-    """One actor during play."""
+    """One actor during play: what every game keeps of it.
+
+    A game that keeps more of each creature (the d20 games: an invisibility cast or ended, the
+    flour thrown on it) subclasses it, a dataclass whose new fields have defaults, and names
+    the subclass as its :attr:`vigile.engine.game.Game.walker_type`: its walkers are then of
+    that class, pickled with the game in live play's checkpoints and copied by its undo."""
 
     actor: Actor
     x: float
@@ -37,11 +43,6 @@ class Walker:
     """What it knows of each enemy, by name (RULES.md §4)."""
     knows_position: set[str] = field(default_factory=set)
     """Enemies whose position it knows (SK-G3: scouted, or seen)."""
-    invisible: bool | None = None
-    """Invisible from now on (True: it cast invisibility; False: it ended it, or attacked), over
-    its actor's ``invisible``; None: as the scenario says (d20 games, DD-1, SF-7)."""
-    floured: int = 0
-    """Rounds the flour thrown on it still shows it (DD-10); 0: none; -1: until it falls."""
 
     @property
     def name(self) -> str:

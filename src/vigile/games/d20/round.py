@@ -74,6 +74,7 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -89,6 +90,7 @@ from vigile.engine.result import Outcome
 from vigile.engine.state import Walker
 from vigile.games.d20.actions import AttackSquare, CastInvisibility, EndInvisibility, Snipe
 from vigile.games.d20.fields import D20Actor, D20Stats, d20_actor
+from vigile.games.d20.walker import D20Walker, d20_walker
 from vigile.rulesets.data import RuleData
 from vigile.rulesets.senses import Condition, Sense, dark_for
 from vigile.scene.actors import GuardState, Side
@@ -141,6 +143,8 @@ class D20Game(Game, ABC):
     ``attack_verdict``, ``location_lost``) and may fill the others (``intruder_moved``,
     ``search``, ``attack_roll``, ``attack_square``, ``snipe``, ``end_of_round``): each is
     its rule, the round never rules in its place."""
+
+    walker_type: ClassVar[type[Walker]] = D20Walker
 
     def __init__(
         self, scenario: Scenario, rules: RuleData, rng: np.random.Generator, faces: FaceSource
@@ -430,7 +434,7 @@ class D20Game(Game, ABC):
         now cannot see it keeps only what its game says (D&D 3.5: the square it vanished in,
         until it moves) [DD-1, SF-11]; one who can see it again finds it by the next
         perception step."""
-        intruder.invisible = on
+        d20_walker(intruder).invisible = on
         watchers = {
             d.name for d in self.defenders() if d.aware_of(intruder.name) is AwarenessState.OBSERVED
         }
@@ -997,8 +1001,9 @@ def sighted(walker: Walker) -> bool:
 
 def is_invisible(walker: Walker) -> bool:
     """Invisible now: as the scenario says, unless it cast or ended invisibility since
-    (``Walker.invisible``, set by the ``cast-invisibility`` and ``end-invisibility`` actions)."""
-    return own(walker).invisible if walker.invisible is None else walker.invisible
+    (``D20Walker.invisible``, set by the ``cast-invisibility`` and ``end-invisibility`` actions)."""
+    cast = d20_walker(walker).invisible
+    return own(walker).invisible if cast is None else cast
 
 
 def hidden_from(observer: Walker, intruder: Walker) -> bool:

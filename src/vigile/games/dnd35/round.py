@@ -67,7 +67,7 @@ gaze attacks (DD-18 is played by ``vigile check dnd35 gaze``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import Attitude, TimeOfDay
@@ -95,6 +95,7 @@ from vigile.games.d20.round import (
     square_of,
     stats_of,
 )
+from vigile.games.dnd35.walker import Dnd35Walker, dnd35_walker
 from vigile.rulesets import dnd35
 from vigile.rulesets.dnd35 import search, traits
 from vigile.rulesets.dnd35.traits import pinpoint_lost, struck_by_invisible
@@ -104,6 +105,8 @@ from vigile.scene.model import WallKind
 
 class Dnd35Game(D20Game):
     """One game of a D&D 3.5 scenario, round by round (:class:`~vigile.games.d20.round.D20Game`)."""
+
+    walker_type: ClassVar[type[Walker]] = Dnd35Walker
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -227,7 +230,7 @@ class Dnd35Game(D20Game):
     def end_of_round(self) -> None:
         """Flour stays until it falls: washed off in a liquid, or after ``flour.rounds``
         rounds when a group sets them [DD-10 R, :func:`traits.flour_after_round`]."""
-        for intruder in self.intruders():
+        for intruder in map(dnd35_walker, self.intruders()):
             if intruder.floured:
                 wet = Condition.IN_LIQUID in self._conditions(intruder)
                 intruder.floured = traits.flour_after_round(intruder.floured, wet=wet)
@@ -271,7 +274,7 @@ class Dnd35Game(D20Game):
                 distance_ft=gap,
                 night=night,
                 conditions=conditions,
-                visible_object=bool(intruder.floured),
+                visible_object=bool(dnd35_walker(intruder).floured),
                 light_ft=stats.light,
                 moved=intruder.moved,
             )
@@ -394,7 +397,7 @@ class Dnd35Game(D20Game):
             miss_ft=distance(point, intruder.at),
         )
         if covers:
-            intruder.floured = traits.flour_rounds(self.rules)
+            dnd35_walker(intruder).floured = traits.flour_rounds(self.rules)
         self.emit(
             "action",
             "dnd35.round.flour",
