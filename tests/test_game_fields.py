@@ -77,3 +77,27 @@ def test_a_skirmish_actor_carries_the_skirmish_fields() -> None:
     assert not hasattr(sneak, "invisible")
     with pytest.raises(TypeError, match="'Sneak' is not a d20 game's actor"):
         d20_actor(sneak)
+
+
+@pytest.mark.parametrize("game", ["skirmish", "dnd35", "starfinder"])
+def test_each_game_s_scenario_checks_live_in_its_package(game: str) -> None:
+    # the checks shared by every game (vigile.games.checks) name none; a game's own are its
+    plugin = registry.get(game)
+    assert plugin.scenario_issues is not None
+    assert plugin.scenario_issues.startswith(f"vigile.games.{game}.")
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "bonus", "uses"),
+    [("dnd35", "perception", "spot, listen"), ("starfinder", "spot", "perception, stealth")],
+)
+def test_a_d20_game_refuses_the_other_s_skill_naming_its_own(
+    ruleset: str, bonus: str, uses: str
+) -> None:
+    from vigile.scene.loader import check_text
+
+    text = scenario(ruleset, f", bonuses: {{{bonus}: 3}}")
+    found, issues = check_text(text, file="fields.yaml")
+    assert found is None
+    assert [i.field for i in issues] == [f"actors[0].bonuses.{bonus}"]
+    assert f"{ruleset} has no {bonus}; it uses {uses}" in issues[0].message

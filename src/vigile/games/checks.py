@@ -1,92 +1,30 @@
-"""The built-in games' own scenario checks (each plug-in's ``scenario_issues``).
-
-Which actor fields, lights and rules a scenario may use depends on its game: skirmish
-characters roll pools of d6 (SK-D1) and have outfits (SK-V4), scouting (SK-G3), hidden guards
-(SK-G4) and day encounters (SK-S, SK-A); the d20 games use skill bonuses, need a radius for each
-light, and know their own skills only. The scene's cross-field checks ask the game's plug-in.
+"""Scenario checks any game's own (its plug-in's ``scenario_issues``) may call: a side with
+more actors than one check takes, a run where running is not played, and actions a round
+cannot hold (LP-1, from the game's ``[actions]`` and ``[round]``). Each game's own checks live
+in its package (:mod:`vigile.games.skirmish.scenario`, :mod:`vigile.games.d20.scenario`);
+the scene's cross-field checks ask the game's plug-in.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from vigile.games.d20.fields import is_d20
 from vigile.rulesets.data import RuleData, shipped
 from vigile.rulesets.economy import Spent, cost_of, round_of, spend
 from vigile.rulesets.limits import LIMITS
 from vigile.scene.consistency import Issue, Parts
 from vigile.scene.house import house_rule_issues, scenario_rules
 
-STARFINDER_SKILLS = ("perception", "stealth")
-DND35_SKILLS = ("spot", "listen", "hide", "move_silently", "blind_fight")
-D6 = 6
-"""The only die skirmish rolls (SK-D1); the d20 games roll d20 and d100, the scenario's limit."""
 
-
-def plan_issues(parts: Parts, *, run: bool) -> list[Issue]:
-    """A leg's ``run`` where running is not played (``run`` False). (An action another game
-    plays, the game's leg model refuses, naming the game it belongs to.)"""
-    found: list[Issue] = []
-    for name, legs in parts.plans.items():
-        for i, leg in enumerate(legs):
-            if leg is not None and leg.run and not run:
-                found.append((("plans", name, i, "run"), "running is a d20 rule (DD-5, SF-3)"))
-    return found
-
-
-def skirmish_issues(parts: Parts) -> list[Issue]:
-    """A skirmish scenario's dice are d6, and it does not run. (Its actors have no d20 field,
-    its legs no d20 action: the skirmish's models refuse one, naming the games it belongs
-    to.)"""
-    found: list[Issue] = side_issues(parts)
-    found += plan_issues(parts, run=False)
-    for i, value in parts.dice_values:
-        if not 1 <= value <= D6:
-            found.append(
-                (("dice_values", i), f"{value} is not a face of a d6 (1 to 6): skirmish rolls d6")
-            )
-    return found
-
-
-def starfinder_issues(parts: Parts) -> list[Issue]:
-    """Starfinder: bonuses with Starfinder's skills (SF-1, SF-4), no skirmish rules."""
-    return d20_issues(parts, "starfinder", STARFINDER_SKILLS, DND35_SKILLS)
-
-
-def dnd35_issues(parts: Parts) -> list[Issue]:
-    """D&D 3.5: bonuses with its skills (Spot, Listen, Hide, Move Silently), no skirmish rules."""
-    return d20_issues(parts, "dnd35", DND35_SKILLS, STARFINDER_SKILLS)
-
-
-def d20_issues(
-    parts: Parts, game: str, skills: tuple[str, ...], others: tuple[str, ...]
-) -> list[Issue]:
-    """What a d20 game's scenario may not say: skirmish rules, the other game's skills, a
-    light without a radius, more observers than one check takes. (A skirmish field, ``dice``
-    or ``outfit``, its actor model refuses, naming the field and the skirmish.)"""
-    found: list[Issue] = side_issues(parts)
-    found += economy_issues(parts, game)
-    for i, actor in parts.actors:
-        if not is_d20(actor) or actor.bonuses is None:
-            continue
-        for name in others:
-            if name in actor.bonuses.model_fields_set:
-                found.append(
-                    (
-                        ("actors", i, "bonuses", name),
-                        f"{game} has no {name}; it uses {', '.join(skills)}",
-                    )
-                )
-    for i, light in parts.lights:
-        if light.radius is None:
-            found.append((("lights", i, "radius"), f"a light needs a radius in {game}"))
-    if parts.scouting is not None and parts.scouting.model_fields_set:
-        found.append((("scouting",), "scouting is a skirmish rule (SK-G3)"))
-    if parts.hidden_guards:
-        found.append((("hidden_guards",), "hidden guards are a skirmish rule (SK-G4)"))
-    if parts.encounter is not None:
-        found.append((("encounter",), "day encounters are skirmish rules (SK-S, SK-A)"))
-    return found
+def run_issues(parts: Parts, why: str) -> list[Issue]:
+    """Each leg's ``run``, for a game that plays no running (``why``: whose rule it is). (An
+    action another game plays, the game's leg model refuses, naming the game it belongs to.)"""
+    return [
+        (("plans", name, i, "run"), why)
+        for name, legs in parts.plans.items()
+        for i, leg in enumerate(legs)
+        if leg is not None and leg.run
+    ]
 
 
 def economy_issues(parts: Parts, game: str) -> list[Issue]:

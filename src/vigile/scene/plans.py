@@ -22,8 +22,9 @@ the skirmish's grapple (SK-N2) in :mod:`vigile.games.skirmish.actions`; the d20 
 invisibility (DD-1, SF-7), D&D 3.5's attack on a square (DD-9) and Starfinder's sniping (SF-10)
 in :mod:`vigile.games.d20.actions`. A scenario of one game that plans another's is refused when
 it is validated, naming the action and the game it belongs to; so is a leg's ``run`` where the
-game does not run (DD-5, DD-20: :mod:`vigile.games.checks`). A blow of any game subclasses
-:class:`Blow`, so that live play and the plans check its reach (LP-7) without knowing the game.
+game does not run (DD-5, DD-20: :func:`vigile.games.checks.run_issues`). A blow of any game
+subclasses :class:`Blow`, so that live play and the plans check its reach (LP-7) without
+knowing the game.
 """
 
 from __future__ import annotations

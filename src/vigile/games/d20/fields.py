@@ -21,6 +21,11 @@ if TYPE_CHECKING:
     from vigile.scene.model import Scenario
 
 
+GAME_SKILLS = ("perception", "stealth", "spot", "listen", "hide", "move_silently", "blind_fight")
+"""The fields of :class:`D20Stats` one d20 game uses and another does not: each game's scenario
+checks name those it uses (:func:`vigile.games.d20.scenario.d20_issues`)."""
+
+
 class D20Stats(BaseModel):
     """Skill bonuses and defences of a Starfinder or D&D 3.5 creature (total modifiers)."""
 

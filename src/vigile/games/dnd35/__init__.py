@@ -14,7 +14,7 @@ PLUGIN = GamePlugin(
     messages=("dnd35.{lang}.toml", "dnd35.checks.{lang}.toml"),
     game="vigile.games.dnd35.round:Dnd35Game",
     cli="vigile.games.dnd35.checks:CHECKS",
-    scenario_issues="vigile.games.checks:dnd35_issues",
+    scenario_issues="vigile.games.dnd35.scenario:dnd35_issues",
     riskmap="vigile.games.dnd35.riskmap:risk_map",
     kernel="vigile.games.dnd35.kernel:compiled",
 )

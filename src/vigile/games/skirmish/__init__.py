@@ -15,6 +15,6 @@ PLUGIN = GamePlugin(
     game="vigile.games.skirmish.day:game_for",
     cli="vigile.games.skirmish.checks:CHECKS",
     kernel="vigile.games.skirmish.kernel:compiled",
-    scenario_issues="vigile.games.checks:skirmish_issues",
+    scenario_issues="vigile.games.skirmish.scenario:skirmish_issues",
     riskmap="vigile.games.skirmish.riskmap:plugin_risk_map",
 )

@@ -14,7 +14,7 @@ PLUGIN = GamePlugin(
     messages=("starfinder.{lang}.toml", "starfinder.checks.{lang}.toml"),
     game="vigile.games.starfinder.round:StarfinderGame",
     cli="vigile.games.starfinder.checks:CHECKS",
-    scenario_issues="vigile.games.checks:starfinder_issues",
+    scenario_issues="vigile.games.starfinder.scenario:starfinder_issues",
     riskmap="vigile.games.starfinder.riskmap:risk_map",
     kernel="vigile.games.starfinder.kernel:compiled",
 )
