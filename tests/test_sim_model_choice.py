@@ -384,7 +384,7 @@ class _Sent:
 def test_the_compile_starts_a_helper_only_where_it_has_work_and_a_core(
     monkeypatch: pytest.MonkeyPatch, name: str, cores: int, cached: bool, helped: bool
 ) -> None:
-    """``warm`` starts a helper (``python -m vigile.sim.warmup --callees MODULE``, the
+    """``warm`` starts a helper (``python -m vigile.sim.warmup --callees PATH``, the
     scenario's JSON on its input) for a night raid not yet compiled, on two cores or more."""
     monkeypatch.setattr(warmup, "_cores", lambda: cores)
     monkeypatch.setattr(warmup, "kernel_cached", lambda ruleset: cached)
@@ -395,6 +395,6 @@ def test_the_compile_starts_a_helper_only_where_it_has_work_and_a_core(
         assert helper is None
         return
     assert isinstance(helper, _Sent)
-    module = "vigile.games.skirmish.kernel"
-    assert helper.args == [sys.executable, "-m", "vigile.sim.warmup", "--callees", module]
+    callees = "vigile.games.skirmish.kernel:CALLEES"  # the plug-in's kernel_callees
+    assert helper.args == [sys.executable, "-m", "vigile.sim.warmup", "--callees", callees]
     assert json.loads(helper.sent)["name"] == scenario.name

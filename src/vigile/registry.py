@@ -68,6 +68,10 @@ class GamePlugin:
     """``module:function`` giving the game's compiled simulation model of a scenario (a
     :class:`vigile.sim.tally.Batched` played by a numba kernel), or None for a scenario it
     does not cover. Imported only by ``vigile simulate``, after it checked numba is installed."""
+    kernel_callees: str | None = None
+    """``module:attribute`` of the pieces of its kernel that a second process may compile into
+    numba's cache while the first builds the model (:class:`KernelCallees`: a night raid's run
+    calls functions the model's build does not); None: nothing to compile beside the model."""
     scenario_issues: str | None = None
     """``module:function`` returning the game's own issues with a scenario's parts."""
     riskmap: str | None = None
@@ -109,6 +113,41 @@ class GamePlugin:
         """The object named by one of the ``module:attribute`` fields above."""
         return load_object(what)
 
+    def callees(self) -> KernelCallees:
+        """Its :attr:`kernel_callees`, or :data:`NO_CALLEES` for a game that names none; a
+        :class:`PluginError` for an object that is not a :class:`KernelCallees`."""
+        if self.kernel_callees is None:
+            return NO_CALLEES
+        found = self.load(self.kernel_callees)
+        if not isinstance(found, KernelCallees):
+            raise PluginError(
+                f"the game plug-in {self.name!r}: kernel_callees = {self.kernel_callees!r} "
+                f"is a {type(found).__name__}, not a vigile.registry.KernelCallees"
+            )
+        return found
+
+
+class KernelCallees:
+    """Pieces of a game's compiled kernel that a second process can compile into numba's cache
+    while the first builds the model (:func:`vigile.sim.warmup.warm`, where the machine has a
+    core to spare): the plug-in's :attr:`GamePlugin.kernel_callees` names an instance. This
+    base compiles nothing (:data:`NO_CALLEES`, the default); a game's subclass says for which
+    scenarios it has pieces and compiles them. The helper process imports the object by its
+    path, so it must be importable there (a module-level instance)."""
+
+    def has_callees(self, scenario: Any) -> bool:
+        """Whether :meth:`compile_callees` has pieces to compile for ``scenario`` (a
+        :class:`vigile.scene.model.Scenario`): asked before a helper process is started."""
+        return False
+
+    def compile_callees(self, scenario: Any) -> None:
+        """Compile, into numba's cache, the pieces of the scenario's kernel (in the helper
+        process): then building the model loads them instead of compiling them."""
+
+
+NO_CALLEES = KernelCallees()
+"""A game with nothing to compile beside its model."""
+
 
 def load_object(path: str) -> Any:
     """The object at ``module:attribute``."""
@@ -145,7 +184,7 @@ def problems(plugin: GamePlugin) -> list[str]:
     found: list[str] = []
     if not plugin.name.isidentifier():
         found.append(f"{plugin.name!r} is not a game name (letters, digits, underscores)")
-    for name in ("game", "cli", "kernel", "riskmap", "scenario_issues"):
+    for name in ("game", "cli", "kernel", "kernel_callees", "riskmap", "scenario_issues"):
         value = getattr(plugin, name)
         if value and ":" not in value:
             found.append(f"{name} = {value!r} is not a 'module:attribute' path")

@@ -14,6 +14,9 @@ objects below; each has a type here that the game fills and vigile calls:
   :class:`RiskSurface`: what ``vigile riskmap`` renders and what ``vigile route`` walks
   (:func:`vigile.games.skirmish.route.safest_route` is the one safest route of every game,
   over any surface: it reads ``leg_speed`` and ``per_turn``, the surface's route hooks);
+- its compiled kernel's pieces a second process may compile while the first builds the model:
+  a :class:`KernelCallees` (:attr:`~vigile.registry.GamePlugin.kernel_callees`; none: nothing
+  to compile, :data:`~vigile.registry.NO_CALLEES`);
 - its messages (``ruleset.<name>`` and every key its events and verdicts use, never a core
   key) and its rules' statements, checked when the plug-in is registered
   (:func:`vigile.registry.checked`, :func:`vigile.io.i18n.plugin_problems`).
@@ -33,7 +36,7 @@ from vigile.awareness.vocabulary import Attitude
 from vigile.engine.events import DETECTING, Perception
 from vigile.errors import InputError
 from vigile.io.risk_view import MapBoard, RiskGrid
-from vigile.registry import GamePlugin, PluginError
+from vigile.registry import NO_CALLEES, GamePlugin, KernelCallees, PluginError
 from vigile.scene.geometry import Barriers
 from vigile.scene.model import Scenario
 
@@ -42,8 +45,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DETECTING",
+    "NO_CALLEES",
     "Game",
     "GamePlugin",
+    "KernelCallees",
     "Perception",
     "PluginError",
     "RiskMapHook",

@@ -19,7 +19,7 @@ compile out of the way of the user:
   compiled), unless a mark in the cache folder says it was done for these sources.
 
 Where the machine has a core to spare, :func:`warm` compiles in two processes: a helper
-compiles the pieces the game's kernel module names (its ``compile_callees``: the night raid's
+compiles the pieces the game's plug-in names (its ``kernel_callees``: the night raid's
 run calls four functions the model's build does not, a third of its compile) into the cache
 while :func:`warm` builds the model, so that the run's function then loads them.
 
@@ -34,7 +34,6 @@ every bundled scenario of a game with a kernel); ``--background`` lowers its pri
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import signal
 import subprocess
@@ -56,8 +55,8 @@ LOCK_NAME = "vigile-compile.lock"
 BACKGROUND = "--background"
 """The child's first argument when it compiles in the background: it lowers its priority."""
 HELPER = "--callees"
-"""The helper's first argument (:func:`_start_helper`), then the kernel module's name; the
-scenario's JSON on standard input."""
+"""The helper's first argument (:func:`_start_helper`), then the path of the plug-in's
+``kernel_callees``; the scenario's JSON on standard input."""
 NO_WARMUP = "VIGILE_NO_WARMUP"
 """An environment variable: set (to anything but empty), :func:`warm_in_background` starts
 nothing (a test suite starting many servers, a machine with no core to spare)."""
@@ -302,24 +301,22 @@ def _cores() -> int:
 
 def _start_helper(scenario: Any) -> subprocess.Popen[bytes] | None:
     """Start a process compiling, into numba's cache, the pieces of the scenario's kernel that
-    its game's kernel module names (its ``compile_callees(scenario)``, beside the plug-in's
-    ``kernel``; the skirmish raid's: what the run's function calls that the model's build does
-    not), while this process builds the model: then compiling the run's function loads them
-    from the cache. None where the module's ``has_callees(scenario)`` is false or missing (a
-    game, or a kind of scenario, with no such pieces), the kernel is compiled already, or one
-    core is all there is (the two would share it). The helper stays in this process's group:
+    its game's plug-in names (its ``kernel_callees``, a :class:`vigile.registry.KernelCallees`;
+    the skirmish raid's: what the run's function calls that the model's build does not), while
+    this process builds the model: then compiling the run's function loads them from the cache.
+    None where the game names none or its ``has_callees(scenario)`` is false (a game, or a kind
+    of scenario, with no such pieces), the kernel is compiled already, or one core is all there
+    is (the two would share it). The helper stays in this process's group:
     :func:`compile_in_child`'s Ctrl-C ends it with its parent."""
     from vigile import registry
 
     plugin = registry.get(scenario.ruleset)
-    if plugin.kernel is None or _cores() < 2 or kernel_cached(scenario.ruleset):
+    if plugin.kernel is None or plugin.kernel_callees is None or _cores() < 2:
         return None
-    module = plugin.kernel.partition(":")[0]
-    helps = getattr(importlib.import_module(module), "has_callees", None)
-    if helps is None or not helps(scenario):
+    if kernel_cached(scenario.ruleset) or not plugin.callees().has_callees(scenario):
         return None
     child = subprocess.Popen(
-        _command(HELPER, module),
+        _command(HELPER, plugin.kernel_callees),
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -331,11 +328,16 @@ def _start_helper(scenario: Any) -> subprocess.Popen[bytes] | None:
     return child
 
 
-def _help(module: str, scenario_json: bytes) -> int:
-    """The helper's work (:func:`_start_helper`): the kernel module's ``compile_callees``."""
+def _help(path: str, scenario_json: bytes) -> int:
+    """The helper's work (:func:`_start_helper`): the ``compile_callees`` of the
+    :class:`vigile.registry.KernelCallees` at ``path`` (the plug-in's ``kernel_callees``)."""
+    from vigile.registry import KernelCallees, load_object
     from vigile.scene.model import Scenario
 
-    importlib.import_module(module).compile_callees(Scenario.model_validate_json(scenario_json))
+    callees = load_object(path)
+    if not isinstance(callees, KernelCallees):
+        return 1
+    callees.compile_callees(Scenario.model_validate_json(scenario_json))
     return 0
 
 

@@ -15,6 +15,7 @@ PLUGIN = GamePlugin(
     game="vigile.games.skirmish.day:game_for",
     cli="vigile.games.skirmish.checks:CHECKS",
     kernel="vigile.games.skirmish.kernel:compiled",
+    kernel_callees="vigile.games.skirmish.kernel:CALLEES",
     scenario_issues="vigile.games.skirmish.scenario:skirmish_issues",
     riskmap="vigile.games.skirmish.riskmap:plugin_risk_map",
 )

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from vigile.registry import KernelCallees
+
 if TYPE_CHECKING:
     from vigile.scene.model import Scenario
     from vigile.sim.tally import Batched
@@ -35,24 +37,30 @@ def compiled(scenario: Scenario) -> Batched | None:
         return None
 
 
-def has_callees(scenario: Scenario) -> bool:
-    """Whether :func:`compile_callees` has pieces to compile for the scenario: a night raid's;
-    none for a day encounter (its kernel compiles in a few seconds)."""
-    return scenario.encounter is None
+class RaidCallees(KernelCallees):
+    """What a second process compiles of a night raid's kernel while the first builds the
+    model (the plug-in's ``kernel_callees``, :func:`vigile.sim.warmup.warm`); nothing for a
+    day encounter (its kernel compiles in a few seconds)."""
+
+    def has_callees(self, scenario: Scenario) -> bool:
+        """A night raid's kernel has pieces to compile; a day encounter's none."""
+        return scenario.encounter is None
+
+    def compile_callees(self, scenario: Scenario) -> None:
+        """Compile, into numba's cache, a night raid's pieces
+        (:func:`vigile.games.skirmish.kernel.raid.compile_callees`); nothing for a day
+        encounter, or a raid beyond the kernel."""
+        from vigile.errors import InputError
+
+        if not self.has_callees(scenario):
+            return
+        from vigile.games.skirmish.kernel.raid import compile_callees as raid_callees
+
+        try:
+            raid_callees(scenario)
+        except InputError:  # beyond the kernel: nothing to compile
+            return
 
 
-def compile_callees(scenario: Scenario) -> None:
-    """Compile, into numba's cache, the pieces of the scenario's kernel that a second process
-    can compile while the first builds the model (:func:`vigile.sim.warmup.warm`): a night
-    raid's (:func:`vigile.games.skirmish.kernel.raid.compile_callees`); nothing for a day
-    encounter."""
-    from vigile.errors import InputError
-
-    if not has_callees(scenario):
-        return
-    from vigile.games.skirmish.kernel.raid import compile_callees as raid_callees
-
-    try:
-        raid_callees(scenario)
-    except InputError:  # beyond the kernel: nothing to compile
-        return
+CALLEES = RaidCallees()
+"""The skirmish plug-in's ``kernel_callees``."""
