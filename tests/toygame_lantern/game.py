@@ -1,11 +1,13 @@
 """The lantern game's turn: the sneaks walk their plans (20 cm a turn fast, 10 otherwise
-[R]), then each watcher raises its lantern toward each sneak (LANT-1, LANT-2)."""
+[R]), then each watcher raises its lantern toward each sneak (LANT-1, LANT-2), as far as its
+own lantern reaches (LANT-3: the watcher's ``lantern``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from toygame_lantern.check import glimpse_check
+from toygame_lantern.fields import reach_of
 from vigile.awareness.ladder import AwarenessState
 from vigile.awareness.vocabulary import Attitude
 from vigile.dice.source import FaceSource
@@ -69,6 +71,7 @@ class LanternGame(Game):
                     distance=distance(watcher.at, sneak.at),
                     in_sight=self.board.sees(watcher.at, sneak.at),
                     fast=sneak.moved_as is Attitude.FAST,
+                    reach=reach_of(watcher.actor),
                 )
                 self.emit(
                     "sight", "lantern.glimpse.event", actor=watcher, target=sneak, verdict=verdict

@@ -1,5 +1,6 @@
 """The lantern game's exact risk map: the chance that a sneak on a cell, moving ``half`` or
-``fast``, is glimpsed in one turn by at least one lantern, by the game's rule function."""
+``fast``, is glimpsed in one turn by at least one lantern, each as far as its watcher's own
+``lantern`` reach (LANT-3), by the game's rule function."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from toygame_lantern.check import glimpse_check
+from toygame_lantern.fields import reach_of
 from toygame_lantern.game import move_rate
 from vigile.awareness.vocabulary import Attitude
 from vigile.engine.board import Board, distance
@@ -68,6 +70,7 @@ class LanternMap:
                     distance=distance(at, (x, y)),
                     in_sight=self.board.play.sees(at, (x, y)),
                     fast=self.attitude is Attitude.FAST,
+                    reach=reach_of(watcher),
                 ).chance
             )
         return 1 - missed
