@@ -72,15 +72,15 @@ def test_the_bound_is_under_the_poll() -> None:
 
 
 def test_a_store_hears_another_stores_writes_and_not_its_own(pg_url: str) -> None:
-    heard: queue.Queue[str | None] = queue.Queue()
+    heard: queue.Queue[tuple[str | None, int]] = queue.Queue()
     with Store(pg_url) as writer, Store(pg_url) as reader:
-        listener = reader.listen(heard.put)
+        listener = reader.listen(lambda encounter, seq: heard.put((encounter, seq)))
         assert listener is not None
         deadline = time.monotonic() + WAIT_S
         while not listener.connected:
             assert time.monotonic() < deadline
             time.sleep(0.02)
-        assert heard.get(timeout=WAIT_S) is None  # connected: "look at everything"
+        assert heard.get(timeout=WAIT_S) == (None, 0)  # connected: "look at everything"
         own = reader.create_encounter(
             name="own", ruleset="skirmish", source="a.yaml", scenario="x: 1",
             scenario_format="yaml", seed=1, dice="rolled",
@@ -95,19 +95,19 @@ def test_a_store_hears_another_stores_writes_and_not_its_own(pg_url: str) -> Non
         writer.archive(other.id)
         # Delivered in commit order: had the reader heard its own write, it would come first.
         # (Other tests may write to the same database meanwhile: their encounters are not ours.)
-        ours: list[str | None] = []
+        ours: list[tuple[str | None, int]] = []
         while len(ours) < 3:
             found = heard.get(timeout=WAIT_S)
-            if found in (own.id, other.id):
+            if found[0] in (own.id, other.id):
                 ours.append(found)
-        assert ours == [other.id] * 3
+        assert ours == [(other.id, 1), (other.id, 2), (other.id, 0)]  # each record; the archive
         listener.stop()
         assert not listener.connected
 
 
 def test_sqlite_tells_nothing_its_readers_look(tmp_path: Any) -> None:
     with Store(f"sqlite:///{tmp_path / 'v.db'}") as store:
-        assert store.listen(lambda _id: None) is None
+        assert store.listen(lambda _id, _seq: None) is None
 
 
 def test_a_write_in_one_server_reaches_a_stream_in_another(pg_url: str) -> None:

@@ -66,11 +66,11 @@ def test_one_look_per_write_whatever_the_number_of_streams(
     busy = [0]
     look = sse.Channel._look
 
-    def counted(self: sse.Channel, feeds: list[sse.Feed], fresh: bool) -> Any:
+    def counted(self: sse.Channel, feeds: list[sse.Feed], fresh: bool, told: int = 0) -> Any:
         looks.append(len(feeds))
         busy[0] += 1
         try:
-            return look(self, feeds, fresh)
+            return look(self, feeds, fresh, told)
         finally:
             busy[0] -= 1
 
@@ -149,3 +149,40 @@ def test_a_stream_kept_open_through_undos_tells_what_a_fresh_view_holds(store: S
                 assert number == len(told[viewer])
             assert told[viewer] == fresh_events(encounter, *viewer), (viewer, step)
     assert undos == 3
+
+
+def test_a_write_heard_from_another_process_is_read_without_asking_its_number(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another process's write, as LISTEN/NOTIFY tells it (the encounter and the record's
+    # number): the channel reads the records after its cached game, and never asks the
+    # database for the last record's number, which the news gave.
+    encounter = night_raid(store)
+    other = Encounter(store, encounter.id)  # the other process's copy of the encounter
+    other.state()  # (its game cached, as a process that serves it has)
+    asked: list[str] = []
+    last_seq = store.last_seq
+
+    def counted(encounter_id: str) -> int:
+        asked.append(encounter_id)
+        return last_seq(encounter_id)
+
+    async def play() -> None:
+        hub = Hub(poll_s=600.0)  # no poll during the test: the news alone
+        streams = [stream(Subscriber(encounter, "player", "Kage", Lang.EN), store, hub, None)]
+        streams.append(stream(Subscriber(encounter, "gm", None, Lang.EN), store, hub, None))
+        firsts = [parsed(await anext(s)) for s in streams]
+        await asyncio.sleep(0.2)  # the looks the first views asked for are over
+        monkeypatch.setattr(store, "last_seq", counted)
+        played = await asyncio.to_thread(other.act, GRAPPLE)
+        hub._heard(encounter.id, played.record.seq)
+        kage = parsed(await asyncio.wait_for(anext(streams[0]), 5))
+        gm = parsed(await asyncio.wait_for(anext(streams[1]), 5))
+        assert kage[:2] == ("events", firsts[0][1] + 1)  # Kage's own throw (LP-5)
+        assert gm[:2] == ("events", played.record.seq)
+        first, end = other.state().spans[played.record.seq]
+        assert len(gm[2]["events"]) == end - first > 0  # the record's every event
+        hub.close()
+
+    asyncio.run(play())
+    assert asked == []

@@ -610,15 +610,20 @@ class Encounter:
         Without a cached game, the latest checkpoint is the start; a replay of more than
         :attr:`every` records leaves checkpoints behind it."""
         with self._lock:
-            cached = self._replayed
-            if at_least is not None and cached is not None and cached.seq >= at_least:
-                return cached
-            last = self.store.last_seq(self.id)
             replayed = self._replayed
+            if at_least is not None and replayed is not None and replayed.seq >= at_least:
+                return replayed
             if replayed is None:
+                last = self.store.last_seq(self.id)
                 replayed = self._cold(last)
-            if replayed.seq < last:
+                records = (
+                    list(self.store.records(self.id, after=replayed.seq))
+                    if replayed.seq < last
+                    else []
+                )
+            else:  # the records after the cached game's, if any: one question, not two
                 records = list(self.store.records(self.id, after=replayed.seq))
+            if records:
                 # a few records another process wrote (and checkpointed as it wrote them): no
                 # snapshot of our own; a long replay (a restart, a cold cache) leaves them
                 pending: list[_Snapshot] | None = (

@@ -7,9 +7,9 @@ can be read. ``ORIGIN`` is the writing :class:`~vigile.store.Store`'s own random
 a process does not hear its own writes (it woke its streams itself).
 
 A :class:`Listener` holds one connection of its own (out of the engine's pool) in a thread,
-and passes each encounter heard to its callback; on (re)connecting it passes None ("anything
-may have been written while nobody listened"). A lost connection is opened again after
-:data:`RETRY_S`; :meth:`Listener.stop` ends it within :data:`WAIT_S`.
+and passes each encounter heard, with the record's number, to its callback; on (re)connecting
+it passes None ("anything may have been written while nobody listened"). A lost connection
+is opened again after :data:`RETRY_S`; :meth:`Listener.stop` ends it within :data:`WAIT_S`.
 
 SQLite has no such news: its readers look at the log now and then.
 """
@@ -42,7 +42,9 @@ def payload(encounter_id: str, seq: int, origin: str) -> str:
 class Listener:
     """One connection listening on :data:`CHANNEL`, in a daemon thread."""
 
-    def __init__(self, engine: Engine, origin: str, heard: Callable[[str | None], None]) -> None:
+    def __init__(
+        self, engine: Engine, origin: str, heard: Callable[[str | None, int], None]
+    ) -> None:
         self._engine = engine
         self._origin = origin
         self._heard = heard
@@ -78,12 +80,12 @@ class Listener:
             connection.autocommit = True
             connection.execute(f"LISTEN {CHANNEL}")
             self.connected = True
-            self._heard(None)
+            self._heard(None, 0)
             while not self._stop.is_set():
                 for note in connection.notifies(timeout=WAIT_S):
                     parts = str(note.payload).split(" ")
-                    if len(parts) == 3 and parts[2] != self._origin:
-                        self._heard(parts[0])
+                    if len(parts) == 3 and parts[2] != self._origin and parts[1].isdigit():
+                        self._heard(parts[0], int(parts[1]))
         finally:
             self.connected = False
             with suppress(Exception):

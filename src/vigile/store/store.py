@@ -200,11 +200,12 @@ class Store:
         self._listeners.clear()
         self._engine.dispose()
 
-    def listen(self, heard: Callable[[str | None], None]) -> Listener | None:
+    def listen(self, heard: Callable[[str | None, int], None]) -> Listener | None:
         """Hear the records other processes write as they commit (:mod:`.notify`): ``heard``
-        gets each one's encounter id, from a thread of its own (None: anything may have been
-        written, e.g. on connecting). None where the database tells of no write (SQLite): its
-        readers must look now and then. Stopped by :meth:`Listener.stop` or :meth:`close`."""
+        gets each one's encounter id and number (0: an archive), from a thread of its own
+        (None, 0: anything may have been written, e.g. on connecting). None where the database
+        tells of no write (SQLite): its readers must look now and then. Stopped by
+        :meth:`Listener.stop` or :meth:`close`."""
         if not self._notifies:
             return None
         listener = Listener(self._engine, self._origin, heard)

@@ -179,19 +179,22 @@ class Hub:
                 if not found:
                     del self._channels[channel.encounter.id]
 
-    def notify(self, encounter_id: str, *, fresh: bool = False) -> None:
+    def notify(self, encounter_id: str, *, fresh: bool = False, told: int = 0) -> None:
         """Wake the streams of one encounter: after a write of this process (its cached game
-        holds the record), or, ``fresh``, after another's (the database is asked)."""
+        holds the record), or, ``fresh``, after another's (the database is asked), or after
+        another's whose record ``told`` the database said was written (LISTEN/NOTIFY: the
+        records are read, the last one is not asked)."""
         with self._lock:
             channels = list(self._channels.get(encounter_id, ()))
         for channel in channels:
-            channel.wake_threadsafe(fresh=fresh)
+            channel.wake_threadsafe(fresh=fresh, told=told)
 
-    def _heard(self, encounter_id: str | None) -> None:
-        """The listener's news: a write of another process (None: anything may have been
-        written, the listener was not listening)."""
+    def _heard(self, encounter_id: str | None, seq: int = 0) -> None:
+        """The listener's news: record ``seq`` of an encounter written by another process (0:
+        an archive, the database is asked); None: anything may have been written, the
+        listener was not listening."""
         if encounter_id is not None:
-            self.notify(encounter_id, fresh=True)
+            self.notify(encounter_id, fresh=seq <= 0, told=seq)
             return
         with self._lock:
             channels = [c for found in self._channels.values() for c in found]
@@ -253,6 +256,8 @@ class Channel:
         self.ended = False
         self._wake = asyncio.Event()
         self._fresh = True
+        self._told = 0
+        """The last record another process was heard writing since the last look (0: none)."""
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -267,14 +272,16 @@ class Channel:
         if not self.feeds:
             self._wake.set()  # the channel ends
 
-    def wake(self, *, fresh: bool) -> None:
-        """Look at the encounter again (call from the loop); ``fresh``: ask the database."""
+    def wake(self, *, fresh: bool, told: int = 0) -> None:
+        """Look at the encounter again (call from the loop); ``fresh``: ask the database for
+        its last record; ``told``: a record the database said another process wrote."""
         self._fresh = self._fresh or fresh
+        self._told = max(self._told, told)
         self._wake.set()
 
-    def wake_threadsafe(self, *, fresh: bool) -> None:
+    def wake_threadsafe(self, *, fresh: bool, told: int = 0) -> None:
         with suppress(RuntimeError):  # the loop is closed: the server is stopping
-            self.loop.call_soon_threadsafe(partial(self.wake, fresh=fresh))
+            self.loop.call_soon_threadsafe(partial(self.wake, fresh=fresh, told=told))
 
     async def _run(self) -> None:
         try:
@@ -288,6 +295,7 @@ class Channel:
                     break
                 self._wake.clear()
                 fresh, self._fresh = self._fresh, False
+                told, self._told = self._told, 0
                 looked = []
                 for feed in self.feeds:
                     if feed.sent is None or feed.error is not None:
@@ -299,7 +307,7 @@ class Channel:
                 if not looked:
                     continue
                 try:
-                    found = await run_in_threadpool(self._look, looked, fresh)
+                    found = await run_in_threadpool(self._look, looked, fresh, told)
                 except Exception as error:  # the encounter cannot be read: end its streams
                     for feed in self.feeds:
                         feed.fail(error)
@@ -318,11 +326,12 @@ class Channel:
                 feed.end()
 
     def _look(
-        self, feeds: list[Feed], fresh: bool
+        self, feeds: list[Feed], fresh: bool, told: int = 0
     ) -> list[tuple[list[bytes] | BaseException, int, bool]]:
         """Each feed's new frames (in a worker thread): the encounter's last record asked
-        once (``fresh``), or the game this process caches."""
-        last = self.store.last_seq(self.encounter.id) if fresh else None
+        once (``fresh``), or the record another process was heard writing (``told``), or the
+        game this process caches."""
+        last = self.store.last_seq(self.encounter.id) if fresh else (told or None)
         found: list[tuple[list[bytes] | BaseException, int, bool]] = []
         for feed in feeds:
             assert feed.sent is not None
