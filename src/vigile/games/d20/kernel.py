@@ -34,13 +34,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
 from vigile.sim.kernel.blocks import Blocks, heat_scale, record_detections, record_end, tally
-from vigile.sim.kernel.dice import draw
+from vigile.sim.kernel.dice import C_POS, C_STATUS, draw, face
 from vigile.sim.kernel.geometry import (
+    NOBODY,
     ZERO,
     compiled,
     crossings,
@@ -69,8 +70,8 @@ WX, WY, WMOVED, WSHIFT, WSPEED, WSOFT, WLIQ, WINSIDE, DOOR_OPS, OP_START = range
 GSX, GSY, GMOVE, GALERT0, GASLEEP, GDISTR, GSENSES, NAMED, ENDINGS = range(24, 33)
 WNOISY, WFOUGHT, WCOVER, WLOST, ISX, ISY = range(33, 39)
 DOOR_NEXT, LIGHT_X, LIGHT_Y, LIGHT_R, CARRIED, CARRIED_R, LIGHT_N = range(39, 46)
-DARK, DARK_TO, DARK_RANGE, IETH, IINV0, GETH, BLOW, REACH, OP_AT = range(46, 55)
-GAME = 55
+DARK, DARK_TO, DARK_RANGE, IETH, IINV0, GETH, BLOW, REACH, OP_AT, GAC = range(46, 56)
+GAME = 56
 """The first index of a game's own arrays."""
 PREFIX = [
     "x1",
@@ -126,10 +127,12 @@ PREFIX = [
     "blow",
     "walk_reach",
     "walk_op_at",
+    "guard_ac",
 ]
 """The names of the model's arrays ``X1`` … ``OP_AT`` (after ``FL`` and ``IN``). ``REACH[i]``:
 how far intruder i's blow reaches, in melee and shooting (``Game.blow_reach``, LP-7);
-``OP_AT[k]``: the point the k-th op aims at (an attack on a named square's), else 0."""
+``OP_AT[k]``: the point the k-th op aims at (an attack on a named square's), else 0; ``GAC[g]``:
+defender g has an ``ac`` (an intruder's blow on it rolls a d20)."""
 # BLOW: the house rules of a blow (LP-7 [R])
 B_ENDS, B_NO_AC = range(2)
 # FL: the floats every game has first
@@ -153,7 +156,8 @@ round, fought this round (DD-5, DD-20)."""
 STATE = 24
 """The first index of a game's own state arrays."""
 # SC
-S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_HEAT, S_DOORS, S_ALARM_BY = range(9)
+S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_HEAT, S_DOORS, S_ALARM_BY, S_START = range(10)
+"""``S_START``: the run's first uniform (where the stream goes back to when it stops early)."""
 OP_DOOR, OP_VANISH, OP_STRIKE, OP_SQUARE, OP_SNIPE, OP_KILL, OP_APPEAR = range(7)
 """What an intruder does on its walk (:func:`schedule`'s ops: kind and three numbers)."""
 MOST_DOOR_STATES = 1024
@@ -446,13 +450,15 @@ def objective(M: Arrays, W: Arrays, t: int) -> None:
 
 
 @internal
-def start_run(M: Arrays, W: Arrays) -> None:
+def start_run(M: Arrays, W: Arrays, ctx: np.ndarray) -> None:
     """A run's state at its start (``D20Game.__init__``): the defenders where the scenario
-    puts them, knowing nothing; every intruder free; the doors as they stand."""
+    puts them, knowing nothing; every intruder free; the doors as they stand; the stream's
+    place kept (:func:`kept`)."""
     sc = W[SC]
     for k in range(sc.shape[0]):
         sc[k] = 0
     sc[S_DOORS] = M[IN][I_DOORS0]
+    sc[S_START] = ctx[C_POS]
     for g in range(M[IN][I_G]):
         W[GX][g] = M[GSX][g]
         W[GY][g] = M[GSY][g]
@@ -480,12 +486,134 @@ def door(M: Arrays, W: Arrays, k: int, is_open: int) -> None:
 
 
 @internal
-def begin_walk(M: Arrays, W: Arrays, t: int, i: int) -> None:
-    """Intruder i's walk in round t begins: it has spoken this round as far as its plan's words
-    say (the schedule's); a blow or a kill adds to it when its victim is still alive and in
-    reach (:func:`strike_lands`), an attack on a square when in reach (:func:`square_lands`)."""
+def begin_round(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+    """Round t + 1 begins: no defender has walked yet; step 1, the patrols."""
+    W[SC][S_TURN] = t + 1
+    for g in range(M[IN][I_G]):
+        W[WALKED][g] = 0.0
+    patrols(M, W, uniforms, ctx)
+
+
+@internal
+def round_over(M: Arrays, W: Arrays, t: int, ctx: np.ndarray) -> bool:
+    """The round's last step, the objective, while the game goes on; True when the run is over,
+    or stopped (the stream ran out: :func:`kept`)."""
+    sc = W[SC]
+    if sc[S_OUTCOME] == 0:
+        objective(M, W, t)
+    return bool(ctx[C_STATUS] or sc[S_OUTCOME])
+
+
+@internal
+def walk_to(M: Arrays, W: Arrays, t: int, i: int, lost: np.ndarray, state: int, pin: int) -> None:
+    """Living intruder i where its plan takes it in round t (``D20Game._walk``). It has spoken
+    as far as its plan's words say (the schedule's; a blow or a kill adds to it when its victim
+    is still alive and in reach, :func:`strike_lands`, an attack on a square when in reach,
+    :func:`square_lands`). Moved to another square, each defender that located it only for
+    the moment (``W[PIN]``: the rule that pinned it) keeps what ``lost[rule]`` leaves
+    (``_unpin``, LP-2), and, visible, each whose darkvision does not reach it keeps what
+    ``state`` and ``pin`` say (:func:`into_the_dark`)."""
     W[NOISY][i] = M[WNOISY][t, i]
     W[FOUGHT][i] = M[WFOUGHT][t, i]
+    W[IX][i] = M[WX][t, i]
+    W[IY][i] = M[WY][t, i]
+    if not M[WSHIFT][t, i]:
+        return
+    for g in range(M[IN][I_G]):
+        rule = W[PIN][g, i]
+        if rule > 0:
+            W[PIN][g, i] = 0
+            if W[AWARE][g, i] == LOCATION:
+                W[AWARE][g, i] = lost[rule]
+    into_the_dark(M, W, i, state, pin)
+
+
+@internal
+def act(
+    M: Arrays,
+    W: Arrays,
+    i: int,
+    k: int,
+    state: int,
+    pin: int,
+    uniforms: np.ndarray,
+    ctx: np.ndarray,
+) -> int:
+    """Intruder i's op k as every d20 game plays it (``D20Game.act``): a door opened or closed,
+    invisibility cast or ended (``state``, ``pin``: :func:`set_invisible`), a kill, a blow
+    (:func:`strike_lands`; the attack roll's d20 on a defender with an ``ac``: hit or miss,
+    the victim learns of the blow, and nothing the kernel keeps depends on it). Returns the
+    defender a blow landed on (its game says what it learns), else :data:`NOBODY`; a game's
+    own op does nothing here."""
+    ops = M[DOOR_OPS]
+    kind, a, b = ops[k, 0], ops[k, 1], ops[k, 2]
+    if kind == OP_DOOR:
+        door(M, W, a, b)
+    elif kind == OP_VANISH:
+        set_invisible(M, W, i, INVISIBLE, state, pin)
+    elif kind == OP_APPEAR:
+        set_invisible(M, W, i, VISIBLE, state, pin)
+    elif kind == OP_STRIKE:
+        if strike_lands(M, W, i, a, b):
+            if M[GAC][a]:
+                face(20, uniforms, ctx)
+            return int(a)
+    elif kind == OP_KILL and strike_lands(M, W, i, a, b):
+        W[GALIVE][a] = 0
+    return NOBODY
+
+
+@internal
+def most_known(M: Arrays, W: Arrays, g: int) -> tuple[int, int]:
+    """The living intruder defender g knows most about (the first of those it knows as much
+    about), and its rank on the ladder (``D20Game._defend``); :data:`NOBODY` for none."""
+    target = NOBODY
+    best = UNAWARE
+    for i in range(M[IN][I_I]):
+        if W[IALIVE][i] and W[AWARE][g, i] > best:
+            best = W[AWARE][g, i]
+            target = i
+    return target, best
+
+
+@internal
+def closes_on(M: Arrays, W: Arrays, g: int, i: int, best: int) -> bool:
+    """Defender g, which located intruder i (``best``: observed or a square), closes in on it
+    (``D20Game._defend``): on where it stands if observed, else on its square's centre. True
+    when it may strike: i not ethereal (not physically there, DD-17 [engine]), in the next
+    square and in a line of sight."""
+    if M[IETH][i]:
+        return False
+    if best == OBSERVED:
+        px, py = W[IX][i], W[IY][i]
+    else:
+        px, py = centre(square_of(W[IX][i])), centre(square_of(W[IY][i]))
+    close_in(M, W, g, px, py)
+    x, y = W[GX][g], W[GY][g]
+    return adjacent(x, y, W[IX][i], W[IY][i]) and line_of_sight(M, W, x, y, W[IX][i], W[IY][i])
+
+
+@internal
+def blow_hits(
+    M: Arrays, has_ac: int, hits: np.ndarray, uniforms: np.ndarray, ctx: np.ndarray
+) -> bool:
+    """A defender's attack roll (``D20Game._roll_to_hit``): against an intruder with an ``ac``
+    its d20, read in ``hits`` (the game's table of the faces that hit); without, no roll
+    (:func:`no_roll_hits`)."""
+    if has_ac:
+        return bool(hits[face(20, uniforms, ctx) - 1])
+    return no_roll_hits(M)
+
+
+@internal
+def spared(dice: int, spares: np.ndarray, uniforms: np.ndarray, ctx: np.ndarray) -> bool:
+    """The miss chance's ``dice`` d100s, all rolled: the blow lands when one of them
+    ``spares`` it (the game's table by face)."""
+    landed = False
+    for _ in range(dice):
+        if spares[face(100, uniforms, ctx) - 1]:
+            landed = True
+    return landed
 
 
 @internal
@@ -695,34 +823,47 @@ def end_run(M: Arrays, W: Arrays) -> None:
             sc[S_END] = sc[S_TURN]
 
 
+class Outputs(NamedTuple):
+    """What each run's end is recorded into (:func:`kept`), by run: how it ended, the tally's
+    code (:data:`vigile.sim.tally.CODE`); the turn it ended; the turn of its first detection
+    (0: none); ``pairs[r, g, i]``: defender g located or saw intruder i; the intruders still
+    free, the defenders on alert, and what each defender knew of each intruder (its rank on
+    the ladder) at the end; and the heat grid of where the detections were (``heat_scale``:
+    its cells per unit, :func:`vigile.sim.kernel.blocks.heat_scale`)."""
+
+    outcome: np.ndarray
+    end: np.ndarray
+    first_seen: np.ndarray
+    pairs: np.ndarray
+    alive: np.ndarray
+    alert: np.ndarray
+    aware: np.ndarray
+    heat: np.ndarray
+    heat_scale: np.ndarray
+
+
 @internal
-def record_run(
-    M: Arrays,
-    W: Arrays,
-    r: int,
-    outcome: np.ndarray,
-    end: np.ndarray,
-    first_seen: np.ndarray,
-    pairs: np.ndarray,
-    alive: np.ndarray,
-    alert: np.ndarray,
-    aware: np.ndarray,
-    heat: np.ndarray,
-    heat_scale: np.ndarray,
-) -> None:
-    """Run r's end into the outputs (``KernelRound.trace``, ``play``): the ending and the
+def kept(M: Arrays, W: Arrays, r: int, ctx: np.ndarray, out: Outputs) -> bool:
+    """Run r, played, recorded into ``out`` (``KernelRound.trace``, ``play``): the ending and the
     detections as every kernel records them (:mod:`vigile.sim.kernel.blocks`; the ending is
-    kept one up in ``S_OUTCOME``, 0 while the run goes on), then the intruders free, the
-    defenders on alert, and what each defender knew of each intruder."""
+    kept one up in ``S_OUTCOME``), then the intruders free, the defenders on alert, and what
+    each defender knew of each intruder. A run that stopped early (``ctx[C_STATUS]``: the
+    stream ran out) is not: the stream goes back to its first uniform, and False. A run that
+    reached the round limit ends there first (:func:`end_run`)."""
     sc = W[SC]
-    record_end(r, sc[S_OUTCOME] - 1, sc[S_END], sc[S_FIRST], outcome, end, first_seen)
+    if ctx[C_STATUS]:
+        ctx[C_POS] = sc[S_START]
+        return False
+    end_run(M, W)
+    record_end(r, sc[S_OUTCOME] - 1, sc[S_END], sc[S_FIRST], out.outcome, out.end, out.first_seen)
     for i in range(M[IN][I_I]):
-        alive[r, i] = W[IALIVE][i]
+        out.alive[r, i] = W[IALIVE][i]
     for g in range(M[IN][I_G]):
-        alert[r, g] = W[GALERT][g]
+        out.alert[r, g] = W[GALERT][g]
         for i in range(M[IN][I_I]):
-            aware[r, g, i] = W[AWARE][g, i]
-    record_detections(r, W[PAIRS], sc[S_HEAT], W[HX], W[HY], pairs, heat, heat_scale)
+            out.aware[r, g, i] = W[AWARE][g, i]
+    record_detections(r, W[PAIRS], sc[S_HEAT], W[HX], W[HY], out.pairs, out.heat, out.heat_scale)
+    return True
 
 
 # -------------------------------------------------------------------- the Python half
@@ -755,6 +896,24 @@ class Runs:
     heat: Array
 
 
+@dataclass
+class Model:
+    """A d20 scenario prepared for its game's kernel: the defenders' and intruders' names, the
+    arrays by name (:func:`prefix`'s, then the game's tables), the floats and ints (``FL``,
+    ``IN``: the shared ones first)."""
+
+    scenario: Any
+    defenders: list[str]
+    intruders: list[str]
+    arrays: dict[str, Array]
+    floats: Array
+    ints: Array
+
+    @property
+    def turns(self) -> int:
+        return int(self.scenario.turns)
+
+
 class KernelRound:
     """A d20 game's compiled model of a scenario (:class:`vigile.sim.tally.Batched`): ``play``
     plays runs from a generator's uniforms, drawn in chunks (a run that reaches the end of a
@@ -762,30 +921,39 @@ class KernelRound:
     only on its generator); :meth:`trace` plays given uniforms run by run (the exact tests).
     Both by the driver every kernel shares (:class:`vigile.sim.kernel.blocks.Blocks`: the
     stream's end is a d20 run's only stop).
-    ``model``: the game's tables (``defenders``, ``intruders``, ``floats``, ``turns``); ``m``:
-    the kernel's model; ``state``: makes a run's working arrays, afresh for each call (so that
-    calls on several threads share nothing they write); ``play``: the game's ``play_runs``."""
+    ``model``: the game's tables; ``tables``: the names of the game's own arrays, in the order
+    the kernel reads them after :data:`PREFIX`'s; ``extra``: the game's own working arrays of
+    a run for (defenders, intruders), made afresh for each call (so that calls on several
+    threads share nothing they write); ``play``: the game's ``play_runs``."""
 
     def __init__(
         self,
-        model: Any,
-        m: tuple[Array, ...],
-        state: Callable[[], tuple[Array, ...]],
+        model: Model,
+        tables: list[str],
+        extra: Callable[[int, int], tuple[Array, ...]],
         play: Any,
     ) -> None:
         self.model = model
-        self._m = m
-        self._state = state
+        a = model.arrays
+        self._m = (model.floats, model.ints, *(a[n] for n in PREFIX), *(a[n] for n in tables))
+        self._extra = extra
         self._blocks = Blocks(play, CHUNK)
 
     @property
     def turns(self) -> int:
-        return int(self.model.turns)
+        return self.model.turns
 
-    def _outputs(self, runs: int) -> tuple[Array, ...]:
+    def _state(self) -> tuple[Array, ...]:
         n_g = max(1, len(self.model.defenders))
         n_i = max(1, len(self.model.intruders))
-        return (
+        every_wall = self.model.arrays["every_wall"]
+        return state(n_g, n_i, int(self.model.ints[I_M]), every_wall, self._extra(n_g, n_i))
+
+    def _outputs(self, runs: int) -> Outputs:
+        n_g = max(1, len(self.model.defenders))
+        n_i = max(1, len(self.model.intruders))
+        floats = self.model.floats
+        return Outputs(
             np.zeros(runs, np.int64),
             np.zeros(runs, np.int64),
             np.zeros(runs, np.int64),
@@ -794,29 +962,32 @@ class KernelRound:
             np.zeros((runs, n_g), np.int64),
             np.zeros((runs, n_g, n_i), np.int64),
             np.zeros((HEAT_BINS, HEAT_BINS), np.int64),
+            heat_scale(floats[F_W], floats[F_H]),
         )
-
-    def _heat_scale(self) -> Array:
-        floats = self.model.floats
-        return heat_scale(floats[0], floats[1])
 
     def play(self, runs: int, rng: np.random.Generator) -> Tally:
         """Play ``runs`` runs from ``rng``'s uniforms and tally them."""
-        outputs = self._outputs(runs)
-        outcome, _, first, pairs, _, _, _, heat = outputs
-        lead = (self._m, self._state())
-        self._blocks.play(runs, rng, lead, (*outputs, self._heat_scale()))
+        out = self._outputs(runs)
+        self._blocks.play(runs, rng, (self._m, self._state()), (out,))
         guards = len(self.model.defenders)
-        return tally(self.turns, guards, outcome, first, pairs, heat)
+        return tally(self.turns, guards, out.outcome, out.first_seen, out.pairs, out.heat)
 
     def trace(self, uniforms: Array, runs: int) -> Runs:
         """Play ``runs`` runs one after the other from the given uniforms (they must be
         enough); every run's end, and the uniforms each drew."""
-        outputs = self._outputs(runs)
-        lead = (self._m, self._state())
-        used = self._blocks.trace(uniforms, runs, lead, (*outputs, self._heat_scale()))
-        outcome, end, first, pairs, alive, alert, aware, heat = outputs
-        return Runs(outcome, end, first, pairs, alive, alert, aware, used, heat)
+        out = self._outputs(runs)
+        used = self._blocks.trace(uniforms, runs, (self._m, self._state()), (out,))
+        return Runs(
+            out.outcome,
+            out.end,
+            out.first_seen,
+            out.pairs,
+            out.alive,
+            out.alert,
+            out.aware,
+            used,
+            out.heat,
+        )
 
 
 class NotCovered(Exception):
@@ -908,6 +1079,58 @@ def schedule(scenario: Any, game: Any, act: Act, surfaces: bool = True) -> dict[
     reach = [[game.blow_reach(w, ranged=False), game.blow_reach(w, ranged=True)] for w in intruders]
     out["reach"] = np.array(reach or [[0.0, 0.0]], np.float64)
     return out
+
+
+def record_action(game: Any, walker: Any, action: object, record: Record) -> bool:
+    """Record what every d20 kernel plays of an intruder's action as an op (:func:`act`): a
+    door opened or closed (on the game's board too, so that its walk goes on as the engine's),
+    invisibility cast or ended, a blow or a kill at a defender (:class:`NotCovered` at anyone
+    else). False for any other action: the game's own, or one it does not play."""
+    from vigile.games.d20.actions import CastInvisibility, EndInvisibility
+    from vigile.scene.actors import Side
+    from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Strike
+
+    defenders = [a.name for a in game.scenario.actors if a.side is Side.DEFENDERS]
+    if isinstance(action, OpenDoor | CloseDoor):
+        doors = [w.name for w in game.scenario.walls if w.name]
+        is_open = isinstance(action, OpenDoor)
+        record(OP_DOOR, doors.index(action.door), int(is_open), 0)
+        game.board.set_door(action.door, is_open)
+    elif isinstance(action, CastInvisibility | EndInvisibility):
+        on = isinstance(action, CastInvisibility)
+        record(OP_VANISH if on else OP_APPEAR, 0, 0, 0)
+        walker.invisible = on
+    elif isinstance(action, Strike | Kill):
+        if action.target not in defenders:
+            raise NotCovered(f"{walker.name} strikes {action.target}, not a defender")
+        op = OP_STRIKE if isinstance(action, Strike) else OP_KILL
+        record(op, defenders.index(action.target), int(action.ranged), 0)
+    else:
+        return False
+    return True
+
+
+def uncovered(
+    scenario: Any, ruleset: str, title: str, schedule: Callable[[], dict[str, Array]]
+) -> str | None:
+    """Why no d20 kernel plays ``scenario`` (None: they may): not the game's ``ruleset``
+    (``title``: its name), hit points (LP-7: the engine counts them), barriers whose sight and
+    movement disagree (:func:`see_through`), or doors that can stand in too many ways in a run
+    (:func:`door_states` of its ``schedule``)."""
+    from vigile.games.d20.fields import d20_actors
+
+    if scenario.ruleset != ruleset:
+        return f"not a {title} scenario"
+    if any(a.bonuses is not None and a.bonuses.hp is not None for a in d20_actors(scenario)):
+        return "hit points (LP-7): the engine counts them"
+    barriers = see_through(scenario, scenario.rules())
+    if barriers is not None:
+        return barriers
+    try:
+        door_states(scenario, schedule())
+    except NotCovered as error:
+        return str(error)
+    return None
 
 
 def _inside(scenario: Any, at: tuple[float, float]) -> bool:
@@ -1053,6 +1276,10 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
         "intruder_ethereal": np.array([int(a.ethereal) for a in intruders] or [0], np.int64),
         "intruder_invisible": np.array([int(a.invisible) for a in intruders] or [0], np.int64),
         "guard_ethereal": np.array([int(a.ethereal) for a in defenders] or [0], np.int64),
+        "guard_ac": np.array(
+            [int(a.bonuses is not None and a.bonuses.ac is not None) for a in defenders] or [0],
+            np.int64,
+        ),
         "blow": np.array(
             [int(rules.flag("blow.ends_encounter")), int(rules.flag("blow.hits_without_ac"))],
             np.int64,

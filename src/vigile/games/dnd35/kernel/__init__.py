@@ -13,52 +13,34 @@ when a model is built.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from vigile.games.d20 import kernel as d20
 from vigile.scene.model import Scenario
 
-if TYPE_CHECKING:
-    from vigile.games.dnd35.kernel.tables import D20Model
-
-
 Array = np.ndarray[Any, Any]
 
 
-def model_tuple(model: D20Model) -> tuple[Array, ...]:
-    """The model as the kernel reads it: the shared arrays
-    (:data:`vigile.games.d20.kernel.PREFIX`), then the game's (:data:`~.play.MODEL`)."""
-    from vigile.games.d20.kernel import PREFIX
-    from vigile.games.dnd35.kernel.play import MODEL
-
-    a = model.arrays
-    return (model.floats, model.ints, *(a[n] for n in PREFIX), *(a[n] for n in MODEL))
-
-
-def state_tuple(model: D20Model) -> tuple[Array, ...]:
-    """A run's working arrays (reset by the kernel at each run)."""
-    from vigile.games.d20.kernel import state
-
-    n_g = max(1, len(model.defenders))
-    n_i = max(1, len(model.intruders))
-    extra = (
+def extra_state(n_g: int, n_i: int) -> tuple[Array, ...]:
+    """A run's D&D 3.5 working arrays (:data:`~.play.FLOUR_LEFT` … :data:`~.play.DARKS`), for
+    ``n_g`` defenders and ``n_i`` intruders."""
+    return (
         np.zeros(n_g, np.int64),
         np.zeros(n_i, np.int64),
         np.zeros(n_g, np.int64),
         np.zeros(n_g, np.int64),
     )
-    return state(n_g, n_i, int(model.ints[3]), model.arrays["every_wall"], extra)
 
 
 class KernelRound(d20.KernelRound):
     """The D&D 3.5 plug-in's compiled model of a scenario (:class:`vigile.sim.tally.Batched`)."""
 
-    def __init__(self, model: D20Model) -> None:
+    def __init__(self, model: d20.Model) -> None:
         from vigile.games.dnd35.kernel import play
 
-        super().__init__(model, model_tuple(model), lambda: state_tuple(model), play.play_runs)
+        super().__init__(model, play.MODEL, extra_state, play.play_runs)
 
 
 def compiled(scenario: Scenario) -> KernelRound | None:

@@ -71,6 +71,7 @@ from vigile.games.d20.kernel import (
     DOOR_OPS,
     FL,
     FOUGHT,
+    GAC,
     GALIVE,
     GAME,
     GETH,
@@ -86,7 +87,6 @@ from vigile.games.d20.kernel import (
     IETH,
     IN,
     INVIS,
-    INVISIBLE,
     IX,
     IY,
     KBEAR,
@@ -100,14 +100,8 @@ from vigile.games.d20.kernel import (
     NO_PIN,
     NOISY,
     OBSERVED,
-    OP_APPEAR,
-    OP_DOOR,
-    OP_KILL,
     OP_SQUARE,
     OP_START,
-    OP_STRIKE,
-    OP_VANISH,
-    PIN,
     S_OUTCOME,
     S_TURN,
     SC,
@@ -118,51 +112,46 @@ from vigile.games.d20.kernel import (
     STONE_M,
     TIE_AGAIN,
     TIE_WINS,
-    UNAWARE,
-    VISIBLE,
     WALKED,
     WCOVER,
     WLIQ,
     WMOVED,
-    WSHIFT,
     WSOFT,
     WSPEED,
-    WX,
-    WY,
     Arrays,
+    Outputs,
+    act,
     adjacent,
     any_light,
     awake,
     bearing_case,
-    begin_walk,
+    begin_round,
     between,
+    blow_hits,
     by_margin,
     centre,
     close_in,
+    closes_on,
     dark_to,
     distracted,
-    door,
-    end_run,
-    into_the_dark,
+    kept,
     lands,
     learn,
     line_of_sight,
     lit,
     may_be_dark,
-    no_roll_hits,
-    objective,
+    most_known,
     on_map,
-    patrols,
-    record_run,
-    set_invisible,
+    round_over,
+    spared,
     square_lands,
     square_of,
     start_run,
-    strike_lands,
     unseen_by,
+    walk_to,
     way_case,
 )
-from vigile.sim.kernel.dice import C_POS, C_STATUS, face
+from vigile.sim.kernel.dice import C_STATUS, face
 from vigile.sim.kernel.geometry import (
     NOBODY,
     ZERO,
@@ -215,12 +204,11 @@ BOTH_SQUARES = cast(int, np.int64(2))
     HIDDEN,
     STRUCK_SEEN,
     HIDE_REFUSED,
-    GAC,
     WATER,
     SURF_START,
     SURF_X,
     SURF_Y,
-) = range(GAME, GAME + 37)
+) = range(GAME, GAME + 36)
 """The D&D 3.5 arrays after the shared ones (:data:`vigile.games.d20.kernel.PREFIX`)."""
 MODEL = [
     "reaches",
@@ -255,7 +243,6 @@ MODEL = [
     "hidden",
     "struck_seen",
     "hide_refused",
-    "guard_ac",
     "water",
     "surf_start",
     "surf_x",
@@ -349,46 +336,22 @@ def _attack_square(
 
 @inlined
 def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """Step 2: each living intruder where its plan takes it this round; the squares it leaves
-    (``_unpin``: ``pinpoint_lost``) and, visible, the darkness it walks into (those that
-    observed it keep its square, ``_into_the_dark``); then its actions: the doors it opens or
-    closes, invisibility cast or ended, its blows, kills and attacks on squares."""
+    """Step 2: each living intruder where its plan takes it this round (:func:`walk_to`: the
+    squares it leaves, ``pinpoint_lost``, and the darkness it walks into), then its actions
+    (:func:`act`): the doors it opens or closes, invisibility cast or ended, its blows (what
+    the victim learns: :func:`_struck`), kills and attacks on squares."""
     n_i = M[IN][I_I]
     ops = M[DOOR_OPS]
     state, pin = M[IN][I_VANISH_STATE], M[IN][I_VANISH_PIN]
     for i in range(n_i):
         if not W[IALIVE][i]:
             continue
-        begin_walk(M, W, t, i)
-        W[IX][i] = M[WX][t, i]
-        W[IY][i] = M[WY][t, i]
-        if M[WSHIFT][t, i]:
-            for g in range(M[IN][I_G]):
-                cause = W[PIN][g, i]
-                if cause > 0:
-                    W[PIN][g, i] = 0
-                    if W[AWARE][g, i] == LOCATION:
-                        W[AWARE][g, i] = M[LOST][cause]
-            into_the_dark(M, W, i, state, pin)
+        walk_to(M, W, t, i, M[LOST], state, pin)
         for k in range(M[OP_START][t * n_i + i], M[OP_START][t * n_i + i + 1]):
-            kind = ops[k, 0]
-            if kind == OP_DOOR:
-                door(M, W, ops[k, 1], ops[k, 2])
-            elif kind == OP_VANISH:
-                set_invisible(M, W, i, INVISIBLE, state, pin)
-            elif kind == OP_APPEAR:
-                set_invisible(M, W, i, VISIBLE, state, pin)
-            elif kind == OP_STRIKE:
-                g = ops[k, 1]
-                if strike_lands(M, W, i, g, ops[k, 2]):
-                    if M[GAC][g]:
-                        face(20, uniforms, ctx)
-                    _struck(M, W, g, i, ops[k, 2])
-            elif kind == OP_KILL:
-                g = ops[k, 1]
-                if strike_lands(M, W, i, g, ops[k, 2]):
-                    W[GALIVE][g] = 0
-            elif kind == OP_SQUARE and square_lands(M, W, i, k, ops[k, 3]):
+            g = act(M, W, i, k, state, pin, uniforms, ctx)
+            if g != NOBODY:
+                _struck(M, W, g, i, ops[k, 2])
+            elif ops[k, 0] == OP_SQUARE and square_lands(M, W, i, k, ops[k, 3]):
                 _attack_square(M, W, i, ops[k, 1], ops[k, 2], ops[k, 3], uniforms, ctx)
 
 
@@ -706,116 +669,62 @@ def _search(
 
 @inlined
 def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """Step 5 for defender g, if living (``D20Game._defend``, ``_attack``): an ethereal
-    intruder it located is not physically there, no blow reaches it (DD-17)."""
+    """Step 5 for defender g, if living (``D20Game._defend``, ``_attack``): knowing less than
+    a square, it searches; located, it closes in and strikes (:func:`closes_on`: an ethereal
+    intruder is not physically there, DD-17); the miss chance where it located it only, or
+    fights it by blindsight."""
     if not W[GALIVE][g]:
         return
-    target = NOBODY
-    best = UNAWARE
-    for i in range(M[IN][I_I]):
-        if W[IALIVE][i] and W[AWARE][g, i] > best:
-            best = W[AWARE][g, i]
-            target = i
-    if target < 0:
+    i, best = most_known(M, W, g)
+    if i == NOBODY:
         return
-    i = target
     if best < LOCATION:
         _search(M, W, t, g, i, uniforms, ctx)
         return
-    if M[IETH][i]:
-        return
-    if best == OBSERVED:
-        px, py = W[IX][i], W[IY][i]
-    else:
-        px, py = centre(square_of(W[IX][i])), centre(square_of(W[IY][i]))
-    close_in(M, W, g, px, py)
-    x, y = W[GX][g], W[GY][g]
-    if not (adjacent(x, y, W[IX][i], W[IY][i]) and line_of_sight(M, W, x, y, W[IX][i], W[IY][i])):
+    if not closes_on(M, W, g, i, best):
         return
     blind = 1 if M[GSENSES][g, BLIND] and unseen_by(M, W, g, i) else 0
-    if M[HAS_AC][i]:
-        if not M[HIT][g, i, W[INVIS][i], face(20, uniforms, ctx) - 1]:
-            return
-    elif not no_roll_hits(M):
+    if not blow_hits(M, M[HAS_AC][i], M[HIT][g, i, W[INVIS][i]], uniforms, ctx):
         return
     if best == LOCATION or blind:
         liquid = M[WLIQ][t, i]
         dice = M[MISS_DICE][g, i, liquid, blind]
-        if dice:
-            spared = False
-            for _ in range(dice):
-                if M[SPARES][g, i, liquid, blind, face(100, uniforms, ctx) - 1]:
-                    spared = True
-            if not spared:
-                return
-    lands(M, W, i)
-
-
-@internal
-def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """One run to its end (``Game.play``); ``W[SC]`` holds its outcome (code + 1), end, first
-    detection."""
-    n_g, n_i = M[IN][I_G], M[IN][I_I]
-    sc = W[SC]
-    start_run(M, W)
-    for g in range(n_g):
-        W[FLOUR_LEFT][g] = M[GFLOUR][g]
-    for i in range(n_i):
-        W[FLOURED][i] = 0
-    for t in range(M[IN][I_T]):
-        sc[S_TURN] = t + 1
-        for g in range(n_g):
-            W[WALKED][g] = 0.0
-        patrols(M, W, uniforms, ctx)
-        _walks(M, W, t, uniforms, ctx)
-        for i in range(n_i):
-            if W[IALIVE][i]:
-                _perceive(M, W, t, i, uniforms, ctx)
-        for g in range(n_g):
-            if sc[S_OUTCOME] == 0:
-                _defend(M, W, t, g, uniforms, ctx)
-        for i in range(n_i):
-            if W[IALIVE][i] and W[FLOURED][i]:
-                left = W[FLOURED][i]  # traits.flour_after_round: -1 stays until it falls
-                W[FLOURED][i] = 0 if M[WLIQ][t, i] else (left if left < 0 else left - 1)
-        if sc[S_OUTCOME] == 0:
-            objective(M, W, t)
-        if ctx[C_STATUS]:
+        if dice and not spared(dice, M[SPARES][g, i, liquid, blind], uniforms, ctx):
             return
-        if sc[S_OUTCOME]:
-            break
-    end_run(M, W)
+    lands(M, W, i)
 
 
 @compiled
 def play_runs(
-    M: Arrays,
-    W: Arrays,
-    uniforms: np.ndarray,
-    ctx: np.ndarray,
-    first: int,
-    last: int,
-    outcome: np.ndarray,
-    end: np.ndarray,
-    first_seen: np.ndarray,
-    pairs: np.ndarray,
-    alive: np.ndarray,
-    alert: np.ndarray,
-    aware: np.ndarray,
-    heat: np.ndarray,
-    heat_scale: np.ndarray,
+    M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray, first: int, last: int, out: Outputs
 ) -> int:
-    """Play runs ``first`` .. ``last - 1`` from the stream at ``ctx[C_POS]``; return the first
-    run not played (``last`` when all were). A run that ran out of uniforms is not counted:
-    ``ctx[C_POS]`` is put back to its first uniform and ``ctx[C_STATUS]`` says why."""
+    """The D&D 3.5 runs ``first`` .. ``last - 1``, each to its end (``Game.play``) from the
+    stream at ``ctx[C_POS]``, recorded into ``out`` (:func:`kept`); the first run not played
+    (``last`` when all were). A run: the flour each defender carries, none on the intruders;
+    then round by round the patrols, the walks and actions, each living intruder's perception,
+    each defender's action, the flour falling off, the objective."""
+    n_g, n_i = M[IN][I_G], M[IN][I_I]
     for r in range(first, last):
-        start = ctx[C_POS]
-        play_run(M, W, uniforms, ctx)
-        if ctx[C_STATUS]:
-            ctx[C_POS] = start
+        for g in range(n_g):
+            W[FLOUR_LEFT][g] = M[GFLOUR][g]
+        for i in range(n_i):
+            W[FLOURED][i] = 0
+        start_run(M, W, ctx)
+        for t in range(M[IN][I_T]):
+            begin_round(M, W, t, uniforms, ctx)
+            _walks(M, W, t, uniforms, ctx)
+            for i in range(n_i):
+                if W[IALIVE][i]:
+                    _perceive(M, W, t, i, uniforms, ctx)
+            for g in range(n_g):
+                if W[SC][S_OUTCOME] == 0:
+                    _defend(M, W, t, g, uniforms, ctx)
+            for i in range(n_i):
+                if W[IALIVE][i] and W[FLOURED][i]:
+                    left = W[FLOURED][i]  # traits.flour_after_round: -1 stays until it falls
+                    W[FLOURED][i] = 0 if M[WLIQ][t, i] else (left if left < 0 else left - 1)
+            if round_over(M, W, t, ctx):
+                break
+        if not kept(M, W, r, ctx, out):
             return r
-        record_run(M, W, r, outcome, end, first_seen, pairs, alive, alert, aware, heat, heat_scale)
     return last
-
-
-__all__ = ["MODEL", "play_runs"]

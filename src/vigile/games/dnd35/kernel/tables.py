@@ -50,7 +50,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -60,7 +59,7 @@ from vigile.awareness.vocabulary import TimeOfDay
 from vigile.dice.source import GivenFaces
 from vigile.errors import VigileError
 from vigile.games.d20 import kernel as d20
-from vigile.games.d20.actions import AttackSquare, CastInvisibility, EndInvisibility
+from vigile.games.d20.actions import AttackSquare
 from vigile.games.d20.fields import d20_actors
 from vigile.games.d20.kernel import NotCovered
 from vigile.games.d20.round import NO_STATS, square_of
@@ -70,7 +69,7 @@ from vigile.rulesets.dnd35 import search, traits
 from vigile.rulesets.senses import Condition, Sense, reach
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
-from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike
+from vigile.scene.plans import Speak
 
 Array = np.ndarray[Any, Any]
 
@@ -99,35 +98,7 @@ def unsupported(scenario: Scenario) -> str | None:
     close in and strike; named doors, as many as the ways they can stand in a run are not too
     many (:func:`vigile.games.d20.kernel.door_states`), and at most
     :data:`vigile.games.d20.kernel.MOST_DOOR_STATES` of those."""
-    if scenario.ruleset != "dnd35":
-        return "not a D&D 3.5 scenario"
-    if any(a.bonuses is not None and a.bonuses.hp is not None for a in d20_actors(scenario)):
-        return "hit points (LP-7): the engine counts them"
-    rules = scenario.rules()
-    barriers = d20.see_through(scenario, scenario.rules())
-    if barriers is not None:
-        return barriers
-    try:
-        d20.door_states(scenario, schedule(scenario, rules))
-    except NotCovered as error:
-        return str(error)
-    return None
-
-
-@dataclass
-class D20Model:
-    """A D&D 3.5 scenario prepared for the kernel (:mod:`vigile.games.dnd35.kernel.play`)."""
-
-    scenario: Scenario
-    defenders: list[str]
-    intruders: list[str]
-    arrays: dict[str, Array]
-    floats: Array
-    ints: Array
-
-    @property
-    def turns(self) -> int:
-        return self.scenario.turns
+    return d20.uncovered(scenario, "dnd35", "D&D 3.5", lambda: schedule(scenario, scenario.rules()))
 
 
 def _conditions(actor: Any, invisible: bool, liquid: bool) -> list[Condition]:
@@ -151,31 +122,13 @@ def _rank(state: AwarenessState | None) -> int:
 
 def _act(game: Any, walker: Any, action: object, record: Callable[..., None]) -> None:
     """What the kernel plays of an intruder's action, recorded as an op (:func:`schedule`):
-    what ``D20Game.act`` does with it. Its words make it noisy this round (DD-5) whatever
-    happens; a blow or a kill only when its victim is still alive and in reach, an attack on a
-    square (and an attacker, DD-20) only in reach, which the kernel sees
-    (:func:`vigile.games.d20.kernel.strike_lands`, :func:`~vigile.games.d20.kernel.square_lands`,
-    LP-7)."""
-    door_of = {w.name: k for k, w in enumerate(w for w in game.scenario.walls if w.name)}
-    defender_of = {
-        a.name: g for g, a in enumerate(a for a in game.scenario.actors if a.side is Side.DEFENDERS)
-    }
-    target = getattr(action, "target", None)
-    if isinstance(action, Strike | Kill) and target not in defender_of:
-        raise NotCovered(f"{walker.name} strikes {target}, not a defender")
-    if isinstance(action, OpenDoor | CloseDoor):
-        is_open = isinstance(action, OpenDoor)
-        record(d20.OP_DOOR, door_of[action.door], int(is_open), 0)
-        game.board.set_door(action.door, is_open)
-    elif isinstance(action, CastInvisibility | EndInvisibility):
-        on = isinstance(action, CastInvisibility)
-        record(d20.OP_VANISH if on else d20.OP_APPEAR, 0, 0, 0)
-        walker.invisible = on
-    elif isinstance(action, Strike):
-        record(d20.OP_STRIKE, defender_of[action.target], int(action.ranged), 0)
-    elif isinstance(action, Kill):
-        record(d20.OP_KILL, defender_of[action.target], int(action.ranged), 0)
-    elif isinstance(action, AttackSquare):
+    what ``D20Game.act`` does with it (:func:`vigile.games.d20.kernel.record_action`), and an
+    attack on a square, words. Its words make it noisy this round (DD-5) whatever happens; an
+    attack on a square (and an attacker, DD-20) only in reach, which the kernel sees
+    (:func:`~vigile.games.d20.kernel.square_lands`, LP-7)."""
+    if d20.record_action(game, walker, action, record):
+        return
+    if isinstance(action, AttackSquare):
         sx, sy = square_of(action.at)
         record(d20.OP_SQUARE, sx, sy, int(action.ranged), at=action.at)
     elif isinstance(action, Speak):
@@ -192,7 +145,7 @@ def schedule(scenario: Scenario, rules: RuleData) -> dict[str, Array]:
     return d20.schedule(scenario, Dnd35Game(scenario, rules, None, None), _act)
 
 
-def build(scenario: Scenario) -> D20Model:
+def build(scenario: Scenario) -> d20.Model:
     """Everything the kernel reads for ``scenario`` (one that :func:`unsupported` accepts)."""
     rules = scenario.rules()
     defenders = [a for a in d20_actors(scenario) if a.side is Side.DEFENDERS]
@@ -611,7 +564,6 @@ def build(scenario: Scenario) -> D20Model:
                             rules, **inputs, source=GivenFaces([face] * dice)
                         )
                         square_spares[i, c, liquid, face - 1] = int(bool(rolled.success))
-    guard_ac = np.array([int(stats_of_actor(a).ac is not None) for a in defenders] or [0], np.int64)
     water = np.array([int(r.kind.value == "water") for r in scenario.surfaces] or [0], np.int64)
     surfaces = [tuple((float(x), float(y)) for x, y in r.points) for r in scenario.surfaces]
     surf_start = np.zeros(len(surfaces) + 1, np.int64)
@@ -693,7 +645,6 @@ def build(scenario: Scenario) -> D20Model:
         "hidden": hidden,
         "struck_seen": struck_seen,
         "hide_refused": hide_refused,
-        "guard_ac": guard_ac,
         "water": water,
         "surf_start": surf_start,
         "surf_x": surf_x,
@@ -701,7 +652,7 @@ def build(scenario: Scenario) -> D20Model:
         "breathing": np.array([int(a.breathing) for a in intruders] or [1], np.int64),
         "flour": np.array([stats_of_actor(a).flour for a in defenders] or [0], np.int64),
     }
-    return D20Model(
+    return d20.Model(
         scenario,
         [a.name for a in defenders],
         [a.name for a in intruders],

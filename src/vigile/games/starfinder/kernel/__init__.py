@@ -6,44 +6,29 @@ is imported only when a model is built.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from vigile.games.d20 import kernel as d20
 from vigile.scene.model import Scenario
 
-if TYPE_CHECKING:
-    from vigile.games.starfinder.kernel.tables import SfModel
-
 Array = np.ndarray[Any, Any]
+
+
+def extra_state(n_g: int, n_i: int) -> tuple[Array, ...]:
+    """A run's Starfinder working arrays (:data:`~.play.CROWD`, :data:`~.play.SNIPED`,
+    :data:`~.play.HID`), for ``n_g`` defenders and ``n_i`` intruders."""
+    return (np.zeros(n_g, np.int64), np.zeros(n_i, np.int64), np.zeros((n_g, n_i), np.int64))
 
 
 class KernelRound(d20.KernelRound):
     """The Starfinder plug-in's compiled model of a scenario (:class:`vigile.sim.tally.Batched`)."""
 
-    def __init__(self, model: SfModel) -> None:
+    def __init__(self, model: d20.Model) -> None:
         from vigile.games.starfinder.kernel import play
 
-        a = model.arrays
-        m = (
-            model.floats,
-            model.ints,
-            *(a[n] for n in d20.PREFIX),
-            *(a[n] for n in play.MODEL),
-        )
-        n_g, n_i = len(model.defenders), len(model.intruders)
-
-        def state() -> tuple[Array, ...]:
-            extra = (
-                np.zeros(max(1, n_g), np.int64),
-                np.zeros(max(1, n_i), np.int64),
-                np.zeros((max(1, n_g), max(1, n_i)), np.int64),
-            )
-            every_wall = model.arrays["every_wall"]
-            return d20.state(n_g, n_i, int(model.ints[3]), every_wall, extra)
-
-        super().__init__(model, m, state, play.play_runs)
+        super().__init__(model, play.MODEL, extra_state, play.play_runs)
 
 
 def compiled(scenario: Scenario) -> KernelRound | None:

@@ -32,6 +32,7 @@ from vigile.games.d20.kernel import (
     DARK,
     DOOR_OPS,
     FL,
+    GAC,
     GALIVE,
     GAME,
     GX,
@@ -43,60 +44,46 @@ from vigile.games.d20.kernel import (
     IETH,
     IN,
     INVIS,
-    INVISIBLE,
     IX,
     IY,
     LOCATION,
     LSTATE,
     OBSERVED,
-    OP_APPEAR,
-    OP_DOOR,
-    OP_KILL,
     OP_SNIPE,
     OP_START,
-    OP_STRIKE,
-    OP_VANISH,
-    PIN,
     S_OUTCOME,
     S_TURN,
     SC,
     STATE,
-    UNAWARE,
-    VISIBLE,
-    WALKED,
     WCOVER,
     WLOST,
     WMOVED,
-    WSHIFT,
     WSPEED,
-    WX,
-    WY,
     Arrays,
+    Outputs,
+    act,
     adjacent,
     any_light,
+    begin_round,
+    blow_hits,
     by_margin,
-    centre,
-    close_in,
+    closes_on,
     dark_to,
-    door,
-    end_run,
     hidden_from,
-    into_the_dark,
+    kept,
     lands,
     learn,
     line_of_sight,
     lit,
-    no_roll_hits,
-    objective,
-    patrols,
-    record_run,
-    set_invisible,
-    square_of,
+    most_known,
+    round_over,
+    spared,
     start_run,
     strike_lands,
     unseen_by,
+    walk_to,
 )
-from vigile.sim.kernel.dice import C_POS, C_STATUS, face
+from vigile.sim.kernel.dice import face
 from vigile.sim.kernel.geometry import (
     NOBODY,
     ZERO,
@@ -111,7 +98,7 @@ RANGED = cast(int, np.int64(1))
 """A sniper's shot is ranged (``struck``'s ``ranged``; int64, not a literal: see
 :data:`vigile.sim.kernel.geometry.ZERO`)."""
 HIDER, SNIPE_HIDER, MEMBER, AFTER, REFUSED, HAS_AC, HIT = range(GAME, GAME + 7)
-MISS_DICE, SPARES, GAC, STRUCK, BEST, NOTICED = range(GAME + 7, GAME + 13)
+MISS_DICE, SPARES, LOST, STRUCK, BEST, NOTICED = range(GAME + 7, GAME + 13)
 MODEL = [
     "hider",
     "snipe_hider",
@@ -122,17 +109,17 @@ MODEL = [
     "hit",
     "miss_dice",
     "spares",
-    "guard_ac",
+    "lost",
     "struck",
     "best",
     "noticed",
 ]
 """The Starfinder arrays after the shared ones, by their names in the tables."""
 F_SOUND_STEP, F_SNIPE_LEAST = 4, 5
-I_BEST, I_VANISH, I_NOTICED_FROM, I_LOST = 10, 13, 14, 15
+I_VANISH, I_NOTICED_FROM = 13, 14
 PINNED = cast(int, np.int64(1))
 """``pin`` for :func:`learn`: every square a Starfinder defender locates is where the intruder
-was, lost when it moves (LP-2: ``I_LOST``)."""
+was, lost when it moves (LP-2: ``LOST[PINNED]``)."""
 SIGHT_M = 9
 """The shared sight masks (:data:`vigile.games.d20.kernel.SIGHT_M`)."""
 CROWD, SNIPED, HID = STATE, STATE + 1, STATE + 2
@@ -163,66 +150,62 @@ def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
     learn(M, W, g, i, after, PINNED)
 
 
-@internal
-def _roll_to_hit(M: Arrays, i: int, g: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """The attack roll of intruder i on defender g (``StarfinderGame.attack_roll``, SF-9): its
-    d20 when g has an ``ac``. Hit or miss, the victim learns of the blow and nothing the kernel
-    keeps depends on it (hit points are the engine's), so the kernel draws the face and reads
-    nothing."""
-    if M[GAC][g]:
-        face(20, uniforms, ctx)
-
-
 @inlined
 def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """Each living intruder where its plan takes it: those that had located it keep the square
-    where it was and only its presence (``_unpin``, LP-2); a visible one that walks into the
-    dark leaves those that observed it only its square (``_into_the_dark``); then its doors,
-    invisibility cast or ended, blows, kills and sniping shots (a dead victim, or one out of
-    reach or range where it stands now: nothing, LP-7)."""
+    """Each living intruder where its plan takes it (:func:`walk_to`: those that had located
+    it keep the square where it was and only its presence, LP-2; a visible one that walks into
+    the dark leaves those that observed it only its square), then its actions (:func:`act`):
+    doors, invisibility cast or ended, blows (what the victim learns: :func:`_struck`), kills,
+    and sniping shots (a dead victim, or one out of range where it stands now: nothing, LP-7)."""
     n_i = M[IN][I_I]
     ops = M[DOOR_OPS]
     vanished = M[IN][I_VANISH]
     for i in range(n_i):
         if not W[IALIVE][i]:
             continue
-        W[IX][i] = M[WX][t, i]
-        W[IY][i] = M[WY][t, i]
-        if M[WSHIFT][t, i]:
-            for h in range(M[IN][I_G]):
-                if W[PIN][h, i] > 0:
-                    W[PIN][h, i] = 0
-                    if W[AWARE][h, i] == LOCATION:
-                        W[AWARE][h, i] = M[IN][I_LOST]
-            into_the_dark(M, W, i, vanished, PINNED)
+        walk_to(M, W, t, i, M[LOST], vanished, PINNED)
         for k in range(M[OP_START][t * n_i + i], M[OP_START][t * n_i + i + 1]):
-            kind = ops[k, 0]
-            g = ops[k, 1]
-            if kind == OP_DOOR:
-                door(M, W, ops[k, 1], ops[k, 2])
-            elif kind == OP_VANISH:
-                set_invisible(M, W, i, INVISIBLE, vanished, PINNED)
-            elif kind == OP_APPEAR:
-                set_invisible(M, W, i, VISIBLE, vanished, PINNED)
-            elif kind == OP_STRIKE:
-                if strike_lands(M, W, i, g, ops[k, 2]):
-                    _roll_to_hit(M, i, g, uniforms, ctx)
-                    _struck(M, W, g, i, ops[k, 2])
-            elif kind == OP_KILL:
-                if strike_lands(M, W, i, g, ops[k, 2]):
-                    W[GALIVE][g] = 0
-            elif kind == OP_SNIPE and strike_lands(M, W, i, g, RANGED):
-                hidden = W[AWARE][g, i] != OBSERVED and W[HID][g, i] == 1
-                _roll_to_hit(M, i, g, uniforms, ctx)
-                _struck(M, W, g, i, RANGED)
-                if hidden:
-                    W[SNIPED][i] = 1
-                    dx, dy = W[IX][i] - W[GX][g], W[IY][i] - W[GY][g]
-                    close = hypot_below(dx, dy, M[FL][F_SNIPE_LEAST], True)
-                    steps = min(
-                        hypot_steps(dx, dy, M[FL][F_SOUND_STEP]), M[SNIPE_HIDER].shape[6] - 1
-                    )
-                    _stealth(M, W, t, i, 2 if close else 1, steps, uniforms, ctx)
+            g = act(M, W, i, k, vanished, PINNED, uniforms, ctx)
+            if g != NOBODY:
+                _struck(M, W, g, i, ops[k, 2])
+            elif ops[k, 0] == OP_SNIPE and strike_lands(M, W, i, ops[k, 1], RANGED):
+                _snipe(M, W, t, i, ops[k, 1], uniforms, ctx)
+
+
+@inlined
+def _snipe(
+    M: Arrays, W: Arrays, t: int, i: int, g: int, uniforms: np.ndarray, ctx: np.ndarray
+) -> None:
+    """Intruder i's sniping shot at defender g, which it reaches (SF-10): the victim's attack
+    roll (its d20 where g has an ``ac``: nothing the kernel keeps depends on it), what g
+    learns of it; a sniper hidden from g then rolls its Stealth again as part of the shot."""
+    hidden = W[AWARE][g, i] != OBSERVED and W[HID][g, i] == 1
+    if M[GAC][g]:
+        face(20, uniforms, ctx)
+    _struck(M, W, g, i, RANGED)
+    if hidden:
+        W[SNIPED][i] = 1
+        dx, dy = W[IX][i] - W[GX][g], W[IY][i] - W[GY][g]
+        close = hypot_below(dx, dy, M[FL][F_SNIPE_LEAST], True)
+        steps = min(hypot_steps(dx, dy, M[FL][F_SOUND_STEP]), M[SNIPE_HIDER].shape[6] - 1)
+        _stealth(M, W, t, i, 2 if close else 1, steps, uniforms, ctx)
+
+
+@inlined
+def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
+    """``D20Game._defend`` in Starfinder, for a living defender: located, it closes in and
+    strikes (SF-8; :func:`closes_on`: no blow reaches an ethereal intruder, DD-17 [engine]),
+    the miss chance where it located it only; knowing less, it stays (SF-11 [R])."""
+    if not W[GALIVE][g]:
+        return
+    i, best = most_known(M, W, g)
+    if i == NOBODY or best < LOCATION or not closes_on(M, W, g, i, best):
+        return
+    if not blow_hits(M, M[HAS_AC][i], M[HIT][g, i], uniforms, ctx):
+        return
+    if best == LOCATION and not spared(M[MISS_DICE][g, i], M[SPARES][g, i], uniforms, ctx):
+        return
+    lands(M, W, i)
 
 
 @inlined
@@ -306,103 +289,31 @@ def _stealth(
                 W[HID][g, i] = 1
 
 
-@inlined
-def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """``D20Game._defend`` in Starfinder, for a living defender: located, it closes in and
-    strikes (SF-8), unless the intruder is ethereal (no blow reaches it, DD-17 [engine]);
-    knowing less, it stays (SF-11 [R])."""
-    if not W[GALIVE][g]:
-        return
-    target = NOBODY
-    best = UNAWARE
-    for i in range(M[IN][I_I]):
-        if W[IALIVE][i] and W[AWARE][g, i] > best:
-            best = W[AWARE][g, i]
-            target = i
-    if target < 0 or best < LOCATION or M[IETH][target]:
-        return
-    i = target
-    if best == OBSERVED:
-        px, py = W[IX][i], W[IY][i]
-    else:
-        px, py = centre(square_of(W[IX][i])), centre(square_of(W[IY][i]))
-    close_in(M, W, g, px, py)
-    x, y = W[GX][g], W[GY][g]
-    if not (adjacent(x, y, W[IX][i], W[IY][i]) and line_of_sight(M, W, x, y, W[IX][i], W[IY][i])):
-        return
-    if M[HAS_AC][i]:
-        if not M[HIT][g, i, face(20, uniforms, ctx) - 1]:
-            return
-    elif not no_roll_hits(M):
-        return
-    if best == LOCATION:
-        spared = False
-        for _ in range(M[MISS_DICE][g, i]):
-            if M[SPARES][g, i, face(100, uniforms, ctx) - 1]:
-                spared = True
-        if not spared:
-            return
-    lands(M, W, i)
-
-
-@internal
-def play_run(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
-    """One run to its end (``Game.play``)."""
-    n_g, n_i = M[IN][I_G], M[IN][I_I]
-    sc = W[SC]
-    start_run(M, W)
-    W[HID][:, :] = 0
-    for t in range(M[IN][I_T]):
-        sc[S_TURN] = t + 1
-        for g in range(n_g):
-            W[WALKED][g] = 0.0
-        patrols(M, W, uniforms, ctx)
-        for i in range(n_i):
-            W[SNIPED][i] = 0
-        _walks(M, W, t, uniforms, ctx)
-        for i in range(n_i):
-            if W[IALIVE][i] and not W[SNIPED][i]:
-                _stealth(M, W, t, i, ZERO, ZERO, uniforms, ctx)
-        for g in range(n_g):
-            if sc[S_OUTCOME] == 0:
-                _defend(M, W, t, g, uniforms, ctx)
-        if sc[S_OUTCOME] == 0:
-            objective(M, W, t)
-        if ctx[C_STATUS]:
-            return
-        if sc[S_OUTCOME]:
-            break
-    end_run(M, W)
-
-
 @compiled
 def play_runs(
-    M: Arrays,
-    W: Arrays,
-    uniforms: np.ndarray,
-    ctx: np.ndarray,
-    first: int,
-    last: int,
-    outcome: np.ndarray,
-    end: np.ndarray,
-    first_seen: np.ndarray,
-    pairs: np.ndarray,
-    alive: np.ndarray,
-    alert: np.ndarray,
-    aware: np.ndarray,
-    heat: np.ndarray,
-    heat_scale: np.ndarray,
+    M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray, first: int, last: int, out: Outputs
 ) -> int:
-    """Play runs ``first`` .. ``last - 1``; return the first run not played (a run that ran out
-    of uniforms is played again from its first uniform)."""
+    """Starfinder's runs ``first`` .. ``last - 1`` (each to its end, ``Game.play``, from the
+    stream at ``ctx[C_POS]``) into ``out``, and the first run not played (:func:`kept`;
+    ``last`` when all were). A round: the patrols, the walks and actions (a sniper's Stealth
+    roll is its shot's), one Stealth roll for each other living intruder, each defender's
+    action, the objective."""
+    n_g, n_i = M[IN][I_G], M[IN][I_I]
     for r in range(first, last):
-        start = ctx[C_POS]
-        play_run(M, W, uniforms, ctx)
-        if ctx[C_STATUS]:
-            ctx[C_POS] = start
+        W[HID][:, :] = 0
+        start_run(M, W, ctx)
+        for t in range(M[IN][I_T]):
+            begin_round(M, W, t, uniforms, ctx)
+            W[SNIPED][:] = 0
+            _walks(M, W, t, uniforms, ctx)
+            for i in range(n_i):
+                if W[IALIVE][i] and not W[SNIPED][i]:
+                    _stealth(M, W, t, i, ZERO, ZERO, uniforms, ctx)
+            for g in range(n_g):
+                if W[SC][S_OUTCOME] == 0:
+                    _defend(M, W, t, g, uniforms, ctx)
+            if round_over(M, W, t, ctx):
+                break
+        if not kept(M, W, r, ctx, out):
             return r
-        record_run(M, W, r, outcome, end, first_seen, pairs, alive, alert, aware, heat, heat_scale)
     return last
-
-
-__all__ = ["MODEL", "play_runs"]

@@ -34,7 +34,6 @@ not too many (:func:`vigile.games.d20.kernel.door_states`: :func:`unsupported` s
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -42,15 +41,14 @@ import numpy as np
 from vigile.awareness.ladder import AwarenessState
 from vigile.dice.source import GivenFaces
 from vigile.games.d20 import kernel as d20
-from vigile.games.d20.actions import CastInvisibility, EndInvisibility, Snipe
-from vigile.games.d20.fields import d20_actors
+from vigile.games.d20.actions import Snipe
 from vigile.games.d20.kernel import NotCovered
 from vigile.games.d20.round import NO_STATS
 from vigile.rulesets import starfinder
 from vigile.rulesets.senses import Sense
 from vigile.scene.actors import Side
 from vigile.scene.model import Scenario
-from vigile.scene.plans import CloseDoor, Kill, OpenDoor, Speak, Strike
+from vigile.scene.plans import Speak
 
 Array = np.ndarray[Any, Any]
 STATES = tuple(AwarenessState)
@@ -66,31 +64,17 @@ def _stats(actor: Any) -> Any:
 
 
 def _act(game: Any, walker: Any, action: object, record: Any) -> None:
-    """What the kernel plays of an intruder's action, as an op: a door, invisibility cast or
-    ended, a blow, a kill or a sniping shot at a defender (SF-9, SF-10, SF-11; the kernel sees
-    whether the victim still lives and is in reach, LP-7); words change nothing
-    Starfinder plays."""
-    defender_of = {
-        a.name: g for g, a in enumerate(a for a in game.scenario.actors if a.side is Side.DEFENDERS)
-    }
-    target = getattr(action, "target", None)
-    if target is not None and target not in defender_of:
-        raise NotCovered(f"{walker.name} strikes {target}, not a defender")
-    if isinstance(action, OpenDoor | CloseDoor):
-        door_of = {w.name: k for k, w in enumerate(w for w in game.scenario.walls if w.name)}
-        is_open = isinstance(action, OpenDoor)
-        record(d20.OP_DOOR, door_of[action.door], int(is_open), 0)
-        game.board.set_door(action.door, is_open)
-    elif isinstance(action, CastInvisibility | EndInvisibility):
-        on = isinstance(action, CastInvisibility)
-        record(d20.OP_VANISH if on else d20.OP_APPEAR, 0, 0, 0)
-        walker.invisible = on
-    elif isinstance(action, Strike):
-        record(d20.OP_STRIKE, defender_of[action.target], int(action.ranged), 0)
-    elif isinstance(action, Kill):
-        record(d20.OP_KILL, defender_of[action.target], int(action.ranged), 0)
-    elif isinstance(action, Snipe):
-        record(d20.OP_SNIPE, defender_of[action.target], 0, 0)
+    """What the kernel plays of an intruder's action, as an op: what every d20 kernel plays
+    (:func:`vigile.games.d20.kernel.record_action`: doors, invisibility, blows and kills), and
+    a sniping shot at a defender (SF-10, SF-11; the kernel sees whether the victim still lives
+    and is in reach, LP-7); words change nothing Starfinder plays."""
+    if d20.record_action(game, walker, action, record):
+        return
+    if isinstance(action, Snipe):
+        defenders = [a.name for a in game.scenario.actors if a.side is Side.DEFENDERS]
+        if action.target not in defenders:
+            raise NotCovered(f"{walker.name} strikes {action.target}, not a defender")
+        record(d20.OP_SNIPE, defenders.index(action.target), 0, 0)
     elif not isinstance(action, Speak):
         raise NotCovered(f"{walker.name} plans a {type(action).__name__}")
 
@@ -106,34 +90,7 @@ def schedule(scenario: Scenario) -> dict[str, Array]:
 
 def unsupported(scenario: Scenario) -> str | None:
     """Why the kernel does not play ``scenario`` yet (None: it does); see the module."""
-    if scenario.ruleset != "starfinder":
-        return "not a Starfinder scenario"
-    if any(a.bonuses is not None and a.bonuses.hp is not None for a in d20_actors(scenario)):
-        return "hit points (LP-7): the engine counts them"
-    barriers = d20.see_through(scenario, scenario.rules())
-    if barriers is not None:
-        return barriers
-    try:
-        d20.door_states(scenario, schedule(scenario))
-    except NotCovered as error:
-        return str(error)
-    return None
-
-
-@dataclass
-class SfModel:
-    """A Starfinder scenario prepared for the kernel (its ``play`` module)."""
-
-    scenario: Scenario
-    defenders: list[str]
-    intruders: list[str]
-    arrays: dict[str, Array]
-    floats: Array
-    ints: Array
-
-    @property
-    def turns(self) -> int:
-        return self.scenario.turns
+    return d20.uncovered(scenario, "starfinder", "Starfinder", lambda: schedule(scenario))
 
 
 def _counted(check: Any, face: int) -> tuple[int, Any]:
@@ -185,7 +142,7 @@ def _noticed(rules: Any) -> Array:
     return noticed
 
 
-def build(scenario: Scenario) -> SfModel:
+def build(scenario: Scenario) -> d20.Model:
     """Everything the kernel reads for ``scenario`` (one that :func:`unsupported` accepts)."""
     rules = scenario.rules()
     defenders = [a for a in scenario.actors if a.side is Side.DEFENDERS]
@@ -310,7 +267,6 @@ def build(scenario: Scenario) -> SfModel:
 
     # --- the intruders' blows [SF-9, SF-11]: the victim's attack roll is drawn (its result
     # changes nothing the kernel keeps), then what the victim learns
-    guard_ac = np.array([int(_stats(a).ac is not None) for a in defenders] or [0], np.int64)
     struck = np.zeros((3, len(STATES)), np.int64)
     """What a struck defender learns: [seen, adjacent melee, otherwise] by what it knew."""
     for before in range(len(STATES)):
@@ -331,7 +287,6 @@ def build(scenario: Scenario) -> SfModel:
             0,
             _rank(vanished.after),
             NOTICED_FROM,
-            _rank(lost.after),
         ],
         np.int64,
     )
@@ -346,11 +301,11 @@ def build(scenario: Scenario) -> SfModel:
         "hit": hit,
         "miss_dice": miss_dice,
         "spares": spares,
-        "guard_ac": guard_ac,
+        "lost": np.array([0, _rank(lost.after)], np.int64),
         "struck": struck,
         "best": best,
         "noticed": _noticed(rules),
     }
-    return SfModel(
+    return d20.Model(
         scenario, [a.name for a in defenders], [a.name for a in intruders], arrays, floats, ints
     )
