@@ -11,9 +11,13 @@ refused, naming the field and the games it belongs to. The skirmish's skills and
 
 from __future__ import annotations
 
+import ast
+import inspect
+import sys
 import unicodedata
 from enum import StrEnum
-from typing import Annotated
+from functools import cache
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
 
@@ -88,7 +92,92 @@ Text = Annotated[str, AfterValidator(_plain_text)]
 character and no bidirectional override."""
 Bonus = Annotated[int, Field(ge=-MAX_BONUS, le=MAX_BONUS)]
 
-MODEL_CONFIG = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+def attribute_docstrings(model: type[BaseModel]) -> dict[str, str]:
+    """The description each field of ``model`` takes from its attribute docstring (the string
+    under ``name: type``), as pydantic's ``use_attribute_docstrings`` gives it: a field the
+    class itself annotates takes the class's docstring, an inherited one its first base's (the
+    one pydantic copies it from). A field given a ``description`` is not listed; nor is one of
+    a class whose source cannot be read (made by ``create_model``) or whose config turns the
+    docstrings off."""
+    if model.model_config.get("use_attribute_docstrings") is False:
+        return {}
+    found: dict[str, str] = {}
+    own = _class_docstrings(model)
+    annotated = inspect.get_annotations(model)
+    bases = [base for base in model.__bases__ if issubclass(base, BaseModel)]
+    for name, info in model.model_fields.items():
+        if info.description is not None:
+            continue
+        doc = own.get(name)
+        if name not in annotated:
+            parent = next((base for base in bases if name in base.model_fields), None)
+            doc = (None if parent is None else attribute_docstrings(parent).get(name)) or doc
+        if doc is not None:
+            found[name] = doc
+    return found
+
+
+@cache
+def _class_docstrings(model: type) -> dict[str, str]:
+    """The attribute docstrings written in ``model``'s ``class`` statement, by attribute name
+    (pydantic's rule: a string statement right after an annotated assignment)."""
+    node = _module_classes(model.__module__).get(model.__qualname__)
+    if node is None:
+        return {}
+    found: dict[str, str] = {}
+    for before, statement in zip(node.body, node.body[1:], strict=False):
+        if (
+            isinstance(before, ast.AnnAssign)
+            and isinstance(before.target, ast.Name)
+            and isinstance(statement, ast.Expr)
+            and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str)
+        ):
+            found[before.target.id] = inspect.cleandoc(statement.value.value)
+    return found
+
+
+@cache
+def _module_classes(module: str) -> dict[str, ast.ClassDef]:
+    """Every ``class`` statement of a module's source, by qualified name (``Outer.Inner``,
+    ``function.<locals>.Model``); the first where two share one."""
+    try:
+        tree = ast.parse(inspect.getsource(sys.modules[module]))
+    except (KeyError, OSError, TypeError):
+        return {}
+    found: dict[str, ast.ClassDef] = {}
+
+    def walk(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                found.setdefault(prefix + child.name, child)
+                walk(child, f"{prefix}{child.name}.")
+            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                walk(child, f"{prefix}{child.name}.<locals>.")
+            else:
+                walk(child, prefix)
+
+    walk(tree, "")
+    return found
+
+
+def _describe_fields(schema: dict[str, Any], model: type[BaseModel]) -> None:
+    """Give each field of ``model``'s JSON schema the description of its attribute docstring
+    (:func:`attribute_docstrings`), when the schema is made."""
+    properties = schema.get("properties", {})
+    for name, doc in attribute_docstrings(model).items():
+        if name in properties:
+            properties[name]["description"] = doc
+
+
+MODEL_CONFIG = ConfigDict(extra="forbid", frozen=True, json_schema_extra=_describe_fields)
+"""The config of every scenario model: no unknown field, frozen, and each field described in
+the JSON schema by its attribute docstring. pydantic's ``use_attribute_docstrings`` would give
+the same descriptions, but it reads them as each class is made, by walking the stack and the
+source for every model class: most of what importing the scenario models cost (about 70 ms of
+every command that reads a scenario); :func:`_describe_fields` reads them only when a schema
+is made (``vigile scenario schema``, the editor)."""
 
 
 class Side(StrEnum):
