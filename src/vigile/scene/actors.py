@@ -171,13 +171,20 @@ def _describe_fields(schema: dict[str, Any], model: type[BaseModel]) -> None:
             properties[name]["description"] = doc
 
 
-MODEL_CONFIG = ConfigDict(extra="forbid", frozen=True, json_schema_extra=_describe_fields)
-"""The config of every scenario model: no unknown field, frozen, and each field described in
-the JSON schema by its attribute docstring. pydantic's ``use_attribute_docstrings`` would give
-the same descriptions, but it reads them as each class is made, by walking the stack and the
-source for every model class: most of what importing the scenario models cost (about 70 ms of
-every command that reads a scenario); :func:`_describe_fields` reads them only when a schema
-is made (``vigile scenario schema``, the editor)."""
+MODEL_CONFIG = ConfigDict(
+    extra="forbid", frozen=True, defer_build=True, json_schema_extra=_describe_fields
+)
+"""The config of every scenario model: no unknown field, frozen, built when first used, and
+each field described in the JSON schema by its attribute docstring.
+
+pydantic's ``use_attribute_docstrings`` would give the same descriptions, but it reads them
+as each class is made, by walking the stack and the source for every model class: most of
+what importing the scenario models cost (some 70 ms of every command that reads a scenario);
+:func:`_describe_fields` reads them only when a schema is made (``vigile scenario schema``,
+the editor). ``defer_build``: a model's validator is made when it first validates, or with
+the model that holds it; a map command validates one game's scenario model
+(:func:`vigile.scene.model.scenario_model`), so the shared ``Scenario``, ``Actor`` and
+``Leg`` and the live actions are never built there (some 35 ms)."""
 
 
 class Side(StrEnum):
