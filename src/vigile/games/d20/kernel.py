@@ -32,6 +32,7 @@ a roll's tie.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
@@ -54,8 +55,9 @@ from vigile.sim.kernel.geometry import (
 from vigile.sim.kernel.grid import chains, entries
 from vigile.sim.tally import HEAT_BINS, Tally
 
-Arrays = tuple[Any, ...]
-"""A tuple of arrays: the model (``M``) or a run's state (``W``)."""
+Arrays = Any
+"""A game's model (``M``: a named tuple of :func:`model_type`) or a run's state (``W``:
+:func:`state_type`'s): numba resolves each field when the kernel is compiled."""
 Array = np.ndarray[Any, Any]
 TWO_PI = 2.0 * math.pi
 UNAWARE, PRESENCE, DIRECTION, LOCATION, OBSERVED = range(5)
@@ -63,16 +65,6 @@ UNAWARE, PRESENCE, DIRECTION, LOCATION, OBSERVED = range(5)
 KNOWN_NONE, KNOWN_SQUARE, KNOWN_BEARING = range(3)
 """What a defender knows of an intruder's place: nothing, a square, a bearing."""
 
-# the model tuple's first arrays (:data:`PREFIX`)
-FL, IN, X1, Y1, X2, Y2, NX, NY, HASN = range(9)
-SIGHT_M, DOOR_M, STONE_M, MOVERS, MOVER_N = range(9, 14)
-WX, WY, WMOVED, WSHIFT, WSPEED, WSOFT, WLIQ, WINSIDE, DOOR_OPS, OP_START = range(14, 24)
-GSX, GSY, GMOVE, GALERT0, GASLEEP, GDISTR, GSENSES, NAMED, ENDINGS = range(24, 33)
-WNOISY, WFOUGHT, WCOVER, WLOST, ISX, ISY = range(33, 39)
-DOOR_NEXT, LIGHT_X, LIGHT_Y, LIGHT_R, CARRIED, CARRIED_R, LIGHT_N = range(39, 46)
-DARK, DARK_TO, DARK_RANGE, IETH, IINV0, GETH, BLOW, REACH, OP_AT, GAC = range(46, 56)
-GAME = 56
-"""The first index of a game's own arrays."""
 PREFIX = [
     "x1",
     "y1",
@@ -129,33 +121,61 @@ PREFIX = [
     "walk_op_at",
     "guard_ac",
 ]
-"""The names of the model's arrays ``X1`` … ``OP_AT`` (after ``FL`` and ``IN``). ``REACH[i]``:
-how far intruder i's blow reaches, in melee and shooting (``Game.blow_reach``, LP-7);
-``OP_AT[k]``: the point the k-th op aims at (an attack on a named square's), else 0; ``GAC[g]``:
+"""The model's shared arrays, by name: :func:`prefix` builds them. ``walk_reach[i]``: how far
+intruder i's blow reaches, in melee and shooting (``Game.blow_reach``, LP-7); ``walk_op_at[k]``:
+the point the k-th op aims at (an attack on a named square's), else 0; ``guard_ac[g]``:
 defender g has an ``ac`` (an intruder's blow on it rolls a d20)."""
-# BLOW: the house rules of a blow (LP-7 [R])
-B_ENDS, B_NO_AC = range(2)
-# FL: the floats every game has first
-F_W, F_H, F_MARGIN, F_CLOSE = range(4)
-# IN: the ints every game has at these places
-I_G, I_I, I_T, I_M, I_BOUNCES = range(5)
-I_DOORS0, I_HAS_OBJ, I_ANY = 6, 8, 9
-# GSENSES
-SEE, HEAR, SCENT, BLIND, PATROL, SEEINV, BLIND_ATTACK, BLINDSENSE, DARKVISION = range(9)
-# ENDINGS: the tally's codes
-E_UNSEEN, E_DETECTED, E_ALARM, E_TURN_LIMIT, E_CAUGHT = range(5)
-# the run's state tuple (:func:`state`)
-GX, GY, GALERT, WALKED, AWARE, KKIND, KSQ, KBEAR, PIN, IALIVE = range(10)
-PAIRS, SC, HX, HY, CAND, SCR, LIST, LSTATE, IX, IY = range(10, 20)
-GALIVE, INVIS, NOISY, FOUGHT = range(20, 24)
-"""``CAND``: the entries of every wall (a straight wall's pieces in runs, :func:`vigile.sim.
-kernel.grid.entries`), which a line of sight or a count of walls tries.
-``GALIVE``, ``INVIS``, ``NOISY``, ``FOUGHT``: a defender still in the game (not killed); an
+MODEL_FIELDS = ["floats", "ints", *PREFIX]
+"""The fields every d20 model begins with (:func:`model_type`): the floats and ints (``F_*``,
+``I_*``: the shared ones first, the game's after), then :data:`PREFIX`."""
+STATE_FIELDS = [
+    "gx",
+    "gy",
+    "alert",
+    "walked",
+    "aware",
+    "known_kind",
+    "known_square",
+    "known_bearing",
+    "pin",
+    "intruder_alive",
+    "pairs",
+    "scalars",
+    "heat_x",
+    "heat_y",
+    "candidates",
+    "scratch",
+    "listeners",
+    "cases",
+    "ix",
+    "iy",
+    "guard_alive",
+    "invisible",
+    "noisy",
+    "fought",
+]
+"""The fields every run's state begins with (:func:`state`, :func:`state_type`): where each
+defender stands, its alert, how far it walked this round; what each defender knows of each
+intruder (its rank on the ladder, the kind of place it knows, the square, the bearing, the rule
+that pinned the square for the moment); each intruder free; the pairs that detected, the
+scalars (``S_*``), where each detection was; ``candidates``: the entries of every wall (a
+straight wall's pieces in runs, :func:`vigile.sim.kernel.grid.entries`), which a line of sight
+or a count of walls tries, and the scratch it counts in; the listeners of a perception and
+each one's cases; where each intruder stands; a defender still in the game (not killed); an
 intruder invisible now (cast or ended since the start); an intruder that fought or spoke this
 round, fought this round (DD-5, DD-20)."""
-STATE = 24
-"""The first index of a game's own state arrays."""
-# SC
+# blow: the house rules of a blow (LP-7 [R])
+B_ENDS, B_NO_AC = range(2)
+# floats: those every game has first
+F_W, F_H, F_MARGIN, F_CLOSE = range(4)
+# ints: those every game has at these places
+I_G, I_I, I_T, I_M, I_BOUNCES = range(5)
+I_DOORS0, I_HAS_OBJ, I_ANY = 6, 8, 9
+# guard_senses
+SEE, HEAR, SCENT, BLIND, PATROL, SEEINV, BLIND_ATTACK, BLINDSENSE, DARKVISION = range(9)
+# endings: the tally's codes
+E_UNSEEN, E_DETECTED, E_ALARM, E_TURN_LIMIT, E_CAUGHT = range(5)
+# scalars
 S_TURN, S_EVER, S_FIRST, S_ALARM, S_OUTCOME, S_END, S_HEAT, S_DOORS, S_ALARM_BY, S_START = range(10)
 """``S_START``: the run's first uniform (where the stream goes back to when it stops early)."""
 OP_DOOR, OP_VANISH, OP_STRIKE, OP_SQUARE, OP_SNIPE, OP_KILL, OP_APPEAR = range(7)
@@ -270,35 +290,35 @@ def line_of_sight(M: Arrays, W: Arrays, ax: float, ay: float, bx: float, by: flo
         ay,
         bx,
         by,
-        M[X1],
-        M[Y1],
-        M[X2],
-        M[Y2],
-        M[SIGHT_M][W[SC][S_DOORS]],
-        W[CAND],
-        W[CAND].shape[0],
+        M.x1,
+        M.y1,
+        M.x2,
+        M.y2,
+        M.sight_mask[W.scalars[S_DOORS]],
+        W.candidates,
+        W.candidates.shape[0],
     )
 
 
 @internal
 def between(M: Arrays, W: Arrays, masks: np.ndarray, g: int, i: int) -> bool:
-    """A barrier of ``masks`` (``M[DOOR_M]``: a closed door, window or partition; ``M[STONE_M]``:
-    a stone wall) between defender g and intruder i (``D20Game._between``)."""
-    mask = masks[W[SC][S_DOORS]]
+    """A barrier of ``masks`` (``M.door_mask``: a closed door, window or partition;
+    ``M.stone_mask``: a stone wall) between defender g and intruder i (``D20Game._between``)."""
+    mask = masks[W.scalars[S_DOORS]]
     return (
         crossings(
-            W[GX][g],
-            W[GY][g],
-            W[IX][i],
-            W[IY][i],
-            M[X1],
-            M[Y1],
-            M[X2],
-            M[Y2],
+            W.gx[g],
+            W.gy[g],
+            W.ix[i],
+            W.iy[i],
+            M.x1,
+            M.y1,
+            M.x2,
+            M.y2,
             mask,
-            W[CAND],
-            W[CAND].shape[0],
-            W[SCR],
+            W.candidates,
+            W.candidates.shape[0],
+            W.scratch,
         )
         > 0
     )
@@ -307,13 +327,13 @@ def between(M: Arrays, W: Arrays, masks: np.ndarray, g: int, i: int) -> bool:
 @internal
 def awake(M: Arrays, W: Arrays, g: int) -> bool:
     """Not asleep, or woken by the alarm (``awake``)."""
-    return not (M[GASLEEP][g] and not W[GALERT][g])
+    return not (M.guard_asleep[g] and not W.alert[g])
 
 
 @internal
 def distracted(M: Arrays, W: Arrays, g: int) -> int:
     """Distracted until the alarm (``distracted``)."""
-    return 1 if M[GDISTR][g] and not W[GALERT][g] else 0
+    return 1 if M.guard_distracted[g] and not W.alert[g] else 0
 
 
 NO_PIN = ZERO
@@ -330,90 +350,90 @@ def learn(M: Arrays, W: Arrays, g: int, i: int, state: int, pin: int) -> None:
     alarm. A new location or sight of a pair is a detection (the tally's)."""
     if state == UNAWARE:
         return
-    aware = W[AWARE]
+    aware = W.aware
     if state >= LOCATION:
-        W[KKIND][g, i] = KNOWN_SQUARE
-        W[KSQ][g, i, 0] = square_of(W[IX][i])
-        W[KSQ][g, i, 1] = square_of(W[IY][i])
+        W.known_kind[g, i] = KNOWN_SQUARE
+        W.known_square[g, i, 0] = square_of(W.ix[i])
+        W.known_square[g, i, 1] = square_of(W.iy[i])
     elif state == DIRECTION and aware[g, i] < LOCATION:
-        W[KKIND][g, i] = KNOWN_BEARING
-        W[KBEAR][g, i] = bearing(W[GX][g], W[GY][g], W[IX][i], W[IY][i])
+        W.known_kind[g, i] = KNOWN_BEARING
+        W.known_bearing[g, i] = bearing(W.gx[g], W.gy[g], W.ix[i], W.iy[i])
     if state == LOCATION and pin > 0:
         if aware[g, i] != OBSERVED:
-            W[PIN][g, i] = pin
+            W.pin[g, i] = pin
     elif state >= LOCATION:
-        W[PIN][g, i] = 0
+        W.pin[g, i] = 0
     if state <= aware[g, i]:
         return
     aware[g, i] = state
     if state < LOCATION:
         return
-    sc = W[SC]
+    sc = W.scalars
     sc[S_EVER] = 1
     if sc[S_FIRST] == 0:
         sc[S_FIRST] = sc[S_TURN]
-    if not W[PAIRS][g, i]:
-        W[PAIRS][g, i] = True
+    if not W.pairs[g, i]:
+        W.pairs[g, i] = True
         h = sc[S_HEAT]
-        W[HX][h] = W[IX][i]
-        W[HY][h] = W[IY][i]
+        W.heat_x[h] = W.ix[i]
+        W.heat_y[h] = W.iy[i]
         sc[S_HEAT] = h + 1
     if sc[S_ALARM] == 0:
         sc[S_ALARM] = sc[S_TURN]
         sc[S_ALARM_BY] = g
-        for h in range(M[IN][I_G]):
-            if W[GALIVE][h]:
-                W[GALERT][h] = 1
+        for h in range(M.ints[I_G]):
+            if W.guard_alive[h]:
+                W.alert[h] = 1
 
 
 @internal
 def patrols(M: Arrays, W: Arrays, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Step 1 (``D20Game._patrols``)."""
-    fl = M[FL]
-    doors = W[SC][S_DOORS]
-    for g in range(M[IN][I_G]):
-        if not M[GSENSES][g, PATROL] or not W[GALIVE][g]:
+    fl = M.floats
+    doors = W.scalars[S_DOORS]
+    for g in range(M.ints[I_G]):
+        if not M.guard_senses[g, PATROL] or not W.guard_alive[g]:
             continue
         pursues = False
-        for i in range(M[IN][I_I]):
-            if W[IALIVE][i] and W[AWARE][g, i] != UNAWARE:
+        for i in range(M.ints[I_I]):
+            if W.intruder_alive[i] and W.aware[g, i] != UNAWARE:
                 pursues = True
         if pursues:
             continue
         angle = TWO_PI * draw(uniforms, ctx)
-        length = M[GMOVE][g] / 2
-        x, y = W[GX][g], W[GY][g]
+        length = M.guard_move[g] / 2
+        x, y = W.gx[g], W.gy[g]
         nx, ny = trace_unit(  # as the engine's board moves a patrol (``trace_along``)
             x,
             y,
             math.cos(angle),
             math.sin(angle),
             length,
-            M[X1],
-            M[Y1],
-            M[X2],
-            M[Y2],
-            M[NX],
-            M[NY],
-            M[HASN],
-            M[MOVERS][doors],
-            M[MOVER_N][doors],
+            M.x1,
+            M.y1,
+            M.x2,
+            M.y2,
+            M.normal_x,
+            M.normal_y,
+            M.has_normal,
+            M.movers[doors],
+            M.mover_count[doors],
             fl[F_W],
             fl[F_H],
-            M[IN][I_BOUNCES],
+            M.ints[I_BOUNCES],
             fl[F_MARGIN],
         )
-        W[WALKED][g] = py_hypot(x - nx, y - ny)
-        W[GX][g], W[GY][g] = nx, ny
+        W.walked[g] = py_hypot(x - nx, y - ny)
+        W.gx[g], W.gy[g] = nx, ny
 
 
 @internal
 def close_in(M: Arrays, W: Arrays, g: int, px: float, py: float) -> None:
     """``D20Game._close_in``."""
-    x, y = W[GX][g], W[GY][g]
+    x, y = W.gx[g], W.gy[g]
     gap = py_hypot(x - px, y - py)
-    budget = M[GMOVE][g] - W[WALKED][g]
-    close = M[FL][F_CLOSE]
+    budget = M.guard_move[g] - W.walked[g]
+    close = M.floats[F_CLOSE]
     if gap <= close or budget <= 0:
         return
     step = min(budget, gap - close)
@@ -421,30 +441,30 @@ def close_in(M: Arrays, W: Arrays, g: int, px: float, py: float) -> None:
     ty = y + (py - y) * step / gap
     if not line_of_sight(M, W, x, y, tx, ty):
         return
-    W[GX][g], W[GY][g] = tx, ty
-    W[WALKED][g] += step
+    W.gx[g], W.gy[g] = tx, ty
+    W.walked[g] += step
 
 
 @internal
 def on_map(M: Arrays, x: float, y: float) -> bool:
-    return bool(0 <= x <= M[FL][F_W] and 0 <= y <= M[FL][F_H])
+    return bool(0 <= x <= M.floats[F_W] and 0 <= y <= M.floats[F_H])
 
 
 @internal
 def objective(M: Arrays, W: Arrays, t: int) -> None:
     """Step 6 (``Game._objective``, ``reached_by``)."""
-    if not M[IN][I_HAS_OBJ]:
+    if not M.ints[I_HAS_OBJ]:
         return
     some = False
     every = True
-    for i in range(M[IN][I_I]):
-        if M[NAMED][i]:
-            inside = bool(W[IALIVE][i]) and bool(M[WINSIDE][t, i])
+    for i in range(M.ints[I_I]):
+        if M.named[i]:
+            inside = bool(W.intruder_alive[i]) and bool(M.walk_inside[t, i])
             some = some or inside
             every = every and inside
-    if some if M[IN][I_ANY] else every:
-        sc = W[SC]
-        code = M[ENDINGS][E_DETECTED] if sc[S_EVER] else M[ENDINGS][E_UNSEEN]
+    if some if M.ints[I_ANY] else every:
+        sc = W.scalars
+        code = M.endings[E_DETECTED] if sc[S_EVER] else M.endings[E_UNSEEN]
         sc[S_OUTCOME] = code + 1
         sc[S_END] = sc[S_TURN]
 
@@ -454,43 +474,43 @@ def start_run(M: Arrays, W: Arrays, ctx: np.ndarray) -> None:
     """A run's state at its start (``D20Game.__init__``): the defenders where the scenario
     puts them, knowing nothing; every intruder free; the doors as they stand; the stream's
     place kept (:func:`kept`)."""
-    sc = W[SC]
+    sc = W.scalars
     for k in range(sc.shape[0]):
         sc[k] = 0
-    sc[S_DOORS] = M[IN][I_DOORS0]
+    sc[S_DOORS] = M.ints[I_DOORS0]
     sc[S_START] = ctx[C_POS]
-    for g in range(M[IN][I_G]):
-        W[GX][g] = M[GSX][g]
-        W[GY][g] = M[GSY][g]
-        W[GALERT][g] = M[GALERT0][g]
-        W[GALIVE][g] = 1
-        for i in range(M[IN][I_I]):
-            W[AWARE][g, i] = UNAWARE
-            W[KKIND][g, i] = KNOWN_NONE
-            W[PIN][g, i] = 0
-            W[PAIRS][g, i] = False
-    for i in range(M[IN][I_I]):
-        W[IALIVE][i] = 1
-        W[IX][i] = M[ISX][i]
-        W[IY][i] = M[ISY][i]
-        W[INVIS][i] = M[IINV0][i]
-        W[NOISY][i] = 0
-        W[FOUGHT][i] = 0
+    for g in range(M.ints[I_G]):
+        W.gx[g] = M.guard_start_x[g]
+        W.gy[g] = M.guard_start_y[g]
+        W.alert[g] = M.guard_alert[g]
+        W.guard_alive[g] = 1
+        for i in range(M.ints[I_I]):
+            W.aware[g, i] = UNAWARE
+            W.known_kind[g, i] = KNOWN_NONE
+            W.pin[g, i] = 0
+            W.pairs[g, i] = False
+    for i in range(M.ints[I_I]):
+        W.intruder_alive[i] = 1
+        W.ix[i] = M.intruder_start_x[i]
+        W.iy[i] = M.intruder_start_y[i]
+        W.invisible[i] = M.intruder_invisible[i]
+        W.noisy[i] = 0
+        W.fought[i] = 0
 
 
 @internal
 def door(M: Arrays, W: Arrays, k: int, is_open: int) -> None:
     """The k-th named door opened or closed (``Game._door``): the doors' state moves to the
     row of :func:`door_states` where they stand so."""
-    W[SC][S_DOORS] = M[DOOR_NEXT][W[SC][S_DOORS], k, is_open]
+    W.scalars[S_DOORS] = M.door_next[W.scalars[S_DOORS], k, is_open]
 
 
 @internal
 def begin_round(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Round t + 1 begins: no defender has walked yet; step 1, the patrols."""
-    W[SC][S_TURN] = t + 1
-    for g in range(M[IN][I_G]):
-        W[WALKED][g] = 0.0
+    W.scalars[S_TURN] = t + 1
+    for g in range(M.ints[I_G]):
+        W.walked[g] = 0.0
     patrols(M, W, uniforms, ctx)
 
 
@@ -498,7 +518,7 @@ def begin_round(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndar
 def round_over(M: Arrays, W: Arrays, t: int, ctx: np.ndarray) -> bool:
     """The round's last step, the objective, while the game goes on; True when the run is over,
     or stopped (the stream ran out: :func:`kept`)."""
-    sc = W[SC]
+    sc = W.scalars
     if sc[S_OUTCOME] == 0:
         objective(M, W, t)
     return bool(ctx[C_STATUS] or sc[S_OUTCOME])
@@ -510,21 +530,21 @@ def walk_to(M: Arrays, W: Arrays, t: int, i: int, lost: np.ndarray, state: int, 
     as far as its plan's words say (the schedule's; a blow or a kill adds to it when its victim
     is still alive and in reach, :func:`strike_lands`, an attack on a square when in reach,
     :func:`square_lands`). Moved to another square, each defender that located it only for
-    the moment (``W[PIN]``: the rule that pinned it) keeps what ``lost[rule]`` leaves
+    the moment (``W.pin``: the rule that pinned it) keeps what ``lost[rule]`` leaves
     (``_unpin``, LP-2), and, visible, each whose darkvision does not reach it keeps what
     ``state`` and ``pin`` say (:func:`into_the_dark`)."""
-    W[NOISY][i] = M[WNOISY][t, i]
-    W[FOUGHT][i] = M[WFOUGHT][t, i]
-    W[IX][i] = M[WX][t, i]
-    W[IY][i] = M[WY][t, i]
-    if not M[WSHIFT][t, i]:
+    W.noisy[i] = M.walk_noisy[t, i]
+    W.fought[i] = M.walk_fought[t, i]
+    W.ix[i] = M.walk_x[t, i]
+    W.iy[i] = M.walk_y[t, i]
+    if not M.walk_shifted[t, i]:
         return
-    for g in range(M[IN][I_G]):
-        rule = W[PIN][g, i]
+    for g in range(M.ints[I_G]):
+        rule = W.pin[g, i]
         if rule > 0:
-            W[PIN][g, i] = 0
-            if W[AWARE][g, i] == LOCATION:
-                W[AWARE][g, i] = lost[rule]
+            W.pin[g, i] = 0
+            if W.aware[g, i] == LOCATION:
+                W.aware[g, i] = lost[rule]
     into_the_dark(M, W, i, state, pin)
 
 
@@ -545,7 +565,7 @@ def act(
     the victim learns of the blow, and nothing the kernel keeps depends on it). Returns the
     defender a blow landed on (its game says what it learns), else :data:`NOBODY`; a game's
     own op does nothing here."""
-    ops = M[DOOR_OPS]
+    ops = M.walk_door_ops
     kind, a, b = ops[k, 0], ops[k, 1], ops[k, 2]
     if kind == OP_DOOR:
         door(M, W, a, b)
@@ -555,11 +575,11 @@ def act(
         set_invisible(M, W, i, VISIBLE, state, pin)
     elif kind == OP_STRIKE:
         if strike_lands(M, W, i, a, b):
-            if M[GAC][a]:
+            if M.guard_ac[a]:
                 face(20, uniforms, ctx)
             return int(a)
     elif kind == OP_KILL and strike_lands(M, W, i, a, b):
-        W[GALIVE][a] = 0
+        W.guard_alive[a] = 0
     return NOBODY
 
 
@@ -569,9 +589,9 @@ def most_known(M: Arrays, W: Arrays, g: int) -> tuple[int, int]:
     about), and its rank on the ladder (``D20Game._defend``); :data:`NOBODY` for none."""
     target = NOBODY
     best = UNAWARE
-    for i in range(M[IN][I_I]):
-        if W[IALIVE][i] and W[AWARE][g, i] > best:
-            best = W[AWARE][g, i]
+    for i in range(M.ints[I_I]):
+        if W.intruder_alive[i] and W.aware[g, i] > best:
+            best = W.aware[g, i]
             target = i
     return target, best
 
@@ -582,15 +602,15 @@ def closes_on(M: Arrays, W: Arrays, g: int, i: int, best: int) -> bool:
     (``D20Game._defend``): on where it stands if observed, else on its square's centre. True
     when it may strike: i not ethereal (not physically there, DD-17 [engine]), in the next
     square and in a line of sight."""
-    if M[IETH][i]:
+    if M.intruder_ethereal[i]:
         return False
     if best == OBSERVED:
-        px, py = W[IX][i], W[IY][i]
+        px, py = W.ix[i], W.iy[i]
     else:
-        px, py = centre(square_of(W[IX][i])), centre(square_of(W[IY][i]))
+        px, py = centre(square_of(W.ix[i])), centre(square_of(W.iy[i]))
     close_in(M, W, g, px, py)
-    x, y = W[GX][g], W[GY][g]
-    return adjacent(x, y, W[IX][i], W[IY][i]) and line_of_sight(M, W, x, y, W[IX][i], W[IY][i])
+    x, y = W.gx[g], W.gy[g]
+    return adjacent(x, y, W.ix[i], W.iy[i]) and line_of_sight(M, W, x, y, W.ix[i], W.iy[i])
 
 
 @internal
@@ -624,13 +644,13 @@ def reaches(M: Arrays, W: Arrays, i: int, px: float, py: float, ranged: int) -> 
     between (``Board.blocks_walker``: on a d20 board what blocks a walker is what blocks sight,
     :func:`prefix` checks it, so a line of sight). The distance against the reach as the engine
     compares them, ``gap > reach + 1e-9`` refused."""
-    x, y = W[IX][i], W[IY][i]
+    x, y = W.ix[i], W.iy[i]
     if ranged:
-        if not hypot_below(x - px, y - py, M[REACH][i, 1] + 1e-9, False):
+        if not hypot_below(x - px, y - py, M.walk_reach[i, 1] + 1e-9, False):
             return False
     else:
         squares = max(abs(square_of(x) - square_of(px)), abs(square_of(y) - square_of(py)))
-        if SQUARE * squares > M[REACH][i, 0] + 1e-9:
+        if SQUARE * squares > M.walk_reach[i, 0] + 1e-9:
             return False
     return line_of_sight(M, W, x, y, px, py)
 
@@ -641,10 +661,10 @@ def strike_lands(M: Arrays, W: Arrays, i: int, g: int, ranged: int) -> bool:
     dead victim; one out of its reach is not struck (``Game._blow_refused``, LP-7: where it
     stands now, :func:`reaches`); else the blow is noisy and an attack (DD-5, DD-20). True
     when it lands."""
-    if not W[GALIVE][g] or not reaches(M, W, i, W[GX][g], W[GY][g], ranged):
+    if not W.guard_alive[g] or not reaches(M, W, i, W.gx[g], W.gy[g], ranged):
         return False
-    W[NOISY][i] = 1
-    W[FOUGHT][i] = 1
+    W.noisy[i] = 1
+    W.fought[i] = 1
     return True
 
 
@@ -653,10 +673,10 @@ def square_lands(M: Arrays, W: Arrays, i: int, k: int, ranged: int) -> bool:
     """Intruder i's attack on the named square of op k (DD-9) is made: within its reach of the
     op's point (``OP_AT``, LP-7, :func:`reaches`); then it is noisy and an attack whatever it
     finds there (DD-5, DD-20)."""
-    if not reaches(M, W, i, M[OP_AT][k, 0], M[OP_AT][k, 1], ranged):
+    if not reaches(M, W, i, M.walk_op_at[k, 0], M.walk_op_at[k, 1], ranged):
         return False
-    W[NOISY][i] = 1
-    W[FOUGHT][i] = 1
+    W.noisy[i] = 1
+    W.fought[i] = 1
     return True
 
 
@@ -664,29 +684,29 @@ def square_lands(M: Arrays, W: Arrays, i: int, k: int, ranged: int) -> bool:
 def hidden_from(M: Arrays, W: Arrays, g: int, i: int) -> bool:
     """Intruder i is invisible (or ethereal) to defender g, which does not see invisible
     creatures (``hidden_from``)."""
-    return bool((W[INVIS][i] or M[IETH][i]) and not M[GSENSES][g, SEEINV])
+    return bool((W.invisible[i] or M.intruder_ethereal[i]) and not M.guard_senses[g, SEEINV])
 
 
 @internal
 def lit(M: Arrays, W: Arrays, x: float, y: float) -> bool:
     """A light reaches (x, y) (``D20Game._lit``): one of the scenario's within its radius and
     in sight (``Board.lit``), or one a living creature carries (within its radius, in sight)."""
-    n = M[LIGHT_N]
+    n = M.light_n
     for k in range(n[0]):
-        dx, dy = x - M[LIGHT_X][k], y - M[LIGHT_Y][k]
-        if dx * dx + dy * dy <= M[LIGHT_R][k] * M[LIGHT_R][k] and line_of_sight(
-            M, W, M[LIGHT_X][k], M[LIGHT_Y][k], x, y
+        dx, dy = x - M.light_x[k], y - M.light_y[k]
+        if dx * dx + dy * dy <= M.light_r[k] * M.light_r[k] and line_of_sight(
+            M, W, M.light_x[k], M.light_y[k], x, y
         ):
             return True
     for k in range(n[1]):
-        side, j = M[CARRIED][k, 0], M[CARRIED][k, 1]
+        side, j = M.carried[k, 0], M.carried[k, 1]
         if side == 0:
-            cx, cy, alive = W[GX][j], W[GY][j], bool(W[GALIVE][j])
+            cx, cy, alive = W.gx[j], W.gy[j], bool(W.guard_alive[j])
         else:
-            cx, cy, alive = W[IX][j], W[IY][j], bool(W[IALIVE][j])
+            cx, cy, alive = W.ix[j], W.iy[j], bool(W.intruder_alive[j])
         if (
             alive
-            and hypot_below(cx - x, cy - y, M[CARRIED_R][k], False)
+            and hypot_below(cx - x, cy - y, M.carried_r[k], False)
             and line_of_sight(M, W, cx, cy, x, y)
         ):
             return True
@@ -696,12 +716,12 @@ def lit(M: Arrays, W: Arrays, x: float, y: float) -> bool:
 @internal
 def any_light(M: Arrays, W: Arrays) -> int:
     """A light on the board: the scenario's, or one a living creature carries."""
-    n = M[LIGHT_N]
+    n = M.light_n
     if n[0]:
         return 1
     for k in range(n[1]):
-        side, j = M[CARRIED][k, 0], M[CARRIED][k, 1]
-        if (side == 0 and W[GALIVE][j]) or (side == 1 and W[IALIVE][j]):
+        side, j = M.carried[k, 0], M.carried[k, 1]
+        if (side == 0 and W.guard_alive[j]) or (side == 1 and W.intruder_alive[j]):
             return 1
     return 0
 
@@ -710,17 +730,17 @@ def any_light(M: Arrays, W: Arrays) -> int:
 def may_be_dark(M: Arrays) -> bool:
     """Some unlit place may be dark (the table of ``senses.dark_for``: by day, with the
     companion rule off, never): else no light need be looked for."""
-    return bool(M[DARK][0, 0] or M[DARK][0, 1])
+    return bool(M.dark[0, 0] or M.dark[0, 1])
 
 
 @internal
 def dark_to(M: Arrays, W: Arrays, g: int, i: int, is_lit: int, anyl: int) -> bool:
     """Intruder i is in darkness beyond defender g's darkvision (``D20Game._dark_for``), the
     light on its place and on the board given."""
-    dx, dy = W[GX][g] - W[IX][i], W[GY][g] - W[IY][i]
-    reach = M[DARK_RANGE][0]
+    dx, dy = W.gx[g] - W.ix[i], W.gy[g] - W.iy[i]
+    reach = M.dark_range[0]
     band = 0 if hypot_below(dx, dy, reach, True) else 1 if hypot_below(dx, dy, reach, False) else 2
-    return bool(M[DARK_TO][g, is_lit, anyl, band])
+    return bool(M.dark_to[g, is_lit, anyl, band])
 
 
 @internal
@@ -728,7 +748,7 @@ def dark_for(M: Arrays, W: Arrays, g: int, i: int) -> bool:
     """:func:`dark_to`, the lights looked for now (none where no place may be dark)."""
     if not may_be_dark(M):
         return False
-    is_lit = 1 if lit(M, W, W[IX][i], W[IY][i]) else 0
+    is_lit = 1 if lit(M, W, W.ix[i], W.iy[i]) else 0
     return dark_to(M, W, g, i, is_lit, any_light(M, W))
 
 
@@ -744,12 +764,12 @@ def vanish(M: Arrays, W: Arrays, g: int, i: int, state: int, pin: int) -> None:
     """Defender g, which observed intruder i, no longer sees it and keeps what its game keeps
     of one that vanished (``state``: D&D 3.5's square until it moves, ``pin``)
     (``D20Game._set_invisible``, ``_into_the_dark``)."""
-    W[AWARE][g, i] = state
-    W[KKIND][g, i] = KNOWN_SQUARE
-    W[KSQ][g, i, 0] = square_of(W[IX][i])
-    W[KSQ][g, i, 1] = square_of(W[IY][i])
+    W.aware[g, i] = state
+    W.known_kind[g, i] = KNOWN_SQUARE
+    W.known_square[g, i, 0] = square_of(W.ix[i])
+    W.known_square[g, i, 1] = square_of(W.iy[i])
     if pin:
-        W[PIN][g, i] = pin
+        W.pin[g, i] = pin
 
 
 @internal
@@ -757,11 +777,11 @@ def set_invisible(M: Arrays, W: Arrays, i: int, on: int, state: int, pin: int) -
     """Intruder i becomes invisible (or visible) from now on (``D20Game._set_invisible``):
     each living defender that observed it and now cannot see it keeps what :func:`vanish`
     keeps; one that can see it again finds it by the next perception step."""
-    W[INVIS][i] = on
+    W.invisible[i] = on
     if not on:
         return
-    for g in range(M[IN][I_G]):
-        if W[GALIVE][g] and W[AWARE][g, i] == OBSERVED and hidden_from(M, W, g, i):
+    for g in range(M.ints[I_G]):
+        if W.guard_alive[g] and W.aware[g, i] == OBSERVED and hidden_from(M, W, g, i):
             vanish(M, W, g, i, state, pin)
 
 
@@ -769,15 +789,15 @@ def set_invisible(M: Arrays, W: Arrays, i: int, on: int, state: int, pin: int) -
 def into_the_dark(M: Arrays, W: Arrays, i: int, state: int, pin: int) -> None:
     """Visible intruder i walked (``D20Game._into_the_dark``): each living defender that
     observed it and whose darkvision does not reach it keeps what :func:`vanish` keeps."""
-    if W[INVIS][i] or not may_be_dark(M):
+    if W.invisible[i] or not may_be_dark(M):
         return
     is_lit = -1
     anyl = 0
-    for g in range(M[IN][I_G]):
-        if not W[GALIVE][g] or W[AWARE][g, i] != OBSERVED:
+    for g in range(M.ints[I_G]):
+        if not W.guard_alive[g] or W.aware[g, i] != OBSERVED:
             continue
         if is_lit < 0:
-            is_lit = 1 if lit(M, W, W[IX][i], W[IY][i]) else 0
+            is_lit = 1 if lit(M, W, W.ix[i], W.iy[i]) else 0
             anyl = any_light(M, W)
         if dark_to(M, W, g, i, is_lit, anyl):
             vanish(M, W, g, i, state, pin)
@@ -788,7 +808,7 @@ def lands(M: Arrays, W: Arrays, i: int) -> None:
     """A defender's hit on intruder i that nothing stopped (``D20Game._hit``, LP-7 [R]): the
     kernel plays no hit points, so it catches the intruder only where one blow ends the
     encounter (``blow.ends_encounter``); otherwise it changes nothing the run keeps."""
-    if M[BLOW][B_ENDS]:
+    if M.blow[B_ENDS]:
         caught(M, W, i)
 
 
@@ -796,30 +816,30 @@ def lands(M: Arrays, W: Arrays, i: int) -> None:
 def no_roll_hits(M: Arrays) -> bool:
     """Against an intruder without ``ac``, a blow hits (``blow.hits_without_ac``, LP-7 [R];
     ``D20Game._roll_to_hit``)."""
-    return bool(M[BLOW][B_NO_AC])
+    return bool(M.blow[B_NO_AC])
 
 
 @internal
 def caught(M: Arrays, W: Arrays, i: int) -> None:
     """Intruder i is caught (``D20Game._attack``); the last one ends the game (``detected``)."""
-    W[IALIVE][i] = 0
-    for j in range(M[IN][I_I]):
-        if W[IALIVE][j]:
+    W.intruder_alive[i] = 0
+    for j in range(M.ints[I_I]):
+        if W.intruder_alive[j]:
             return
-    W[SC][S_OUTCOME] = M[ENDINGS][E_CAUGHT] + 1
-    W[SC][S_END] = W[SC][S_TURN]
+    W.scalars[S_OUTCOME] = M.endings[E_CAUGHT] + 1
+    W.scalars[S_END] = W.scalars[S_TURN]
 
 
 @internal
 def end_run(M: Arrays, W: Arrays) -> None:
     """At the round limit (``D20Game._unfinished``): the alarm, on its round, else the limit."""
-    sc = W[SC]
+    sc = W.scalars
     if sc[S_OUTCOME] == 0:
         if sc[S_ALARM]:
-            sc[S_OUTCOME] = M[ENDINGS][E_ALARM] + 1
+            sc[S_OUTCOME] = M.endings[E_ALARM] + 1
             sc[S_END] = sc[S_ALARM]
         else:
-            sc[S_OUTCOME] = M[ENDINGS][E_TURN_LIMIT] + 1
+            sc[S_OUTCOME] = M.endings[E_TURN_LIMIT] + 1
             sc[S_END] = sc[S_TURN]
 
 
@@ -850,19 +870,21 @@ def kept(M: Arrays, W: Arrays, r: int, ctx: np.ndarray, out: Outputs) -> bool:
     each defender knew of each intruder. A run that stopped early (``ctx[C_STATUS]``: the
     stream ran out) is not: the stream goes back to its first uniform, and False. A run that
     reached the round limit ends there first (:func:`end_run`)."""
-    sc = W[SC]
+    sc = W.scalars
     if ctx[C_STATUS]:
         ctx[C_POS] = sc[S_START]
         return False
     end_run(M, W)
     record_end(r, sc[S_OUTCOME] - 1, sc[S_END], sc[S_FIRST], out.outcome, out.end, out.first_seen)
-    for i in range(M[IN][I_I]):
-        out.alive[r, i] = W[IALIVE][i]
-    for g in range(M[IN][I_G]):
-        out.alert[r, g] = W[GALERT][g]
-        for i in range(M[IN][I_I]):
-            out.aware[r, g, i] = W[AWARE][g, i]
-    record_detections(r, W[PAIRS], sc[S_HEAT], W[HX], W[HY], out.pairs, out.heat, out.heat_scale)
+    for i in range(M.ints[I_I]):
+        out.alive[r, i] = W.intruder_alive[i]
+    for g in range(M.ints[I_G]):
+        out.alert[r, g] = W.alert[g]
+        for i in range(M.ints[I_I]):
+            out.aware[r, g, i] = W.aware[g, i]
+    record_detections(
+        r, W.pairs, sc[S_HEAT], W.heat_x, W.heat_y, out.pairs, out.heat, out.heat_scale
+    )
     return True
 
 
@@ -899,8 +921,8 @@ class Runs:
 @dataclass
 class Model:
     """A d20 scenario prepared for its game's kernel: the defenders' and intruders' names, the
-    arrays by name (:func:`prefix`'s, then the game's tables), the floats and ints (``FL``,
-    ``IN``: the shared ones first)."""
+    arrays by name (:func:`prefix`'s, then the game's tables), the floats and ints (``F_*``,
+    ``I_*``: the shared ones first)."""
 
     scenario: Any
     defenders: list[str]
@@ -921,21 +943,22 @@ class KernelRound:
     only on its generator); :meth:`trace` plays given uniforms run by run (the exact tests).
     Both by the driver every kernel shares (:class:`vigile.sim.kernel.blocks.Blocks`: the
     stream's end is a d20 run's only stop).
-    ``model``: the game's tables; ``tables``: the names of the game's own arrays, in the order
-    the kernel reads them after :data:`PREFIX`'s; ``extra``: the game's own working arrays of
-    a run for (defenders, intruders), made afresh for each call (so that calls on several
-    threads share nothing they write); ``play``: the game's ``play_runs``."""
+    ``model``: the game's tables; ``kinds``: the game's model and state types
+    (:func:`model_type`, :func:`state_type`); ``extra``: the game's own working arrays of a run
+    for (defenders, intruders), made afresh for each call (so that calls on several threads
+    share nothing they write); ``play``: the game's ``play_runs``."""
 
     def __init__(
         self,
         model: Model,
-        tables: list[str],
+        kinds: tuple[Any, Any],
         extra: Callable[[int, int], tuple[Array, ...]],
         play: Any,
     ) -> None:
         self.model = model
-        a = model.arrays
-        self._m = (model.floats, model.ints, *(a[n] for n in PREFIX), *(a[n] for n in tables))
+        model_kind, self._state_kind = kinds
+        arrays = {"floats": model.floats, "ints": model.ints, **model.arrays}
+        self._m = model_kind(*(arrays[name] for name in model_kind._fields))
         self._extra = extra
         self._blocks = Blocks(play, CHUNK)
 
@@ -943,11 +966,11 @@ class KernelRound:
     def turns(self) -> int:
         return self.model.turns
 
-    def _state(self) -> tuple[Array, ...]:
+    def _state(self) -> Any:
         n_g = max(1, len(self.model.defenders))
         n_i = max(1, len(self.model.intruders))
-        every_wall = self.model.arrays["every_wall"]
-        return state(n_g, n_i, int(self.model.ints[I_M]), every_wall, self._extra(n_g, n_i))
+        shared = state(n_g, n_i, int(self.model.ints[I_M]), self.model.arrays["every_wall"])
+        return self._state_kind(*shared, *self._extra(n_g, n_i))
 
     def _outputs(self, runs: int) -> Outputs:
         n_g = max(1, len(self.model.defenders))
@@ -1149,7 +1172,7 @@ def _inside(scenario: Any, at: tuple[float, float]) -> bool:
 
 def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
     """The arrays of :data:`PREFIX` (``walk``: :func:`schedule`'s) and the first floats and
-    ints (``FL``, ``IN`` up to ``I_ANY``, the game's own in between left at 0)."""
+    ints (``F_*``, ``I_*`` up to ``I_ANY``, the game's own in between left at 0)."""
     from vigile.engine.result import Ending
     from vigile.games.d20.round import CLOSE_FT, d20_board, patrol_margin_ft
     from vigile.rulesets.senses import Sense
@@ -1434,10 +1457,8 @@ def _lights(
     }
 
 
-def state(
-    n_g: int, n_i: int, m: int, every_wall: Array, extra: tuple[Array, ...] = ()
-) -> tuple[Array, ...]:
-    """A run's working arrays (reset by the kernel at each run), the game's ``extra`` after:
+def state(n_g: int, n_i: int, m: int, every_wall: Array) -> tuple[Array, ...]:
+    """A run's shared working arrays (:data:`STATE_FIELDS`, reset by the kernel at each run):
     ``m`` walls, listed by the entries ``every_wall``."""
     n_g, n_i = max(1, n_g), max(1, n_i)
     return (
@@ -1465,5 +1486,18 @@ def state(
         np.zeros(n_i, np.int64),
         np.zeros(n_i, np.int64),
         np.zeros(n_i, np.int64),
-        *extra,
     )
+
+
+def model_type(module: str, tables: list[str]) -> Any:
+    """A game's model type (``M``), a named tuple: :data:`MODEL_FIELDS`, then the game's own
+    ``tables``. Made in the game's ``module``, where it is to be named ``Model`` (numba's cache
+    finds the type by its module and name)."""
+    return namedtuple("Model", [*MODEL_FIELDS, *tables], module=module)
+
+
+def state_type(module: str, extra: list[str]) -> Any:
+    """A game's run state type (``W``), a named tuple: :data:`STATE_FIELDS`, then the game's own
+    working arrays ``extra``. Made in the game's ``module``, where it is to be named
+    ``State``."""
+    return namedtuple("State", [*STATE_FIELDS, *extra], module=module)

@@ -24,8 +24,8 @@ Array = np.ndarray[Any, Any]
 
 
 def extra_state(n_g: int, n_i: int) -> tuple[Array, ...]:
-    """A run's D&D 3.5 working arrays (:data:`~.play.FLOUR_LEFT` … :data:`~.play.DARKS`), for
-    ``n_g`` defenders and ``n_i`` intruders."""
+    """A run's D&D 3.5 working arrays (:data:`~.play.STATE`), for ``n_g`` defenders and ``n_i``
+    intruders."""
     return (
         np.zeros(n_g, np.int64),
         np.zeros(n_i, np.int64),
@@ -40,7 +40,7 @@ class KernelRound(d20.KernelRound):
     def __init__(self, model: d20.Model) -> None:
         from vigile.games.dnd35.kernel import play
 
-        super().__init__(model, play.MODEL, extra_state, play.play_runs)
+        super().__init__(model, (play.Model, play.State), extra_state, play.play_runs)
 
 
 def compiled(scenario: Scenario) -> KernelRound | None:

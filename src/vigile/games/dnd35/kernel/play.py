@@ -64,60 +64,25 @@ from typing import cast
 import numpy as np
 
 from vigile.games.d20.kernel import (
-    AWARE,
     BLIND,
     DEG_TO_RAD,
-    DOOR_M,
-    DOOR_OPS,
-    FL,
-    FOUGHT,
-    GAC,
-    GALIVE,
-    GAME,
-    GETH,
-    GMOVE,
-    GSENSES,
-    GX,
-    GY,
     HEAR,
     I_G,
     I_I,
     I_T,
-    IALIVE,
-    IETH,
-    IN,
-    INVIS,
-    IX,
-    IY,
-    KBEAR,
-    KKIND,
     KNOWN_BEARING,
     KNOWN_NONE,
-    KSQ,
-    LIST,
     LOCATION,
-    LSTATE,
     NO_PIN,
-    NOISY,
     OBSERVED,
     OP_SQUARE,
-    OP_START,
     S_OUTCOME,
     S_TURN,
-    SC,
     SCENT,
     SEE,
     SEEINV,
-    STATE,
-    STONE_M,
     TIE_AGAIN,
     TIE_WINS,
-    WALKED,
-    WCOVER,
-    WLIQ,
-    WMOVED,
-    WSOFT,
-    WSPEED,
     Arrays,
     Outputs,
     act,
@@ -140,6 +105,7 @@ from vigile.games.d20.kernel import (
     line_of_sight,
     lit,
     may_be_dark,
+    model_type,
     most_known,
     on_map,
     round_over,
@@ -147,6 +113,7 @@ from vigile.games.d20.kernel import (
     square_lands,
     square_of,
     start_run,
+    state_type,
     unseen_by,
     walk_to,
     way_case,
@@ -171,45 +138,6 @@ throw of flour (int64, not a literal: see :data:`vigile.sim.kernel.geometry.ZERO
 BOTH_SQUARES = cast(int, np.int64(2))
 """A grope of the square searched and the one toward it (int64, not a literal: see
 :data:`vigile.sim.kernel.geometry.ZERO`)."""
-(
-    REACHES,
-    SIGNS,
-    SPOT,
-    FOOTPRINTS,
-    LPART,
-    LBONUS,
-    LFIXED,
-    TOUCH,
-    CONNECT,
-    HAS_AC,
-    HIT,
-    MISS_DICE,
-    SPARES,
-    LOST,
-    TOWARD,
-    AHEAD,
-    HEARD,
-    HIDE_TIE,
-    BREATHING,
-    PLAN,
-    COVERS,
-    GFLOUR,
-    HIDER,
-    SPOTTER,
-    STRIKE_HIT,
-    SQUARE_HIT,
-    STRUCK,
-    SQ_DICE,
-    SQ_SPARES,
-    HIDDEN,
-    STRUCK_SEEN,
-    HIDE_REFUSED,
-    WATER,
-    SURF_START,
-    SURF_X,
-    SURF_Y,
-) = range(GAME, GAME + 36)
-"""The D&D 3.5 arrays after the shared ones (:data:`vigile.games.d20.kernel.PREFIX`)."""
 MODEL = [
     "reaches",
     "signs",
@@ -248,25 +176,28 @@ MODEL = [
     "surf_x",
     "surf_y",
 ]
-"""Their names in the tables (:mod:`~.tables`), in that order."""
-# FL
+"""The D&D 3.5 model's own arrays, after the shared ones (:data:`vigile.games.d20.kernel.PREFIX`),
+by their names in the tables (:mod:`~.tables`)."""
+# floats
 F_SENSE, F_SPOT_RANGE, F_SPOT_STEP, F_LISTEN_STEP = range(4, 8)
 F_SEARCH_STEP, F_FLOUR_RANGE, F_FLOUR_BURST, F_HIDE_STEP, F_RADII = range(8, 13)
-# IN
+# ints
 I_RADII, I_HEARD_FROM = 5, 7
 I_GROPE_STATE, I_GROPE_PIN, I_FLOUR_ROUNDS, I_VANISH_STATE, I_VANISH_PIN = range(10, 15)
 I_HIDE_STATE, I_REFUSED_STATE, I_STRUCK_PIN, I_DEFAULT_WATER, I_GROPE_TOUCH = range(15, 20)
 I_SPOT_PIN, I_LISTEN_PIN, I_TRACKS_PIN = range(20, 23)
-# the run's state: after the shared arrays
-FLOUR_LEFT, FLOURED, HIDERS, DARKS = STATE, STATE + 1, STATE + 2, STATE + 3
-"""Handfuls of flour left; rounds an intruder stays floured; each defender's part in this
-perception (0 none, 1 its senses, 2 Hide against Spot); the intruder dark for it."""
+STATE = ["flour_left", "floured", "roles", "in_dark"]
+"""A run's D&D 3.5 working arrays, after the shared ones: handfuls of flour left; rounds an
+intruder stays floured; each defender's part in this perception (0 none, 1 its senses, 2 Hide
+against Spot); the intruder dark for it."""
+Model = model_type(__name__, MODEL)
+State = state_type(__name__, STATE)
 
 
 @internal
 def _hidden(M: Arrays, W: Arrays, i: int) -> int:
     """Intruder i is invisible or ethereal (``Dnd35Game._perceive_dnd``'s ``invisible``)."""
-    return 1 if W[INVIS][i] or M[IETH][i] else 0
+    return 1 if W.invisible[i] or M.intruder_ethereal[i] else 0
 
 
 @internal
@@ -274,20 +205,20 @@ def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
     """What defender g learns of intruder i's blow (``Dnd35Game.struck``): seeing it (or
     seeing invisible creatures, out of the dark), what sight reaches; else the square, or
     only the direction (DD-7)."""
-    t = W[SC][S_TURN] - 1
+    t = W.scalars[S_TURN] - 1
     if not unseen_by(M, W, g, i):
-        seen = M[STRUCK_SEEN][i, M[WLIQ][t, i], W[INVIS][i]]
+        seen = M.struck_seen[i, M.walk_liquid[t, i], W.invisible[i]]
         learn(M, W, g, i, seen[0], seen[1])
         return
-    near = 1 if adjacent(W[GX][g], W[GY][g], W[IX][i], W[IY][i]) else 0
-    learn(M, W, g, i, M[STRUCK][i, near, ranged], M[IN][I_STRUCK_PIN])
+    near = 1 if adjacent(W.gx[g], W.gy[g], W.ix[i], W.iy[i]) else 0
+    learn(M, W, g, i, M.struck[i, near, ranged], M.ints[I_STRUCK_PIN])
 
 
 @internal
 def _in_water(M: Arrays, x: float, y: float) -> bool:
     """The ground at (x, y) is water (``Board.surface``: the last region holding it)."""
-    r = region_of(x, y, M[SURF_START], M[SURF_X], M[SURF_Y])
-    return bool(M[WATER][r]) if r >= 0 else bool(M[IN][I_DEFAULT_WATER])
+    r = region_of(x, y, M.surf_start, M.surf_x, M.surf_y)
+    return bool(M.water[r]) if r >= 0 else bool(M.ints[I_DEFAULT_WATER])
 
 
 @internal
@@ -304,16 +235,16 @@ def _attack_square(
     """``Dnd35Game.attack_square``: the first living defender on the square (not ethereal)
     that the intruder can see is struck; else the named square's attack roll (or the wrong
     square's d20) and miss chance (DD-9)."""
-    n_g = M[IN][I_G]
+    n_g = M.ints[I_G]
     there = -1
     for g in range(n_g):
-        if not W[GALIVE][g] or M[GETH][g]:
+        if not W.guard_alive[g] or M.guard_ethereal[g]:
             continue
-        if square_of(W[GX][g]) == sx and square_of(W[GY][g]) == sy:
+        if square_of(W.gx[g]) == sx and square_of(W.gy[g]) == sy:
             there = g
             break
-    if there >= 0 and not M[HIDDEN][i, there]:
-        if M[GAC][there]:
+    if there >= 0 and not M.hidden[i, there]:
+        if M.guard_ac[there]:
             face(20, uniforms, ctx)
         _struck(M, W, there, i, ranged)
         return
@@ -321,14 +252,14 @@ def _attack_square(
     case = there if there >= 0 else n_g
     liquid = 0
     if there >= 0:
-        liquid = 1 if _in_water(M, W[GX][there], W[GY][there]) else 0
-        if M[GAC][there]:
-            hit = bool(M[SQUARE_HIT][i, there, W[INVIS][i], face(20, uniforms, ctx) - 1])
+        liquid = 1 if _in_water(M, W.gx[there], W.gy[there]) else 0
+        if M.guard_ac[there]:
+            hit = bool(M.square_hit[i, there, W.invisible[i], face(20, uniforms, ctx) - 1])
     else:
         face(20, uniforms, ctx)
     spared = False
-    for _ in range(M[SQ_DICE][i, case, liquid]):
-        if M[SQ_SPARES][i, case, liquid, face(100, uniforms, ctx) - 1]:
+    for _ in range(M.square_dice[i, case, liquid]):
+        if M.square_spares[i, case, liquid, face(100, uniforms, ctx) - 1]:
             spared = True
     if hit and spared and there >= 0:
         _struck(M, W, there, i, ranged)
@@ -340,14 +271,14 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
     squares it leaves, ``pinpoint_lost``, and the darkness it walks into), then its actions
     (:func:`act`): the doors it opens or closes, invisibility cast or ended, its blows (what
     the victim learns: :func:`_struck`), kills and attacks on squares."""
-    n_i = M[IN][I_I]
-    ops = M[DOOR_OPS]
-    state, pin = M[IN][I_VANISH_STATE], M[IN][I_VANISH_PIN]
+    n_i = M.ints[I_I]
+    ops = M.walk_door_ops
+    state, pin = M.ints[I_VANISH_STATE], M.ints[I_VANISH_PIN]
     for i in range(n_i):
-        if not W[IALIVE][i]:
+        if not W.intruder_alive[i]:
             continue
-        walk_to(M, W, t, i, M[LOST], state, pin)
-        for k in range(M[OP_START][t * n_i + i], M[OP_START][t * n_i + i + 1]):
+        walk_to(M, W, t, i, M.lost, state, pin)
+        for k in range(M.walk_op_start[t * n_i + i], M.walk_op_start[t * n_i + i + 1]):
             g = act(M, W, i, k, state, pin, uniforms, ctx)
             if g != NOBODY:
                 _struck(M, W, g, i, ops[k, 2])
@@ -364,34 +295,34 @@ def _signs(
     a sign for certain, or, where the table says its footprints are to be looked for (and
     ``prints``: not after a throw of flour), the defender's Spot d20 on them, read by its steps
     and distraction in ``footprints`` (``footprints_check``, DD-11 [R])."""
-    if not W[INVIS][i] or M[IETH][i]:
+    if not W.invisible[i] or M.intruder_ethereal[i]:
         return
-    fl = M[FL]
-    moved, soft, liquid = M[WMOVED][t, i], M[WSOFT][t, i], M[WLIQ][t, i]
-    floured = 1 if W[FLOURED][i] else 0
-    for g in range(M[IN][I_G]):
-        if not W[GALIVE][g] or W[AWARE][g, i] >= LOCATION:
+    fl = M.floats
+    moved, soft, liquid = M.walk_moved[t, i], M.walk_soft[t, i], M.walk_liquid[t, i]
+    floured = 1 if W.floured[i] else 0
+    for g in range(M.ints[I_G]):
+        if not W.guard_alive[g] or W.aware[g, i] >= LOCATION:
             continue
-        if not (awake(M, W, g) and M[GSENSES][g, SEE]):
+        if not (awake(M, W, g) and M.guard_senses[g, SEE]):
             continue
-        if M[GSENSES][g, SEEINV]:
+        if M.guard_senses[g, SEEINV]:
             continue
-        if not line_of_sight(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i]):
+        if not line_of_sight(M, W, W.gx[g], W.gy[g], W.ix[i], W.iy[i]):
             continue
-        dx, dy = W[GX][g] - W[IX][i], W[GY][g] - W[IY][i]
+        dx, dy = W.gx[g] - W.ix[i], W.gy[g] - W.iy[i]
         band = 0
-        for r in range(M[IN][I_RADII]):
+        for r in range(M.ints[I_RADII]):
             if not hypot_below(dx, dy, fl[F_RADII + r], False):
                 band += 1
-        sign = M[SIGNS][i, floured, moved, soft, liquid, band]
+        sign = M.signs[i, floured, moved, soft, liquid, band]
         if sign[0]:
             learn(M, W, g, i, sign[0], sign[1])
         elif prints and sign[2]:
-            steps = min(hypot_steps(dx, dy, fl[F_SPOT_STEP]), M[FOOTPRINTS].shape[1] - 1)
+            steps = min(hypot_steps(dx, dy, fl[F_SPOT_STEP]), M.footprints.shape[1] - 1)
             value = face(20, uniforms, ctx)
-            state = M[FOOTPRINTS][g, steps, distracted(M, W, g), value - 1]
+            state = M.footprints[g, steps, distracted(M, W, g), value - 1]
             if state:
-                learn(M, W, g, i, state, M[IN][I_TRACKS_PIN])
+                learn(M, W, g, i, state, M.ints[I_TRACKS_PIN])
 
 
 @internal
@@ -408,38 +339,38 @@ def _senses(
     """``Dnd35Game._senses_dnd``: against an intruder it cannot see (invisible, or ``dark``
     for it), blindsight and scent; then Spot against an invisible one; True when g is to
     listen."""
-    fl = M[FL]
-    liquid = M[WLIQ][t, i]
+    fl = M.floats
+    liquid = M.walk_liquid[t, i]
     invisible = _hidden(M, W, i)
-    reaches = M[REACHES][i, liquid, W[INVIS][i]]
-    dx, dy = W[GX][g] - W[IX][i], W[GY][g] - W[IY][i]
-    line = line_of_sight(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i])
+    reaches = M.reaches[i, liquid, W.invisible[i]]
+    dx, dy = W.gx[g] - W.ix[i], W.gy[g] - W.iy[i]
+    line = line_of_sight(M, W, W.gx[g], W.gy[g], W.ix[i], W.iy[i])
     if (invisible != 0 or dark) and line and hypot_below(dx, dy, fl[F_SENSE], False):
-        if M[GSENSES][g, BLIND] and reaches[0] > 0:
+        if M.guard_senses[g, BLIND] and reaches[0] > 0:
             learn(M, W, g, i, reaches[0], reaches[6])
-        if M[GSENSES][g, SCENT] and reaches[1] > 0:
+        if M.guard_senses[g, SCENT] and reaches[1] > 0:
             learn(M, W, g, i, reaches[1], reaches[7])
-    if W[AWARE][g, i] >= LOCATION:
+    if W.aware[g, i] >= LOCATION:
         return False
     if (
         invisible != 0
         and line
         and awake(M, W, g)
-        and M[GSENSES][g, SEE]
+        and M.guard_senses[g, SEE]
         and hypot_below(dx, dy, fl[F_SPOT_RANGE], False)
         and reaches[2]
     ):
-        kind = 0 if not M[BREATHING][i] else (1 if M[WMOVED][t, i] else 2)
+        kind = 0 if not M.breathing[i] else (1 if M.walk_moved[t, i] else 2)
         steps = hypot_steps(dx, dy, fl[F_SPOT_STEP])
         value = face(20, uniforms, ctx)
-        state = M[SPOT][g, kind, steps, distracted(M, W, g), value - 1]
+        state = M.spot[g, kind, steps, distracted(M, W, g), value - 1]
         if state:
-            learn(M, W, g, i, state, M[IN][I_SPOT_PIN])
-    if W[AWARE][g, i] >= LOCATION:
+            learn(M, W, g, i, state, M.ints[I_SPOT_PIN])
+    if W.aware[g, i] >= LOCATION:
         return False
-    noisy = W[NOISY][i]
+    noisy = W.noisy[i]
     heard = reaches[4] if noisy else reaches[3]
-    return bool(M[GSENSES][g, HEAR] and heard and (noisy or M[WMOVED][t, i]))
+    return bool(M.guard_senses[g, HEAR] and heard and (noisy or M.walk_moved[t, i]))
 
 
 @internal
@@ -450,24 +381,24 @@ def _hide(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.nd
     settles it (``hide_tie``: the hider, the observer, or both roll again until their dice
     differ) [DD-20]."""
     invisible = _hidden(M, W, i)
-    if M[HIDE_REFUSED][invisible, M[WCOVER][t, i]]:
-        for g in range(M[IN][I_G]):
-            if W[HIDERS][g] == 2:
-                learn(M, W, g, i, M[IN][I_REFUSED_STATE], NO_PIN)
+    if M.hide_refused[invisible, M.walk_cover[t, i]]:
+        for g in range(M.ints[I_G]):
+            if W.roles[g] == 2:
+                learn(M, W, g, i, M.ints[I_REFUSED_STATE], NO_PIN)
         return
-    speed = M[WSPEED][t, i]
-    if W[FOUGHT][i]:
+    speed = M.walk_speed[t, i]
+    if W.fought[i]:
         speed = 2
-    hider = M[HIDER][i, speed, invisible]
+    hider = M.hider[i, speed, invisible]
     result = face(20, uniforms, ctx) + hider
-    for g in range(M[IN][I_G]):
-        if W[HIDERS][g] != 2:
+    for g in range(M.ints[I_G]):
+        if W.roles[g] != 2:
             continue
-        dx, dy = W[GX][g] - W[IX][i], W[GY][g] - W[IY][i]
-        steps = min(hypot_steps(dx, dy, M[FL][F_HIDE_STEP]), M[SPOTTER].shape[1] - 1)
-        total = M[SPOTTER][g, steps, invisible]
+        dx, dy = W.gx[g] - W.ix[i], W.gy[g] - W.iy[i]
+        steps = min(hypot_steps(dx, dy, M.floats[F_HIDE_STEP]), M.spotter.shape[1] - 1)
+        total = M.spotter[g, steps, invisible]
         spot = face(20, uniforms, ctx) + total
-        tie = M[HIDE_TIE][g, i, speed, steps, invisible]
+        tie = M.hide_tie[g, i, speed, steps, invisible]
         if spot != result:
             spots = spot > result
         elif tie != TIE_AGAIN:
@@ -482,7 +413,7 @@ def _hide(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: np.nd
                     return
             spots = again_observer > again_hider
         if spots:
-            learn(M, W, g, i, M[IN][I_HIDE_STATE], NO_PIN)
+            learn(M, W, g, i, M.ints[I_HIDE_STATE], NO_PIN)
 
 
 @inlined
@@ -493,38 +424,41 @@ def _perceive(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: n
     defender's senses, then one Listen for all (``Dnd35Game.perceive``; the listeners' cases
     are taken before any of them learns)."""
     _signs(M, W, t, i, PRINTS, uniforms, ctx)
-    fl = M[FL]
-    n_g = M[IN][I_G]
-    role = W[HIDERS]
-    dark = W[DARKS]
+    fl = M.floats
+    n_g = M.ints[I_G]
+    role = W.roles
+    dark = W.in_dark
     invisible = _hidden(M, W, i)
     looked = not invisible and may_be_dark(M)
     is_lit = 0
     anyl = 0
     if looked:
-        is_lit = 1 if lit(M, W, W[IX][i], W[IY][i]) else 0
+        is_lit = 1 if lit(M, W, W.ix[i], W.iy[i]) else 0
         anyl = any_light(M, W)
     hiders = 0
     for g in range(n_g):
         role[g] = 0
         dark[g] = 0
-        if not W[GALIVE][g] or W[AWARE][g, i] == OBSERVED:
+        if not W.guard_alive[g] or W.aware[g, i] == OBSERVED:
             continue
         role[g] = 1
         if looked and dark_to(M, W, g, i, is_lit, anyl):
             dark[g] = 1
-        if not (awake(M, W, g) and line_of_sight(M, W, W[GX][g], W[GY][g], W[IX][i], W[IY][i])):
+        if not (awake(M, W, g) and line_of_sight(M, W, W.gx[g], W.gy[g], W.ix[i], W.iy[i])):
             continue
         if invisible:
-            sees = M[GSENSES][g, SEEINV] != 0 and M[REACHES][i, M[WLIQ][t, i], W[INVIS][i], 5] != 0
+            sees = (
+                M.guard_senses[g, SEEINV] != 0
+                and M.reaches[i, M.walk_liquid[t, i], W.invisible[i], 5] != 0
+            )
         else:
-            sees = M[GSENSES][g, SEE] != 0 and dark[g] == 0
+            sees = M.guard_senses[g, SEE] != 0 and dark[g] == 0
         if sees:
             role[g] = 2
             hiders += 1
     if hiders:
         _hide(M, W, t, i, uniforms, ctx)
-    listeners = W[LIST]
+    listeners = W.listeners
     n = 0
     for g in range(n_g):
         if role[g] != 1:
@@ -534,29 +468,31 @@ def _perceive(M: Arrays, W: Arrays, t: int, i: int, uniforms: np.ndarray, ctx: n
             n += 1
     if n == 0:
         return
-    speed = 3 if W[NOISY][i] else M[WSPEED][t, i]
-    cases = W[LSTATE]
+    speed = 3 if W.noisy[i] else M.walk_speed[t, i]
+    cases = W.cases
     for k in range(n):
         g = listeners[k]
-        dx, dy = W[GX][g] - W[IX][i], W[GY][g] - W[IY][i]
-        cases[k, 0] = min(hypot_steps(dx, dy, fl[F_LISTEN_STEP]), M[LPART].shape[2] - 1)
-        cases[k, 1] = 1 if between(M, W, M[DOOR_M], g, i) else 0
-        cases[k, 2] = 1 if between(M, W, M[STONE_M], g, i) else 0
+        dx, dy = W.gx[g] - W.ix[i], W.gy[g] - W.iy[i]
+        cases[k, 0] = min(hypot_steps(dx, dy, fl[F_LISTEN_STEP]), M.listen_part.shape[2] - 1)
+        cases[k, 1] = 1 if between(M, W, M.door_mask, g, i) else 0
+        cases[k, 2] = 1 if between(M, W, M.stone_mask, g, i) else 0
         cases[k, 3] = distracted(M, W, g)
         cases[k, 4] = 0 if awake(M, W, g) else 1
     g0 = listeners[0]
-    fixed = M[LFIXED][g0, i, cases[0, 0], cases[0, 1], cases[0, 2], cases[0, 3], cases[0, 4], speed]
+    fixed = M.listen_fixed[
+        g0, i, cases[0, 0], cases[0, 1], cases[0, 2], cases[0, 3], cases[0, 4], speed
+    ]
     shared = 0 if fixed else face(20, uniforms, ctx)
-    heard_from = M[IN][I_HEARD_FROM]
+    heard_from = M.ints[I_HEARD_FROM]
     for k in range(n):
         g = listeners[k]
         key = (g, i, cases[k, 0], cases[k, 1], cases[k, 2], cases[k, 3], cases[k, 4], speed)
-        dc = M[LPART][key] + shared
-        bonus = M[LBONUS][key]
+        dc = M.listen_part[key] + shared
+        bonus = M.listen_bonus[key]
         value = face(20, uniforms, ctx)
-        cases[k, 5] = by_margin(M[HEARD], heard_from, value + bonus - dc)
+        cases[k, 5] = by_margin(M.heard, heard_from, value + bonus - dc)
     for k in range(n):
-        learn(M, W, listeners[k], i, cases[k, 5], M[IN][I_LISTEN_PIN])
+        learn(M, W, listeners[k], i, cases[k, 5], M.ints[I_LISTEN_PIN])
 
 
 @internal
@@ -576,18 +512,18 @@ def _grope(
     """``Dnd35Game._grope`` of ``count`` squares (a, then b): the touch d20 (where the
     companion rule rolls it), on a touch the d100; found, the square; empty, a known square
     is forgotten."""
-    sx, sy = square_of(W[IX][i]), square_of(W[IY][i])
+    sx, sy = square_of(W.ix[i]), square_of(W.iy[i])
     occupied = (sx == ax and sy == ay) or (count > 1 and sx == bx and sy == by)
     found = False
     # the touch attack's d20 first where the companion rule rolls one (I_GROPE_TOUCH)
-    if not M[IN][I_GROPE_TOUCH] or M[TOUCH][g, i, face(20, uniforms, ctx) - 1]:
+    if not M.ints[I_GROPE_TOUCH] or M.touch[g, i, face(20, uniforms, ctx) - 1]:
         percent = face(100, uniforms, ctx)
-        found = bool(M[CONNECT][g, i, percent - 1]) and occupied
+        found = bool(M.connect[g, i, percent - 1]) and occupied
     if found:
-        learn(M, W, g, i, M[IN][I_GROPE_STATE], M[IN][I_GROPE_PIN])
+        learn(M, W, g, i, M.ints[I_GROPE_STATE], M.ints[I_GROPE_PIN])
         return True
-    if W[KKIND][g, i] != KNOWN_BEARING:
-        W[KKIND][g, i] = KNOWN_NONE
+    if W.known_kind[g, i] != KNOWN_BEARING:
+        W.known_kind[g, i] = KNOWN_NONE
     return False
 
 
@@ -606,15 +542,15 @@ def _throw_flour(
     """``Dnd35Game._throw_flour`` at (px, py): covered (``flour_covers``), the intruder shows
     at once to the sighted (the signs again, not the footprints: no die); missed, the square
     is forgotten."""
-    fl = M[FL]
-    W[FLOUR_LEFT][g] -= 1
-    far = 0 if hypot_below(W[GX][g] - px, W[GY][g] - py, fl[F_FLOUR_RANGE], False) else 1
-    wide = 0 if hypot_below(px - W[IX][i], py - W[IY][i], fl[F_FLOUR_BURST], False) else 1
-    if M[COVERS][far, wide]:
-        W[FLOURED][i] = M[IN][I_FLOUR_ROUNDS]
+    fl = M.floats
+    W.flour_left[g] -= 1
+    far = 0 if hypot_below(W.gx[g] - px, W.gy[g] - py, fl[F_FLOUR_RANGE], False) else 1
+    wide = 0 if hypot_below(px - W.ix[i], py - W.iy[i], fl[F_FLOUR_BURST], False) else 1
+    if M.covers[far, wide]:
+        W.floured[i] = M.ints[I_FLOUR_ROUNDS]
         _signs(M, W, t, i, NO_PRINTS, uniforms, ctx)
     else:
-        W[KKIND][g, i] = KNOWN_NONE
+        W.known_kind[g, i] = KNOWN_NONE
 
 
 @internal
@@ -622,25 +558,25 @@ def _search(
     M: Arrays, W: Arrays, t: int, g: int, i: int, uniforms: np.ndarray, ctx: np.ndarray
 ) -> None:
     """``Dnd35Game.search``: what ``search.search`` says for what g knows of i's place."""
-    plan = M[PLAN][W[KKIND][g, i]]
+    plan = M.plan[W.known_kind[g, i]]
     if plan == SEARCH_SQUARE:
-        sx, sy = W[KSQ][g, i, 0], W[KSQ][g, i, 1]
+        sx, sy = W.known_square[g, i, 0], W.known_square[g, i, 1]
         px, py = centre(sx), centre(sy)
         close_in(M, W, g, px, py)
-        x, y = W[GX][g], W[GY][g]
+        x, y = W.gx[g], W.gy[g]
         if not line_of_sight(M, W, x, y, px, py):
             return
         gap = py_hypot(x - px, y - py)
-        if W[FLOUR_LEFT][g] and gap <= M[FL][F_FLOUR_RANGE]:
+        if W.flour_left[g] and gap <= M.floats[F_FLOUR_RANGE]:
             _throw_flour(M, W, t, g, i, px, py, uniforms, ctx)
         elif gap <= 5.0:
-            way = M[TOWARD][way_case(px - x, py - y)]  # the second square's offset
+            way = M.toward[way_case(px - x, py - y)]  # the second square's offset
             bx, by = sx + way[0], sy + way[1]
             _grope(M, W, g, i, sx, sy, bx, by, BOTH_SQUARES, uniforms, ctx)
     elif plan == SEARCH_BEARING:
-        degrees = W[KBEAR][g, i]
-        ahead = M[AHEAD][bearing_case(degrees)]
-        x, y = W[GX][g], W[GY][g]
+        degrees = W.known_bearing[g, i]
+        ahead = M.ahead[bearing_case(degrees)]
+        x, y = W.gx[g], W.gy[g]
         cx, cy = square_of(x), square_of(y)
         found = ZERO
         ax = ay = bx = by = ZERO
@@ -656,15 +592,15 @@ def _search(
                 found += 1
         if found and _grope(M, W, g, i, ax, ay, bx, by, found, uniforms, ctx):
             return
-        step = min(M[FL][F_SEARCH_STEP], M[GMOVE][g] - W[WALKED][g])
+        step = min(M.floats[F_SEARCH_STEP], M.guard_move[g] - W.walked[g])
         if step <= 0:
             return
         angle = degrees * DEG_TO_RAD
         tx, ty = x + step * math.cos(angle), y + step * math.sin(angle)
         if not on_map(M, tx, ty) or not line_of_sight(M, W, x, y, tx, ty):
             return
-        W[GX][g], W[GY][g] = tx, ty
-        W[WALKED][g] += step
+        W.gx[g], W.gy[g] = tx, ty
+        W.walked[g] += step
 
 
 @inlined
@@ -673,7 +609,7 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
     a square, it searches; located, it closes in and strikes (:func:`closes_on`: an ethereal
     intruder is not physically there, DD-17); the miss chance where it located it only, or
     fights it by blindsight."""
-    if not W[GALIVE][g]:
+    if not W.guard_alive[g]:
         return
     i, best = most_known(M, W, g)
     if i == NOBODY:
@@ -683,13 +619,13 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
         return
     if not closes_on(M, W, g, i, best):
         return
-    blind = 1 if M[GSENSES][g, BLIND] and unseen_by(M, W, g, i) else 0
-    if not blow_hits(M, M[HAS_AC][i], M[HIT][g, i, W[INVIS][i]], uniforms, ctx):
+    blind = 1 if M.guard_senses[g, BLIND] and unseen_by(M, W, g, i) else 0
+    if not blow_hits(M, M.has_ac[i], M.hit[g, i, W.invisible[i]], uniforms, ctx):
         return
     if best == LOCATION or blind:
-        liquid = M[WLIQ][t, i]
-        dice = M[MISS_DICE][g, i, liquid, blind]
-        if dice and not spared(dice, M[SPARES][g, i, liquid, blind], uniforms, ctx):
+        liquid = M.walk_liquid[t, i]
+        dice = M.miss_dice[g, i, liquid, blind]
+        if dice and not spared(dice, M.spares[g, i, liquid, blind], uniforms, ctx):
             return
     lands(M, W, i)
 
@@ -703,26 +639,26 @@ def play_runs(
     (``last`` when all were). A run: the flour each defender carries, none on the intruders;
     then round by round the patrols, the walks and actions, each living intruder's perception,
     each defender's action, the flour falling off, the objective."""
-    n_g, n_i = M[IN][I_G], M[IN][I_I]
+    n_g, n_i = M.ints[I_G], M.ints[I_I]
     for r in range(first, last):
         for g in range(n_g):
-            W[FLOUR_LEFT][g] = M[GFLOUR][g]
+            W.flour_left[g] = M.flour[g]
         for i in range(n_i):
-            W[FLOURED][i] = 0
+            W.floured[i] = 0
         start_run(M, W, ctx)
-        for t in range(M[IN][I_T]):
+        for t in range(M.ints[I_T]):
             begin_round(M, W, t, uniforms, ctx)
             _walks(M, W, t, uniforms, ctx)
             for i in range(n_i):
-                if W[IALIVE][i]:
+                if W.intruder_alive[i]:
                     _perceive(M, W, t, i, uniforms, ctx)
             for g in range(n_g):
-                if W[SC][S_OUTCOME] == 0:
+                if W.scalars[S_OUTCOME] == 0:
                     _defend(M, W, t, g, uniforms, ctx)
             for i in range(n_i):
-                if W[IALIVE][i] and W[FLOURED][i]:
-                    left = W[FLOURED][i]  # traits.flour_after_round: -1 stays until it falls
-                    W[FLOURED][i] = 0 if M[WLIQ][t, i] else (left if left < 0 else left - 1)
+                if W.intruder_alive[i] and W.floured[i]:
+                    left = W.floured[i]  # traits.flour_after_round: -1 stays until it falls
+                    W.floured[i] = 0 if M.walk_liquid[t, i] else (left if left < 0 else left - 1)
             if round_over(M, W, t, ctx):
                 break
         if not kept(M, W, r, ctx, out):

@@ -17,8 +17,8 @@ Array = np.ndarray[Any, Any]
 
 
 def extra_state(n_g: int, n_i: int) -> tuple[Array, ...]:
-    """A run's Starfinder working arrays (:data:`~.play.CROWD`, :data:`~.play.SNIPED`,
-    :data:`~.play.HID`), for ``n_g`` defenders and ``n_i`` intruders."""
+    """A run's Starfinder working arrays (:data:`~.play.STATE`), for ``n_g`` defenders and
+    ``n_i`` intruders."""
     return (np.zeros(n_g, np.int64), np.zeros(n_i, np.int64), np.zeros((n_g, n_i), np.int64))
 
 
@@ -28,7 +28,7 @@ class KernelRound(d20.KernelRound):
     def __init__(self, model: d20.Model) -> None:
         from vigile.games.starfinder.kernel import play
 
-        super().__init__(model, play.MODEL, extra_state, play.play_runs)
+        super().__init__(model, (play.Model, play.State), extra_state, play.play_runs)
 
 
 def compiled(scenario: Scenario) -> KernelRound | None:

@@ -28,37 +28,14 @@ from typing import cast
 import numpy as np
 
 from vigile.games.d20.kernel import (
-    AWARE,
-    DARK,
-    DOOR_OPS,
-    FL,
-    GAC,
-    GALIVE,
-    GAME,
-    GX,
-    GY,
     I_G,
     I_I,
     I_T,
-    IALIVE,
-    IETH,
-    IN,
-    INVIS,
-    IX,
-    IY,
     LOCATION,
-    LSTATE,
     OBSERVED,
     OP_SNIPE,
-    OP_START,
     S_OUTCOME,
     S_TURN,
-    SC,
-    STATE,
-    WCOVER,
-    WLOST,
-    WMOVED,
-    WSPEED,
     Arrays,
     Outputs,
     act,
@@ -75,10 +52,12 @@ from vigile.games.d20.kernel import (
     learn,
     line_of_sight,
     lit,
+    model_type,
     most_known,
     round_over,
     spared,
     start_run,
+    state_type,
     strike_lands,
     unseen_by,
     walk_to,
@@ -94,11 +73,6 @@ from vigile.sim.kernel.geometry import (
     internal,
 )
 
-RANGED = cast(int, np.int64(1))
-"""A sniper's shot is ranged (``struck``'s ``ranged``; int64, not a literal: see
-:data:`vigile.sim.kernel.geometry.ZERO`)."""
-HIDER, SNIPE_HIDER, MEMBER, AFTER, REFUSED, HAS_AC, HIT = range(GAME, GAME + 7)
-MISS_DICE, SPARES, LOST, STRUCK, BEST, NOTICED = range(GAME + 7, GAME + 13)
 MODEL = [
     "hider",
     "snipe_hider",
@@ -114,20 +88,23 @@ MODEL = [
     "best",
     "noticed",
 ]
-"""The Starfinder arrays after the shared ones, by their names in the tables."""
+"""The Starfinder model's own arrays, after the shared ones, by their names in the tables."""
+RANGED = cast(int, np.int64(1))
+"""A sniper's shot is ranged (``struck``'s ``ranged``; int64, not a literal: see
+:data:`vigile.sim.kernel.geometry.ZERO`)."""
 F_SOUND_STEP, F_SNIPE_LEAST = 4, 5
 I_VANISH, I_NOTICED_FROM = 13, 14
 PINNED = cast(int, np.int64(1))
 """``pin`` for :func:`learn`: every square a Starfinder defender locates is where the intruder
-was, lost when it moves (LP-2: ``LOST[PINNED]``)."""
-SIGHT_M = 9
-"""The shared sight masks (:data:`vigile.games.d20.kernel.SIGHT_M`)."""
-CROWD, SNIPED, HID = STATE, STATE + 1, STATE + 2
-"""The run's state after the shared arrays: each defender's part in this round's Stealth roll
-(0: none, 1: rolls, 2: sees the hider without a roll); intruders whose Stealth roll this round
-was their sniping's (SF-10); [defender, intruder] 1 where a Stealth check of the intruder
-succeeded against the defender, which has not observed it since (LP-3,
+was, lost when it moves (LP-2: ``M.lost[PINNED]``)."""
+STATE = ["crowd", "sniped", "hid"]
+"""A run's Starfinder working arrays, after the shared ones: each defender's part in this
+round's Stealth roll (0: none, 1: rolls, 2: sees the hider without a roll); intruders whose
+Stealth roll this round was their sniping's (SF-10); [defender, intruder] 1 where a Stealth
+check of the intruder succeeded against the defender, which has not observed it since (LP-3,
 ``StarfinderGame.hid_from``)."""
+Model = model_type(__name__, MODEL)
+State = state_type(__name__, STATE)
 
 
 @internal
@@ -136,17 +113,17 @@ def _struck(M: Arrays, W: Arrays, g: int, i: int, ranged: int) -> None:
     beyond the next square unobserved (a sniper); an unseen one (invisible to it, or in the
     dark for it) that struck in melee from the next square is located; otherwise only its
     presence (SF-11)."""
-    x, y = W[IX][i], W[IY][i]
+    x, y = W.ix[i], W.iy[i]
     unseen = unseen_by(M, W, g, i)
-    near = adjacent(W[GX][g], W[GY][g], x, y)
-    before = W[AWARE][g, i]
-    sheltered = before != OBSERVED and M[WCOVER][W[SC][S_TURN] - 1, i] and not near
+    near = adjacent(W.gx[g], W.gy[g], x, y)
+    before = W.aware[g, i]
+    sheltered = before != OBSERVED and M.walk_cover[W.scalars[S_TURN] - 1, i] and not near
     if not unseen and not sheltered:
-        after = M[STRUCK][0, before]
+        after = M.struck[0, before]
     elif near and not ranged:
-        after = M[STRUCK][1, before]
+        after = M.struck[1, before]
     else:
-        after = M[STRUCK][2, before]
+        after = M.struck[2, before]
     learn(M, W, g, i, after, PINNED)
 
 
@@ -157,14 +134,14 @@ def _walks(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) 
     the dark leaves those that observed it only its square), then its actions (:func:`act`):
     doors, invisibility cast or ended, blows (what the victim learns: :func:`_struck`), kills,
     and sniping shots (a dead victim, or one out of range where it stands now: nothing, LP-7)."""
-    n_i = M[IN][I_I]
-    ops = M[DOOR_OPS]
-    vanished = M[IN][I_VANISH]
+    n_i = M.ints[I_I]
+    ops = M.walk_door_ops
+    vanished = M.ints[I_VANISH]
     for i in range(n_i):
-        if not W[IALIVE][i]:
+        if not W.intruder_alive[i]:
             continue
-        walk_to(M, W, t, i, M[LOST], vanished, PINNED)
-        for k in range(M[OP_START][t * n_i + i], M[OP_START][t * n_i + i + 1]):
+        walk_to(M, W, t, i, M.lost, vanished, PINNED)
+        for k in range(M.walk_op_start[t * n_i + i], M.walk_op_start[t * n_i + i + 1]):
             g = act(M, W, i, k, vanished, PINNED, uniforms, ctx)
             if g != NOBODY:
                 _struck(M, W, g, i, ops[k, 2])
@@ -179,15 +156,15 @@ def _snipe(
     """Intruder i's sniping shot at defender g, which it reaches (SF-10): the victim's attack
     roll (its d20 where g has an ``ac``: nothing the kernel keeps depends on it), what g
     learns of it; a sniper hidden from g then rolls its Stealth again as part of the shot."""
-    hidden = W[AWARE][g, i] != OBSERVED and W[HID][g, i] == 1
-    if M[GAC][g]:
+    hidden = W.aware[g, i] != OBSERVED and W.hid[g, i] == 1
+    if M.guard_ac[g]:
         face(20, uniforms, ctx)
     _struck(M, W, g, i, RANGED)
     if hidden:
-        W[SNIPED][i] = 1
-        dx, dy = W[IX][i] - W[GX][g], W[IY][i] - W[GY][g]
-        close = hypot_below(dx, dy, M[FL][F_SNIPE_LEAST], True)
-        steps = min(hypot_steps(dx, dy, M[FL][F_SOUND_STEP]), M[SNIPE_HIDER].shape[6] - 1)
+        W.sniped[i] = 1
+        dx, dy = W.ix[i] - W.gx[g], W.iy[i] - W.gy[g]
+        close = hypot_below(dx, dy, M.floats[F_SNIPE_LEAST], True)
+        steps = min(hypot_steps(dx, dy, M.floats[F_SOUND_STEP]), M.snipe_hider.shape[6] - 1)
         _stealth(M, W, t, i, 2 if close else 1, steps, uniforms, ctx)
 
 
@@ -196,14 +173,14 @@ def _defend(M: Arrays, W: Arrays, t: int, g: int, uniforms: np.ndarray, ctx: np.
     """``D20Game._defend`` in Starfinder, for a living defender: located, it closes in and
     strikes (SF-8; :func:`closes_on`: no blow reaches an ethereal intruder, DD-17 [engine]),
     the miss chance where it located it only; knowing less, it stays (SF-11 [R])."""
-    if not W[GALIVE][g]:
+    if not W.guard_alive[g]:
         return
     i, best = most_known(M, W, g)
     if i == NOBODY or best < LOCATION or not closes_on(M, W, g, i, best):
         return
-    if not blow_hits(M, M[HAS_AC][i], M[HIT][g, i], uniforms, ctx):
+    if not blow_hits(M, M.has_ac[i], M.hit[g, i], uniforms, ctx):
         return
-    if best == LOCATION and not spared(M[MISS_DICE][g, i], M[SPARES][g, i], uniforms, ctx):
+    if best == LOCATION and not spared(M.miss_dice[g, i], M.spares[g, i], uniforms, ctx):
         return
     lands(M, W, i)
 
@@ -222,35 +199,35 @@ def _stealth(
     """``StarfinderGame._stealth``: one Stealth d20 against each living observer's Perception
     d20 (``snipe``: 0 not sniping; 1 sniping at 10 ft or more, its target ``steps`` whole
     sound steps away; 2 nearer: SF-10); none against an ethereal intruder."""
-    if M[IETH][i]:
+    if M.intruder_ethereal[i]:
         return
-    n_g = M[IN][I_G]
-    crowd = W[CROWD]
-    x, y = W[IX][i], W[IY][i]
+    n_g = M.ints[I_G]
+    crowd = W.crowd
+    x, y = W.ix[i], W.iy[i]
     is_lit = 1 if lit(M, W, x, y) else 0
     anyl = any_light(M, W)
-    darkness = M[DARK][is_lit, anyl]
-    invisible = W[INVIS][i]
-    immobile = 0 if M[WMOVED][t, i] or snipe else 1
-    fast = 1 if M[WSPEED][t, i] > 0 else 0
-    cover, lost = M[WCOVER][t, i], M[WLOST][t, i]
+    darkness = M.dark[is_lit, anyl]
+    invisible = W.invisible[i]
+    immobile = 0 if M.walk_moved[t, i] or snipe else 1
+    fast = 1 if M.walk_speed[t, i] > 0 else 0
+    cover, lost = M.walk_cover[t, i], M.walk_lost_cover[t, i]
     case = (i, invisible, immobile, fast, cover, lost, darkness, snipe)
     rolls = 0
     found = 0
     for g in range(n_g):
         crowd[g] = 0
-        if not W[GALIVE][g]:
+        if not W.guard_alive[g]:
             continue
         dark = dark_to(M, W, g, i, is_lit, anyl)
         unseen = hidden_from(M, W, g, i) or dark
-        if W[AWARE][g, i] >= M[BEST][1 if unseen else 0]:
+        if W.aware[g, i] >= M.best[1 if unseen else 0]:
             continue
-        if not line_of_sight(M, W, W[GX][g], W[GY][g], x, y):
+        if not line_of_sight(M, W, W.gx[g], W.gy[g], x, y):
             continue
         found += 1
         sees_dark = 1 if darkness and not dark else 0
-        W[LSTATE][g, 0] = sees_dark
-        if M[MEMBER][i, invisible, immobile, fast, cover, lost, darkness, snipe, g, sees_dark, 0]:
+        W.cases[g, 0] = sees_dark
+        if M.member[i, invisible, immobile, fast, cover, lost, darkness, snipe, g, sees_dark, 0]:
             crowd[g] = 1
             rolls += 1
         else:
@@ -260,33 +237,33 @@ def _stealth(
     result = 0
     if rolls:
         if snipe == 1:
-            bonus = M[SNIPE_HIDER][i, invisible, fast, cover, lost, darkness, steps]
+            bonus = M.snipe_hider[i, invisible, fast, cover, lost, darkness, steps]
         else:
-            bonus = M[HIDER][case]
+            bonus = M.hider[case]
         result = face(20, uniforms, ctx) + bonus
     for g in range(n_g):
         if crowd[g] == 0:
             continue
-        before = W[AWARE][g, i]
+        before = W.aware[g, i]
         if crowd[g] == 2 or rolls == 0:
-            after = M[REFUSED][before]
+            after = M.refused[before]
         else:
-            part = M[MEMBER][
-                i, invisible, immobile, fast, cover, lost, darkness, snipe, g, W[LSTATE][g, 0]
+            part = M.member[
+                i, invisible, immobile, fast, cover, lost, darkness, snipe, g, W.cases[g, 0]
             ]
             margin = face(20, uniforms, ctx) + part[2] - result - part[1]
-            noticed = by_margin(M[NOTICED], M[IN][I_NOTICED_FROM], margin)
+            noticed = by_margin(M.noticed, M.ints[I_NOTICED_FROM], margin)
             total = 1 if part[3] == LOCATION else 0
-            after = M[AFTER][noticed, total, before]
-            W[LSTATE][g, 2] = 0 if noticed else 1
-        W[LSTATE][g, 1] = after
+            after = M.after[noticed, total, before]
+            W.cases[g, 2] = 0 if noticed else 1
+        W.cases[g, 1] = after
     for g in range(n_g):
         if crowd[g]:
-            learn(M, W, g, i, W[LSTATE][g, 1], PINNED)
-            if W[AWARE][g, i] == OBSERVED:
-                W[HID][g, i] = 0
-            elif crowd[g] == 1 and rolls and W[LSTATE][g, 2]:
-                W[HID][g, i] = 1
+            learn(M, W, g, i, W.cases[g, 1], PINNED)
+            if W.aware[g, i] == OBSERVED:
+                W.hid[g, i] = 0
+            elif crowd[g] == 1 and rolls and W.cases[g, 2]:
+                W.hid[g, i] = 1
 
 
 @compiled
@@ -298,19 +275,19 @@ def play_runs(
     ``last`` when all were). A round: the patrols, the walks and actions (a sniper's Stealth
     roll is its shot's), one Stealth roll for each other living intruder, each defender's
     action, the objective."""
-    n_g, n_i = M[IN][I_G], M[IN][I_I]
+    n_g, n_i = M.ints[I_G], M.ints[I_I]
     for r in range(first, last):
-        W[HID][:, :] = 0
+        W.hid[:, :] = 0
         start_run(M, W, ctx)
-        for t in range(M[IN][I_T]):
+        for t in range(M.ints[I_T]):
             begin_round(M, W, t, uniforms, ctx)
-            W[SNIPED][:] = 0
+            W.sniped[:] = 0
             _walks(M, W, t, uniforms, ctx)
             for i in range(n_i):
-                if W[IALIVE][i] and not W[SNIPED][i]:
+                if W.intruder_alive[i] and not W.sniped[i]:
                     _stealth(M, W, t, i, ZERO, ZERO, uniforms, ctx)
             for g in range(n_g):
-                if W[SC][S_OUTCOME] == 0:
+                if W.scalars[S_OUTCOME] == 0:
                     _defend(M, W, t, g, uniforms, ctx)
             if round_over(M, W, t, ctx):
                 break
