@@ -13,10 +13,13 @@ editor (a token chosen, the text edited, saved), the calculator, and error pages
 name.
 
 A page fails the test when ``window.__pwned`` is set, a dialog opens, or the page reports a
-Content-Security-Policy violation (tests/browser.py watches every page). The tour runs twice:
-under the server's policy (nothing may even try), and with the policy bypassed (the templates'
-escaping alone keeps every payload text). A payload that validation refuses (a picture's name
-that closes its attribute) is a clear 422 naming ``map.background``.
+Content-Security-Policy violation (tests/browser.py watches every page). ``window.__pwned`` is an
+accessor that tells the test of every write, whenever it comes (:data:`RECORD`): a handler that
+fires late is caught by the next check, and each step is checked once the page is quiet (no
+request in flight, no swap under way: :meth:`Tour.quiet`) rather than after a fixed pause. The
+tour runs twice: under the server's policy (nothing may even try), and with the policy bypassed
+(the templates' escaping alone keeps every payload text). A payload that validation refuses (a
+picture's name that closes its attribute) is a clear 422 naming ``map.background``.
 """
 
 from __future__ import annotations
@@ -51,6 +54,21 @@ BREAKOUT = '"/><img src=x onerror=window.__pwned=1>.png'
 ENCOUNTER_NAME = "{{7*7}}<img src=x onerror=window.__pwned=1>"
 FILE_NAME = "'\"><svg onload=window.__pwned=1>.yaml"
 INTRUDERS = (SCRIPT, IMG, ATTRIBUTE)
+RECORD = """
+(() => {
+  let value;
+  Object.defineProperty(window, "__pwned", {
+    get: () => value,
+    set: (v) => { value = v; window.vigilePwned(String(v)); },
+  });
+})();
+"""
+"""Run in every page and frame before its own scripts: every write of ``window.__pwned``, by
+any script at any time, is told to Python at once (a binding), whichever page is checked then."""
+QUIET = """() => new Promise((done) => setTimeout(() => done(
+  !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling")), 0))"""
+"""After the tasks queued so far (the handling of a response that just came): whether no htmx
+request, swap or settling is under way (htmx marks its elements with these classes meanwhile)."""
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg=="
 )
@@ -140,6 +158,7 @@ class Tour:
     """One browser context touring the pages: every step checks that no script ran."""
 
     def __init__(self, chromium: Any, server: Server, *, policy: bool) -> None:
+        self.chromium = chromium
         self.server = server
         self.policy = policy
         self.context = chromium.new_context(
@@ -147,10 +166,27 @@ class Tour:
         )
         self.dialogs: list[str] = []
         self.errors: list[str] = []
+        self.pwned: list[str] = []
         self.context.on("dialog", self._dialog)
+        self.context.expose_binding("vigilePwned", self._pwned)
+        self.context.add_init_script(RECORD)
         self.page = self.context.new_page()
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.inflight: set[Any] = set()
+        self.page.on("request", self._request)
+        self.page.on("requestfinished", self._ended)
+        self.page.on("requestfailed", self._ended)
         self.visited: list[str] = []
+
+    def _pwned(self, source: dict[str, Any], value: str) -> None:
+        self.pwned.append(f"{source['frame'].url}: window.__pwned = {value}")
+
+    def _request(self, request: Any) -> None:
+        if request.resource_type != "eventsource":  # the page's stream: open while it lives
+            self.inflight.add(request)
+
+    def _ended(self, request: Any) -> None:
+        self.inflight.discard(request)
 
     def _dialog(self, dialog: Any) -> None:
         self.dialogs.append(f"{dialog.type}: {dialog.message}")
@@ -161,16 +197,34 @@ class Tour:
         self.page.goto(url)
         return self.clean(path)
 
+    def quiet(self) -> None:
+        """Wait until the page is quiet: no request in flight (its images, its fetches, htmx's),
+        and, once the tasks queued so far have run, no htmx request, swap or settling under
+        way. What a response brings in (a fragment's scripts and handlers, the images it asks
+        for) has run by then, or is itself in flight: the next round waits for it."""
+        for _ in range(WAIT_MS // 10):
+            if self.page.evaluate(QUIET) and not self.inflight:
+                return
+            self.page.wait_for_timeout(10)
+        raise AssertionError(f"still busy after {WAIT_MS} ms: {sorted(map(str, self.inflight))}")
+
     def clean(self, where: str) -> Any:
-        """No script ran so far on this page (a moment for late handlers to fire)."""
-        self.page.wait_for_timeout(120)
+        """No script ran, no dialog opened, no policy violation was reported so far, once the
+        page is quiet (:meth:`quiet`): a script that runs later, on this page, is caught by the
+        next check (:data:`RECORD`). A handler that a response brought in (an image's
+        ``onerror``), blocked by the policy or run without it, has been seen by then."""
+        self.quiet()
         pwned = self.page.evaluate("() => window.__pwned")
         assert pwned is None, f"a script ran on {where} (policy {'on' if self.policy else 'off'})"
+        assert self.pwned == [], (where, self.pwned)
         assert self.dialogs == [], (where, self.dialogs)
+        assert self.chromium.violations == [], (where, self.chromium.violations)
         self.visited.append(where)
         return self.page
 
     def close(self) -> None:
+        self.quiet()
+        assert self.pwned == [], self.pwned
         assert self.errors == [], self.errors
         self.context.close()
 
@@ -204,8 +258,7 @@ def gm_tour(tour: Tour, encounter: str, gm: str, *, previews: bool) -> None:
     assert page.locator("#map-svg .token").count() == 8
     actions = page.eval_on_selector_all("#do option", "els => els.map(e => e.value)")
     for action in actions if previews else ():
-        page.select_option("#do", action)
-        page.wait_for_timeout(350)  # its preview
+        page.select_option("#do", action)  # its preview: asked at once (the form's change)
         tour.clean(f"gm preview {action}")
     page.select_option("#do", "move")
     page.select_option("#actor", IMG)
@@ -257,9 +310,9 @@ def editor_tour(tour: Tour, gm: str, workspace: Path, saved: str) -> None:
     assert page.locator("#ed-errors .ok").count() == 1
     picture = page.get_attribute("#map-svg image.background", "href") or ""
     assert picture.startswith("/editor/asset/%7B%7B7%2A7%7D%7D%20%26%20%23%3F.png?token=")
-    loaded = page.evaluate(
+    loaded = page.evaluate(  # the body read: the request ends (Tour.quiet waits for it)
         "() => fetch(document.querySelector('#map-svg image.background').getAttribute('href'))"
-        ".then(r => r.status)"
+        ".then(r => r.arrayBuffer().then(() => r.status))"
     )
     assert loaded == 200  # the picture is there, by its encoded name
     tokens = page.locator("#map-svg .token")
@@ -290,10 +343,13 @@ def editor_tour(tour: Tour, gm: str, workspace: Path, saved: str) -> None:
     assert SCRIPT in tour.page.input_value("#ed-yaml")
     upload(tour, hostile(BREAKOUT), "editor upload of a refused picture")
     assert "map.background" in tour.page.inner_text("#ed-errors")
+    tour.page.evaluate("() => { document.getElementById('ed-errors').innerHTML = ''; }")
     tour.page.fill("#ed-yaml", tour.page.input_value("#ed-yaml") + " ")
-    tour.page.wait_for_timeout(900)  # the server's errors again, through the script
+    tour.page.wait_for_function(  # the server's errors again, through the script
+        "() => document.getElementById('ed-errors').textContent.includes('map.background')",
+        timeout=WAIT_MS,
+    )
     tour.clean("editor errors redrawn")
-    assert "map.background" in tour.page.inner_text("#ed-errors")
 
 
 def upload(tour: Tour, text: str, where: str) -> None:
