@@ -39,7 +39,7 @@ def _version(shown: bool) -> None:
 
 def _said(key: str) -> str:
     """A text of the command in the help's language."""
-    from vigile.cli.common import help_lang
+    from vigile.cli.options import help_lang
 
     return tr(key, help_lang())
 
@@ -72,7 +72,7 @@ def _check_group() -> typer.Typer:
 def _titled(root: typer.Typer) -> None:
     """Give each command and group of ``root`` its line of help in the help's language
     (``cli.command.NAME``); in French, its page's help too (the English one is its docstring)."""
-    from vigile.cli.common import help_lang
+    from vigile.cli.options import help_lang
 
     lang, known = help_lang(), messages(help_lang())
     for command in root.registered_commands:
@@ -227,7 +227,7 @@ def _command_for(argv: list[str]) -> Any:
     """The click command to run ``argv``: ``vigile check GAME …`` only builds that game's
     checks (a check at the table starts fast), ``riskmap`` and ``route`` only themselves
     (:data:`MAP_COMMANDS`), anything else the whole command."""
-    from vigile.cli.common import help_lang
+    from vigile.cli.options import help_lang
 
     lang = help_lang()
     if len(argv) > 2 and argv[0] == "check" and argv[2] != "--help" and _has_checks(argv[1]):
@@ -352,7 +352,7 @@ class _FrenchDefault(str):
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command; a user error is one line on stderr and exit code 2, never a traceback."""
-    from vigile.cli.common import set_help_lang
+    from vigile.cli.options import set_help_lang
     from vigile.errors import VigileError
 
     args = argv if argv is not None else sys.argv[1:]

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
-import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -25,9 +23,9 @@ import typer
 
 from vigile.checks.declare import MAX_SEED, Check, Checks, Input, check_seed, face_source
 from vigile.checks.verdict import Verdict
+from vigile.cli.options import JsonOpt, LangOpt, help_lang, json_text, set_help_lang
 from vigile.dice.source import FaceSource, GivenFaces, parse_dice_values
 from vigile.io.i18n import Lang, tr
-from vigile.io.safe import printable
 from vigile.io.text import View
 from vigile.rulesets.data import RuleData, load
 
@@ -53,8 +51,6 @@ DiceValuesOpt = Annotated[
     ),
 ]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the roll (implies --roll).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
-LangOpt = Annotated[Lang, typer.Option("--lang", help="Language of the explanation.")]
 ViewOpt = Annotated[
     View, typer.Option("--view", help="gm: everything; player: what the character knows.")
 ]
@@ -62,30 +58,6 @@ HouseRulesOpt = Annotated[
     Path | None,
     typer.Option("--house-rules", metavar="FILE", help="TOML file overriding rule numbers."),
 ]
-
-
-def json_text(data: object, *, indent: int | None = None) -> str:
-    """``data`` as JSON (UTF-8 kept) that is safe on the GM's terminal: every character
-    :func:`~vigile.io.safe.printable` would escape (a control character, DEL, C1, a
-    bidirectional override) is written as a JSON escape (``\\u202e``), so that the value
-    read back is the same and the terminal obeys none of it."""
-    return _UNPRINTABLE.sub(_json_escape, json.dumps(data, ensure_ascii=False, indent=indent))
-
-
-_UNPRINTABLE = re.compile(r"[^\x20-\x7e\n]")
-"""What may need an escape: json escapes every C0 control in a string, so outside printable
-ASCII and the new lines of ``indent``."""
-
-
-def _json_escape(found: re.Match[str]) -> str:
-    char = found.group()
-    if printable(char) == char:
-        return char
-    code = ord(char)
-    if code > 0xFFFF:  # a surrogate pair, as JSON writes a character past the BMP
-        code -= 0x10000
-        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
-    return f"\\u{code:04x}"
 
 
 @dataclass(frozen=True)
@@ -180,22 +152,6 @@ def _signed(
 
 
 # --- the commands of a declaration ---------------------------------------------------------------
-
-
-_HELP_LANG = [Lang.EN]
-"""The language of the help of the commands built from now on (:func:`set_help_lang`)."""
-
-
-def help_lang() -> Lang:
-    """The language the commands built now write their help in: English unless the command
-    line names another (``vigile --lang fr check skirmish noise --help``)."""
-    return _HELP_LANG[0]
-
-
-def set_help_lang(lang: Lang) -> None:
-    """Build the commands' help in ``lang`` from now on (:func:`vigile.cli.main` calls it with
-    the language the command line or ``VIGILE_LANG`` names, before it builds the command)."""
-    _HELP_LANG[0] = lang
 
 
 def check_app(declared: Checks) -> typer.Typer:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vigile.cli.common import JsonOpt, LangOpt, json_text
+from vigile.cli.options import JsonOpt, LangOpt, json_text
 from vigile.errors import InputError, VigileError
 from vigile.io.i18n import Lang
 from vigile.io.risk_out import riskmap_json, riskmap_text, route_json, route_text
@@ -106,8 +106,8 @@ def _user_errors() -> Iterator[None]:
     try:
         yield
     except VigileError as error:
-        from vigile.cli.common import help_lang
         from vigile.cli.errors import error_line, error_text
+        from vigile.cli.options import help_lang
 
         error_line(error_text(error, help_lang()), help_lang())
         raise typer.Exit(2) from None
