@@ -11,15 +11,14 @@ refused, naming the field and the games it belongs to. The skirmish's skills and
 
 from __future__ import annotations
 
-import ast
 import inspect
-import sys
 import unicodedata
 from enum import StrEnum
 from functools import cache
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic._internal._docs_extraction import extract_docstrings_from_cls
 
 from vigile.awareness.vocabulary import Attitude
 from vigile.rulesets.limits import LIMITS
@@ -120,46 +119,10 @@ def attribute_docstrings(model: type[BaseModel]) -> dict[str, str]:
 
 @cache
 def _class_docstrings(model: type) -> dict[str, str]:
-    """The attribute docstrings written in ``model``'s ``class`` statement, by attribute name
-    (pydantic's rule: a string statement right after an annotated assignment)."""
-    node = _module_classes(model.__module__).get(model.__qualname__)
-    if node is None:
-        return {}
-    found: dict[str, str] = {}
-    for before, statement in zip(node.body, node.body[1:], strict=False):
-        if (
-            isinstance(before, ast.AnnAssign)
-            and isinstance(before.target, ast.Name)
-            and isinstance(statement, ast.Expr)
-            and isinstance(statement.value, ast.Constant)
-            and isinstance(statement.value.value, str)
-        ):
-            found[before.target.id] = inspect.cleandoc(statement.value.value)
-    return found
-
-
-@cache
-def _module_classes(module: str) -> dict[str, ast.ClassDef]:
-    """Every ``class`` statement of a module's source, by qualified name (``Outer.Inner``,
-    ``function.<locals>.Model``); the first where two share one."""
-    try:
-        tree = ast.parse(inspect.getsource(sys.modules[module]))
-    except (KeyError, OSError, TypeError):
-        return {}
-    found: dict[str, ast.ClassDef] = {}
-
-    def walk(node: ast.AST, prefix: str) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef):
-                found.setdefault(prefix + child.name, child)
-                walk(child, f"{prefix}{child.name}.")
-            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                walk(child, f"{prefix}{child.name}.<locals>.")
-            else:
-                walk(child, prefix)
-
-    walk(tree, "")
-    return found
+    """The attribute docstrings written in ``model``'s ``class`` statement, by attribute name,
+    read by pydantic's own reader (the one ``use_attribute_docstrings`` calls, from the class's
+    source rather than from the frames of its making)."""
+    return extract_docstrings_from_cls(model, use_inspect=True)
 
 
 def _describe_fields(schema: dict[str, Any], model: type[BaseModel]) -> None:
