@@ -39,7 +39,14 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from vigile.sim.kernel.blocks import Blocks, heat_scale, record_detections, record_end, tally
+from vigile.sim.kernel.blocks import (
+    Blocks,
+    Runs,
+    heat_scale,
+    record_detections,
+    record_end,
+    tally,
+)
 from vigile.sim.kernel.dice import C_POS, C_STATUS, draw, face
 from vigile.sim.kernel.geometry import (
     NOBODY,
@@ -52,7 +59,7 @@ from vigile.sim.kernel.geometry import (
     sees,
     trace_unit,
 )
-from vigile.sim.kernel.grid import chains, entries
+from vigile.sim.kernel.grid import bordered, chains, entries
 from vigile.sim.tally import HEAT_BINS, Tally
 
 Arrays = Any
@@ -895,30 +902,6 @@ CHUNK = 1 << 16
 
 
 @dataclass
-class Runs:
-    """How each run ended, run by run (:meth:`KernelRound.trace`)."""
-
-    outcome: Array
-    """The tally's code of each run's ending (:data:`vigile.sim.tally.CODE`)."""
-    end: Array
-    """The turn it ended."""
-    first: Array
-    """The turn of its first detection, 0 for none."""
-    pairs: Array
-    """(run, defender, intruder): the defender located or saw the intruder in the run."""
-    alive: Array
-    """(run, intruder): still free at the end."""
-    alert: Array
-    """(run, defender): on alert at the end."""
-    aware: Array
-    """(run, defender, intruder): what the defender knew of the intruder at the end (the rank
-    on the awareness ladder)."""
-    used: Array
-    """Uniforms each run drew."""
-    heat: Array
-
-
-@dataclass
 class Model:
     """A d20 scenario prepared for its game's kernel: the defenders' and intruders' names, the
     arrays by name (:func:`prefix`'s, then the game's tables), the floats and ints (``F_*``,
@@ -1200,15 +1183,9 @@ def prefix(scenario: Any, rules: Any, walk: dict[str, Array]) -> dict[str, Any]:
     closed = board.barriers_for(frozenset())
     m = len(closed)
     x1, y1, x2, y2 = (np.array(a, np.float64) for a in (closed.x1, closed.y1, closed.x2, closed.y2))
-    all_x1 = np.concatenate([x1, [0.0, width, width, 0.0]])
-    all_y1 = np.concatenate([y1, [0.0, 0.0, height, height]])
-    all_x2 = np.concatenate([x2, [width, width, 0.0, 0.0]])
-    all_y2 = np.concatenate([y2, [0.0, height, height, 0.0]])
-    wx, wy = all_x2 - all_x1, all_y2 - all_y1
-    length = np.hypot(wx, wy)
-    has_normal = length > 0
-    normal_x = np.where(has_normal, -wy / np.where(has_normal, length, 1.0), 0.0)
-    normal_y = np.where(has_normal, wx / np.where(has_normal, length, 1.0), 0.0)
+    all_x1, all_y1, all_x2, all_y2, normal_x, normal_y, has_normal = bordered(
+        x1, y1, x2, y2, width, height
+    )
 
     # the barriers in every way the named doors can stand in a run (bit k of a way: the k-th
     # named door open), a row each, the first as they stand at the start

@@ -162,6 +162,33 @@ class Blocks:
         ctx[C_STATUS] = 0
 
 
+@dataclass
+class Runs:
+    """How each run ended, run by run: what a kernel's ``trace`` returns (the exact tests
+    against the engine)."""
+
+    outcome: Array
+    """The tally's code of each run's ending (:data:`vigile.sim.tally.CODE`)."""
+    end: Array
+    """The turn it ended."""
+    first: Array
+    """The turn of its first detection, 0 for none."""
+    pairs: Array
+    """(run, guard, intruder): the guard detected the intruder in the run."""
+    alive: Array
+    """(run, one of the side the game keeps alive): still in the game at the end."""
+    alert: Array
+    """(run, guard): on alert at the end."""
+    aware: Array
+    """(run, one side, the other): what each knew of the other at the end (its rank on the
+    awareness ladder): a defender of an intruder in the d20 games, an intruder of a guard in
+    the raid."""
+    used: Array
+    """Uniforms each run drew."""
+    heat: Array
+    """Detections by where the intruder stood (:func:`record_detections`)."""
+
+
 def tally(
     turns: int, guards: int, outcome: Array, first: Array, detected: Array, heat: Array | None
 ) -> Tally:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -70,6 +71,37 @@ class Grid:
         cy = (np.arange(self.rows) + 0.5) * self.cell
         px, py = np.meshgrid(cx, cy, indexing="ij")
         return px.ravel(), py.ravel()
+
+
+class Bordered(NamedTuple):
+    """A board's walls, then the map's four borders (bottom, right, top, left), with each one's
+    unit normal (``has_normal``: false for a wall of no length, whose normal is 0): what a
+    mover bounces off (:func:`vigile.sim.kernel.geometry.trace_unit`)."""
+
+    x1: Floats
+    y1: Floats
+    x2: Floats
+    y2: Floats
+    normal_x: Floats
+    normal_y: Floats
+    has_normal: Bools
+
+
+def bordered(
+    x1: Floats, y1: Floats, x2: Floats, y2: Floats, width: float, height: float
+) -> Bordered:
+    """The walls (x1, y1) to (x2, y2) of a map ``width`` by ``height``, its borders after them
+    (:class:`Bordered`)."""
+    all_x1 = np.concatenate([x1, [0.0, width, width, 0.0]])
+    all_y1 = np.concatenate([y1, [0.0, 0.0, height, height]])
+    all_x2 = np.concatenate([x2, [width, width, 0.0, 0.0]])
+    all_y2 = np.concatenate([y2, [0.0, height, height, 0.0]])
+    wx, wy = all_x2 - all_x1, all_y2 - all_y1
+    length = np.hypot(wx, wy)
+    has_normal = length > 0
+    normal_x = np.where(has_normal, -wy / np.where(has_normal, length, 1.0), 0.0)
+    normal_y = np.where(has_normal, wx / np.where(has_normal, length, 1.0), 0.0)
+    return Bordered(all_x1, all_y1, all_x2, all_y2, normal_x, normal_y, has_normal)
 
 
 def _csr(members: list[list[int]]) -> tuple[Ints, Ints]:

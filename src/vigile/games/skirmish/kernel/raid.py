@@ -15,7 +15,6 @@ against the turn engine, ``tests/test_kernel_equivalence.py``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,7 +23,7 @@ from vigile.engine.result import Ending
 from vigile.games.skirmish.kernel import play as kernel
 from vigile.games.skirmish.kernel.tables import KernelModel, build
 from vigile.scene.model import Scenario
-from vigile.sim.kernel.blocks import Blocks, heat_scale, tally
+from vigile.sim.kernel.blocks import Blocks, Runs, heat_scale, tally
 from vigile.sim.kernel.dice import C_STATUS
 from vigile.sim.tally import CODE, HEAT_BINS, Tally
 
@@ -182,28 +181,6 @@ def _query_walls(every_wall: Array, size: int) -> Array:
     candidates = np.zeros(max(size, every_wall.shape[0]), np.int64)
     candidates[: every_wall.shape[0]] = every_wall
     return candidates
-
-
-@dataclass
-class Runs:
-    """How each run ended, run by run (:meth:`KernelRaid.trace`)."""
-
-    outcome: Array
-    """The tally's code of each run's ending (:data:`vigile.sim.tally.CODE`)."""
-    end: Array
-    """The turn it ended."""
-    first: Array
-    """The turn of its first detection, 0 for none."""
-    pairs: Array
-    """(run, guard, intruder): the guard detected the intruder in the run."""
-    alive: Array
-    alert: Array
-    aware: Array
-    """(run, intruder, guard): what the intruder knew of the guard at the end (the rank on
-    the awareness ladder)."""
-    used: Array
-    """Uniforms each run drew."""
-    heat: Array
 
 
 class KernelRaid:

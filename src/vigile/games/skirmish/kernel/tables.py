@@ -58,7 +58,7 @@ from vigile.rulesets.skirmish.sight import (
 from vigile.scene.actors import GuardState, Outfit, Side
 from vigile.scene.geometry import Region
 from vigile.scene.model import Scenario
-from vigile.sim.kernel.grid import Grid, cell_walls, chains, entries, near_walls
+from vigile.sim.kernel.grid import Grid, bordered, cell_walls, chains, entries, near_walls
 from vigile.sim.kernel.sectors import sector_lists
 
 UNKNOWN = -1
@@ -374,15 +374,9 @@ def build(scenario: Scenario) -> KernelModel:
     m = len(closed)
     x1, y1, x2, y2 = (np.array(a, np.float64) for a in (closed.x1, closed.y1, closed.x2, closed.y2))
     width, height = float(scenario.map.width), float(scenario.map.height)
-    all_x1 = np.concatenate([x1, [0.0, width, width, 0.0]])
-    all_y1 = np.concatenate([y1, [0.0, 0.0, height, height]])
-    all_x2 = np.concatenate([x2, [width, width, 0.0, 0.0]])
-    all_y2 = np.concatenate([y2, [0.0, height, height, 0.0]])
-    wx, wy = all_x2 - all_x1, all_y2 - all_y1
-    wall_length = np.hypot(wx, wy)
-    has_normal = wall_length > 0
-    normal_x = np.where(has_normal, -wy / np.where(has_normal, wall_length, 1.0), 0.0)
-    normal_y = np.where(has_normal, wx / np.where(has_normal, wall_length, 1.0), 0.0)
+    all_x1, all_y1, all_x2, all_y2, normal_x, normal_y, has_normal = bordered(
+        x1, y1, x2, y2, width, height
+    )
     sight_mask = np.zeros((len(states), m + 4), np.bool_)
     noise_mask = np.zeros((len(states), m + 4), np.bool_)
     move_mask = np.zeros((len(states), m + 4), np.bool_)
