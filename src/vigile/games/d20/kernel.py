@@ -11,9 +11,14 @@ and one walking into the dark (``_set_invisible``, ``_into_the_dark``: what an o
 is the game's, given); the intruders' blows and kills reaching only a living victim (a killed
 defender patrols, perceives, acts and hears the alarm no more). Each game's kernel
 (:mod:`vigile.games.dnd35.kernel.play`, :mod:`vigile.games.starfinder.kernel.play`) plays its
-perception and its blows around them, on a model tuple that begins with the arrays of
-:data:`PREFIX` (built by :func:`prefix`) and a run's state that begins with :func:`state`'s.
-The exact tests (``tests/test_kernel_d20_equivalence.py``) hold them to the engine.
+perception and its blows around them, on a model whose fields begin with
+:data:`MODEL_FIELDS` (built by :func:`prefix`) and a run's state whose fields begin with
+:data:`STATE_FIELDS` (named tuples: :func:`model_type`, :func:`state_type`).
+The exact tests (``tests/test_kernel_d20_equivalence.py``) hold them to the engine. What a
+round calls for each intruder, op or defender (:func:`walk_to`, :func:`act`,
+:func:`most_known`, :func:`closes_on`, :func:`blow_hits`, the round's frame) is inlined
+(:func:`~vigile.sim.kernel.geometry.inlined`), as each game's phases are: passing the model's
+arrays at each call costs more than their work.
 
 The Python half (:func:`schedule`, :func:`prefix`): the walls and the barriers in every way the
 named doors can stand in a run (:func:`door_states`: a few, however many the doors), the
@@ -54,6 +59,7 @@ from vigile.sim.kernel.geometry import (
     compiled,
     crossings,
     hypot_below,
+    inlined,
     internal,
     py_hypot,
     sees,
@@ -512,7 +518,7 @@ def door(M: Arrays, W: Arrays, k: int, is_open: int) -> None:
     W.scalars[S_DOORS] = M.door_next[W.scalars[S_DOORS], k, is_open]
 
 
-@internal
+@inlined
 def begin_round(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndarray) -> None:
     """Round t + 1 begins: no defender has walked yet; step 1, the patrols."""
     W.scalars[S_TURN] = t + 1
@@ -521,7 +527,7 @@ def begin_round(M: Arrays, W: Arrays, t: int, uniforms: np.ndarray, ctx: np.ndar
     patrols(M, W, uniforms, ctx)
 
 
-@internal
+@inlined
 def round_over(M: Arrays, W: Arrays, t: int, ctx: np.ndarray) -> bool:
     """The round's last step, the objective, while the game goes on; True when the run is over,
     or stopped (the stream ran out: :func:`kept`)."""
@@ -531,7 +537,7 @@ def round_over(M: Arrays, W: Arrays, t: int, ctx: np.ndarray) -> bool:
     return bool(ctx[C_STATUS] or sc[S_OUTCOME])
 
 
-@internal
+@inlined
 def walk_to(M: Arrays, W: Arrays, t: int, i: int, lost: np.ndarray, state: int, pin: int) -> None:
     """Living intruder i where its plan takes it in round t (``D20Game._walk``). It has spoken
     as far as its plan's words say (the schedule's; a blow or a kill adds to it when its victim
@@ -555,7 +561,7 @@ def walk_to(M: Arrays, W: Arrays, t: int, i: int, lost: np.ndarray, state: int, 
     into_the_dark(M, W, i, state, pin)
 
 
-@internal
+@inlined
 def act(
     M: Arrays,
     W: Arrays,
@@ -590,7 +596,7 @@ def act(
     return NOBODY
 
 
-@internal
+@inlined
 def most_known(M: Arrays, W: Arrays, g: int) -> tuple[int, int]:
     """The living intruder defender g knows most about (the first of those it knows as much
     about), and its rank on the ladder (``D20Game._defend``); :data:`NOBODY` for none."""
@@ -603,7 +609,7 @@ def most_known(M: Arrays, W: Arrays, g: int) -> tuple[int, int]:
     return target, best
 
 
-@internal
+@inlined
 def closes_on(M: Arrays, W: Arrays, g: int, i: int, best: int) -> bool:
     """Defender g, which located intruder i (``best``: observed or a square), closes in on it
     (``D20Game._defend``): on where it stands if observed, else on its square's centre. True
@@ -620,7 +626,7 @@ def closes_on(M: Arrays, W: Arrays, g: int, i: int, best: int) -> bool:
     return adjacent(x, y, W.ix[i], W.iy[i]) and line_of_sight(M, W, x, y, W.ix[i], W.iy[i])
 
 
-@internal
+@inlined
 def blow_hits(
     M: Arrays, has_ac: int, hits: np.ndarray, uniforms: np.ndarray, ctx: np.ndarray
 ) -> bool:
