@@ -8,7 +8,12 @@ never asserts on time: a slow example on a busy machine is not a wrong answer);
 ``--hypothesis-profile=ci`` picks the other one by hand.
 
 The suite runs on every core (pytest-xdist, ``-n auto --dist loadfile`` in pyproject.toml: a
-module's tests stay in one worker, with its servers and browser), and the session's first
+module's tests stay in one worker, with its servers and browser). The modules are handed out in
+the order :func:`pytest_collection_modifyitems` gives (``--no-loadscope-reorder``: not xdist's
+own, by number of tests, which left the longest modules of one or two tests for the end, one
+worker playing them while the other waited): the longest known modules first
+(:data:`LONG_MODULES`), so that the last ones are short and the workers end together. The
+session's first
 process starts ``warm_kernels.py`` in the background, once for all the workers: on a fresh
 machine the numba kernels compile (a minute and a half from an empty cache) while the first tests
 run. The tests that play the compiled kernels (:data:`KERNEL_MODULES`) run last in each worker,
@@ -153,11 +158,38 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     WARMING.clear()
 
 
+LONG_MODULES: dict[str, float] = {
+    "test_kernel_d20_equivalence.py": 100.0,
+    "test_browser_injection.py": 50.0,
+    "test_kernel_d20_features.py": 45.0,
+    "test_kernel_callees.py": 35.0,
+    "test_kernel_wiring.py": 35.0,
+    "test_kernel_geometry.py": 35.0,
+    "test_perceive_states.py": 30.0,
+    "test_browser.py": 30.0,
+    "test_rules_coverage.py": 25.0,
+    "test_sim_model_choice.py": 20.0,
+    "test_riskmap_d20.py": 15.0,
+    "test_serve_processes.py": 15.0,
+    "test_degenerate.py": 12.0,
+    "test_sim.py": 10.0,
+}
+"""The longest modules, about how many seconds each takes under CI (two workers, coverage: the
+slowest tests ``--durations`` listed, summed per module, rounded up): an order, not a limit.
+A module not listed counts as short."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The kernels' modules last, in :data:`KERNEL_MODULES`' order: by then the background
-    compile of their games is done, or nearly."""
-    order = {name: k for k, name in enumerate(KERNEL_MODULES)}
-    items.sort(key=lambda item: order.get(item.path.name, -1))  # stable
+    """The longest modules first (:data:`LONG_MODULES`), the others as collected, the kernels'
+    modules last (longest first, then in :data:`KERNEL_MODULES`' order): by then the background
+    compile of their games is done, or nearly. A module's tests keep their order."""
+    kernel = {name: k for k, name in enumerate(KERNEL_MODULES)}
+
+    def place(item: pytest.Item) -> tuple[bool, float, int]:
+        name = item.path.name
+        return name in kernel, -LONG_MODULES.get(name, 0.0), kernel.get(name, -1)
+
+    items.sort(key=place)  # stable
 
 
 def _wait_for_the_kernels(rulesets: tuple[str, ...]) -> None:
