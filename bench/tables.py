@@ -61,6 +61,14 @@ load 1.9 -> 2.5 with another engineer's tests running):
       SQLite               65  (15)            -                27.8          0     147
       PostgreSQL           66  (17)            -                21.9          0     154
       PostgreSQL x2       100  (19)          111                28.3          0     283
+
+Measured again (2026-12-06, after a write heard over NOTIFY is read without asking its number,
+and a character page's events are kept with the game; PostgreSQL settings only, same work,
+load 1.5 -> 1.2, one engineer's tests running in part of the run):
+
+      setting            p99 ms (p50)   cross-process p99   CPU ms/action   lost   MiB
+      PostgreSQL           40  (17)            -                22.4          0     153
+      PostgreSQL x2        43  (16)           55                26.4          0     282
 """
 
 from __future__ import annotations
