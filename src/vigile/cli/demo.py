@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from vigile.checks.verdict import Verdict
-from vigile.cli.common import json_text
+from vigile.cli.options import json_text
 from vigile.dice.source import FaceSource, GivenFaces, RolledFaces
 from vigile.io.i18n import Lang, tr
 from vigile.rulesets.data import RuleData, apply_overrides, shipped

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from vigile.cli.common import JsonOpt, LangOpt, json_text
+from vigile.cli.options import JsonOpt, LangOpt, json_text
 from vigile.cli.play import SHORT_ID, DbOpt, find_encounter
 from vigile.io.i18n import Lang, tr
 from vigile.io.safe import printable

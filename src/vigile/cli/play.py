@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from vigile.checks.numbers import quoted
-from vigile.cli.common import LangOpt, check_seed
+from vigile.cli.common import check_seed
+from vigile.cli.options import LangOpt
 from vigile.errors import InputError
 from vigile.io.i18n import Lang, point_text, tr
 from vigile.io.safe import printable

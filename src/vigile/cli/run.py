@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vigile.cli.common import DiceValuesOpt, JsonOpt, LangOpt, check_seed
+from vigile.cli.common import DiceValuesOpt, check_seed
+from vigile.cli.options import JsonOpt, LangOpt
 from vigile.cli.scenario_import import import_command
 from vigile.cli.scenario_set import SET_SETTINGS, set_command
 from vigile.dice.source import FaceSource, GivenFaces, OutOfDice, parse_dice_values

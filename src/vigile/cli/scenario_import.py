@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vigile.cli.common import JsonOpt, LangOpt
+from vigile.cli.options import JsonOpt, LangOpt
 from vigile.errors import InputError
 from vigile.io.i18n import Lang
 from vigile.io.safe import printable

@@ -24,7 +24,7 @@ from typing import Annotated, Any
 
 import typer
 
-from vigile.cli.common import LangOpt
+from vigile.cli.options import LangOpt
 from vigile.errors import InputError
 from vigile.io.i18n import Lang, tr
 from vigile.io.safe import printable

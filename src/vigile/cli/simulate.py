@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from vigile.cli.common import JsonOpt, LangOpt, check_seed, json_text
+from vigile.cli.common import check_seed
+from vigile.cli.options import JsonOpt, LangOpt, json_text
 from vigile.io.i18n import Lang, number_text, tr
 from vigile.io.sim_text import simulation_text, sweep_interrupted_text, sweep_json, sweep_text
 
