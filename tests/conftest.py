@@ -84,13 +84,17 @@ KERNEL_MODULES: dict[str, tuple[str, ...]] = {
     "test_interrupts.py": ("skirmish",),
     "test_sim.py": ("skirmish",),
     "test_web_editor.py": ("skirmish",),
+    "test_kernel_geometry.py": ("skirmish",),
+    "test_kernel_callees.py": ("skirmish",),
     "test_riskmap_d20.py": D20,
     "test_kernel_d20_features.py": D20,
     "test_kernel_d20_equivalence.py": D20,
 }
 """The test modules that play the compiled kernels (or start workers that load them, or
-simulate enough runs to reach them), in the order they run, last: the games whose kernels each
-waits for (the skirmish's compile first, ``warm_kernels.ORDER``)."""
+simulate enough runs to reach them, or compile kernel pieces themselves: ``test_kernel_callees``
+compiles into a cache of its own, and is kept out of the background compile's way), in the order
+they run, last: the games whose kernels each waits for (the skirmish's compile first,
+``warm_kernels.ORDER``)."""
 WARM_DONE = "VIGILE_TEST_WARM_DONE"
 """The environment variable naming the folder where the background compile writes a file for
 each game whose kernels are ready: set by the session's first process, read by it and by
