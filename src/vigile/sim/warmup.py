@@ -44,11 +44,10 @@ from pathlib import Path
 from typing import Any
 
 COMPILE_S = 35.0
-"""About how long a kernel's first compile takes (``bench/simulate.py --compile`` measures
-each: the night raid 26-27 s on 2 cores at load 1, its helper on the second, 33 CPU-s; the
-D&D kernel about 37 s; twice that on a busy machine); what the user is told to expect, and
-what the engine's work is weighed against. One figure for every game: the simulator names
-none, and the D&D kernel's is the longest."""
+"""About how long a kernel's first compile takes on an idle machine (``bench/simulate.py
+--compile`` measures each game's): what the user is told to expect, and what the engine's
+work is weighed against. One figure for every game, the longest: the simulator names no
+game."""
 POLL_S = 0.1
 """How often :func:`compile_in_child` looks at its child (and lets Ctrl-C in)."""
 LOCK_NAME = "vigile-compile.lock"
