@@ -78,6 +78,26 @@ def server(tmp_path_factory: pytest.TempPathFactory, workspace: Path) -> Iterato
         running.stop()
 
 
+HOLD_ANSWERS = """() => {
+  const real = window.fetch;
+  window.__held = []; window.__pending = 0; let hold = true;
+  window.fetch = (url, init) => {
+    const answer = real(url, init);
+    if (!String(url).endsWith('/apply')) return answer;
+    window.__pending += 1;
+    const given = hold
+      ? new Promise((resolve) => window.__held.push(() => resolve(answer)))
+      : answer;
+    return given.finally(() => { window.__pending -= 1; });
+  };
+  window.__release = () => {  // the latest at once, each earlier one 200 ms after the one before
+    hold = false;
+    window.__held.reverse().forEach((go, i) => setTimeout(go, 200 * i));
+  };
+}"""
+"""From now on the editor's edits are answered only at ``__release()``, the latest first."""
+
+
 def lines_with(page: Any, word: str) -> list[str]:
     return [line.strip() for line in page.input_value("#ed-yaml").splitlines() if word in line]
 
@@ -154,6 +174,19 @@ def test_the_editor_on_an_imported_map(chromium: Any, server: Server) -> None:
     assert lines_with(page, "door 2") == []
     # the buttons follow the history once the page has taken the redo in (a moment after)
     page.wait_for_selector("#ed-redo:disabled", timeout=WAIT_MS)
+    assert page.is_enabled("#ed-undo") and not page.is_enabled("#ed-redo")
+
+    # the same undo and redo with the undo's answer held back until the redo is pressed, then
+    # answered last: the late answer does not bring the door back
+    page.evaluate(HOLD_ANSWERS)
+    page.keyboard.press("Control+z")
+    door_lines(page, 1)
+    page.keyboard.press("Control+y")
+    door_lines(page, 0)
+    page.evaluate("() => window.__release()")
+    page.wait_for_function("() => window.__pending === 0", timeout=WAIT_MS)
+    page.wait_for_timeout(300)  # a late answer would be shown by now
+    assert lines_with(page, "door 2") == []
     assert page.is_enabled("#ed-undo") and not page.is_enabled("#ed-redo")
 
     # the Rogue's plan starts on his token: a click there chooses him, not the plan

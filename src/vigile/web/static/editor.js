@@ -11,7 +11,7 @@
   var overlaySeq = 0, lastOverlay = null, lastRoute = null, lastHeat = null;
   var editSeq = 0, editStarted = 0;
   var actors = [];
-  var past = [], future = [], confirmed = null, restoring = false;  // undo and redo: texts
+  var past = [], future = [], confirmed = null;  // undo and redo: texts
   var PICKED = [".token", ".waypoint", ".light-handle", ".wall-end", ".wall-hit", ".area-hit"];
   var game = {speeds: [], moves: [], actions: [], stats: [], overlays: []};  // the game's words (#ed-game)
 
@@ -97,7 +97,16 @@
     });
   }
 
-  async function edit(change) {
+  // Edits run one at a time, each sending the text as it is when its turn comes, so a second
+  // click does not send a text without the first one's answer. An answer for a text this page
+  // changed meanwhile (typing, undo, redo) is dropped: the edit queued by that change follows.
+  var queue = Promise.resolve(true);
+  function edit(change, restored) {
+    var run = queue.then(function () { return send(change, !!restored); });
+    queue = run.catch(function () { return false; });
+    return run;
+  }
+  async function send(change, restored) {
     say("");
     editSeq += 1; editStarted = performance.now();
     var body = {yaml: textarea.value, edit: change, file: root.dataset.file || root.dataset.source, lang: lang};
@@ -105,32 +114,31 @@
     if (withOverlay) body.overlay = {attitude: $("ed-attitude").value, actor: $("ed-route-actor").value || null};
     var seq = ++overlaySeq;
     var response = await post("apply", body);
+    if (textarea.value !== body.yaml) return false;  // stale: the text changed here since
     if (!response.ok) { say(await problem(response)); return false; }
     var answer = await response.json();
-    remember(answer.yaml !== undefined ? answer.yaml : body.yaml);
+    remember(answer.yaml !== undefined ? answer.yaml : body.yaml, restored);
     show(answer);
     if (answer.svg && withOverlay && answer.overlay) overlayShown(answer.overlay, seq, true);
     else if (answer.svg) overlay();
     return true;
   }
   // ---- undo and redo: the texts before each edit (map, forms or typing), this page's only
-  function remember(now) {
-    if (!restoring && confirmed !== null && now !== confirmed) {
+  function buttons() { $("ed-undo").disabled = !past.length; $("ed-redo").disabled = !future.length; }
+  function remember(now, restored) {
+    if (!restored && confirmed !== null && now !== confirmed) {
       past.push(confirmed); future = [];
       if (past.length > 200) past.shift();
     }
     confirmed = now;
-    $("ed-undo").disabled = !past.length; $("ed-redo").disabled = !future.length;
+    buttons();
   }
   function back(from, to) {
     if (!from.length) return;
     to.push(textarea.value);
-    textarea.value = from.pop();
-    restoring = true;
-    edit(null).finally(function () {
-      restoring = false; confirmed = textarea.value;
-      $("ed-undo").disabled = !past.length; $("ed-redo").disabled = !future.length;
-    });
+    textarea.value = confirmed = from.pop();
+    buttons();
+    edit(null, true);
   }
   function undo() { choose(null); back(past, future); }
   function redo() { choose(null); back(future, past); }
