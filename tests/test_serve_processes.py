@@ -40,6 +40,8 @@ class Reader:
         self.token = token
         self.frames: list[ServerSentEvent] = []
         self.error: BaseException | None = None
+        self.ended = threading.Event()
+        """Set once the stream ended, with :attr:`error` or without."""
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -54,6 +56,8 @@ class Reader:
                     self.frames.append(frame)
         except BaseException as error:
             self.error = error
+        finally:
+            self.ended.set()
 
     def first(self, kind: str, *, after: int = 0, wait_s: float = WAIT_S) -> ServerSentEvent:
         """The first frame of ``kind`` after the first ``after`` frames."""

@@ -41,6 +41,7 @@ from vigile.errors import InputError
 from vigile.io.i18n import Lang
 
 from .problems import MEDIA_TYPE, problem
+from .sse import end_all_streams
 
 GRACE_S: Final = 2
 """Seconds open streams get to end when the server stops."""
@@ -108,6 +109,13 @@ class GuardedProtocol(H11Protocol):
             timer.cancel()
         self._timers.clear()
         super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        """uvicorn calls this on each open connection as the server begins to stop: the
+        process's event streams end first (each finishes its response, which then closes
+        its connection), rather than be cut at the end of the grace."""
+        end_all_streams()
+        super().shutdown()
 
     def data_received(self, data: bytes) -> None:
         self._heard = True

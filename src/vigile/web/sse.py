@@ -38,6 +38,7 @@ import asyncio
 import hashlib
 import json
 import threading
+import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import suppress
@@ -110,6 +111,7 @@ class Hub:
         """Open streams by token (its digest: the tokens themselves are not kept)."""
         self._listener: Listener | None = None
         self._listen_asked = False
+        _HUBS.add(self)
 
     def open_stream(self, token: str) -> Callable[[], None]:
         """Count one more stream of ``token`` (:class:`TooManyStreams` over a cap); the function
@@ -202,12 +204,28 @@ class Hub:
             channel.wake_threadsafe(fresh=True)
 
     def close(self) -> None:
-        """End every stream (the server is stopping)."""
-        self.closed = True
+        """End every stream and stop listening (the server is stopping)."""
+        self.end_streams()
         listener, self._listener = self._listener, None
         if listener is not None:
             listener.stop()
+
+    def end_streams(self) -> None:
+        """End every stream: each finishes its response at its next look (call from the
+        loop or any thread)."""
+        self.closed = True
         self._heard(None)
+
+
+_HUBS: weakref.WeakSet[Hub] = weakref.WeakSet()
+"""This process's hubs (one per app)."""
+
+
+def end_all_streams() -> None:
+    """End the streams of every hub of this process (:meth:`Hub.end_streams`): the server
+    is stopping, and a stream left open would hold it up to the end of its grace."""
+    for hub in list(_HUBS):
+        hub.end_streams()
 
 
 @dataclass(eq=False)
