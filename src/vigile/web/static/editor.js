@@ -98,23 +98,34 @@
   }
 
   // Edits run one at a time, each sending the text as it is when its turn comes, so a second
-  // click does not send a text without the first one's answer. An answer for a text this page
-  // changed meanwhile (typing, undo, redo) is dropped: the edit queued by that change follows.
-  var queue = Promise.resolve(true);
+  // click does not send a text without the first one's answer. A change given as a function is
+  // made at its turn, from the map as the edits before left it (a new guard's name, the index
+  // of a wall clicked behind a deletion). An answer for a text this page changed meanwhile is
+  // dropped: after an undo or a redo, whose own edit follows; after typing, the change is sent
+  // again on the typed text. Undo and redo wait for the changes on their way (:func:`undo`),
+  // and so do a save, a download, a simulation and a sweep, which read the text.
+  var queue = Promise.resolve(true), changes = queue;
   function edit(change, restored) {
     var run = queue.then(function () { return send(change, !!restored); });
     queue = run.catch(function () { return false; });
+    if (!restored) changes = queue;
     return run;
   }
+  function settled() { return queue; }
   async function send(change, restored) {
-    say("");
-    editSeq += 1; editStarted = performance.now();
-    var body = {yaml: textarea.value, edit: change, file: root.dataset.file || root.dataset.source, lang: lang};
-    var withOverlay = $("ed-overlay").checked;
-    if (withOverlay) body.overlay = {attitude: $("ed-attitude").value, actor: $("ed-route-actor").value || null};
-    var seq = ++overlaySeq;
-    var response = await post("apply", body);
-    if (textarea.value !== body.yaml) return false;  // stale: the text changed here since
+    if (typeof change === "function") change = change();
+    if (change === undefined) return false;  // its item is gone
+    for (;;) {
+      say("");
+      editSeq += 1; editStarted = performance.now();
+      var body = {yaml: textarea.value, edit: change, file: root.dataset.file || root.dataset.source, lang: lang};
+      var withOverlay = $("ed-overlay").checked;
+      if (withOverlay) body.overlay = {attitude: $("ed-attitude").value, actor: $("ed-route-actor").value || null};
+      var seq = ++overlaySeq;
+      var response = await post("apply", body);
+      if (textarea.value === body.yaml) break;
+      if (!change || restored) return false;  // stale: the text changed here since
+    }
     if (!response.ok) { say(await problem(response)); return false; }
     var answer = await response.json();
     remember(answer.yaml !== undefined ? answer.yaml : body.yaml, restored);
@@ -140,8 +151,9 @@
     buttons();
     edit(null, true);
   }
-  function undo() { choose(null); back(past, future); }
-  function redo() { choose(null); back(future, past); }
+  // an undo pressed before an edit's answer undoes that edit: it waits for it
+  function undo() { choose(null); changes.then(function () { back(past, future); }); }
+  function redo() { choose(null); changes.then(function () { back(future, past); }); }
 
   var typing = null;
   function typed() {
@@ -240,6 +252,25 @@
     while (names.indexOf(base + " " + k) >= 0) k += 1;
     return base + " " + k;
   }
+  function named(change, base) {
+    // the new actor's name, taken at the edit's turn: quick clicks give Guard 1, Guard 2...
+    return function () { change.name = uniqueName(base); return change; };
+  }
+  function signature(el) {
+    // an item of the map, without its place in its list (that a deletion before it changes)
+    return Array.prototype.filter.call(el.attributes, function (a) {
+      return ["class", "data-index", "data-leg", "aria-label", "tabindex", "style"].indexOf(a.name) < 0;
+    }).map(function (a) { return a.name + "=" + a.value; }).sort().join(" ");
+  }
+  function onItem(el, make) {
+    // the edit of a map item, made at its turn from the item as the map shows it then: an edit
+    // queued behind a deletion finds its item under its new index (undefined: it is gone)
+    var kind = PICKED.filter(function (s) { return el.matches(s); })[0], sig = signature(el);
+    return function () {
+      var now = Array.prototype.filter.call(mapbox.querySelectorAll(kind), function (x) { return signature(x) === sig; })[0];
+      return now ? make(now) : undefined;
+    };
+  }
   function clickMap(at, target) {
     var token_ = target.closest(".token"), wall = target.closest(".wall-hit"), light = target.closest(".light-handle");
     var waypoint = target.closest(".waypoint"), area = target.closest(".area-hit");
@@ -257,20 +288,22 @@
       draft.push(at); drawDraft();
       if (draft.length === 2) {
         var wallEdit = {op: "add-wall", kind: tool, start: draft[0], end: draft[1]};
-        if (tool === "door") wallEdit.name = uniqueDoor();  // so that a plan can open it
         draft = [at];  // walls chain: the next starts where this one ended
-        edit(wallEdit).then(drawDraft);
+        edit(function () {
+          if (wallEdit.kind === "door") wallEdit.name = uniqueDoor();  // so that a plan can open it
+          return wallEdit;
+        }).then(drawDraft);
       }
       return;
     }
     if (tool === "cover" || tool === "surface") { draft.push(at); drawDraft(); return; }
     if (tool === "light") { edit({op: "add-light", kind: $("ed-light-kind").value, at: at}); return; }
     if (tool === "guard") {
-      var change = {op: "add-actor", side: "defenders", name: uniqueName("Guard"), position: at, state: $("ed-guard-state").value};
+      var change = {op: "add-actor", side: "defenders", position: at, state: $("ed-guard-state").value};
       if ($("ed-group").value.trim()) change.group = $("ed-group").value.trim();
-      edit(change); return;
+      edit(named(change, "Guard")); return;
     }
-    if (tool === "intruder") { edit({op: "add-actor", side: "attackers", name: uniqueName("Intruder"), position: at}); return; }
+    if (tool === "intruder") { edit(named({op: "add-actor", side: "attackers", position: at}, "Intruder")); return; }
     if (tool === "waypoint") {
       var who = $("ed-plan-actor").value;
       if (who) edit({op: "add-leg", actor: who, to: at, speed: $("ed-speed").value});
@@ -285,10 +318,10 @@
       edit({op: "delete", path: ["actors", name]}).then(function (ok) {
         if (ok && textarea.value.indexOf("\n  " + name + ":") >= 0) edit({op: "delete", path: ["plans", name]});
       });
-    } else if (waypoint) edit({op: "delete", path: ["plans", waypoint.dataset.actor, +waypoint.dataset.leg]});
-    else if (light) edit({op: "delete", path: ["lights", +light.dataset.index]});
-    else if (wall) edit({op: "delete", path: ["walls", +wall.dataset.index]});
-    else if (area) edit({op: "delete", path: [area.dataset.layer, +area.dataset.index]});
+    } else if (waypoint) edit(onItem(waypoint, function (el) { return {op: "delete", path: ["plans", el.dataset.actor, +el.dataset.leg]}; }));
+    else if (light) edit(onItem(light, function (el) { return {op: "delete", path: ["lights", +el.dataset.index]}; }));
+    else if (wall) edit(onItem(wall, function (el) { return {op: "delete", path: ["walls", +el.dataset.index]}; }));
+    else if (area) edit(onItem(area, function (el) { return {op: "delete", path: [area.dataset.layer, +el.dataset.index]}; }));
   }
   function selectedElement() {
     if (!selected) return null;
@@ -409,6 +442,7 @@
     var el = picked && picked.closest(".token, .light-handle, .wall-end, .waypoint");
     if (!el) return;
     drag = {el: el, start: svgPoint(event), moved: false, pointer: event.pointerId};
+    drag.find = onItem(el, function (now) { return now; });  // before it moves
     el.setPointerCapture && el.setPointerCapture(event.pointerId);
     event.preventDefault();
   }
@@ -429,14 +463,20 @@
     var d = drag; drag = null;
     if (!d.moved || !d.at) { clickMap(svgPoint(event), d.el); return; }
     var el = d.el;
-    if (el.classList.contains("token")) edit({op: "move-actor", name: el.dataset.name, to: d.at});
-    else if (el.classList.contains("light-handle")) edit({op: "move-light", index: +el.dataset.index, to: d.at});
-    else if (el.classList.contains("wall-end")) { var w = {op: "set-wall", index: +el.dataset.index}; w[el.dataset.end] = d.at; edit(w); }
-    else if (el.classList.contains("waypoint")) edit({op: "set-leg", actor: el.dataset.actor, index: +el.dataset.leg, to: d.at});
+    if (el.classList.contains("token")) { edit({op: "move-actor", name: el.dataset.name, to: d.at}); return; }
+    edit(function () {  // by its index at the edit's turn (a deletion before it moves it up)
+      var now = d.find();
+      if (!now) return undefined;
+      if (now.classList.contains("light-handle")) return {op: "move-light", index: +now.dataset.index, to: d.at};
+      if (now.classList.contains("waypoint")) return {op: "set-leg", actor: now.dataset.actor, index: +now.dataset.leg, to: d.at};
+      var w = {op: "set-wall", index: +now.dataset.index}; w[now.dataset.end] = d.at;
+      return w;
+    });
   }
 
   // ---- simulate (SSE over a POST: read the stream with fetch)
   async function simulate() {
+    await settled();
     var runs = parseInt($("ed-runs").value, 10) || 1000, seedText = $("ed-seed").value.trim();
     var body = {yaml: textarea.value, runs: runs};
     if (seedText) body.seed = parseInt(seedText, 10);
@@ -506,6 +546,7 @@
     });
     var out = $("ed-sweep-result");
     if (!vary.length) return;
+    await settled();
     out.innerHTML = '<progress></progress>';
     var response = await post("sweep", {yaml: textarea.value, vary: vary, runs: parseInt(form.runs.value, 10) || 300, outcome: form.outcome.value});
     if (!response.ok) { out.textContent = await problem(response); return; }
@@ -514,7 +555,8 @@
   }
 
   // ---- save and download
-  function download() {
+  async function download() {
+    await settled();
     var blob = new Blob([textarea.value], {type: "application/yaml"});
     var a = document.createElement("a");
     var name = (root.dataset.file || root.dataset.source || "scenario.yaml").split("/").pop();
@@ -523,6 +565,7 @@
     document.body.appendChild(a); a.click(); a.remove();
   }
   async function save(confirmed) {
+    await settled();  // the text with every edit on its way
     var words = JSON.parse($("ed-text").textContent);
     var name = $("ed-save-name").value.trim();
     if (!name) return;
@@ -582,7 +625,10 @@
     textarea.addEventListener("input", typed);
     $("ed-form").addEventListener("change", formChange);
     $("ed-form").addEventListener("click", function (event) { if (event.target.id === "ed-action-add") addAction(); });
-    ["ed-overlay", "ed-attitude", "ed-route-actor"].forEach(function (id) { $(id).addEventListener("change", function () { editStarted = performance.now(); overlay(); }); });
+    ["ed-overlay", "ed-attitude", "ed-route-actor"].forEach(function (id) {
+      // after the edits on their way: an overlay asked for now would be of the text before them
+      $(id).addEventListener("change", function () { settled().then(function () { editStarted = performance.now(); overlay(); }); });
+    });
     $("ed-heat").addEventListener("change", function () { if (lastHeat) heat(lastHeat); });
     $("ed-simulate").addEventListener("click", simulate);
     $("ed-sweep-form").addEventListener("submit", sweep);

@@ -1,0 +1,257 @@
+"""The scenario editor while the server has not answered yet: a designer's quick hands on an
+imported map (the crypt of tests/test_import_uvtt.py, imported for D&D 3.5), in Debian's
+Chromium at 1366x768 against a real ``vigile serve --workspace DIR``.
+
+Each test holds the answers to the editor's edits (``/api/v1/editor/apply``) in the page's
+``fetch`` until it releases them, so that the designer's next gesture always comes while an
+edit is on its way, as it does on a slow server or a big map: a save, a second click of a tool,
+a second deletion, an undo, typing in the text, another attitude for the risk overlay.
+
+Skips without playwright or Chromium, except under CI (tests/browser.py).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser import WAIT_MS
+from test_browser_editor import screen_of
+from test_import_uvtt import png, room
+from vigile.cli import main
+from web_server import Server
+
+ADDED = """\
+cover:
+  - {name: crates, points: [[40, 5], [46, 5], [46, 11], [40, 11]]}
+  - {name: barrels, points: [[40, 15], [46, 15], [46, 21], [40, 21]]}
+  - {name: sacks, points: [[40, 25], [46, 25], [46, 31], [40, 31]]}
+actors:
+  - {name: Rogue, side: attackers, position: [8, 30]}
+  - {name: Guard, side: defenders, position: [30, 10]}
+plans:
+  Rogue:
+    - {to: [15, 30]}
+    - {to: [30, 30]}
+"""
+"""What the designer adds to the imported crypt: three cover areas east of the room (outside
+its walls), a rogue with a plan of two legs, a guard."""
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("qa")
+    doc = room(image=base64.b64encode(png(48, 32)).decode())
+    doc["resolution"]["pixels_per_grid"] = 4
+    source = folder / "crypt.dd2vtt"
+    source.write_text(json.dumps(doc), "utf-8")
+    out = folder / "crypt.yaml"
+    assert main(["scenario", "import", str(source), "--ruleset", "dnd35", "--out", str(out)]) == 0
+    text = out.read_text("utf-8").replace("actors: []\n", "").replace("plans: {}\n", "")
+    out.write_text(text + ADDED, "utf-8")
+    assert main(["scenario", "validate", str(out)]) == 0
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, workspace: Path) -> Iterator[Server]:
+    db = f"sqlite:///{tmp_path_factory.mktemp('qa-db') / 'vigile.db'}"
+    running = Server(db, args=("--workspace", str(workspace))).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+HOLD = """() => {
+  const real = window.fetch;
+  window.__held = []; window.__pending = 0; let hold = true;
+  window.fetch = (url, init) => {
+    const answer = real(url, init);
+    if (!String(url).endsWith('/apply')) return answer;
+    window.__pending += 1;
+    const given = hold
+      ? new Promise((resolve) => window.__held.push(() => resolve(answer)))
+      : answer;
+    return given.finally(() => { window.__pending -= 1; });
+  };
+  window.__release = () => { hold = false; window.__held.forEach((go) => go()); };
+}"""
+"""From now on the editor's edits are answered only at ``__release()``."""
+
+
+@pytest.fixture
+def page(
+    chromium: Any, server: Server, workspace: Path, request: pytest.FixtureRequest
+) -> Iterator[Any]:
+    """The editor on a fresh copy of the crypt (one file per test), its first overlay shown;
+    a JavaScript error on the page fails the test."""
+    name = f"{request.node.name.removeprefix('test_')[:40]}.yaml"
+    (workspace / name).write_text((workspace / "crypt.yaml").read_text("utf-8"), "utf-8")
+    context = chromium.new_context(viewport={"width": 1366, "height": 768}, locale="en-GB")
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.goto(f"{server.base}/editor?file={name}&token={server.token}")
+    opened.wait_for_function(
+        "() => +document.getElementById('ed-mapbox').dataset.overlaySeq > 0", timeout=WAIT_MS
+    )
+    opened.file = workspace / name
+    yield opened
+    assert errors == []
+    context.close()
+
+
+def text_of(page: Any) -> str:
+    return str(page.input_value("#ed-yaml"))
+
+
+def released(page: Any) -> str:
+    """The text once every held edit is answered and the page has taken the answers in."""
+    page.evaluate("() => window.__release()")
+    page.wait_for_function("() => window.__pending === 0", timeout=WAIT_MS)
+    page.wait_for_timeout(400)  # an answer (or an edit queued behind it) is in by now
+    page.wait_for_function("() => window.__pending === 0", timeout=WAIT_MS)
+    return text_of(page)
+
+
+def lines_with(text: str, word: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if word in line]
+
+
+def no_message(page: Any) -> None:
+    assert page.locator("#ed-message").is_hidden(), page.text_content("#ed-message")
+
+
+def test_a_save_while_an_edit_is_on_its_way_saves_the_edit(page: Any) -> None:
+    page.evaluate(HOLD)
+    page.click("button[data-tool=guard]")
+    page.mouse.click(*screen_of(page, 50, 35))
+    page.click("#ed-save")
+    text = released(page)
+    page.wait_for_function(
+        "() => document.getElementById('ed-overlay-note').textContent.includes('.yaml')",
+        timeout=WAIT_MS,
+    )
+    assert lines_with(text, "position: [50, 35]")
+    assert page.file.read_text("utf-8") == text
+    no_message(page)
+
+
+def test_quick_clicks_of_a_tool_give_each_item_its_own_name(page: Any) -> None:
+    page.evaluate(HOLD)
+    page.click("button[data-tool=guard]")
+    for x in (50, 53, 56):
+        page.mouse.click(*screen_of(page, x, 36))
+    text = released(page)
+    names = [line.split("name: ")[1].split(",")[0] for line in lines_with(text, "36], state")]
+    assert sorted(names) == ["Guard 1", "Guard 2", "Guard 3"], text
+    assert page.locator("#ed-errors .ok").count() == 1  # the scenario still validates
+
+    # two doors drawn one after the other (the second starts where the first ended)
+    page.evaluate(HOLD)
+    page.click("button[data-tool=door]")
+    for x in (48, 52, 56):
+        page.mouse.click(*screen_of(page, x, 2))
+    text = released(page)
+    assert lines_with(text, "name: door 2") and lines_with(text, "name: door 3"), text
+    assert page.locator("#ed-errors .ok").count() == 1
+    no_message(page)
+
+
+def test_quick_deletions_delete_what_was_clicked(page: Any) -> None:
+    page.evaluate(HOLD)
+    page.click("button[data-tool=delete]")
+    page.mouse.click(*screen_of(page, 43, 8))  # the crates (cover 1)
+    page.mouse.click(*screen_of(page, 43, 18))  # the barrels (cover 2)
+    page.mouse.click(*screen_of(page, 22.5, 15))  # the pillar's north side (wall 6)
+    page.mouse.click(*screen_of(page, 25, 17.5))  # its east side (wall 7)
+    text = released(page)
+    assert [line for line in lines_with(text, "name: ") if line.startswith("- {")] == [
+        "- {kind: door, name: door 1, start: [35, 20], end: [35, 25]}",
+        "- {name: sacks, points: [[40, 25], [46, 25], [46, 31], [40, 31]]}",
+        "- {name: Rogue, side: attackers, position: [8, 30]}",
+        "- {name: Guard, side: defenders, position: [30, 10]}",
+    ]
+    assert "[25, 20], end: [20, 20]" in text and "[20, 20], end: [20, 15]" in text
+    assert "start: [20, 15], end: [25, 15]" not in text, "the north side was clicked"
+    assert "start: [25, 15], end: [25, 20]" not in text, "the east side was clicked"
+    no_message(page)
+
+
+def test_an_undo_right_after_a_drag_undoes_the_drag_only(page: Any) -> None:
+    before = text_of(page)
+    page.click("button[data-tool=light]")
+    page.mouse.click(*screen_of(page, 50, 35))
+    page.wait_for_function(
+        "(before) => document.getElementById('ed-yaml').value !== before",
+        arg=before,
+        timeout=WAIT_MS,
+    )
+    with_light = text_of(page)
+    assert lines_with(with_light, "at: [50, 35]")
+
+    page.click("button[data-tool=select]")
+    page.evaluate(HOLD)
+    start, end = screen_of(page, 30, 10), screen_of(page, 30, 30)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=6)
+    page.mouse.up()
+    page.mouse.move(*screen_of(page, 55, 2))
+    page.keyboard.press("Control+z")  # before the move's answer: it undoes the move
+    text = released(page)
+    assert text == with_light  # the guard back where he was, the light still there
+    page.keyboard.press("Control+y")
+    page.wait_for_function(
+        "() => document.getElementById('ed-yaml').value.includes('Guard, side: defenders,"
+        " position: [30, 30]')",
+        timeout=WAIT_MS,
+    )
+    no_message(page)
+
+
+def test_typing_while_a_map_edit_is_on_its_way_keeps_both(page: Any) -> None:
+    page.evaluate(HOLD)
+    page.click("button[data-tool=intruder]")
+    page.mouse.click(*screen_of(page, 50, 35))
+    page.click("#ed-yaml")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("# the east yard\n")
+    text = released(page)
+    page.wait_for_timeout(600)  # the typing's own check (400 ms after the last key)
+    text = released(page)
+    assert lines_with(text, "# the east yard")
+    assert lines_with(text, "name: Intruder 1, side: attackers, position: [50, 35]"), text
+    no_message(page)
+
+
+def test_the_overlay_follows_an_attitude_chosen_while_an_edit_is_on_its_way(page: Any) -> None:
+    attitudes = page.eval_on_selector_all("#ed-attitude option", "os => os.map(o => o.value)")
+    assert len(attitudes) >= 2
+    page.evaluate(HOLD)
+    page.click("button[data-tool=guard]")
+    page.mouse.click(*screen_of(page, 12, 30))  # a guard beside the rogue's way
+    page.select_option("#ed-attitude", attitudes[1])
+    text = released(page)
+    assert lines_with(text, "position: [12, 30]")
+    page.wait_for_timeout(1500)  # every risk map asked for is in
+    shown, fresh = page.evaluate(
+        """async () => {
+          const root = document.getElementById('editor');
+          const answer = await fetch('/api/v1/editor/riskmap', {method: 'POST',
+            headers: {'Content-Type': 'application/json',
+                      'Authorization': 'Bearer ' + root.dataset.token},
+            body: JSON.stringify({yaml: document.getElementById('ed-yaml').value,
+              attitude: document.getElementById('ed-attitude').value, actor: null})});
+          const found = await answer.json();
+          return [document.querySelector('#map-svg image.risk').getAttribute('href'),
+                  found.image.href];
+        }"""
+    )
+    assert shown == fresh  # the risk of the board as it is now, for the attitude chosen
