@@ -591,6 +591,17 @@
     sync();
   }
 
+  // ---- a button that plays something (data-once: play, end the turn, undo, a die) plays it
+  // once per press: a double click's second click is dropped before htmx hears it (a press
+  // while the first one's answer is on its way is dropped by its hx-sync)
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button");
+    if (event.detail > 1 && button && button.closest("[data-once]")) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+
   // ---- the calculator: a distance in feet also in metres, for a French reader
   function metres(root) {
     root.querySelectorAll("input[data-metres]").forEach(function (input) {

@@ -1,0 +1,121 @@
+"""The live table as its users meet it, in Debian's Chromium (tests/browser.py): the GM's
+page on a laptop and on a 390 x 844 touch phone, a real ``vigile serve`` behind it.
+
+A button that plays something (play the action, end the turn, undo) plays it once per press:
+a double click, or a second press while the first one's answer is still on its way (a slow
+server, a phone over Wi-Fi), is not a second action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from browser import WAIT_MS
+from web_server import Server
+
+DEVICES: dict[str, dict[str, Any]] = {
+    "desktop": {"viewport": {"width": 1400, "height": 1000}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(f"sqlite:///{tmp_path_factory.mktemp('liveqa') / 'vigile.db'}").start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(params=list(DEVICES))
+def device(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+def create(server: Server, **options: Any) -> str:
+    with server.client() as client:
+        response = client.post("/api/v1/encounters", json={"seed": 7, **options})
+    assert response.status_code == 201, response.text
+    return str(response.json()["encounter"]["id"])
+
+
+def seq_of(server: Server, encounter: str) -> int:
+    with server.client() as client:
+        return int(client.get(f"/api/v1/encounters/{encounter}/view").json()["seq"])
+
+
+def gm_page(chromium: Any, server: Server, encounter: str, device: str) -> Any:
+    context = chromium.new_context(locale="en-GB", **DEVICES[device])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.vigile_errors = errors
+    page.goto(f"{server.base}/encounters/{encounter}?token={server.token}&lang=en")
+    page.wait_for_selector("#action-form")
+    return page
+
+
+def settled_seq(page: Any, seq: int) -> None:
+    """Wait until the page shows record ``seq``, then long enough for a second request."""
+    page.wait_for_function(
+        f"() => document.querySelector('#status').dataset.seq === '{seq}'", timeout=WAIT_MS
+    )
+    page.wait_for_timeout(1000)
+
+
+def test_a_double_click_plays_the_action_once(chromium: Any, server: Server, device: str) -> None:
+    encounter = create(server, scenario="night-raid")
+    page = gm_page(chromium, server, encounter, device)
+    page.select_option("#do", "wait")
+    page.select_option("#actor", "Kage")
+    page.dblclick("#confirm")
+    settled_seq(page, 1)
+    assert seq_of(server, encounter) == 1  # Kage waits once, not twice
+    page.dblclick("#end-turn")
+    settled_seq(page, 2)
+    assert seq_of(server, encounter) == 2
+    assert "Turn 2 of" in page.inner_text("#status")
+    page.dblclick("#undo")
+    settled_seq(page, 3)
+    assert seq_of(server, encounter) == 3  # one undo: the turn's end, not Kage's wait
+    assert "Turn 1 of" in page.inner_text("#status")
+    assert not page.vigile_errors
+    page.context.close()
+
+
+def test_a_second_press_while_the_answer_is_on_its_way(
+    chromium: Any, server: Server, device: str
+) -> None:
+    """The first press's answer is held until a second press is made: the second press
+    sends nothing (the answer comes: Kage has waited once); once it has come, the button
+    plays again."""
+    encounter = create(server, scenario="night-raid")
+    page = gm_page(chromium, server, encounter, device)
+    page.select_option("#do", "wait")
+    page.select_option("#actor", "Kage")
+    sent: list[Any] = []
+
+    def held(route: Any) -> None:  # the first request waits; the others go
+        sent.append(route)
+        if len(sent) > 1:
+            route.continue_()
+
+    page.route("**/act?*", held)
+    press = page.tap if device == "phone" else page.click
+    press("#confirm")
+    page.wait_for_timeout(300)
+    press("#confirm", no_wait_after=True)
+    page.wait_for_timeout(300)
+    sent[0].continue_()
+    settled_seq(page, 1)
+    assert len(sent) == 1, [route.request.url for route in sent]
+    assert seq_of(server, encounter) == 1
+    press("#end-turn")
+    settled_seq(page, 2)
+    assert "Turn 2 of" in page.inner_text("#status")
+    assert not page.vigile_errors
+    page.context.close()
