@@ -119,3 +119,37 @@ def test_a_second_press_while_the_answer_is_on_its_way(
     assert "Turn 2 of" in page.inner_text("#status")
     assert not page.vigile_errors
     page.context.close()
+
+
+def test_a_french_gm_is_told_to_click_the_map_in_french(
+    chromium: Any, server: Server, device: str
+) -> None:
+    """A move chosen before its point: the preview, and Play pressed anyway, say in French
+    what is missing (the point, to click on the map), not pydantic's "Field required"."""
+    encounter = create(server, scenario="dnd35-invisible-intruder")
+    context = chromium.new_context(locale="fr-FR", **DEVICES[device])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server.base}/encounters/{encounter}?token={server.token}")
+    page.wait_for_selector("#action-form")
+    assert page.get_attribute("html", "lang") == "fr"
+    page.select_option("#do", "move")
+    page.wait_for_selector("#preview .alert", timeout=WAIT_MS)
+    shown = page.inner_text("#preview")
+    assert "cliquez sur la carte" in shown, shown
+    assert "Field required" not in shown and "action.move" not in shown
+    page.click("#confirm")
+    page.wait_for_selector("#result .alert", timeout=WAIT_MS)
+    played = page.inner_text("#result")
+    assert "cliquez sur la carte" in played and "Field required" not in played, played
+    assert seq_of(server, encounter) == 0
+    # a patrol's scatter die left empty: its field named, in French
+    page.select_option("#do", "scatter")
+    page.wait_for_function(
+        "() => document.querySelector('#preview').innerText.includes('dé de dispersion')",
+        timeout=WAIT_MS,
+    )
+    assert "Field required" not in page.inner_text("#preview")
+    assert not errors
+    context.close()

@@ -34,6 +34,7 @@ from vigile.io.json_out import verdict_json
 from vigile.live import Encounter
 from vigile.scene.actors import Side
 from vigile.scene.vocabulary import vocabulary_of
+from vigile.web import pagetext
 
 MAX_PREVIEW: Final = 200
 """Checks listed at most (an end of turn with many guards asks for many)."""
@@ -309,6 +310,23 @@ def action_from_form(form: Mapping[str, str]) -> dict[str, Any]:
             continue
         data[spec.name] = number(value, spec.name) if spec.kind == "number" else value
     return data
+
+
+def missing(data: Mapping[str, Any], lang: Lang) -> str | None:
+    """What the form still lacks for its action, in the reader's words (the point, to click
+    on the map; a required field left empty), or None: the GM is told so, not the parser's
+    ``action.move.to: Field required`` (English on a French page)."""
+    do = str(data.get("do", ""))
+    chosen = FORMS.get(do) or _own_form(do)
+    if chosen is None:
+        return None
+    t = pagetext.translator(lang)
+    names = [
+        f"{t('point')} ({t('point_hint')})" if spec.kind == "point" else t(f"field.{spec.name}")
+        for spec in chosen.fields
+        if spec.required and spec.name not in data
+    ]
+    return t("calc.missing", names=", ".join(names)) if names else None
 
 
 @dataclass

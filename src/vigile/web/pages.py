@@ -474,7 +474,11 @@ async def preview(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         encounter = ctx.encounter(encounter_id)
         data = _action(fields)
         then_end = fields.get("then_end") == "1"  # the GM's form: and the end of the turn
-        shown = pageplay.preview(encounter, data, lang, then_end=then_end)
+        lacking = None if fields.get("action") else pageplay.missing(data, lang)
+        if lacking:
+            shown = pageplay.Preview(action=data, error=lacking)
+        else:
+            shown = pageplay.preview(encounter, data, lang, then_end=then_end)
     except (Denied, VigileError) as error:
         return guarded(request, lang, error, fragment=True)
     return render(request, "_preview.html", lang, preview=shown, dice=encounter.row.dice)
@@ -513,6 +517,9 @@ async def act(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         viewer_gm(ctx, request, encounter_id)
         encounter = ctx.encounter(encounter_id)
         data = _action(fields)
+        lacking = None if fields.get("action") else pageplay.missing(data, lang)
+        if lacking:
+            return fragment_error(request, lang, lacking)
         dice = _dice(fields.get("dice", ""))
         bearings = pageplay.bearings(fields.get("bearings", ""))
         typed = fields.get("die", "").strip()
