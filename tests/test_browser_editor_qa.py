@@ -255,3 +255,61 @@ def test_the_overlay_follows_an_attitude_chosen_while_an_edit_is_on_its_way(page
         }"""
     )
     assert shown == fresh  # the risk of the board as it is now, for the attitude chosen
+
+
+def test_a_double_click_finishes_an_area_and_draws_no_wall(page: Any) -> None:
+    """The hint says: an area's corners, then a double click (on the last corner). The first
+    click of the two draws the corner's mark under the pointer: the double click must still
+    reach the map, and give that corner once. A double click with a wall tool is one end."""
+    before = text_of(page)
+    page.click("button[data-tool=cover]")
+    for x, y in ((48, 5), (56, 5), (56, 12)):
+        page.mouse.click(*screen_of(page, x, y))
+    page.mouse.dblclick(*screen_of(page, 48, 12))
+    page.wait_for_function(
+        "(before) => document.getElementById('ed-yaml').value !== before",
+        arg=before,
+        timeout=WAIT_MS,
+    )
+    assert lines_with(text_of(page), "[48, 5]") == [
+        "- {points: [[48, 5], [56, 5], [56, 12], [48, 12]]}"
+    ]
+
+    page.click("button[data-tool=wall]")
+    page.mouse.dblclick(*screen_of(page, 50, 37))
+    page.mouse.click(*screen_of(page, 55, 37))
+    page.wait_for_function(
+        "() => document.getElementById('ed-yaml').value.includes('end: [55, 37]')",
+        timeout=WAIT_MS,
+    )
+    page.wait_for_timeout(300)
+    assert lines_with(text_of(page), "[50, 37]") == [
+        "- {kind: wall, start: [50, 37], end: [55, 37]}"
+    ]
+    assert page.locator("#ed-errors .ok").count() == 1
+    no_message(page)
+
+
+def test_another_game_typed_in_gets_its_risk_overlay(page: Any) -> None:
+    """The crypt typed over as a skirmish map: the attitudes become the skirmish's, and the
+    overlay is drawn for one of them (D&D's "still" is not a skirmish attitude)."""
+    seq = int(page.get_attribute("#ed-mapbox", "data-overlay-seq") or 0)
+    assert page.input_value("#ed-attitude") == "still"
+    text = text_of(page).replace("ruleset: dnd35", "ruleset: skirmish")
+    page.fill("#ed-yaml", text.replace("units: ft", "units: cm"))
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#ed-attitude option')]"
+        ".some(o => o.value === 'hidden')",
+        timeout=WAIT_MS,
+    )
+    page.wait_for_function(
+        "(seq) => +document.getElementById('ed-mapbox').dataset.overlaySeq > seq",
+        arg=seq,
+        timeout=WAIT_MS,
+    )
+    note = str(page.text_content("#ed-overlay-note"))
+    assert "attitude" not in note and "risk of being seen" in note, note
+    assert page.evaluate(
+        "() => document.querySelector('#map-svg image.risk').style.display !== 'none'"
+    )
+    no_message(page)

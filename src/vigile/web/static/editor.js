@@ -130,7 +130,10 @@
     var answer = await response.json();
     remember(answer.yaml !== undefined ? answer.yaml : body.yaml, restored);
     show(answer);
-    if (answer.svg && withOverlay && answer.overlay) overlayShown(answer.overlay, seq, true);
+    // the overlay asked for with the edit, unless the answer changed the menus (another game:
+    // its own attitudes; an intruder gone): then the one they now ask for
+    var asked = withOverlay && body.overlay.attitude === $("ed-attitude").value && body.overlay.actor === ($("ed-route-actor").value || null);
+    if (answer.svg && asked && answer.overlay) overlayShown(answer.overlay, seq, true);
     else if (answer.svg) overlay();
     return true;
   }
@@ -284,6 +287,9 @@
       else choose(null);
       return;
     }
+    var drawing = ["wall", "door", "partition", "window", "cover", "surface"].indexOf(tool) >= 0;
+    var last = draft[draft.length - 1];
+    if (drawing && last && last[0] === at[0] && last[1] === at[1]) return;  // a double click: one point
     if (["wall", "door", "partition", "window"].indexOf(tool) >= 0) {
       draft.push(at); drawDraft();
       if (draft.length === 2) {
