@@ -323,11 +323,12 @@ def _page(
     status: int = 200,
 ) -> HTMLResponse:
     settings = settings_of(request)
-    scenario, errors = work.validated(text, source)
+    scenario, errors = work.validated(text, source, lang)
     svg = map_svg(request, scenario, lang, file, token) if scenario is not None else None
     actors = [a.name for a in scenario.actors] if scenario is not None else []
     intruders = [a.name for a in scenario.actors if a.side.value == "attackers"] if scenario else []
-    game = work.words_of(scenario.ruleset if scenario is not None else None, lang.value)
+    ruleset = scenario.ruleset if scenario is not None else work.ruleset_written(text)
+    game = work.words_of(ruleset, lang.value)
     return pages.render(
         request,
         "editor.html",
@@ -557,7 +558,7 @@ def apply(body: ApplyRequest, request: Request, _gm: ServerGM) -> dict[str, Any]
     lang = body.lang or request_lang(request)
     text = work.apply_edit(body.yaml, body.edit) if body.edit else body.yaml
     name = PurePosixPath(body.file).name or "scenario.yaml"
-    scenario, errors = work.validated(text, name)
+    scenario, errors = work.validated(text, name, lang)
     file = body.file if settings_of(request).workspace is not None else None
     token = pages.token_of(request)
     svg = map_svg(request, scenario, lang, file, token) if scenario is not None else None
@@ -571,7 +572,9 @@ def apply(body: ApplyRequest, request: Request, _gm: ServerGM) -> dict[str, Any]
         answer["game"] = work.words_of(scenario.ruleset, lang.value)
     if body.overlay is not None and scenario is not None:
         try:
-            found = work.overlay(scenario, body.overlay.attitude, actor=body.overlay.actor)
+            found = work.overlay(
+                scenario, body.overlay.attitude, actor=body.overlay.actor, lang=lang
+            )
             answer["overlay"] = overlay_json(found)
         except VigileError as error:
             answer["overlay"] = {"error": str(error)}
@@ -591,7 +594,7 @@ def overlay_json(found: work.Overlay) -> dict[str, Any]:
 
 
 @router.post(f"{API}/riskmap", tags=["editor"], dependencies=[KNOWN_QUERY])
-def riskmap(body: RiskRequest, _gm: ServerGM) -> dict[str, Any]:
+def riskmap(body: RiskRequest, request: Request, _gm: ServerGM) -> dict[str, Any]:
     """The risk map (the chance of being seen in one turn, per cell) as an image over the board,
     and the safest route of an intruder to the objective; ``grid`` adds every cell's chance."""
     scenario = scenario_of(body.yaml)
@@ -602,6 +605,7 @@ def riskmap(body: RiskRequest, _gm: ServerGM) -> dict[str, Any]:
         resolution=body.resolution,
         grid=body.grid,
         route=body.route,
+        lang=request_lang(request),
     )
     return overlay_json(found)
 
@@ -706,7 +710,12 @@ def save_file(body: SaveRequest, request: Request, _gm: ServerGM) -> dict[str, A
     disk since it was loaded, or one the page did not load, unless ``confirm``."""
     written = save(settings_of(request), body.file, body.yaml, body.hash, body.confirm)
     _, issues = check_text(body.yaml, file=PurePosixPath(body.file).name)
-    return {"file": body.file, "hash": written, "errors": [work.issue_json(i) for i in issues]}
+    lang = request_lang(request)
+    return {
+        "file": body.file,
+        "hash": written,
+        "errors": [work.issue_json(i, lang) for i in issues],
+    }
 
 
 __all__ = ["EditorSettings", "configure", "router"]

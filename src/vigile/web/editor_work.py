@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import itertools
 import math
+import re
 import threading
 import types
 from collections import OrderedDict
@@ -24,7 +25,8 @@ from pydantic import BaseModel
 
 from vigile import registry
 from vigile.awareness.vocabulary import Attitude
-from vigile.errors import InputError, LimitError
+from vigile.errors import InputError, LimitError, Said
+from vigile.io.i18n import Lang, issue_line, said
 from vigile.scene.games import SHARED_ACTIONS, action_name, own_actions
 from vigile.scene.loader import ScenarioIssue, check_text
 from vigile.scene.model import Scenario, item_models
@@ -57,15 +59,34 @@ Point = tuple[float, float]
 # ------------------------------------------------------------------------------ errors
 
 
-def issue_json(issue: ScenarioIssue) -> dict[str, Any]:
+def issue_json(issue: ScenarioIssue, lang: Lang = Lang.EN) -> dict[str, Any]:
     """An error as the page shows it: its line, its field, its message, and the line
-    ``vigile scenario validate`` prints."""
-    return {"line": issue.line, "field": issue.field, "message": issue.message, "text": str(issue)}
+    ``vigile scenario validate --lang LANG`` prints, in the page's language where the message
+    has a key (:func:`vigile.io.i18n.said`)."""
+    return {
+        "line": issue.line,
+        "field": issue.field,
+        "message": said(issue.message, lang),
+        "text": issue_line(issue, lang),
+    }
 
 
-def validated(text: str, file: str) -> tuple[Scenario | None, list[dict[str, Any]]]:
+def validated(
+    text: str, file: str, lang: Lang = Lang.EN
+) -> tuple[Scenario | None, list[dict[str, Any]]]:
     scenario, issues = check_text(text, file=file)
-    return scenario, [issue_json(i) for i in issues]
+    return scenario, [issue_json(i, lang) for i in issues]
+
+
+class NoRoute(InputError):
+    """A route the editor cannot look for, its message keyed for the page's language."""
+
+    def __init__(self, message: Said, *, where: str) -> None:
+        super().__init__(message, where=where)
+        self.said = message
+
+    def shown(self, lang: Lang) -> str:
+        return f"{self.where}: {said(self.said, lang)}"
 
 
 # ------------------------------------------------------------------------------ the edits
@@ -397,6 +418,16 @@ def attitudes_of(scenario: Scenario) -> tuple[str, ...]:
     return vocabulary_of(scenario.ruleset).names("overlays")
 
 
+RULESET_LINE: Final = re.compile(r"^ruleset:[ \t]*[\"']?([A-Za-z0-9_-]+)", re.MULTILINE)
+
+
+def ruleset_written(text: str) -> str | None:
+    """The game a text that does not validate names on its ``ruleset:`` line, if it names a
+    registered one: the menus of a D&D map whose plan crosses a wall stay D&D's."""
+    found = RULESET_LINE.search(text)
+    return found.group(1) if found and found.group(1) in registry.names() else None
+
+
 def words_of(ruleset: str | None, lang: str) -> dict[str, Any]:
     """What the editor's menus offer for this game, labelled in ``lang`` with the rules: its
     ways of moving, the flags of a leg, its actions and the stats of its actors
@@ -473,13 +504,18 @@ def route_ends(scenario: Scenario, actor: str | None) -> tuple[str, Point, Point
     it goes (the objective's point, or its area's centre)."""
     attackers = [a.name for a in scenario.actors if a.side.value == "attackers"]
     if not attackers:
-        raise InputError("no intruder to route", where="actor")
+        raise NoRoute(
+            Said("web.editor.no_route_for.intruder", "no intruder to route"), where="actor"
+        )
     objective = scenario.objective
     if actor is None:
         wanted = [n for n in (objective.who if objective else ()) if n in attackers]
         actor = (wanted or attackers)[0]
     if actor not in attackers:
-        raise InputError(f"{actor!r} is not an intruder", where="actor")
+        raise NoRoute(
+            Said("web.editor.no_route_for.actor", f"{actor!r} is not an intruder", actor=actor),
+            where="actor",
+        )
     who = scenario.actor(actor)
     start: Point = (float(who.position[0]), float(who.position[1]))
     for leg in scenario.plans.get(actor, ()):
@@ -488,7 +524,12 @@ def route_ends(scenario: Scenario, actor: str | None) -> tuple[str, Point, Point
     if objective is None or (objective.at is None and objective.area is None):
         door = door_waypoint(scenario, actor)
         if door is None:
-            raise InputError("the scenario has no objective to route to", where="objective")
+            raise NoRoute(
+                Said(
+                    "web.editor.no_route_for.objective", "the scenario has no objective to route to"
+                ),
+                where="objective",
+            )
         return actor, start, door
     if objective.at is not None:
         goal: Point = (float(objective.at[0]), float(objective.at[1]))
@@ -516,9 +557,10 @@ def overlay(
     resolution: float | None = None,
     grid: bool = False,
     route: bool = True,
+    lang: Lang = Lang.EN,
 ) -> Overlay:
     """The risk overlay (a PNG over the board) and, in the skirmish game, the safest route of
-    an intruder to the objective."""
+    an intruder to the objective; why there is no route, in ``lang`` where it can."""
     import time
 
     began = time.perf_counter()
@@ -565,9 +607,16 @@ def overlay(
                 "certain": path.certain,
             }
         except (InputError, LimitError) as refused:
-            error = str(refused)
+            error = refused.shown(lang) if isinstance(refused, NoRoute) else str(refused)
     elif route:
-        error = f"no route for this game ({scenario.ruleset})"
+        error = said(
+            Said(
+                "web.editor.no_route_for.game",
+                f"no route for this game ({scenario.ruleset})",
+                ruleset=scenario.ruleset,
+            ),
+            lang,
+        )
     return Overlay(image, shown_grid, best, error, time.perf_counter() - began)
 
 
