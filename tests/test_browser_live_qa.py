@@ -153,3 +153,41 @@ def test_a_french_gm_is_told_to_click_the_map_in_french(
     assert "Field required" not in page.inner_text("#preview")
     assert not errors
     context.close()
+
+
+def test_a_late_risk_map_does_not_bring_back_the_board_before_an_action(
+    chromium: Any, server: Server, device: str
+) -> None:
+    """The GM picks a risk map, then plays before it comes (a slow server, a phone over
+    Wi-Fi): the risk map's answer, drawn before the action, comes last. The page keeps the
+    state after the action (its record, its log) and shows the risk map it asked for."""
+    encounter = create(server, scenario="night-raid")
+    page = gm_page(chromium, server, encounter, device)
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:  # the first risk map's answer waits, drawn as of now
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    page.route("**/panels?*overlay=half*", hold)
+    page.select_option("#overlay-select", "half")
+    for _ in range(WAIT_MS // 50):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held
+    page.select_option("#do", "wait")
+    page.select_option("#actor", "Kage")
+    page.click("#confirm")
+    settled_seq(page, 1)
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the answer of before the action, last
+    page.wait_for_timeout(1500)
+    assert page.get_attribute("#status", "data-seq") == "1"
+    assert "record 1 " in page.inner_text("#status")
+    page.wait_for_selector("#map-svg image.risk", timeout=WAIT_MS)
+    assert page.input_value("#overlay-select") == "half"
+    assert not page.vigile_errors
+    page.context.close()

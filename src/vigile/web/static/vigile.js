@@ -74,6 +74,18 @@
     source.addEventListener("error", function () { document.body.classList.add("offline"); first = false; });
   }
 
+  // the GM's panels drawn as of a record older than the one the page shows (a risk map asked
+  // before an action, answered after it) are not swapped in: the page asks them again, now
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var d = event.detail, status = document.querySelector("#status[data-seq]");
+    if (!status || !d.requestConfig || d.requestConfig.verb !== "get" || typeof d.serverResponse !== "string") return;
+    var found = /id="status"[^>]*\sdata-seq="(\d+)"/.exec(d.serverResponse);
+    if (!found || +found[1] >= +status.getAttribute("data-seq")) return;
+    d.shouldSwap = false;
+    var box = document.querySelector("[data-refresh]");
+    if (box && box.vigileRefresh) box.vigileRefresh();
+  });
+
   // ---- the maps: zoom (wheel, pinch, buttons) and pan; tokens kept readable at every zoom.
   // The GM's map also: click a token to choose who acts (or the target), click a point to
   // choose where (snapped: the grid's squares, a chosen precision, the wall a grapple aims
