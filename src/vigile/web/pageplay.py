@@ -29,7 +29,7 @@ from vigile import registry
 from vigile.awareness.vocabulary import Attitude
 from vigile.engine.live import LIVE_MODELS, PLAN_ACTIONS, Refusal, live_models
 from vigile.errors import InputError
-from vigile.io.i18n import Lang, tr
+from vigile.io.i18n import Lang, messages, tr
 from vigile.io.json_out import verdict_json
 from vigile.live import Encounter
 from vigile.scene.actors import Side
@@ -352,7 +352,14 @@ class Preview:
 
 
 def refusal_text(error: Refusal, lang: Lang) -> str:
-    return tr(error.key, lang, error.params) + (f" [{error.rule}]" if error.rule else "")
+    """The refusal in the reader's language; the action it names (LP-1's round economy: a
+    ``do``) in the action menu's words, quoted in French (« frapper »), where the menu has it."""
+    params = dict(error.params)
+    action = params.get("action")
+    label = messages(lang).get(f"web.do.{action}") if isinstance(action, str) else None
+    if label:
+        params["action"] = f"« {label} »" if lang is Lang.FR else label
+    return tr(error.key, lang, params) + (f" [{error.rule}]" if error.rule else "")
 
 
 def rules_of(check: dict[str, Any]) -> list[str]:
