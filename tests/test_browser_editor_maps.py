@@ -78,24 +78,39 @@ def server(tmp_path_factory: pytest.TempPathFactory, workspace: Path) -> Iterato
         running.stop()
 
 
-HOLD_ANSWERS = """() => {
+ANSWERS = """(() => {
   const real = window.fetch;
-  window.__held = []; window.__pending = 0; let hold = true;
+  window.__held = []; window.__pending = 0; window.__holding = false;
   window.fetch = (url, init) => {
     const answer = real(url, init);
     if (!String(url).endsWith('/apply')) return answer;
     window.__pending += 1;
-    const given = hold
+    const given = window.__holding
       ? new Promise((resolve) => window.__held.push(() => resolve(answer)))
       : answer;
     return given.finally(() => { window.__pending -= 1; });
   };
   window.__release = () => {  // the latest at once, each earlier one 200 ms after the one before
-    hold = false;
+    window.__holding = false;
     window.__held.reverse().forEach((go, i) => setTimeout(go, 200 * i));
   };
-}"""
-"""From now on the editor's edits are answered only at ``__release()``, the latest first."""
+})()"""
+"""The page's edits, counted while they wait for their answer (``__pending``); from
+``__holding = true`` on, answered only at ``__release()``, the latest first."""
+
+
+def editing(page: Any) -> str:
+    """What the page's edits stand at, for a failure's message."""
+    return str(
+        page.evaluate(
+            "() => ({pending: window.__pending, held: window.__held.length, "
+            "undo: !document.getElementById('ed-undo').disabled, "
+            "redo: !document.getElementById('ed-redo').disabled, "
+            "focus: document.activeElement.tagName + '#' + document.activeElement.id, "
+            "doors: document.getElementById('ed-yaml').value.split('\\n')"
+            ".filter(l => l.includes('door')).join(' | ')})"
+        )
+    )
 
 
 def lines_with(page: Any, word: str) -> list[str]:
@@ -104,12 +119,15 @@ def lines_with(page: Any, word: str) -> list[str]:
 
 def door_lines(page: Any, count: int) -> str:
     """The YAML once it holds ``count`` lines naming door 2 (an edit's answer is in)."""
-    page.wait_for_function(
-        "(count) => document.getElementById('ed-yaml').value.split('\\n')"
-        ".filter(l => l.includes('door 2')).length === count",
-        arg=count,
-        timeout=WAIT_MS,
-    )
+    try:
+        page.wait_for_function(
+            "(count) => document.getElementById('ed-yaml').value.split('\\n')"
+            ".filter(l => l.includes('door 2')).length === count",
+            arg=count,
+            timeout=WAIT_MS,
+        )
+    except Exception as error:
+        raise AssertionError(f"not {count} door 2 line(s): {editing(page)}") from error
     return str(page.input_value("#ed-yaml"))
 
 
@@ -128,6 +146,7 @@ def test_the_editor_on_an_imported_map(chromium: Any, server: Server) -> None:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script(ANSWERS)
     page.goto(f"{server.base}/editor?file=crypt.yaml&token={server.token}")
     page.wait_for_function(
         "() => +document.getElementById('ed-mapbox').dataset.overlaySeq > 0", timeout=WAIT_MS
@@ -178,7 +197,8 @@ def test_the_editor_on_an_imported_map(chromium: Any, server: Server) -> None:
 
     # the same undo and redo with the undo's answer held back until the redo is pressed, then
     # answered last: the late answer does not bring the door back
-    page.evaluate(HOLD_ANSWERS)
+    page.wait_for_function("() => window.__pending === 0", timeout=WAIT_MS)
+    page.evaluate("() => { window.__holding = true; }")
     page.keyboard.press("Control+z")
     door_lines(page, 1)
     page.keyboard.press("Control+y")
@@ -186,7 +206,7 @@ def test_the_editor_on_an_imported_map(chromium: Any, server: Server) -> None:
     page.evaluate("() => window.__release()")
     page.wait_for_function("() => window.__pending === 0", timeout=WAIT_MS)
     page.wait_for_timeout(300)  # a late answer would be shown by now
-    assert lines_with(page, "door 2") == []
+    assert lines_with(page, "door 2") == [], editing(page)
     assert page.is_enabled("#ed-undo") and not page.is_enabled("#ed-redo")
 
     # the Rogue's plan starts on his token: a click there chooses him, not the plan
