@@ -41,7 +41,7 @@ from vigile.errors import InputError
 from vigile.io.i18n import Lang
 
 from .problems import MEDIA_TYPE, problem
-from .sse import end_all_streams
+from .sse import end_streams_here
 
 GRACE_S: Final = 2
 """Seconds open streams get to end when the server stops."""
@@ -112,9 +112,9 @@ class GuardedProtocol(H11Protocol):
 
     def shutdown(self) -> None:
         """uvicorn calls this on each open connection as the server begins to stop: the
-        process's event streams end first (each finishes its response, which then closes
-        its connection), rather than be cut at the end of the grace."""
-        end_all_streams()
+        event streams this server's loop serves end first (each finishes its response, which
+        then closes its connection), rather than be cut at the end of the grace."""
+        end_streams_here()
         super().shutdown()
 
     def data_received(self, data: bytes) -> None:

@@ -204,28 +204,32 @@ class Hub:
             channel.wake_threadsafe(fresh=True)
 
     def close(self) -> None:
-        """End every stream and stop listening (the server is stopping)."""
-        self.end_streams()
+        """End every stream (the server is stopping)."""
+        self.closed = True
         listener, self._listener = self._listener, None
         if listener is not None:
             listener.stop()
-
-    def end_streams(self) -> None:
-        """End every stream: each finishes its response at its next look (call from the
-        loop or any thread)."""
-        self.closed = True
         self._heard(None)
+
+    def end_streams_in(self, loop: asyncio.AbstractEventLoop) -> None:
+        """End the streams served by ``loop`` (call from it): each finishes its response."""
+        with self._lock:
+            channels = [c for found in self._channels.values() for c in found if c.loop is loop]
+        for channel in channels:
+            for feed in list(channel.feeds):
+                feed.end()
 
 
 _HUBS: weakref.WeakSet[Hub] = weakref.WeakSet()
 """This process's hubs (one per app)."""
 
 
-def end_all_streams() -> None:
-    """End the streams of every hub of this process (:meth:`Hub.end_streams`): the server
+def end_streams_here() -> None:
+    """End the streams the running event loop serves, whichever app's they are: its server
     is stopping, and a stream left open would hold it up to the end of its grace."""
+    loop = asyncio.get_running_loop()
     for hub in list(_HUBS):
-        hub.end_streams()
+        hub.end_streams_in(loop)
 
 
 @dataclass(eq=False)
