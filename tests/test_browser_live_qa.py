@@ -191,3 +191,47 @@ def test_a_late_risk_map_does_not_bring_back_the_board_before_an_action(
     assert page.input_value("#overlay-select") == "half"
     assert not page.vigile_errors
     page.context.close()
+
+
+HIDE = """(hidden) => {
+  const state = () => hidden ? "hidden" : "visible";
+  Object.defineProperty(document, "visibilityState", {configurable: true, get: state});
+  Object.defineProperty(document, "hidden", {configurable: true, get: () => hidden});
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+"""A tab put in the background, or brought back (headless Chromium's tabs are all visible)."""
+
+
+def test_tabs_in_the_background_leave_the_gm_page_its_connections(
+    chromium: Any, server: Server
+) -> None:
+    """A browser opens at most 6 connections to one server, and each live page holds one
+    (its stream): with the GM page, the table's screen and four characters' pages open in one
+    browser, the GM's End turn waited for ever. A page in a background tab lets its stream go,
+    and takes it up again, missing nothing, when it comes back."""
+    encounter = create(server, scenario="night-raid")
+    context = chromium.new_context(viewport={"width": 1200, "height": 900}, locale="en-GB")
+    gm = context.new_page()
+    gm.goto(f"{server.base}/encounters/{encounter}?token={server.token}&lang=en")
+    gm.wait_for_selector("#action-form")
+    others = []
+    for who in ("table", "Kage", "Tsuki", "Jubei", "Goro"):
+        page = context.new_page()
+        if who == "table":
+            page.goto(f"{server.base}/table/{encounter}?token={server.token}&lang=en")
+        else:
+            page.goto(f"{server.base}/play/{encounter}?token={server.token}&as={who}&lang=en")
+        page.wait_for_selector("#live")
+        page.evaluate(HIDE, True)
+        others.append(page)
+    gm.bring_to_front()
+    gm.click("#end-turn")
+    settled_seq(gm, 1)
+    assert "Turn 2 of" in gm.inner_text("#status")
+    jubei = others[3]
+    jubei.evaluate(HIDE, False)  # back: what happened meanwhile comes
+    jubei.wait_for_function(
+        "() => document.querySelector('#player .status').innerText.includes('Turn 2')",
+        timeout=WAIT_MS,
+    )
+    context.close()

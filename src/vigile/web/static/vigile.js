@@ -55,23 +55,43 @@
     }
     box.vigileRefresh = function () { refresh(0, false); };
     if (!stream || !window.EventSource) return;
-    var source = new EventSource(stream);
     // a stream resuming after the page's own view (?after=) sends no first view to skip
     var first = !/[?&]after=/.test(stream);
-    source.addEventListener("view", function (event) { if (first) { first = false; return; } refresh(+event.lastEventId || 0, true); });
-    source.addEventListener("events", news);
-    // a character's page: its news come in the frame, to swap in place if it shows the mark
-    // they follow; else (a request of its own under way, an undo) it asks for its panel
-    source.addEventListener("news", function (event) {
-      var data = JSON.parse(event.data), mark = document.getElementById("pmark");
-      if (!inflight && !pending && mark && mark.value === data.from) {
-        htmx.swap(box, data.html, {swapStyle: "none", ignoreTitle: true});
-        return;
-      }
-      refresh(+event.lastEventId || 0, true);
+    var source = null, told = null;  // told: the last event's id, in the stream's sequence
+    function heard(event) { if (event.lastEventId) told = event.lastEventId; }
+    // the stream again, after what the page was told (and, on a character's page, after the
+    // mark it shows): what happened meanwhile comes, as after a lost connection
+    function address() {
+      var url = stream, mark = document.getElementById("pmark");
+      if (told !== null) url = url.replace(/([?&]after=)[^&]*/, "$1" + encodeURIComponent(told));
+      if (mark) url = url.replace(/([?&]news=)[^&]*/, "$1" + encodeURIComponent(mark.value));
+      return url;
+    }
+    function connect() {
+      source = new EventSource(address());
+      source.addEventListener("view", function (event) { heard(event); if (first) { first = false; return; } refresh(+event.lastEventId || 0, true); });
+      source.addEventListener("events", function (event) { heard(event); news(event); });
+      // a character's page: its news come in the frame, to swap in place if it shows the mark
+      // they follow; else (a request of its own under way, an undo) it asks for its panel
+      source.addEventListener("news", function (event) {
+        heard(event);
+        var data = JSON.parse(event.data), mark = document.getElementById("pmark");
+        if (!inflight && !pending && mark && mark.value === data.from) {
+          htmx.swap(box, data.html, {swapStyle: "none", ignoreTitle: true});
+          return;
+        }
+        refresh(+event.lastEventId || 0, true);
+      });
+      source.addEventListener("open", function () { document.body.classList.remove("offline"); });
+      source.addEventListener("error", function () { document.body.classList.add("offline"); first = false; });
+    }
+    // a browser opens at most 6 connections to one server, each open stream holds one: a page
+    // in a background tab lets its stream go, and takes it up again when it is shown
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden && source) { source.close(); source = null; }
+      else if (!document.hidden && !source) connect();
     });
-    source.addEventListener("open", function () { document.body.classList.remove("offline"); });
-    source.addEventListener("error", function () { document.body.classList.add("offline"); first = false; });
+    if (!document.hidden) connect();
   }
 
   // the GM's panels drawn as of a record older than the one the page shows (a risk map asked
