@@ -123,11 +123,13 @@
       if (withOverlay) body.overlay = {attitude: $("ed-attitude").value, actor: $("ed-route-actor").value || null};
       var seq = ++overlaySeq;
       var response = await post("apply", body);
+      // the whole answer read before it is checked: a redo may come while its body arrives
+      var answer = response.ok ? await response.json() : null;
+      var refused = response.ok ? null : await problem(response);
       if (textarea.value === body.yaml) break;
       if (!change || restored) return false;  // stale: the text changed here since
     }
-    if (!response.ok) { say(await problem(response)); return false; }
-    var answer = await response.json();
+    if (refused !== null) { say(refused); return false; }
     remember(answer.yaml !== undefined ? answer.yaml : body.yaml, restored);
     show(answer);
     // the overlay asked for with the edit, unless the answer changed the menus (another game:
