@@ -90,14 +90,16 @@ def page(
     chromium: Any, server: Server, workspace: Path, request: pytest.FixtureRequest
 ) -> Iterator[Any]:
     """The editor on a fresh copy of the crypt (one file per test), its first overlay shown;
-    a JavaScript error on the page fails the test."""
+    a JavaScript error on the page fails the test. A test named ``..._fr`` opens it in French."""
     name = f"{request.node.name.removeprefix('test_')[:40]}.yaml"
+    lang = "fr" if request.node.name.split("[")[0].endswith("_fr") else "en"
     (workspace / name).write_text((workspace / "crypt.yaml").read_text("utf-8"), "utf-8")
-    context = chromium.new_context(viewport={"width": 1366, "height": 768}, locale="en-GB")
+    locale = "fr-FR" if lang == "fr" else "en-GB"
+    context = chromium.new_context(viewport={"width": 1366, "height": 768}, locale=locale)
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
-    opened.goto(f"{server.base}/editor?file={name}&token={server.token}")
+    opened.goto(f"{server.base}/editor?file={name}&token={server.token}&lang={lang}")
     opened.wait_for_function(
         "() => +document.getElementById('ed-mapbox').dataset.overlaySeq > 0", timeout=WAIT_MS
     )
@@ -312,6 +314,60 @@ def test_another_game_typed_in_gets_its_risk_overlay(page: Any) -> None:
     assert page.evaluate(
         "() => document.querySelector('#map-svg image.risk').style.display !== 'none'"
     )
+    no_message(page)
+
+
+def options_of(page: Any, selector: str) -> list[tuple[str, str]]:
+    return [
+        (str(value), str(label))
+        for value, label in page.eval_on_selector_all(
+            f"{selector} option", "os => os.map(o => [o.value, o.textContent])"
+        )
+    ]
+
+
+def test_the_menus_and_forms_in_french_fr(page: Any) -> None:
+    """The keywords of the menus read in French (their values stay the YAML's): the lights
+    (scene.fr.toml), a guard's state, the sweep's outcomes (sim.fr.toml), and the forms of a
+    chosen item. A guard's form starts blank, so that any state chosen is a change."""
+    assert options_of(page, "#ed-light-kind")[:2] == [
+        ("brazier", "un brasero"),
+        ("lantern", "une lanterne"),
+    ]
+    assert options_of(page, "#ed-guard-state") == [
+        ("posted", "en poste"),
+        ("patrolling", "en patrouille"),
+        ("group", "en groupe"),
+    ]
+    assert ("objective_unseen", "objectif atteint, jamais localisé ni vu") in options_of(
+        page, "select[name=outcome]"
+    )
+
+    # a patrolling guard put down, chosen, then posted from his form
+    page.select_option("#ed-guard-state", "patrolling")
+    page.click("button[data-tool=guard]")
+    page.mouse.click(*screen_of(page, 50, 35))
+    page.wait_for_function(
+        "() => document.getElementById('ed-yaml').value.includes('[50, 35], state: patrolling')",
+        timeout=WAIT_MS,
+    )
+    page.click("button[data-tool=select]")
+    page.mouse.click(*screen_of(page, 50, 35))
+    page.wait_for_selector("#ed-form select[data-set=state]", timeout=WAIT_MS)
+    assert "état" in str(page.text_content("#ed-form"))
+    # not "posted" for a patrolling guard (choosing the option shown sends no change)
+    assert page.input_value("#ed-form select[data-set=state]") == ""
+    page.select_option("#ed-form select[data-set=state]", "posted")
+    page.wait_for_function(
+        "() => document.getElementById('ed-yaml').value.includes('[50, 35], state: posted')",
+        timeout=WAIT_MS,
+    )
+
+    # the lantern's form
+    page.mouse.click(*screen_of(page, 10, 10))
+    page.wait_for_selector("#ed-form select[data-light=kind]", timeout=WAIT_MS)
+    assert ("lantern", "une lanterne") in options_of(page, "#ed-form select[data-light=kind]")
+    assert "rayon" in str(page.text_content("#ed-form"))
     no_message(page)
 
 

@@ -57,7 +57,7 @@ from vigile.scene.model import IMAGE_SUFFIXES, Scenario
 from vigile.scene.reading import MAX_BYTES
 
 from . import editor_work as work
-from . import pages
+from . import pages, pagetext
 from .api import STRICT, known_query
 from .auth import ServerGM, is_server_token
 from .context import Context, context
@@ -329,6 +329,13 @@ def _page(
     intruders = [a.name for a in scenario.actors if a.side.value == "attackers"] if scenario else []
     ruleset = scenario.ruleset if scenario is not None else work.ruleset_written(text)
     game = work.words_of(ruleset, lang.value)
+    t = pagetext.translator(lang)
+    labels = {  # the menus' keywords in the page's language (the values stay the YAML's)
+        "light": {k: t(f"scene.what.light.{k}") for k in work.LIGHT_KINDS},
+        "wall": {k: t(f"editor.tool.{k}") for k in work.WALL_KINDS},
+        "state": {s: t(f"editor.state.{s}") for s in work.GUARD_STATES},
+        "outcome": {o: t(f"sim.outcome.{o}") for o in work.OUTCOMES},
+    }
     return pages.render(
         request,
         "editor.html",
@@ -348,6 +355,7 @@ def _page(
         actors=actors,
         intruders=intruders,
         game=game,
+        labels=labels,
         sweep_example=_sweep_example(scenario, game),
         wall_kinds=work.WALL_KINDS,
         light_kinds=work.LIGHT_KINDS,

@@ -50,6 +50,17 @@ LIGHT_KINDS: Final = ("brazier", "lantern", "lit-door", "lit-window")
 SURFACE_KINDS: Final = ("floor", "water", "grass", "soft-ground", "tile", "stone")
 SPEEDS: Final = ATTITUDES
 AREA_LAYERS: Final = ("cover", "surfaces")
+GUARD_STATES: Final = ("posted", "patrolling", "group")
+OUTCOMES: Final = (
+    "detected",
+    "objective_unseen",
+    "objective_detected",
+    "objective_after_alarm",
+    "alarm",
+    "turn_limit",
+    "caught",
+)
+"""What a sweep from the page counts (the simulation's outcomes, and ``detected``)."""
 LEG_FLAGS: Final = ("climb", "run")
 """A leg's switches; a game's vocabulary says which of them its legs play (``moves``)."""
 
@@ -184,9 +195,7 @@ def apply_edit(text: str, edit: Mapping[str, Any]) -> str:
             "position": _point(edit.get("position"), "edit.position"),
         }
         if side == "defenders":
-            actor["state"] = _choice(
-                edit.get("state") or "posted", ("posted", "patrolling", "group"), "edit.state"
-            )
+            actor["state"] = _choice(edit.get("state") or "posted", GUARD_STATES, "edit.state")
         actor.update(_optional(edit, ("group", "dice")))
         return ey.append(text, ["actors"], actor)
     if op == "add-wall":

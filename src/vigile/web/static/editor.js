@@ -360,8 +360,12 @@
 
   // ---- the selected item's form
   function field(label, html) { return "<label>" + escapeHtml(label) + " " + html + "</label>"; }
-  function options(values, current) {
-    return values.map(function (v) { return '<option value="' + escapeHtml(v) + '"' + (v === current ? " selected" : "") + ">" + escapeHtml(v) + "</option>"; }).join("");
+  function options(values, current, labels) {
+    // each value shown by its label in the page's language where it has one (#ed-text's labels)
+    return values.map(function (v) {
+      var label = labels && labels[v] !== undefined ? labels[v] : v;
+      return '<option value="' + escapeHtml(v) + '"' + (v === current ? " selected" : "") + ">" + escapeHtml(label) + "</option>";
+    }).join("");
   }
   function choose(item) {
     selected = item;
@@ -374,10 +378,11 @@
       if (el) el.classList.add("chosen");
       html = "<p><strong>" + escapeHtml(item.name) + "</strong> (" + escapeHtml(item.side) + ")</p>";
       if (item.side === "defenders") {
-        html += field("state", '<select data-set="state">' + options(["posted", "patrolling", "group"], "") + "</select>");
-        html += field("group", '<input data-set="group" size="12">');
+        // a blank first: the guard's state is not known here, and any state chosen is a change
+        html += field(words.fields.state, '<select data-set="state">' + options([""].concat(Object.keys(words.labels.state)), "", words.labels.state) + "</select>");
+        html += field(words.fields.group, '<input data-set="group" size="12">');
       } else {
-        html += field("move", '<input data-set="move" inputmode="decimal" size="4">');
+        html += field(words.fields.move, '<input data-set="move" inputmode="decimal" size="4">');
       }
       game.stats.forEach(function (stat) {  // the game's own stats (its vocabulary)
         var name = escapeHtml(stat.name), input;
@@ -397,10 +402,10 @@
         '<select id="ed-action-do">' + labelled(game.actions, "") + "</select> " +
         '<input id="ed-action-what" size="14" placeholder="target / door / volume"> <button type="button" id="ed-action-add" class="secondary">+</button></fieldset>';
     } else if (item.kind === "light") {
-      html = field("kind", '<select data-light="kind">' + options(["brazier", "lantern", "lit-door", "lit-window"], item.lightKind) + "</select>") +
-        field("radius", '<input data-light="radius" inputmode="decimal" size="4" value="' + escapeHtml(item.radius) + '">');
+      html = field(words.fields.kind, '<select data-light="kind">' + options(Object.keys(words.labels.light), item.lightKind, words.labels.light) + "</select>") +
+        field(words.fields.radius, '<input data-light="radius" inputmode="decimal" size="4" value="' + escapeHtml(item.radius) + '">');
     } else if (item.kind === "wall") {
-      html = field("kind", '<select data-wall="kind">' + options(["wall", "door", "partition", "window"], item.wallKind) + "</select>");
+      html = field(words.fields.kind, '<select data-wall="kind">' + options(Object.keys(words.labels.wall), item.wallKind, words.labels.wall) + "</select>");
     } else if (item.kind === "area") {
       html = "<p>" + escapeHtml(item.layer) + " " + (item.index + 1) + "</p>";
     }
@@ -519,7 +524,7 @@
     var words = JSON.parse($("ed-text").textContent);
     var rows = Object.keys(found.outcomes).filter(function (k) { return found.outcomes[k].count > 0; }).map(function (k) {
       var o = found.outcomes[k];
-      return '<tr data-outcome="' + escapeHtml(k) + '" data-p="' + escapeHtml(o.p) + '"><th scope="row">' + escapeHtml(k) + "</th><td>" + pct(o.p) + "</td><td>" + pct(o.ci95[0]) + " – " + pct(o.ci95[1]) + "</td></tr>";
+      return '<tr data-outcome="' + escapeHtml(k) + '" data-p="' + escapeHtml(o.p) + '"><th scope="row">' + escapeHtml(words.labels.outcome[k] || k) + "</th><td>" + pct(o.p) + "</td><td>" + pct(o.ci95[0]) + " – " + pct(o.ci95[1]) + "</td></tr>";
     });
     var d = found.detected;
     rows.push('<tr data-outcome="detected" data-p="' + d.p + '"><th scope="row">' + escapeHtml(words.detected) + "</th><td>" + pct(d.p) + "</td><td>" + pct(d.ci95[0]) + " – " + pct(d.ci95[1]) + "</td></tr>");
