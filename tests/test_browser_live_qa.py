@@ -235,3 +235,52 @@ def test_tabs_in_the_background_leave_the_gm_page_its_connections(
         timeout=WAIT_MS,
     )
     context.close()
+
+
+# A ninja 2 cm from a guard (within strike reach, SK-N10): with seed 3 his kill rolls no
+# fumble (his one die shows 3, SK-D4) and the guard dies.
+KILL = """
+ruleset: skirmish
+name: A guard killed
+map: {width: 110, height: 100}
+turns: 10
+actors:
+  - {name: Ninja, side: attackers, position: [25, 62], dice: {ninjitsu: 1}}
+  - {name: Guard, side: defenders, position: [27, 62], dice: 2}
+  - {name: Watch, side: defenders, position: [90, 20], dice: 1}
+"""
+
+
+def choices(page: Any, selector: str) -> list[str]:
+    found: list[str] = page.eval_on_selector(
+        selector, "(s) => Array.from(s.options).map((o) => o.value).filter((v) => v)"
+    )
+    return found
+
+
+def test_the_form_offers_the_living_after_a_kill_and_its_undo(
+    chromium: Any, server: Server, device: str
+) -> None:
+    """The GM's form lists the living: a guard killed leaves the defenders' and the targets'
+    lists at once (no reload), and comes back to them when the kill is undone."""
+    encounter = create(server, text=KILL, format="yaml", seed=3)
+    page = gm_page(chromium, server, encounter, device)
+    assert choices(page, "#defender") == ["Guard", "Watch"]
+    page.select_option("#do", "kill")
+    page.select_option("#kill-target", "Guard")
+    page.click("#confirm")
+    settled_seq(page, 1)
+    with server.client() as client:
+        actors = client.get(f"/api/v1/encounters/{encounter}/view").json()["actors"]
+    assert {a["name"]: a["alive"] for a in actors} == {"Ninja": True, "Guard": False, "Watch": True}
+    assert choices(page, "#defender") == ["Watch"]
+    assert choices(page, "#kill-target") == ["Watch"]
+    assert choices(page, "#strike-target") == ["Watch"]
+    assert page.input_value("#kill-target") == "Watch"
+    page.click("#undo")
+    settled_seq(page, 2)
+    assert choices(page, "#defender") == ["Guard", "Watch"]
+    assert choices(page, "#kill-target") == ["Guard", "Watch"]
+    assert page.input_value("#actor") == "Ninja"
+    assert not page.vigile_errors
+    page.context.close()

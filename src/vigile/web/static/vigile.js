@@ -621,6 +621,27 @@
     act.addEventListener("change", sync);
     act.addEventListener("input", sync);
     sync();
+    // who may act, and who may be struck, follow the living (#status's lists, at each update):
+    // a guard killed leaves the lists, a kill undone brings him back; the choice made stays
+    function refill(sel, names) {
+      if (!sel) return;
+      var now = Array.prototype.map.call(sel.options, function (o) { return o.value; }).filter(Boolean);
+      if (now.join("\n") === names.join("\n")) return;
+      var chosen = sel.value, blank = !sel.required && sel.id !== "actor" && sel.id !== "defender";
+      while (sel.options.length) sel.remove(0);
+      if (blank || !names.length) sel.add(new Option("—", ""));
+      names.forEach(function (name) { sel.add(new Option(name, name)); });
+      sel.value = names.indexOf(chosen) >= 0 ? chosen : blank ? "" : (names[0] || "");
+    }
+    function living() {
+      var status = document.querySelector("#status[data-living]");
+      if (!status) return;
+      var defenders = jsonList(status, "data-defenders");
+      refill(form.querySelector("#actor"), jsonList(status, "data-living"));
+      refill(form.querySelector("#defender"), defenders);
+      form.querySelectorAll('select.target[name$=".target"]').forEach(function (sel) { refill(sel, defenders); });
+    }
+    ["htmx:oobAfterSwap", "htmx:afterSettle"].forEach(function (name) { document.addEventListener(name, living); });
   }
 
   // ---- a button that plays something (data-once: play, end the turn, undo, a die) plays it
