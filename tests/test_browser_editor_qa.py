@@ -52,6 +52,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source.write_text(json.dumps(doc), "utf-8")
     out = folder / "crypt.yaml"
     assert main(["scenario", "import", str(source), "--ruleset", "dnd35", "--out", str(out)]) == 0
+    (folder / "fresh.yaml").write_text(out.read_text("utf-8"), "utf-8")  # as imported
     text = out.read_text("utf-8").replace("actors: []\n", "").replace("plans: {}\n", "")
     out.write_text(text + ADDED, "utf-8")
     assert main(["scenario", "validate", str(out)]) == 0
@@ -418,4 +419,45 @@ def test_an_undo_s_answer_read_after_the_redo_is_dropped(page: Any) -> None:
     )
     assert released(page) == with_light
     assert page.is_enabled("#ed-undo") and not page.is_enabled("#ed-redo")
+    no_message(page)
+
+
+def test_a_map_just_imported_opens_with_its_map_to_put_the_actors_on(
+    page: Any, workspace: Path
+) -> None:
+    """``vigile scenario import`` writes ``actors: []`` and says: add the actors. Opened so,
+    the scenario does not validate (it has no actor), and the editor showed no map to put
+    them on. It draws the board; a guard clicked onto it is the first actor."""
+    page.file.write_text((workspace / "fresh.yaml").read_text("utf-8"), "utf-8")
+    page.reload()
+    page.wait_for_selector("#map-svg", timeout=WAIT_MS)
+    assert page.locator("#ed-errors li").count() == 1  # no actor yet: still said
+    assert page.locator("#map-svg .wall-hit").count() == 10  # the crypt's 9 walls and door
+    assert page.locator("#map-svg .token").count() == 0
+    assert page.get_attribute("#map-svg image.background", "href")
+    page.wait_for_function(  # the overlay's answer: why there is none (no actor yet)
+        "() => document.getElementById('ed-overlay-note').textContent !== ''", timeout=WAIT_MS
+    )
+    box = page.evaluate(
+        "() => { const r = document.getElementById('map-svg').getBoundingClientRect();"
+        " return [r.top, r.bottom, innerHeight]; }"
+    )
+    assert box[0] >= 0 and box[1] <= box[2], box  # the whole map on the screen
+    assert all("DD-" in label for label in page.eval_on_selector_all(
+        "#ed-speed option", "os => os.map(o => o.textContent)"
+    ))  # fmt: skip
+
+    before = text_of(page)
+    page.click("button[data-tool=guard]")
+    page.mouse.click(*screen_of(page, 30, 10))
+    page.wait_for_function(
+        "(before) => document.getElementById('ed-yaml').value !== before",
+        arg=before,
+        timeout=WAIT_MS,
+    )
+    assert lines_with(text_of(page), "Guard 1") == [
+        "- {name: Guard 1, side: defenders, position: [30, 10], state: posted}"
+    ]
+    page.wait_for_selector('#map-svg .token[data-name="Guard 1"]', timeout=WAIT_MS)
+    assert page.locator("#map-svg .token").count() == 1
     no_message(page)

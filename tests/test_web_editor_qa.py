@@ -78,6 +78,15 @@ def test_the_page_of_a_map_that_does_not_validate(client: TestClient) -> None:
     page = client.get(f"/editor?file=crypt.yaml&token={TOKEN}&lang=fr")
     assert page.status_code == 200
     assert f'data-line="{CROSSING_LINE}"' in page.text
+    # its board is drawn, the actors on it (not the plan that is wrong), to edit it there
+    assert 'id="map-svg"' in page.text and 'data-name="Rogue"' in page.text
+    assert 'class="waypoint' not in page.text
+    # while editing, an answer that crosses a wall draws no map: the page keeps the last one,
+    # its waypoint there to drag back
+    crossing = client.post(
+        "/api/v1/editor/apply", json={"yaml": CRYPT, "edit": None, "lang": "fr"}, headers=AUTH
+    ).json()
+    assert crossing["svg"] is None and crossing["errors"]
     game = re.search(
         r'<script type="application/json" id="ed-game">(.*?)</script>', page.text, re.S
     )

@@ -324,10 +324,12 @@ def _page(
 ) -> HTMLResponse:
     settings = settings_of(request)
     scenario, errors = work.validated(text, source, lang)
-    svg = map_svg(request, scenario, lang, file, token) if scenario is not None else None
-    actors = [a.name for a in scenario.actors] if scenario is not None else []
-    intruders = [a.name for a in scenario.actors if a.side.value == "attackers"] if scenario else []
-    ruleset = scenario.ruleset if scenario is not None else work.ruleset_written(text)
+    drawn = scenario if scenario is not None else work.board_only(text, source, without_plans=True)
+    svg = map_svg(request, drawn, lang, file, token) if drawn is not None else None
+    shown = [a for a in drawn.actors if a.name != work.STAND_IN] if drawn is not None else []
+    actors = [a.name for a in shown]
+    intruders = [a.name for a in shown if a.side.value == "attackers"]
+    ruleset = drawn.ruleset if drawn is not None else work.ruleset_written(text)
     game = work.words_of(ruleset, lang.value)
     t = pagetext.translator(lang)
     labels = {  # the menus' keywords in the page's language (the values stay the YAML's)
@@ -569,15 +571,16 @@ def apply(body: ApplyRequest, request: Request, _gm: ServerGM) -> dict[str, Any]
     scenario, errors = work.validated(text, name, lang)
     file = body.file if settings_of(request).workspace is not None else None
     token = pages.token_of(request)
-    svg = map_svg(request, scenario, lang, file, token) if scenario is not None else None
-    actors = [] if scenario is None else [
-        {"name": a.name, "side": a.side.value} for a in scenario.actors
+    drawn = scenario if scenario is not None else work.board_only(text, name)
+    svg = map_svg(request, drawn, lang, file, token) if drawn is not None else None
+    actors = [] if drawn is None else [
+        {"name": a.name, "side": a.side.value} for a in drawn.actors if a.name != work.STAND_IN
     ]  # fmt: skip
     answer: dict[str, Any] = {
         "yaml": text, "errors": errors, "svg": svg, "changed": text != body.yaml, "actors": actors
     }  # fmt: skip
-    if scenario is not None:  # the game's words: its menus follow a changed ruleset
-        answer["game"] = work.words_of(scenario.ruleset, lang.value)
+    if drawn is not None:  # the game's words: its menus follow a changed ruleset
+        answer["game"] = work.words_of(drawn.ruleset, lang.value)
     if body.overlay is not None and scenario is not None:
         try:
             found = work.overlay(

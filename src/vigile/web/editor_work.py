@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import itertools
+import json
 import math
 import re
 import threading
@@ -25,11 +26,12 @@ from pydantic import BaseModel
 
 from vigile import registry
 from vigile.awareness.vocabulary import Attitude
-from vigile.errors import InputError, LimitError, Said
+from vigile.errors import InputError, LimitError, Said, VigileError
 from vigile.io.i18n import Lang, issue_line, said
 from vigile.scene.games import SHARED_ACTIONS, action_name, own_actions
 from vigile.scene.loader import ScenarioIssue, check_text
 from vigile.scene.model import Scenario, item_models
+from vigile.scene.reading import Refused, parse
 from vigile.scene.vocabulary import vocabulary_of
 
 from . import editor_yaml as ey
@@ -290,6 +292,37 @@ def apply_edit(text: str, edit: Mapping[str, Any]) -> str:
 # ------------------------------------------------------------------------------ the map
 
 
+STAND_IN: Final = "editor stand-in"
+"""The one actor a board without actors yet is drawn with (:func:`board_only`), not shown."""
+
+
+def board_only(text: str, file: str, *, without_plans: bool = False) -> Scenario | None:
+    """The board of a text that does not validate yet, so that there is a map to edit: a map
+    just imported (``actors: []``), drawn with one stand-in actor that the map does not show;
+    with ``without_plans``, also the actors without their plans and objective (a page opened
+    on a plan that crosses a wall; while editing, the map last drawn stays instead, its
+    waypoints there to drag back). None if the board itself is wrong (the errors say why)."""
+    try:
+        data, _, _ = parse(text, "yaml")
+    except (Refused, VigileError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    board = {key: value for key, value in data.items() if key not in ("plans", "objective")}
+    size = board.get("map")
+    w, h = (size.get(k) for k in ("width", "height")) if isinstance(size, dict) else (None, None)
+    tries = [board] if board.get("actors") and without_plans else []
+    if not board.get("actors") and isinstance(w, int | float) and isinstance(h, int | float):
+        for fx, fy in ((0.5, 0.5), (0.25, 0.25), (0.75, 0.75)):
+            stand_in = {"name": STAND_IN, "side": "attackers", "position": [w * fx, h * fy]}
+            tries.append({**board, "actors": [stand_in]})
+    for variant in tries:
+        scenario, _ = check_text(json.dumps(variant, default=str), file=file, fmt="json")
+        if scenario is not None:
+            return scenario
+    return None
+
+
 def editor_map(scenario: Scenario) -> mapsvg.MapModel:
     """The board as :mod:`vigile.web.mapsvg` draws it, every actor where the scenario puts
     it, and a place for the risk overlay."""
@@ -300,6 +333,8 @@ def editor_map(scenario: Scenario) -> mapsvg.MapModel:
     labels = mapsvg.initials(a.name for a in scenario.actors)
     groups: dict[str, list[Point]] = {}
     for actor in scenario.actors:
+        if actor.name == STAND_IN:
+            continue
         x, y = float(actor.position[0]), float(actor.position[1])
         model.tokens.append(
             {

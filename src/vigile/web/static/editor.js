@@ -190,8 +190,11 @@
     var response = await post("riskmap", {yaml: textarea.value, attitude: $("ed-attitude").value, actor: $("ed-route-actor").value || null});
     if (seq !== overlaySeq) return;  // a newer one is on its way
     if (!response.ok) {
+      var why = await problem(response);
+      if (seq !== overlaySeq) return;
       lastOverlay = null; lastRoute = null; reapply();
-      $("ed-overlay-note").textContent = await problem(response);
+      $("ed-overlay-note").textContent = why;
+      fit();  // the note may take more lines
       return;
     }
     overlayShown(await response.json(), seq, false, started);
@@ -199,7 +202,7 @@
   function overlayShown(found, seq, fromEdit, started) {
     if (seq !== overlaySeq) return;  // a newer one is on its way
     var note = $("ed-overlay-note");
-    if (found.error) { lastOverlay = null; lastRoute = null; reapply(); note.textContent = found.error; return; }
+    if (found.error) { lastOverlay = null; lastRoute = null; reapply(); note.textContent = found.error; fit(); return; }
     started = started || editStarted || performance.now();
     lastOverlay = found.image; lastRoute = found.route;
     reapply();
