@@ -284,3 +284,20 @@ def test_the_form_offers_the_living_after_a_kill_and_its_undo(
     assert page.input_value("#actor") == "Ninja"
     assert not page.vigile_errors
     page.context.close()
+
+
+def test_the_gm_page_fits_a_phone_s_width(chromium: Any, server: Server) -> None:
+    """The night raid's who-knows-what tables (11 guards wide) scroll in their own box: the
+    page itself is no wider than a 390 px phone (their screen-reader words, placed out of
+    sight, once stretched it to 472 px, and the phone showed the whole page zoomed out)."""
+    encounter = create(server, scenario="night-raid")
+    for lang in ("en", "fr"):
+        page = gm_page(chromium, server, encounter, "phone")
+        page.goto(f"{server.base}/encounters/{encounter}?token={server.token}&lang={lang}")
+        page.wait_for_selector("#matrix table")
+        # a phone's browser zooms out to the widest content (innerWidth follows): the
+        # device's own width, 390 px, is the measure
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= DEVICES["phone"]["viewport"]["width"], (lang, width)
+        assert not page.vigile_errors
+        page.context.close()
