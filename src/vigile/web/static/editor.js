@@ -11,6 +11,7 @@
   var overlaySeq = 0, lastOverlay = null, lastRoute = null, lastHeat = null;
   var editSeq = 0, editStarted = 0;
   var actors = [];
+  var valid = true;        // the text validates (else the map is its board only: no overlay)
   var past = [], future = [], confirmed = null;  // undo and redo: texts
   var PICKED = [".token", ".waypoint", ".light-handle", ".wall-end", ".wall-hit", ".area-hit"];
   var game = {speeds: [], moves: [], actions: [], stats: [], overlays: []};  // the game's words (#ed-game)
@@ -28,8 +29,8 @@
   async function problem(response) {
     try {
       var body = await response.json();
-      var lines = [body.detail || body.title];
-      (body.errors || []).forEach(function (e) { lines.push((e.line ? "line " + e.line + ": " : "") + (e.field ? e.field + ": " : "") + e.message); });
+      var lines = [body.detail || body.title], line = JSON.parse($("ed-text").textContent).line;
+      (body.errors || []).forEach(function (e) { lines.push((e.line ? line.replace("{line}", e.line) + " " : "") + (e.field ? e.field + ": " : "") + e.message); });
       return lines.join("\n");
     } catch (e) { return response.status + " " + response.statusText; }
   }
@@ -51,6 +52,7 @@
       textarea.scrollTop = top;
     }
     $("ed-errors").innerHTML = errorsHtml(answer.errors || []);
+    valid = !(answer.errors || []).length;
     if (answer.actors) actors = answer.actors;
     if (answer.game) {
       var was = game.ruleset;
@@ -185,6 +187,11 @@
   }
   var overlayPending = null;
   async function overlay() {
+    if (!valid) {  // the errors say why (a board just imported, no actor yet): no risk to draw
+      ++overlaySeq; lastOverlay = null; lastRoute = null; reapply();
+      $("ed-overlay-note").textContent = ""; fit();
+      return;
+    }
     if (!$("ed-overlay").checked || !svg()) { reapply(); return; }
     var seq = ++overlaySeq, started = editStarted || performance.now();
     var response = await post("riskmap", {yaml: textarea.value, attitude: $("ed-attitude").value, actor: $("ed-route-actor").value || null});
@@ -605,6 +612,7 @@
     token = root.dataset.token; lang = root.dataset.lang;
     textarea = $("ed-yaml"); mapbox = $("ed-mapbox");
     root.dataset.valid = (document.querySelector("#ed-errors .ok") || {}).textContent || "✓";
+    valid = !!document.querySelector("#ed-errors .ok");
     actors = Array.prototype.map.call(mapbox.querySelectorAll(".token"), function (t) { return {name: t.dataset.name, side: t.dataset.side}; });
     game = JSON.parse($("ed-game").textContent);
     document.querySelectorAll(".ed-tools .tool").forEach(function (b) { b.addEventListener("click", function () { setTool(b.dataset.tool); }); });
