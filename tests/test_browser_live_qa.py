@@ -301,3 +301,31 @@ def test_the_gm_page_fits_a_phone_s_width(chromium: Any, server: Server) -> None
         assert width <= DEVICES["phone"]["viewport"]["width"], (lang, width)
         assert not page.vigile_errors
         page.context.close()
+
+
+def test_a_die_typed_wrong_is_said_in_french(chromium: Any, server: Server, device: str) -> None:
+    """The table's dice on a French page: a 7 typed for Kage's three d6 (his fumble roll on
+    the wall's top, SK-D4, SK-N3) asks again, saying in French what the field takes (the
+    prompt's own words), not "is not a whole number"; nothing is played."""
+    encounter = create(server, scenario="night-raid", dice="given")
+    context = chromium.new_context(locale="fr-FR", **DEVICES[device])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server.base}/encounters/{encounter}?token={server.token}")
+    page.wait_for_selector("#action-form")
+    page.select_option("#actor", "Kage")
+    page.select_option("#move-speed", "fast")
+    page.fill("#x", "60")
+    page.fill("#y", "10")
+    page.click("#confirm")
+    page.wait_for_selector(".dice-prompt")
+    page.fill(".dice-prompt #die", "7 1 3")
+    page.click("#enter-die")
+    page.wait_for_selector(".dice-prompt .alert", timeout=WAIT_MS)
+    said = page.inner_text(".dice-prompt .alert")
+    assert "« 7 1 3 »" in said and "de 1 à 6" in said, said
+    assert "whole number" not in said and "dice:" not in said
+    assert seq_of(server, encounter) == 0
+    assert not errors
+    context.close()

@@ -253,6 +253,7 @@ def test_a_pool_typed_wrong_is_asked_again_saying_why(client: TestClient) -> Non
         die="6 7 3",  # a 7 on a d6
     )
     assert 'class="dice-prompt' in again and 'role="alert"' in again
-    assert "&#39;7&#39; is not a whole number from 1 to 6" in again
+    # what the field takes, in the prompt's own words (web.die_wrong, web.pool_faces)
+    assert "&#34;6 7 3&#34; will not do: The 3 dice the table rolled (1 to 6)" in again
     assert "Dice 1 to 3: 3d6" in again  # the same prompt, nothing kept of the pool
     assert client.get(f"/api/v1/encounters/{encounter}/view", headers=AUTH).json()["seq"] == 0

@@ -536,11 +536,15 @@ async def act(request: Request, ctx: Ctx, encounter_id: str) -> Response:
                     bearings.extend(pageplay.bearings(typed))
                 else:
                     dice.extend(pageplay.faces(typed, fields.get("sides", "")))
-            except InputError as error:
-                wrong = str(error)
+            except InputError:
+                wrong = typed  # said again with the prompt's own words, below
         try:  # the table's dice check by check, its patrols' scatter dice too (bearings)
             played = encounter.act(data, dice=dice or None, bearings=bearings)
         except NeedDice as need:
+            count = 1 if need.kind == "scatter" else encounter.pool_left(data, dice, bearings)
+            if wrong is not None:
+                wrong = pagetext.text("die_wrong", lang, typed=wrong[:40], expected=_expected(
+                    need.kind, count, need.sides, lang))  # fmt: skip
             return render(
                 request,
                 "_dice.html",
@@ -555,7 +559,7 @@ async def act(request: Request, ctx: Ctx, encounter_id: str) -> Response:
                 kind=need.kind,
                 members=need.members,
                 rule=need.rule,
-                count=1 if need.kind == "scatter" else encounter.pool_left(data, dice, bearings),
+                count=count,
                 wrong=wrong,
                 q=query(lang, overlay=fields.get("overlay")),
             )
@@ -577,6 +581,15 @@ async def act(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         seq=played.record.seq,
         **panels,
     )
+
+
+def _expected(kind: str, count: int, sides: int, lang: Lang) -> str:
+    """What a dice prompt's field takes, in the prompt's own words (its label)."""
+    if kind == "scatter":
+        return pagetext.text("bearing_face", lang)
+    if count > 1:
+        return pagetext.text("pool_faces", lang, count=count, sides=sides)
+    return pagetext.text("die_face", lang, sides=sides)
 
 
 @router.post("/encounters/{encounter_id}/undo", response_class=HTMLResponse)
