@@ -329,3 +329,40 @@ def test_a_die_typed_wrong_is_said_in_french(chromium: Any, server: Server, devi
     assert seq_of(server, encounter) == 0
     assert not errors
     context.close()
+
+
+def test_undo_pressed_while_an_action_is_on_its_way_undoes_nothing_else(
+    chromium: Any, server: Server, device: str
+) -> None:
+    """Play, then Undo at once, before Play's answer: the undo was sent at once and reached the
+    server first, taking back the action before (Kage's wait) instead. Now it is not sent (the
+    GM sees the action played and may undo it then)."""
+    encounter = create(server, scenario="night-raid")
+    page = gm_page(chromium, server, encounter, device)
+    page.select_option("#do", "wait")
+    page.select_option("#actor", "Kage")
+    page.click("#confirm")
+    settled_seq(page, 1)
+    sent: list[Any] = []
+
+    def held(route: Any) -> None:
+        sent.append(route)
+
+    page.route("**/act?*", held)
+    page.select_option("#actor", "Tsuki")
+    page.click("#confirm")
+    for _ in range(WAIT_MS // 50):
+        if sent:
+            break
+        page.wait_for_timeout(50)
+    page.click("#undo", no_wait_after=True)
+    page.wait_for_timeout(500)
+    sent[0].continue_()
+    settled_seq(page, 2)
+    with server.client() as client:
+        view = client.get(f"/api/v1/encounters/{encounter}/view").json()
+    assert view["seq"] == 2
+    waited = [e["actor"] for e in view["events"] if e["event"] == "action"]
+    assert waited == ["Kage", "Tsuki"], view["events"]
+    assert not page.vigile_errors
+    page.context.close()
