@@ -477,3 +477,19 @@ def test_a_problem_s_lines_in_french_fr(page: Any, workspace: Path) -> None:
     )
     said = str(page.text_content("#ed-sim-result"))
     assert f"ligne {line} : actors" in said and "line " not in said, said
+
+
+def test_a_light_put_on_a_d20_map_has_the_map_s_radius(page: Any) -> None:
+    """A D&D 3.5 light needs a radius (the scenario does not validate without one): the light
+    tool used to add one with none, so the first light put down broke the scenario and never
+    showed on the map. The tool's radius starts as the map's own lights' (the crypt's lantern:
+    15 ft)."""
+    assert page.input_value("#ed-light-radius") == "15"
+    page.click("button[data-tool=light]")
+    page.mouse.click(*screen_of(page, 50, 35))
+    page.wait_for_selector("#map-svg .light-handle[data-index='1']", state="attached")
+    assert lines_with(text_of(page), "at: [50, 35]") == [
+        "- {kind: brazier, at: [50, 35], radius: 15}"
+    ]
+    assert page.locator("#ed-errors .ok").count() == 1
+    no_message(page)

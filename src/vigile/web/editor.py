@@ -331,6 +331,9 @@ def _page(
     intruders = [a.name for a in shown if a.side.value == "attackers"]
     ruleset = drawn.ruleset if drawn is not None else work.ruleset_written(text)
     game = work.words_of(ruleset, lang.value)
+    # a new light's radius: the one the map's own lights have (a d20 game needs one; blank,
+    # the game's default for its kind where it has one)
+    radii = [light.radius for light in (drawn.lights if drawn is not None else ()) if light.radius]
     t = pagetext.translator(lang)
     labels = {  # the menus' keywords in the page's language (the values stay the YAML's)
         "light": {k: t(f"scene.what.light.{k}") for k in work.LIGHT_KINDS},
@@ -358,6 +361,7 @@ def _page(
         intruders=intruders,
         game=game,
         labels=labels,
+        light_radius=f"{radii[-1]:g}" if radii else "",
         sweep_example=_sweep_example(scenario, game),
         wall_kinds=work.WALL_KINDS,
         light_kinds=work.LIGHT_KINDS,

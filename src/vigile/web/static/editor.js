@@ -315,7 +315,11 @@
       return;
     }
     if (tool === "cover" || tool === "surface") { draft.push(at); drawDraft(); return; }
-    if (tool === "light") { edit({op: "add-light", kind: $("ed-light-kind").value, at: at}); return; }
+    if (tool === "light") {
+      var lamp = {op: "add-light", kind: $("ed-light-kind").value, at: at}, radius = value($("ed-light-radius").value.trim());
+      if (radius !== null) lamp.radius = radius;
+      edit(lamp); return;
+    }
     if (tool === "guard") {
       var change = {op: "add-actor", side: "defenders", position: at, state: $("ed-guard-state").value};
       if ($("ed-group").value.trim()) change.group = $("ed-group").value.trim();
