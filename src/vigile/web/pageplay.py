@@ -190,13 +190,46 @@ _DECIMAL: Final = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}(?:[.,][0-9]{{1,{MAX
 _WHOLE: Final = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
 
 
+class FormError(InputError):
+    """A value typed wrong in a page's form, said in the reader's language (:meth:`said`):
+    ``web.calc.KEY`` with the field's name and ``params``. ``str()`` is the English text,
+    for the API's clients and the logs."""
+
+    def __init__(self, key: str, where: str, **params: object) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(self._text(Lang.EN, where))
+        self.where = where
+
+    def _text(self, lang: Lang, field: str) -> str:
+        shown = {
+            name: pagetext.number(value, lang) if isinstance(value, float) else value
+            for name, value in self.params.items()
+        }
+        return pagetext.text(f"calc.{self.key}", lang, field=field, **shown)
+
+    def said(self, lang: Lang) -> str:
+        """The error in ``lang``, naming the field by its label on the page."""
+        return self._text(lang, _field_name(self.where or "", lang))
+
+
+def _field_name(where: str, lang: Lang) -> str:
+    """The name of a form's field as the page labels it: the point's ``x`` and ``y`` as they
+    are, the patrols' scatter dice, an action's field by its label."""
+    if where in ("x", "y"):
+        return where
+    if where == "bearings":
+        return pagetext.text("bearings_so_far", lang)
+    return str(pagetext.translator(lang)(f"field.{where}"))
+
+
 def number(value: str, where: str) -> float:
     """A number typed in a form: ASCII digits only (``12``, ``-3.5``, ``7,5``), at most
     :data:`MAX_DIGITS` each side of the mark; no exponent, ``nan``, ``inf``, ``_`` or other
     scripts' digits."""
     text = value.strip()
     if not _DECIMAL.fullmatch(text):
-        raise InputError(f"{_shown(value)} is not a number", where=where)
+        raise FormError("not_number", where, value=value[:20] + "…" if len(value) > 20 else value)
     return float(text.replace(",", "."))
 
 
@@ -219,11 +252,11 @@ def bearings(text: str) -> list[float]:
     spaces or semicolons (a comma may be a decimal mark: ``37,5``)."""
     parts = text.replace(";", " ").split()
     if len(parts) > MAX_BEARINGS:
-        raise InputError(f"at most {MAX_BEARINGS} scatter dice", where="bearings")
+        raise FormError("many_bearings", "bearings", count=MAX_BEARINGS)
     found = [number(part, "bearings") for part in parts]
     for value in found:
         if not 0 <= value < 360:
-            raise InputError(f"{value:g} is not a bearing from 0 to 360", where="bearings")
+            raise FormError("not_bearing", "bearings", value=value)
     return found
 
 

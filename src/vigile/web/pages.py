@@ -145,6 +145,8 @@ def fragment_error(request: Request, lang: Lang, message: str) -> HTMLResponse:
 def guarded(request: Request, lang: Lang, error: Exception, *, fragment: bool) -> HTMLResponse:
     if isinstance(error, Denied):
         status, message = error.status, str(error)
+    elif isinstance(error, pageplay.FormError):  # a value typed wrong: in the page's language
+        status, message = 422, error.said(lang)
     elif isinstance(error, VigileError):
         status, message = int(getattr(error, "status", 0) or 422), str(error)
     else:  # pragma: no cover - only Denied and VigileError are passed here
