@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import types
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Final, Literal, Union, get_args, get_origin
@@ -148,6 +148,17 @@ class GameForms:
     """Its risk map's ways of moving: (word, label)."""
     turn: str = "turn"
     """What it calls its turn: ``turn``, or ``round`` (the d20 games, LP-1)."""
+
+
+def with_doors(forms: Mapping[str, ActionForm], doors: Sequence[str]) -> dict[str, ActionForm]:
+    """The forms a map can play: an action that names a door (open or close one) only where
+    the map has a door to name (``doors``, the board's); elsewhere the GM would be offered an
+    action whose door list is empty, and told to give a door when choosing it."""
+    return {
+        do: form
+        for do, form in forms.items()
+        if doors or not any(spec.kind == "door" for spec in form.fields)
+    }
 
 
 def game_forms(ruleset: str, lang: str) -> GameForms:

@@ -376,18 +376,17 @@ def gm_page(request: Request, ctx: Ctx, encounter_id: str) -> Response:
         return guarded(request, lang, error, fragment=False)
     game = encounter.game
     doors = sorted(game.board.door_index)
+    forms = pageplay.with_doors(data["words"].forms, doors)  # no door on the map: no door action
     return render(
         request,
         "gm.html",
         lang,
         token=token,
         server=viewer.server,
-        forms=data["words"].forms,
-        point_actions=[
-            f.do for f in data["words"].forms.values() if any(x.kind == "point" for x in f.fields)
-        ],
-        actor_actions=[f.do for f in data["words"].forms.values() if f.needs_actor],
-        action_names=[n for n in data["words"].forms if n != "end-turn"],
+        forms=forms,
+        point_actions=[f.do for f in forms.values() if any(x.kind == "point" for x in f.fields)],
+        actor_actions=[f.do for f in forms.values() if f.needs_actor],
+        action_names=[n for n in forms if n != "end-turn"],
         living_intruders=[w.name for w in game.intruders() if w.alive],
         defender_actions=list(DEFENDER_NAMES),  # LP-6: the actor is a defender
         living_defenders=[w.name for w in game.defenders() if w.alive],
