@@ -493,3 +493,38 @@ def test_a_light_put_on_a_d20_map_has_the_map_s_radius(page: Any) -> None:
     ]
     assert page.locator("#ed-errors .ok").count() == 1
     no_message(page)
+
+
+HOLD_RISK = """() => {
+  const real = window.fetch;
+  window.__risks = []; let hold = true;
+  window.fetch = (url, init) => {
+    const answer = real(url, init);
+    if (!String(url).endsWith('/riskmap')) return answer;
+    return hold ? new Promise((go) => window.__risks.push(() => go(answer))) : answer;
+  };
+  window.__releaseRisk = () => { hold = false; window.__risks.forEach((go) => go()); };
+}"""
+"""From now on the risk overlays are answered only at ``__releaseRisk()``."""
+
+
+def test_an_edit_is_on_the_map_before_its_overlay(page: Any) -> None:
+    """On a big map the risk overlay takes seconds: the edit is drawn as soon as its answer
+    comes, the overlay of the board before it dimmed, and the new overlay follows."""
+    seq = int(page.get_attribute("#ed-mapbox", "data-overlay-seq") or 0)
+    page.evaluate(HOLD_RISK)
+    page.click("button[data-tool=guard]")
+    page.mouse.click(*screen_of(page, 50, 35))
+    page.wait_for_selector('#map-svg .token[data-name="Guard 1"]', timeout=WAIT_MS)
+    assert lines_with(text_of(page), "name: Guard 1, side: defenders, position: [50, 35]")
+    page.wait_for_function("() => window.__risks.length === 1", timeout=WAIT_MS)
+    assert page.get_attribute("#ed-mapbox", "data-overlay-seq") == str(seq)  # not yet
+    assert page.get_attribute("#ed-mapbox", "data-overlay-due") == "1"
+    page.evaluate("() => window.__releaseRisk()")
+    page.wait_for_function(
+        "(seq) => +document.getElementById('ed-mapbox').dataset.overlaySeq > seq",
+        arg=seq,
+        timeout=WAIT_MS,
+    )
+    assert page.get_attribute("#ed-mapbox", "data-overlay-due") is None
+    no_message(page)

@@ -35,6 +35,8 @@ import asyncio
 import contextlib
 import hashlib
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -559,6 +561,32 @@ class SaveRequest(BaseModel):
     confirm: bool = False
 
 
+CHECKED_KEPT = 8
+"""How many texts just validated by ``/apply`` the server keeps, read by ``/riskmap``."""
+_checked: OrderedDict[bytes, Scenario] = OrderedDict()  # by the text's SHA-256
+_checked_lock = threading.Lock()
+
+
+def _keep_checked(text: str, scenario: Scenario) -> None:
+    """Keep the scenario of a text ``/apply`` just validated: the page asks its risk overlay
+    next, which then does not read and check the same text again (a third of a second on a
+    map of 1,700 walls). The file's name only names the errors, so the text is the key."""
+    key = hashlib.sha256(text.encode("utf-8")).digest()
+    with _checked_lock:
+        _checked[key] = scenario
+        _checked.move_to_end(key)
+        while len(_checked) > CHECKED_KEPT:
+            _checked.popitem(last=False)
+
+
+def kept_scenario(text: str) -> Scenario:
+    """The scenario of ``text``: the one ``/apply`` kept (:func:`_keep_checked`), else read
+    and checked. Only the risk overlay reads it, which changes nothing in it."""
+    with _checked_lock:
+        kept = _checked.get(hashlib.sha256(text.encode("utf-8")).digest())
+    return kept if kept is not None else scenario_of(text)
+
+
 def scenario_of(text: str, file: str = "scenario.yaml") -> Scenario:
     scenario, issues = check_text(text, file=file)
     if scenario is None:
@@ -585,6 +613,8 @@ def apply(body: ApplyRequest, request: Request, _gm: ServerGM) -> dict[str, Any]
     }  # fmt: skip
     if drawn is not None:  # the game's words: its menus follow a changed ruleset
         answer["game"] = work.words_of(drawn.ruleset, lang.value)
+    if scenario is not None:
+        _keep_checked(text, scenario)
     if body.overlay is not None and scenario is not None:
         try:
             found = work.overlay(
@@ -612,7 +642,7 @@ def overlay_json(found: work.Overlay) -> dict[str, Any]:
 def riskmap(body: RiskRequest, request: Request, _gm: ServerGM) -> dict[str, Any]:
     """The risk map (the chance of being seen in one turn, per cell) as an image over the board,
     and the safest route of an intruder to the objective; ``grid`` adds every cell's chance."""
-    scenario = scenario_of(body.yaml)
+    scenario = kept_scenario(body.yaml)
     found = work.overlay(
         scenario,
         body.attitude,

@@ -1,7 +1,7 @@
 // vigile's scenario editor (issue 13): the page holds the YAML text; every edit goes to the
 // server (POST /api/v1/editor/apply), which changes only the edited span of the text, validates
-// it and draws the map again. Then the risk overlay and the safest route follow
-// (POST /api/v1/editor/riskmap). No build step. Markup built here escapes every value
+// it and draws the map again, and the page shows it at once. Then the risk overlay and the
+// safest route follow (POST /api/v1/editor/riskmap), the old one dimmed meanwhile. No build step. Markup built here escapes every value
 // (escapeHtml); the map's SVG comes whole from the server's templates (escaped there).
 (function () {
   "use strict";
@@ -121,9 +121,7 @@
       say("");
       editSeq += 1; editStarted = performance.now();
       var body = {yaml: textarea.value, edit: change, file: root.dataset.file || root.dataset.source, lang: lang};
-      var withOverlay = $("ed-overlay").checked;
-      if (withOverlay) body.overlay = {attitude: $("ed-attitude").value, actor: $("ed-route-actor").value || null};
-      var seq = ++overlaySeq;
+      ++overlaySeq;  // an overlay on its way is of the text before this edit: dropped
       var response = await post("apply", body);
       // the whole answer read before it is checked: a redo may come while its body arrives
       var answer = response.ok ? await response.json() : null;
@@ -134,11 +132,10 @@
     if (refused !== null) { say(refused); return false; }
     remember(answer.yaml !== undefined ? answer.yaml : body.yaml, restored);
     show(answer);
-    // the overlay asked for with the edit, unless the answer changed the menus (another game:
-    // its own attitudes; an intruder gone): then the one they now ask for
-    var asked = withOverlay && body.overlay.attitude === $("ed-attitude").value && body.overlay.actor === ($("ed-route-actor").value || null);
-    if (answer.svg && asked && answer.overlay) overlayShown(answer.overlay, seq, true);
-    else if (answer.svg) overlay();
+    // the edit is on the map now; its overlay follows when it comes (on a big map the risk
+    // takes seconds), asked for with the menus as the answer left them (another game: its own
+    // attitudes; an intruder gone)
+    if (answer.svg) overlay();
     return true;
   }
   // ---- undo and redo: the texts before each edit (map, forms or typing), this page's only
@@ -188,26 +185,28 @@
   var overlayPending = null;
   async function overlay() {
     if (!valid) {  // the errors say why (a board just imported, no actor yet): no risk to draw
-      ++overlaySeq; lastOverlay = null; lastRoute = null; reapply();
+      ++overlaySeq; lastOverlay = null; lastRoute = null; reapply(); delete mapbox.dataset.overlayDue;
       $("ed-overlay-note").textContent = ""; fit();
       return;
     }
-    if (!$("ed-overlay").checked || !svg()) { reapply(); return; }
+    if (!$("ed-overlay").checked || !svg()) { ++overlaySeq; delete mapbox.dataset.overlayDue; reapply(); return; }
     var seq = ++overlaySeq, started = editStarted || performance.now();
+    mapbox.dataset.overlayDue = "1";  // the overlay drawn is of the board before
     var response = await post("riskmap", {yaml: textarea.value, attitude: $("ed-attitude").value, actor: $("ed-route-actor").value || null});
     if (seq !== overlaySeq) return;  // a newer one is on its way
     if (!response.ok) {
       var why = await problem(response);
       if (seq !== overlaySeq) return;
-      lastOverlay = null; lastRoute = null; reapply();
+      lastOverlay = null; lastRoute = null; reapply(); delete mapbox.dataset.overlayDue;
       $("ed-overlay-note").textContent = why;
       fit();  // the note may take more lines
       return;
     }
-    overlayShown(await response.json(), seq, false, started);
+    overlayShown(await response.json(), seq, started);
   }
-  function overlayShown(found, seq, fromEdit, started) {
+  function overlayShown(found, seq, started) {
     if (seq !== overlaySeq) return;  // a newer one is on its way
+    delete mapbox.dataset.overlayDue;
     var note = $("ed-overlay-note");
     if (found.error) { lastOverlay = null; lastRoute = null; reapply(); note.textContent = found.error; fit(); return; }
     started = started || editStarted || performance.now();

@@ -1,0 +1,197 @@
+"""The editor's answer to one edit on a big imported map: the edit alone, then the risk overlay.
+
+Builds a maze as a Universal VTT document (``--size`` x ``--size`` squares, every cell's walls
+a separate segment, in daylight), imports it with ``vigile scenario import
+--ruleset dnd35``, puts five guards and an intruder on it, then drags the guard back and forth,
+``--edits`` times, through the editor's HTTP API (the app in this process, no browser), in two
+ways:
+
+* **one request** (the page before): ``POST /api/v1/editor/apply`` with ``overlay``, the edit,
+  its validation, the map and the risk overlay in one answer. The edit is on the page only
+  when the overlay is computed too.
+* **two requests** (the page now): ``/apply`` without ``overlay`` (the edit on the page at its
+  answer), then ``/riskmap`` on the edited text (the overlay at its answer), which finds the
+  scenario ``/apply`` just validated;
+* **two, checked twice**: the same with that kept scenario forgotten first, so that
+  ``/riskmap`` reads and checks the text again (what two requests cost without it).
+
+For each it prints the median and the slowest time from the edit's request to the answer that
+puts the edit on the map, and to the overlay. The browser's own drawing (about 0.2 s on such a
+map) comes on top of both.
+
+    python bench/editor_big_map.py [--size 40] [--edits 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import random
+import statistics
+import struct
+import tempfile
+import time
+import zlib
+from pathlib import Path
+from typing import Any
+
+TOKEN = "bench-editor-token-0123456789"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+GUARD = "  - {name: Guard, side: defenders, position: [%s, %s]}\n"
+
+
+def maze(size: int, seed: int = 7) -> list[list[dict[str, float]]]:
+    """The walls of a ``size`` x ``size`` maze (a depth-first spanning tree), one segment each."""
+    rng = random.Random(seed)
+    open_: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    seen = {(0, 0)}
+    stack = [(0, 0)]
+    while stack:
+        x, y = stack[-1]
+        nexts = [
+            (x + dx, y + dy)
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if 0 <= x + dx < size and 0 <= y + dy < size and (x + dx, y + dy) not in seen
+        ]
+        if not nexts:
+            stack.pop()
+            continue
+        cell = rng.choice(nexts)
+        open_.add((min((x, y), cell), max((x, y), cell)))
+        seen.add(cell)
+        stack.append(cell)
+
+    def seg(a: tuple[float, float], b: tuple[float, float]) -> list[dict[str, float]]:
+        return [{"x": a[0], "y": a[1]}, {"x": b[0], "y": b[1]}]
+
+    walls = []
+    for x in range(size):
+        for y in range(size):
+            if x + 1 < size and ((x, y), (x + 1, y)) not in open_:
+                walls.append(seg((x + 1, y), (x + 1, y + 1)))
+            if y + 1 < size and ((x, y), (x, y + 1)) not in open_:
+                walls.append(seg((x, y + 1), (x + 1, y + 1)))
+    for k in range(size):  # the border, square by square
+        walls += [seg((k, 0), (k + 1, 0)), seg((k, size), (k + 1, size))]
+        walls += [seg((0, k), (0, k + 1)), seg((size, k), (size, k + 1))]
+    return walls
+
+
+def png(width: int, height: int) -> bytes:
+    """A grey PNG of ``width`` x ``height``: the map's picture."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    rows = b"".join(b"\x00" + b"\x80" * 3 * width for _ in range(height))
+    body = chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + body
+
+
+def big_map(folder: Path, size: int) -> str:
+    """The maze imported for D&D 3.5, with five guards and an intruder on it."""
+    from vigile.cli import main
+
+    doc = {
+        "format": 0.3,
+        "resolution": {
+            "map_origin": {"x": 0, "y": 0},
+            "map_size": {"x": size, "y": size},
+            "pixels_per_grid": 2,
+        },
+        "line_of_sight": maze(size),
+        "portals": [],
+        "lights": [],
+        "environment": {"baked_lighting": False, "ambient_light": "ffffffff"},
+        "image": base64.b64encode(png(2 * size, 2 * size)).decode(),
+    }
+    source = folder / "maze.dd2vtt"
+    source.write_text(json.dumps(doc), "utf-8")
+    out = folder / "maze.yaml"
+    assert main(["scenario", "import", str(source), "--ruleset", "dnd35", "--out", str(out)]) == 0
+    text = out.read_text("utf-8").replace("actors: []\n", "").replace("plans: {}\n", "")
+    text = text.replace("time: night", "time: day")  # the map's bright ambient light
+    others = "".join(
+        f"  - {{name: Watch {k}, side: defenders, position: [{x}, {y}]}}\n"
+        for k, (x, y) in enumerate(((57.5, 57.5), (142.5, 57.5), (57.5, 142.5), (142.5, 142.5)))
+    )  # four more guards, one in each quarter of a 40-square maze
+    rogue = "  - {name: Rogue, side: attackers, position: [2.5, 2.5]}\n"
+    return text + "actors:\n" + GUARD % (12.5, 12.5) + others + rogue
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=40)
+    parser.add_argument("--edits", type=int, default=6)
+    options = parser.parse_args()
+    from fastapi.testclient import TestClient
+
+    from vigile.store import Store
+    from vigile.web import editor
+    from vigile.web.app import create_app
+    from vigile.web.editor import configure
+
+    def forget() -> None:
+        with editor._checked_lock:
+            editor._checked.clear()
+
+    folder = Path(tempfile.mkdtemp())
+    text = big_map(folder, options.size)
+    walls = text.count("start:")
+    store = Store(f"sqlite:///{folder / 'bench.db'}")
+    app = create_app(store, gm_token=TOKEN)
+    configure(app)
+    found: dict[str, dict[str, list[float]]] = {
+        "one request": {"edit": [], "overlay": []},
+        "two requests": {"edit": [], "overlay": []},
+        "two, checked twice": {"edit": [], "overlay": []},
+    }
+    asked = {"attitude": "half", "actor": None}
+    with TestClient(app) as client:
+
+        def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
+            response = client.post(f"/api/v1/editor/{path}", json=body, headers=AUTH)
+            assert response.status_code == 200, response.text
+            answer: dict[str, Any] = response.json()
+            return answer
+
+        post("apply", {"yaml": text, "edit": None})  # warm: imports, caches
+        for k in range(3 * options.edits):
+            to = [12.5, 22.5] if k % 2 == 0 else [12.5, 12.5]
+            edit = {"op": "move-actor", "name": "Guard", "to": to}
+            started = time.perf_counter()
+            if k % 3 == 0:
+                answer = post("apply", {"yaml": text, "edit": edit, "overlay": asked})
+                assert "image" in answer["overlay"], answer["overlay"]
+                took = time.perf_counter() - started
+                way = found["one request"]
+                way["edit"].append(took)
+                way["overlay"].append(took)
+            else:
+                answer = post("apply", {"yaml": text, "edit": edit})
+                way = found["two requests" if k % 3 == 1 else "two, checked twice"]
+                way["edit"].append(time.perf_counter() - started)
+                if k % 3 == 2:
+                    forget()
+                risk = post("riskmap", {"yaml": answer["yaml"], **asked})
+                assert "image" in risk
+                way["overlay"].append(time.perf_counter() - started)
+            text = answer["yaml"]
+    store.close()
+    print(
+        f"maze {options.size} x {options.size} squares, {walls} walls, {options.edits} edits each"
+    )
+    print(f"{'':18} {'edit on the map':>24} {'overlay on the map':>24}")
+    for name, way in found.items():
+        cells = [
+            f"{statistics.median(way[part]):.2f} s (max {max(way[part]):.2f})"
+            for part in ("edit", "overlay")
+        ]
+        print(f"{name:18} {cells[0]:>24} {cells[1]:>24}")
+
+
+if __name__ == "__main__":
+    main()
