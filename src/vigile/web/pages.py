@@ -66,6 +66,7 @@ templates.env.auto_reload = False  # the templates are the package's: no stat of
 templates.env.filters["chance"] = lambda value, lang: pagetext.chance(value, lang)
 templates.env.filters["measure"] = lambda value, unit, lang: pagetext.measure(value, unit, lang)
 templates.env.filters["number"] = lambda value, lang: pagetext.number(value, lang)
+templates.env.filters["point"] = lambda value, lang: pagetext.point(value, lang)
 templates.env.filters["term"] = lambda value, lang: pagetext.term(value, lang)
 templates.env.filters["placeholder"] = lambda option, lang: pagetext.placeholder(option, lang)
 templates.env.filters["tojson_attr"] = lambda value: json.dumps(value, ensure_ascii=False)

@@ -543,12 +543,18 @@ class D20Game(Game, ABC):
         if not observer.learn(intruder.name, state):
             return
         after = observer.aware_of(intruder.name)
+        held = self.known.get(key)
         self.perceives(
             observer,
             intruder,
             after,
             "engine.d20.learns",
             rule=rule,
+            # LP-5, LP-2: a square found (a blow from an unseen attacker, Spot +20, Listen by
+            # 20, groping) is said with the event: the centre of the square where it was
+            at=centre_of(held)
+            if after is AwarenessState.LOCATION and isinstance(held, tuple)
+            else None,
         )
         if after in LOCATED:
             self.ever_detected = True
