@@ -528,3 +528,29 @@ def test_an_edit_is_on_the_map_before_its_overlay(page: Any) -> None:
     )
     assert page.get_attribute("#ed-mapbox", "data-overlay-due") is None
     no_message(page)
+
+
+def test_an_undo_right_after_typing_undoes_the_typing_only(page: Any) -> None:
+    """An Undo clicked before the typing's own check (400 ms after the last key) undoes the
+    typing, not also the edit before it."""
+    before = text_of(page)
+    page.click("button[data-tool=light]")
+    page.mouse.click(*screen_of(page, 50, 35))
+    page.wait_for_function(
+        "(before) => document.getElementById('ed-yaml').value !== before",
+        arg=before,
+        timeout=WAIT_MS,
+    )
+    with_light = text_of(page)
+    page.click("#ed-yaml")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("# the east yard\n")
+    typed = text_of(page)
+    page.click("#ed-undo")  # within 400 ms of the last key
+    page.wait_for_timeout(1000)  # the typing's check and the undo are answered by now
+    assert text_of(page) == with_light
+    page.click("#ed-redo")
+    page.wait_for_function(
+        "(typed) => document.getElementById('ed-yaml').value === typed", arg=typed, timeout=WAIT_MS
+    )
+    no_message(page)

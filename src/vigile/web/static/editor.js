@@ -155,14 +155,20 @@
     buttons();
     edit(null, true);
   }
-  // an undo pressed before an edit's answer undoes that edit: it waits for it
-  function undo() { choose(null); changes.then(function () { back(past, future); }); }
-  function redo() { choose(null); changes.then(function () { back(future, past); }); }
+  // an undo pressed before an edit's answer undoes that edit: it waits for it; typing not yet
+  // sent (its check waits for a pause) is sent first, so that the undo undoes it alone
+  function undo() { typedNow(); choose(null); changes.then(function () { back(past, future); }); }
+  function redo() { typedNow(); choose(null); changes.then(function () { back(future, past); }); }
 
   var typing = null;
   function typed() {
     clearTimeout(typing);
-    typing = setTimeout(function () { edit(null); }, 400);
+    typing = setTimeout(typedNow, 400);
+  }
+  function typedNow() {
+    if (typing === null) return;
+    clearTimeout(typing); typing = null;
+    edit(null);
   }
 
   // ---- the risk overlay and the route
