@@ -554,3 +554,24 @@ def test_an_undo_right_after_typing_undoes_the_typing_only(page: Any) -> None:
         "(typed) => document.getElementById('ed-yaml').value === typed", arg=typed, timeout=WAIT_MS
     )
     no_message(page)
+
+
+def test_a_selected_wall_s_form_follows_a_deletion_before_it(page: Any) -> None:
+    """The pillar's east side (wall 7) selected, then its north side (wall 6) deleted while
+    the deletion is on its way: the form's change goes to the east side, now the sixth wall,
+    not to the wall after it."""
+    page.click("button[data-tool=select]")
+    page.mouse.click(*screen_of(page, 25, 17.5))  # the east side
+    kinds = page.eval_on_selector_all(
+        "#ed-form [data-wall=kind] option", "os => os.map(o => o.value)"
+    )
+    other = next(kind for kind in kinds if kind != "wall")
+    page.evaluate(HOLD)
+    page.click("button[data-tool=delete]")
+    page.mouse.click(*screen_of(page, 22.5, 15))  # the north side
+    page.select_option("#ed-form [data-wall=kind]", other)
+    text = released(page)
+    assert "start: [20, 15], end: [25, 15]" not in text, "the north side was deleted"
+    assert f"{{kind: {other}, start: [25, 15], end: [25, 20]}}" in text, text
+    assert "{kind: wall, start: [25, 20], end: [20, 20]}" in text, "the south side is as it was"
+    no_message(page)

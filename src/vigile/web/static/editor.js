@@ -343,12 +343,51 @@
     if (token_) {
       var name = token_.dataset.name;
       edit({op: "delete", path: ["actors", name]}).then(function (ok) {
+        if (ok) deleted(["actors", name]);
         if (ok && textarea.value.indexOf("\n  " + name + ":") >= 0) edit({op: "delete", path: ["plans", name]});
       });
-    } else if (waypoint) edit(onItem(waypoint, function (el) { return {op: "delete", path: ["plans", el.dataset.actor, +el.dataset.leg]}; }));
-    else if (light) edit(onItem(light, function (el) { return {op: "delete", path: ["lights", +el.dataset.index]}; }));
-    else if (wall) edit(onItem(wall, function (el) { return {op: "delete", path: ["walls", +el.dataset.index]}; }));
-    else if (area) edit(onItem(area, function (el) { return {op: "delete", path: [area.dataset.layer, +el.dataset.index]}; }));
+    } else if (waypoint) removeItem(waypoint, function (el) { return ["plans", el.dataset.actor, +el.dataset.leg]; });
+    else if (light) removeItem(light, function (el) { return ["lights", +el.dataset.index]; });
+    else if (wall) removeItem(wall, function (el) { return ["walls", +el.dataset.index]; });
+    else if (area) removeItem(area, function (el) { return [area.dataset.layer, +el.dataset.index]; });
+  }
+  function removeItem(el, where) {
+    // the item's place at the deletion's turn; once deleted, the selected item behind it moves up
+    var path = null;
+    edit(onItem(el, function (now) { path = where(now); return {op: "delete", path: path}; })).then(function (ok) {
+      if (ok && path) deleted(path);
+    });
+  }
+  var held = [];  // the items of the form's edits on their way (the selected one may change)
+  function deleted(path) {
+    // ``path`` deleted: an item after it in its list (the selected one, those of the form's
+    // edits on their way) is now one place up; the item itself, or a leg of an actor deleted,
+    // is gone, and its edits with it. Runs before the next edit's turn.
+    [selected].concat(held).forEach(function (item, k, items) {
+      if (!item || item.gone || items.indexOf(item) < k) return;  // each item once
+      if (item.kind === "actor" || item.kind === "leg") {
+        var who = item.kind === "actor" ? item.name : item.actor;
+        if (path.length === 2 && path[1] === who && (path[0] === "actors" || (item.kind === "leg" && path[0] === "plans"))) item.gone = true;
+        if (item.kind === "actor") return;
+      }
+      var list = {leg: ["plans", item.actor], light: ["lights"], wall: ["walls"], area: [item.layer]}[item.kind];
+      if (!list || path.length !== list.length + 1) return;
+      for (var k = 0; k < list.length; k++) if (path[k] !== list[k]) return;
+      var at = path[list.length];
+      if (at === item.index) item.gone = true;
+      else if (at < item.index) item.index -= 1;
+    });
+    if (selected && selected.gone) choose(null);
+  }
+  function formEdit(make) {
+    // a change of the selected item's form, made at its turn with the item's place then
+    // (:func:`deleted`); dropped when the item is gone
+    var item = selected;
+    if (!item) return;
+    held.push(item);
+    edit(function () { return item.gone ? undefined : make(item); }).finally(function () {
+      held.splice(held.indexOf(item), 1);
+    });
   }
   function selectedElement() {
     if (!selected) return null;
@@ -438,17 +477,19 @@
     return isNaN(n) ? text_ : n;
   }
   function formChange(event) {
-    var el = event.target;
+    var el = event.target, now = el.value, on = el.checked, flag = el.dataset.flag;
     if (!selected) return;
-    if (el.dataset.set) edit({op: "set-actor", name: selected.name, field: el.dataset.set, value: value(el.value)});
-    else if (el.dataset.leg) edit({op: "set-leg", actor: selected.actor, index: selected.index, speed: el.value});
-    else if (el.dataset.flag) {
-      var where = ["plans", selected.actor, selected.index, el.dataset.flag];
-      edit(el.checked ? {op: "set", path: where, value: true} : {op: "delete", path: where});
+    if (el.dataset.set) formEdit(function (item) { return {op: "set-actor", name: item.name, field: el.dataset.set, value: value(now)}; });
+    else if (el.dataset.leg) formEdit(function (item) { return {op: "set-leg", actor: item.actor, index: item.index, speed: now}; });
+    else if (flag) {
+      formEdit(function (item) {
+        var where = ["plans", item.actor, item.index, flag];
+        return on ? {op: "set", path: where, value: true} : {op: "delete", path: where};
+      });
     }
-    else if (el.dataset.light === "kind") edit({op: "set-light", index: selected.index, kind: el.value});
-    else if (el.dataset.light === "radius") edit({op: "set-light", index: selected.index, radius: value(el.value)});
-    else if (el.dataset.wall) edit({op: "set-wall", index: selected.index, kind: el.value});
+    else if (el.dataset.light === "kind") formEdit(function (item) { return {op: "set-light", index: item.index, kind: now}; });
+    else if (el.dataset.light === "radius") formEdit(function (item) { return {op: "set-light", index: item.index, radius: value(now)}; });
+    else if (el.dataset.wall) formEdit(function (item) { return {op: "set-wall", index: item.index, kind: now}; });
   }
   function addAction() {
     // the one input fills the action's first required field, as the game's words say
@@ -462,7 +503,7 @@
     } else if (term.field && term.kind === "choice") action[term.field] = arg || term.choices[0];
     else if (term.field && term.kind === "number") { if (arg) action[term.field] = Number(arg.replace(",", ".")); }
     else if (term.field && arg) action[term.field] = arg;
-    edit({op: "add-action", actor: selected.actor, index: selected.index, action: action});
+    formEdit(function (item) { return {op: "add-action", actor: item.actor, index: item.index, action: action}; });
   }
 
   // ---- dragging: a token, a lamp, a wall's end, a waypoint
