@@ -85,3 +85,15 @@ def test_a_scatter_die_typed_wrong_is_said_in_french_and_in_english(client: Test
     assert "361,5 n'est pas une direction" in decimal
     word = said(client, encounter, "act", "fr", {"do": "end-turn", "bearings": "nord"})
     assert "Dés de dispersion déjà saisis : « nord » n'est pas un nombre" in word
+
+
+@pytest.mark.parametrize("endpoint", ["preview", "act"])
+def test_the_scatter_actions_bearing_out_of_range_is_said_in_french(
+    client: TestClient, endpoint: str
+) -> None:
+    # the GM types a patrol's scatter die (LP-6) of 400: a bearing runs from 0 up to 360
+    encounter = start(client)
+    form = {"do": "scatter", "actor": "Guard", "scatter.bearing": "400"}
+    french = said(client, encounter, endpoint, "fr", form)
+    assert "400 n'est pas une direction de 0 à 360 degrés" in french
+    assert "Input should be" not in french and "action.scatter" not in french

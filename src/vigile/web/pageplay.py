@@ -264,10 +264,14 @@ def bearings(text: str) -> list[float]:
     parts = text.replace(";", " ").split()
     if len(parts) > MAX_BEARINGS:
         raise FormError("many_bearings", "bearings", count=MAX_BEARINGS)
-    found = [number(part, "bearings") for part in parts]
-    for value in found:
-        if not 0 <= value < 360:
-            raise FormError("not_bearing", "bearings", value=value)
+    return [bearing(part, "bearings") for part in parts]
+
+
+def bearing(value: str, where: str) -> float:
+    """One bearing typed in a form, in degrees from 0 up to 360 (a scatter die, SK-G1)."""
+    found = number(value, where)
+    if not 0 <= found < 360:
+        raise FormError("not_bearing", where, value=found)
     return found
 
 
@@ -352,7 +356,12 @@ def action_from_form(form: Mapping[str, str]) -> dict[str, Any]:
             continue
         if not value:
             continue
-        data[spec.name] = number(value, spec.name) if spec.kind == "number" else value
+        if spec.kind == "number":
+            data[spec.name] = (
+                bearing(value, spec.name) if spec.name == "bearing" else number(value, spec.name)
+            )
+        else:
+            data[spec.name] = value
     return data
 
 
