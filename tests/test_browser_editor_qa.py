@@ -575,3 +575,24 @@ def test_a_selected_wall_s_form_follows_a_deletion_before_it(page: Any) -> None:
     assert f"{{kind: {other}, start: [25, 15], end: [25, 20]}}" in text, text
     assert "{kind: wall, start: [25, 20], end: [20, 20]}" in text, "the south side is as it was"
     no_message(page)
+
+
+def test_a_heat_map_is_not_drawn_over_an_edited_board(page: Any) -> None:
+    """The heat map of a simulation shows the text simulated: an edit takes it off the map,
+    an undo back to that text puts it back."""
+    page.fill("#ed-runs", "40")
+    page.click("#ed-simulate")
+    page.wait_for_selector("#map-svg image.heat", state="attached", timeout=WAIT_MS)
+    before = text_of(page)
+    page.click("button[data-tool=guard]")
+    page.mouse.click(*screen_of(page, 50, 35))
+    page.wait_for_selector('#map-svg .token[data-name="Guard 1"]', timeout=WAIT_MS)
+    assert page.locator("#map-svg image.heat").count() == 0
+    page.click("#ed-undo")
+    page.wait_for_function(
+        "(before) => document.getElementById('ed-yaml').value === before",
+        arg=before,
+        timeout=WAIT_MS,
+    )
+    page.wait_for_selector("#map-svg image.heat", state="attached", timeout=WAIT_MS)
+    no_message(page)

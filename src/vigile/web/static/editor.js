@@ -9,6 +9,7 @@
   var draft = [];          // points of a wall, cover or surface being drawn
   var selected = null;     // {kind: "actor"|"leg"|"light"|"wall"|"area", ...}
   var overlaySeq = 0, lastOverlay = null, lastRoute = null, lastHeat = null;
+  var simulated = null, heatText = null;  // the texts simulated, and of the heat map shown
   var editSeq = 0, editStarted = 0;
   var actors = [];
   var valid = true;        // the text validates (else the map is its board only: no overlay)
@@ -553,6 +554,7 @@
     var runs = parseInt($("ed-runs").value, 10) || 1000, seedText = $("ed-seed").value.trim();
     var body = {yaml: textarea.value, runs: runs};
     if (seedText) body.seed = parseInt(seedText, 10);
+    simulated = body.yaml;
     var bar = $("ed-progress"), out = $("ed-sim-result");
     bar.hidden = false; bar.max = runs; bar.value = 0; out.innerHTML = ""; $("ed-simulate").disabled = true;
     try {
@@ -589,14 +591,16 @@
     var d = found.detected;
     rows.push('<tr data-outcome="detected" data-p="' + d.p + '"><th scope="row">' + escapeHtml(words.detected) + "</th><td>" + pct(d.p) + "</td><td>" + pct(d.ci95[0]) + " – " + pct(d.ci95[1]) + "</td></tr>");
     $("ed-sim-result").innerHTML = '<table class="ed-outcomes" data-runs="' + escapeHtml(found.runs) + '"><thead><tr><th>' + escapeHtml(words.outcome) + "</th><th>" + escapeHtml(words.chance) + "</th><th>" + escapeHtml(words.interval) + "</th></tr></thead><tbody>" + rows.join("") + "</tbody></table>";
-    lastHeat = found.heat;
+    lastHeat = found.heat; heatText = simulated;
     $("ed-heat-label").hidden = false;
     heat(lastHeat);
   }
   function heat(found) {
+    // drawn over the board it was simulated on only: an edit takes it off, an undo back to
+    // that text puts it back
     var s = svg(); if (!s) return;
     var image = s.querySelector("image.heat");
-    if (!$("ed-heat").checked) { if (image) image.remove(); return; }
+    if (!$("ed-heat").checked || textarea.value !== heatText) { if (image) image.remove(); return; }
     if (!image) {
       image = document.createElementNS("http://www.w3.org/2000/svg", "image");
       image.setAttribute("class", "heat"); image.setAttribute("x", "0"); image.setAttribute("y", "0");
