@@ -19,7 +19,12 @@ For each it prints the median and the slowest time from the edit's request to th
 puts the edit on the map, and to the overlay. The browser's own drawing (about 0.2 s on such a
 map) comes on top of both.
 
-    python bench/editor_big_map.py [--size 40] [--edits 6]
+With ``--browser`` it opens the same map in the editor of a real ``vigile serve --workspace``
+in Debian's Chromium (Playwright) and drags the guard on the map: from the mouse's release to
+the moved guard drawn, and to the overlay drawn (the page's ``data-overlay-seq``), with the
+page as it is in the tree (run it at two commits to compare pages).
+
+    python bench/editor_big_map.py [--size 40] [--edits 6] [--browser]
 """
 
 from __future__ import annotations
@@ -122,11 +127,89 @@ def big_map(folder: Path, size: int) -> str:
     return text + "actors:\n" + GUARD % (12.5, 12.5) + others + rogue
 
 
+def in_browser(text: str, edits: int, chromium: str) -> None:
+    """The editor on ``text`` in Chromium: each drag of the guard, to the guard drawn and to
+    the overlay drawn."""
+    import subprocess
+    import sys
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    folder = Path(tempfile.mkdtemp())
+    (folder / "maze.yaml").write_text(text, "utf-8")
+    command = [sys.executable, "-m", "vigile", "serve", "--port", "0", "--token", TOKEN]
+    command += ["--db", f"sqlite:///{folder / 'bench.db'}", "--workspace", str(folder)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    base = ""
+    for line in process.stdout:
+        if line.startswith("GM: http://"):
+            base = line.split()[1].split("/?")[0]
+            break
+    assert base, "vigile serve did not print its URL"
+    threading.Thread(target=lambda: [None for _ in process.stdout or ()], daemon=True).start()
+    drawn: list[float] = []
+    overlaid: list[float] = []
+    seq = "() => +document.getElementById('ed-mapbox').dataset.overlaySeq"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=chromium, args=["--headless", "--no-sandbox", "--disable-gpu"]
+            )
+            page = browser.new_page(viewport={"width": 1500, "height": 1000})
+            page.goto(f"{base}/editor?file=maze.yaml&token={TOKEN}&lang=en")
+            page.wait_for_function(f"() => ({seq})() > 0", timeout=120_000)
+            here, there = (12.5, 12.5), (12.5, 22.5)
+            for _ in range(edits):
+                before = page.evaluate(seq)
+                a, b = (
+                    page.evaluate(
+                        """([x, y]) => { const svg = document.getElementById('map-svg');
+                        const p = svg.createSVGPoint(); p.x = x; p.y = y;
+                        const q = p.matrixTransform(svg.getScreenCTM()); return [q.x, q.y]; }""",
+                        list(point),
+                    )
+                    for point in (here, there)
+                )
+                page.mouse.move(*a)
+                page.mouse.down()
+                page.mouse.move(*b, steps=3)
+                released = time.perf_counter()
+                page.mouse.up()
+                page.wait_for_function(
+                    "(at) => document.getElementById('ed-yaml').value.includes("
+                    "'name: Guard, side: defenders, position: ' + at)",
+                    arg=f"[{there[0]}, {there[1]}]",
+                    timeout=120_000,
+                )
+                drawn.append(time.perf_counter() - released)
+                page.wait_for_function(
+                    f"(before) => ({seq})() > before", arg=before, timeout=120_000
+                )
+                overlaid.append(time.perf_counter() - released)
+                here, there = there, here
+            browser.close()
+    finally:
+        process.terminate()
+        process.wait(10)
+    print(f"in Chromium, {edits} drags of the guard, the page in the tree")
+    for name, values in (("guard drawn", drawn), ("overlay drawn", overlaid)):
+        print(f"{name:18} {statistics.median(values):.2f} s (max {max(values):.2f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=40)
     parser.add_argument("--edits", type=int, default=6)
+    parser.add_argument("--browser", action="store_true")
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
     options = parser.parse_args()
+    if options.browser:
+        text = big_map(Path(tempfile.mkdtemp()), options.size)
+        print(f"maze {options.size} x {options.size} squares, {text.count('start:')} walls")
+        in_browser(text, options.edits, options.chromium)
+        return
     from fastapi.testclient import TestClient
 
     from vigile.store import Store
