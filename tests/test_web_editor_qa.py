@@ -130,3 +130,46 @@ def test_why_there_is_no_route_reads_in_the_page_s_language(
         headers=AUTH,
     ).json()
     assert edited["overlay"]["route_error"] == said
+
+
+def test_the_overlay_after_an_edit_reads_the_scenario_the_edit_checked(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page asks the overlay of the text ``/apply`` just checked: ``/riskmap`` takes the
+    scenario ``/apply`` kept (not read and checked again, a third of a second on a big map),
+    and draws that text's board; another text is read and checked."""
+    from collections import OrderedDict
+
+    from vigile.scene.loader import check_text as real
+    from vigile.web import editor
+
+    monkeypatch.setattr(editor, "_checked", OrderedDict(), raising=False)
+    checked: list[str] = []
+
+    def counted(text: str, **options: object) -> object:
+        checked.append(text)
+        return real(text, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(editor, "check_text", counted)
+    move = {"op": "move-actor", "name": "Guard", "to": [20, 20]}
+    asked = {"attitude": "half"}
+    edited = client.post(
+        "/api/v1/editor/apply",
+        json={"yaml": FINE, "edit": move, "overlay": asked},
+        headers=AUTH,
+    ).json()
+    assert "position: [20, 20]" in edited["yaml"]
+    checked.clear()
+
+    def risk(text: str) -> dict[str, object]:
+        answer = client.post("/api/v1/editor/riskmap", json={"yaml": text, **asked}, headers=AUTH)
+        assert answer.status_code == 200, answer.text
+        found: dict[str, object] = answer.json()
+        return found
+
+    kept = risk(edited["yaml"])
+    assert checked == []  # the scenario /apply kept
+    assert kept["image"] == edited["overlay"]["image"]  # the edited board's risk
+    before = risk(FINE)
+    assert checked == [FINE]  # a text /apply did not check: read and checked
+    assert before["image"] != kept["image"]  # the guard elsewhere
