@@ -22,9 +22,10 @@ map) comes on top of both.
 With ``--browser`` it opens the same map in the editor of a real ``vigile serve --workspace``
 in Debian's Chromium (Playwright) and drags the guard on the map: from the mouse's release to
 the moved guard drawn, and to the overlay drawn (the page's ``data-overlay-seq``), with the
-page as it is in the tree (run it at two commits to compare pages).
+page as it is in the tree (run it at two commits to compare pages). ``--night-raid`` does
+the same on the bundled night raid (a guard, Goro, dragged), issue 13's small map.
 
-    python bench/editor_big_map.py [--size 40] [--edits 6] [--browser]
+    python bench/editor_big_map.py [--size 40] [--edits 6] [--browser | --night-raid]
 """
 
 from __future__ import annotations
@@ -127,9 +128,18 @@ def big_map(folder: Path, size: int) -> str:
     return text + "actors:\n" + GUARD % (12.5, 12.5) + others + rogue
 
 
-def in_browser(text: str, edits: int, chromium: str) -> None:
-    """The editor on ``text`` in Chromium: each drag of the guard, to the guard drawn and to
-    the overlay drawn."""
+def in_browser(
+    text: str,
+    edits: int,
+    chromium: str,
+    guard: tuple[str, tuple[float, float], tuple[float, float]] = (
+        "Guard",
+        (12.5, 12.5),
+        (12.5, 22.5),
+    ),
+) -> None:
+    """The editor on ``text`` in Chromium: each drag of the ``guard`` (its name, from, to),
+    to the guard drawn and to the overlay drawn."""
     import subprocess
     import sys
     import threading
@@ -160,7 +170,7 @@ def in_browser(text: str, edits: int, chromium: str) -> None:
             page = browser.new_page(viewport={"width": 1500, "height": 1000})
             page.goto(f"{base}/editor?file=maze.yaml&token={TOKEN}&lang=en")
             page.wait_for_function(f"() => ({seq})() > 0", timeout=120_000)
-            here, there = (12.5, 12.5), (12.5, 22.5)
+            name, here, there = guard
             for _ in range(edits):
                 before = page.evaluate(seq)
                 a, b = (
@@ -178,9 +188,9 @@ def in_browser(text: str, edits: int, chromium: str) -> None:
                 released = time.perf_counter()
                 page.mouse.up()
                 page.wait_for_function(
-                    "(at) => document.getElementById('ed-yaml').value.includes("
-                    "'name: Guard, side: defenders, position: ' + at)",
-                    arg=f"[{there[0]}, {there[1]}]",
+                    "([name, at]) => document.getElementById('ed-yaml').value.includes("
+                    "'name: ' + name + ', side: defenders, position: ' + at)",
+                    arg=[name, f"[{there[0]:g}, {there[1]:g}]"],
                     timeout=120_000,
                 )
                 drawn.append(time.perf_counter() - released)
@@ -204,7 +214,15 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=6)
     parser.add_argument("--browser", action="store_true")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--night-raid", action="store_true", help="the small map instead")
     options = parser.parse_args()
+    if options.night_raid:  # the small map of issue 13's goal: Goro dragged
+        from vigile.scene.loader import bundled_path
+
+        print("night raid (in Chromium)")
+        text = bundled_path("night-raid").read_text("utf-8")
+        in_browser(text, options.edits, options.chromium, ("Goro", (92, 104), (80, 96)))
+        return
     if options.browser:
         text = big_map(Path(tempfile.mkdtemp()), options.size)
         print(f"maze {options.size} x {options.size} squares, {text.count('start:')} walls")
