@@ -94,6 +94,7 @@ def struck(events: list[Event]) -> list[Event]:
             "engine.event.kill",
             "engine.d20.attack_square",
             "engine.d20.snipes",
+            "engine.d20.shoots",
         )
     ]
 

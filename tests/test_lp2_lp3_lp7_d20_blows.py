@@ -170,3 +170,6 @@ def test_LP3_SF10_SF9_an_attacker_who_never_hid_shoots_but_does_not_snipe(
     assert "starfinder.attack.flat_footed_first" not in notes
     assert not [e for e in game.events if e.message == "starfinder.round.stealth"]
     assert game.by_name["Guard"].aware_of("Vex") is AwarenessState.OBSERVED
+    # the log says she shoots, not that she shoots from hiding
+    shot = {"engine.d20.shoots", "engine.d20.snipes"}
+    assert [e.message for e in game.events if e.message in shot] == ["engine.d20.shoots"]

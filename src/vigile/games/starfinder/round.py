@@ -142,7 +142,7 @@ class StarfinderGame(D20Game):
         hidden = self._hid(intruder, victim)
         self.noisy.add(intruder.name)
         hit = self._roll_to_hit(intruder, victim)
-        self._blow(intruder, victim, "engine.d20.snipes")
+        self._blow(intruder, victim, "engine.d20.snipes" if hidden else "engine.d20.shoots")
         self.struck(victim, intruder, ranged=True)
         if hit:
             self._hit(intruder, victim)  # LP-7: its damage where it has hit points
