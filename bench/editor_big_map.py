@@ -25,7 +25,12 @@ the moved guard drawn, and to the overlay drawn (the page's ``data-overlay-seq``
 page as it is in the tree (run it at two commits to compare pages). ``--night-raid`` does
 the same on the bundled night raid (a guard, Goro, dragged), issue 13's small map.
 
-    python bench/editor_big_map.py [--size 40] [--edits 6] [--browser | --night-raid]
+With ``--lamps N`` the maze has N lanterns (30 ft each, on a square grid), and the bench also
+times the edit alone (``/apply``) with the lit zones cast afresh for each edit (the cache of
+:func:`vigile.web.mapsvg.lit_zones` emptied first: the editor before it) and kept (now), edits
+taking turns.
+
+    python bench/editor_big_map.py [--size 40] [--edits 6] [--lamps 25] [--browser | --night-raid]
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import math
 import random
 import statistics
 import struct
@@ -97,8 +103,22 @@ def png(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + body
 
 
-def big_map(folder: Path, size: int) -> str:
-    """The maze imported for D&D 3.5, with five guards and an intruder on it."""
+def lamps(size: int, count: int) -> str:
+    """``count`` hooded lanterns (30 ft, as the scenario must say in a d20 game) on a square
+    grid over the maze, each in a square's centre: the YAML of ``lights``."""
+    side = math.ceil(math.sqrt(count))
+    step = 5 * size / side
+    places = [
+        (5 * math.floor(step * (i + 0.5) / 5) + 2.5, 5 * math.floor(step * (j + 0.5) / 5) + 2.5)
+        for j in range(side)
+        for i in range(side)
+    ][:count]
+    return "".join(f"  - {{kind: lantern, at: [{x}, {y}], radius: 30}}\n" for x, y in places)
+
+
+def big_map(folder: Path, size: int, lights: int = 0) -> str:
+    """The maze imported for D&D 3.5, with five guards and an intruder on it, and ``lights``
+    lanterns (:func:`lamps`)."""
     from vigile.cli import main
 
     doc = {
@@ -120,6 +140,8 @@ def big_map(folder: Path, size: int) -> str:
     assert main(["scenario", "import", str(source), "--ruleset", "dnd35", "--out", str(out)]) == 0
     text = out.read_text("utf-8").replace("actors: []\n", "").replace("plans: {}\n", "")
     text = text.replace("time: night", "time: day")  # the map's bright ambient light
+    if lights:
+        text = text.replace("lights: []\n", "lights:\n" + lamps(size, lights))
     others = "".join(
         f"  - {{name: Watch {k}, side: defenders, position: [{x}, {y}]}}\n"
         for k, (x, y) in enumerate(((57.5, 57.5), (142.5, 57.5), (57.5, 142.5), (142.5, 142.5)))
@@ -215,6 +237,7 @@ def main() -> None:
     parser.add_argument("--browser", action="store_true")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--night-raid", action="store_true", help="the small map instead")
+    parser.add_argument("--lamps", type=int, default=0, help="lanterns on the maze")
     options = parser.parse_args()
     if options.night_raid:  # the small map of issue 13's goal: Goro dragged
         from vigile.scene.loader import bundled_path
@@ -224,14 +247,14 @@ def main() -> None:
         in_browser(text, options.edits, options.chromium, ("Goro", (92, 104), (80, 96)))
         return
     if options.browser:
-        text = big_map(Path(tempfile.mkdtemp()), options.size)
+        text = big_map(Path(tempfile.mkdtemp()), options.size, options.lamps)
         print(f"maze {options.size} x {options.size} squares, {text.count('start:')} walls")
         in_browser(text, options.edits, options.chromium)
         return
     from fastapi.testclient import TestClient
 
     from vigile.store import Store
-    from vigile.web import editor
+    from vigile.web import editor, mapsvg
     from vigile.web.app import create_app
     from vigile.web.editor import configure
 
@@ -240,7 +263,7 @@ def main() -> None:
             editor._checked.clear()
 
     folder = Path(tempfile.mkdtemp())
-    text = big_map(folder, options.size)
+    text = big_map(folder, options.size, options.lamps)
     walls = text.count("start:")
     store = Store(f"sqlite:///{folder / 'bench.db'}")
     app = create_app(store, gm_token=TOKEN)
@@ -281,6 +304,17 @@ def main() -> None:
                 assert "image" in risk
                 way["overlay"].append(time.perf_counter() - started)
             text = answer["yaml"]
+        lit: dict[str, list[float]] = {"zones cast afresh": [], "zones kept": []}
+        for k in range(2 * options.edits if options.lamps else 0):
+            to = [12.5, 22.5] if k % 2 == 0 else [12.5, 12.5]
+            kept = "zones cast afresh" if k % 2 == 0 else "zones kept"
+            if k % 2 == 0:  # the editor before the zones were kept: each edit cast them all
+                with mapsvg._lit_lock:
+                    mapsvg._lit.clear()
+            edit = {"op": "move-actor", "name": "Guard", "to": to}
+            started = time.perf_counter()
+            text = post("apply", {"yaml": text, "edit": edit})["yaml"]
+            lit[kept].append(time.perf_counter() - started)
     store.close()
     print(
         f"maze {options.size} x {options.size} squares, {walls} walls, {options.edits} edits each"
@@ -292,6 +326,10 @@ def main() -> None:
             for part in ("edit", "overlay")
         ]
         print(f"{name:18} {cells[0]:>24} {cells[1]:>24}")
+    if options.lamps:
+        print(f"{options.lamps} lanterns, the edit alone (/apply):")
+        for name, times in lit.items():
+            print(f"  {name:18} {statistics.median(times):.2f} s (max {max(times):.2f})")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ the board.
 from __future__ import annotations
 
 import base64
+import hashlib
 import math
 import struct
 import threading
@@ -101,6 +102,47 @@ def lit_zone(barriers: Barriers, x: float, y: float, radius: float) -> list[Poin
     return outline
 
 
+LIT_ZONES_KEPT: Final = 1024
+"""Lit zones kept (:func:`lit_zones`): a few boards' lights, each in the places an editor moved
+it to."""
+
+_lit: OrderedDict[tuple[bytes, float, float, float], str] = OrderedDict()
+_lit_lock = threading.Lock()
+
+
+def sight_key(barriers: Barriers) -> bytes:
+    """A digest of what a light's zone depends on among the barriers: the ends of those that
+    stop sight (:func:`vigile.scene.geometry.lit_by` reads no other), in their order."""
+    mask = np.asarray(barriers.blocks_sight, dtype=np.bool_)
+    ends = np.stack([barriers.x1, barriers.y1, barriers.x2, barriers.y2]).astype(np.float64)
+    return hashlib.blake2b(np.ascontiguousarray(ends[:, mask]).tobytes(), digest_size=20).digest()
+
+
+def lit_zones(barriers: Barriers, lights: Iterable[tuple[float, float, float]]) -> list[str]:
+    """Each light's zone (:func:`lit_zone`, as SVG points), for lights given as (x, y, radius).
+
+    A zone depends on its light's place and reach and on the sight-blocking barriers alone
+    (not on the tokens, nor the rest of the scenario): it is kept under those, so that an edit
+    that moves a guard, or a board drawn again for a new scenario with the same walls and
+    lights, costs no ray cast. A wall or a light changed is a new key, drawn afresh."""
+    walls = sight_key(barriers)
+    zones: list[str] = []
+    for x, y, radius in lights:
+        key = (walls, float(x), float(y), float(radius))
+        with _lit_lock:
+            zone = _lit.get(key)
+            if zone is not None:
+                _lit.move_to_end(key)
+        if zone is None:
+            zone = _points(lit_zone(barriers, x, y, radius))
+            with _lit_lock:
+                _lit[key] = zone
+                while len(_lit) > LIT_ZONES_KEPT:
+                    _lit.popitem(last=False)
+        zones.append(zone)
+    return zones
+
+
 BOARDS_KEPT: Final = 64
 """Boards drawn kept (:func:`board_layers`): an encounter's board for each state of its doors."""
 
@@ -161,17 +203,14 @@ def _draw_board(scenario: Scenario, board: Board, shown_open: frozenset[int]) ->
     ]
     model.cover = [{"points": _points(c.points), "name": c.name or ""} for c in scenario.cover]
     barriers = board.barriers_for(shown_open)
-    for light, radius in zip(scenario.lights, board.light_r.tolist(), strict=True):
+    radii = board.light_r.tolist()
+    places = [
+        (light.at[0], light.at[1], r) for light, r in zip(scenario.lights, radii, strict=True)
+    ]
+    zones = lit_zones(barriers, places)
+    for light, radius, zone in zip(scenario.lights, radii, zones, strict=True):
         x, y = light.at
-        model.lights.append(
-            {
-                "kind": light.kind.value,
-                "x": x,
-                "y": y,
-                "r": radius,
-                "zone": _points(lit_zone(barriers, x, y, radius)),
-            }
-        )
+        model.lights.append({"kind": light.kind.value, "x": x, "y": y, "r": radius, "zone": zone})
     for index, wall in enumerate(scenario.walls):
         (x1, y1), (x2, y2) = wall.start, wall.end
         model.walls.append(
