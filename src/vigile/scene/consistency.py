@@ -535,7 +535,13 @@ def _encounter(parts: Parts) -> list[Issue]:
     found += _named(parts, encounter.targets, ("encounter", "targets"), None)
     both = set(encounter.ambushers) & set(encounter.targets)
     if both:
-        found.append((("encounter", "targets"), f"{sorted(both)} both ambush and are ambushed"))
+        names = sorted(both)
+        text = f"{names} both ambush and are ambushed"
+        listed = Said("scene.quoted", repr(names[0]), name=names[0])
+        for name in names[1:]:
+            item = Said("scene.quoted", repr(name), name=name)
+            listed = Said("scene.list_next", f"{listed}, {item}", head=listed, item=item)
+        found.append((("encounter", "targets"), Said("scene.ambush_both", text, names=listed)))
     return found
 
 

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from vigile.awareness.vocabulary import Attitude
+from vigile.checks.numbers import quoted
+from vigile.errors import Said
 from vigile.scene.actors import Actor, Point
 from vigile.scene.geometry import Barriers, KindRule, Segment, crossings, point_in_polygon
 from vigile.scene.model import Cover, Wall, WallKind
@@ -76,13 +78,21 @@ class _Board:
                 hits.append(int(j))
         return hits
 
-    def describe(self, j: int) -> str:
+    def describe(self, j: int) -> Said:
+        """One barrier a leg crosses, ``a closed door 'gate' (walls[3])``, keyed by its kind
+        (``scene.barrier.door``, ``scene.barrier_named.door``) for the reader's language."""
         wall = self.walls[j]
         kind = wall.kind.value
         if wall.kind in (WallKind.DOOR, WallKind.WINDOW):
             kind = f"closed {kind}"
         named = f" {wall.name!r}" if wall.name else ""
-        return f"a {kind}{named} (walls[{self.index[j]}])"
+        english = f"a {kind}{named} (walls[{self.index[j]}])"
+        key = (
+            f"scene.barrier_named.{wall.kind.value}"
+            if wall.name
+            else (f"scene.barrier.{wall.kind.value}")
+        )
+        return Said(key, english, name=wall.name or "", index=self.index[j])
 
 
 def _walk(
@@ -105,29 +115,41 @@ def _walk(
             found.append(
                 (
                     (*where, "speed"),
-                    "an immobile leg cannot move to a waypoint (SK-V3): drop its 'to', "
-                    "or give it a speed (hidden, half or fast)",
+                    Said(
+                        "scene.immobile_leg",
+                        "an immobile leg cannot move to a waypoint (SK-V3): drop its 'to', "
+                        "or give it a speed (hidden, half or fast)",
+                    ),
                 )
             )
         if leg.climb and not (previous and any(isinstance(a, ClimbAid) for a in previous.actions)):
             found.append(
                 (
                     (*where, "climb"),
-                    "climbing needs a grapple thrown at the previous waypoint "
-                    "(a throw-grapple action on the leg before)",
+                    Said(
+                        "scene.climb_without_grapple",
+                        "climbing needs a grapple thrown at the previous waypoint "
+                        "(a throw-grapple action on the leg before)",
+                    ),
                 )
             )
         if leg.to is not None and position is not None:
             mask = blocking & ~board.climbable if leg.climb else blocking
             hits = board.crossed(position, leg.to, mask)
             if hits:
+                barriers = _listing([board.describe(j) for j in hits])
+                text = (
+                    f"the leg from [{position[0]:g}, {position[1]:g}] to "
+                    f"[{leg.to[0]:g}, {leg.to[1]:g}] passes through {barriers}"
+                )
+                points = {
+                    "x": quoted(position[0]),
+                    "y": quoted(position[1]),
+                    "to_x": quoted(leg.to[0]),
+                    "to_y": quoted(leg.to[1]),
+                }
                 found.append(
-                    (
-                        (*where, "to"),
-                        f"the leg from [{position[0]:g}, {position[1]:g}] to "
-                        f"[{leg.to[0]:g}, {leg.to[1]:g}] passes through "
-                        + _listing([board.describe(j) for j in hits]),
-                    )
+                    ((*where, "to"), Said("scene.leg_through", text, barriers=barriers, **points))
                 )
         if leg.to is not None:
             position = leg.to
@@ -144,15 +166,22 @@ def _walk(
     return found
 
 
-def _listing(items: list[str], most: int = 3) -> str:
-    if len(items) <= most:
-        return ", ".join(items)
-    return ", ".join(items[:most]) + f" and {len(items) - most} more"
+def _listing(items: list[Said], most: int = 3) -> Said:
+    """``a, b, c and 2 more``: the first ``most`` items, each in the reader's language."""
+    shown = items[:most]
+    listed = shown[0]
+    for item in shown[1:]:
+        listed = Said("scene.list_next", f"{listed}, {item}", head=listed, item=item)
+    if len(items) > most:
+        more = len(items) - most
+        listed = Said("scene.list_more", f"{listed} and {more} more", head=listed, count=more)
+    return listed
 
 
 def _in_cover(point: Point, areas: list[np.ndarray[tuple[int, int], np.dtype[np.float64]]]) -> bool:
     return any(bool(point_in_polygon(point[0], point[1], area)) for area in areas)
 
 
-def _no_cover(point: Point) -> str:
-    return f"hidden needs cover (SK-V3), but [{point[0]:g}, {point[1]:g}] is in no cover area"
+def _no_cover(point: Point) -> Said:
+    text = f"hidden needs cover (SK-V3), but [{point[0]:g}, {point[1]:g}] is in no cover area"
+    return Said("scene.no_cover", text, x=quoted(point[0]), y=quoted(point[1]))
