@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from vigile.errors import Said
 from vigile.rulesets.data import RuleData, shipped
 from vigile.rulesets.economy import Spent, cost_of, round_of, spend
 from vigile.rulesets.limits import LIMITS
@@ -49,31 +50,48 @@ def economy_issues(parts: Parts, game: str) -> list[Issue]:
             if leg is None:
                 at = None  # where it stands is not known past a leg that did not validate
                 continue
-            spent, done = Spent(), []
+            spent, done = Spent(), list[Said]()
             if leg.to is not None and leg.wait == 0 and leg.to != at:
                 step = "run" if leg.run else "move"
                 spent = spend(allows, spent, step, cost_of(rules, step)) or spent
-                done.append(f"its {step} to the waypoint")
+                done.append(Said(f"scene.spent.{step}", f"its {step} to the waypoint"))
             for k, action in enumerate(leg.actions):
                 cost = cost_of(rules, action.do)
                 after = spend(allows, spent, action.do, cost)
                 if after is None:
-                    found.append(
-                        (
-                            ("plans", name, i, "actions", k),
-                            f"{name!r} cannot {action.do} in the round it already spent on "
-                            f"{' and '.join(done)}: {action.do} is a {cost.value} action, and a "
-                            f"round gives {allows.standard} standard and {allows.move} move "
-                            "action(s), or two moves, or one full-round action (LP-1); give it "
-                            "a leg of its own (no 'to': it acts the next round)",
-                        )
+                    text = (
+                        f"{name!r} cannot {action.do} in the round it already spent on "
+                        f"{' and '.join(done)}: {action.do} is a {cost.value} action, and a "
+                        f"round gives {allows.standard} standard and {allows.move} move "
+                        "action(s), or two moves, or one full-round action (LP-1); give it "
+                        "a leg of its own (no 'to': it acts the next round)"
                     )
+                    said = Said(
+                        "scene.economy",
+                        text,
+                        name=name,
+                        do=Said(f"scene.do.{action.do}", action.do),
+                        spent=_and(done),
+                        cost=Said(f"scene.cost.{cost.value}", cost.value),
+                        standard=allows.standard,
+                        move=allows.move,
+                    )
+                    found.append((("plans", name, i, "actions", k), said))
                     continue
                 spent = after
-                done.append(action.do)
+                word = Said(f"scene.do.{action.do}", action.do)
+                done.append(Said("scene.spent.action", action.do, do=word))
             if leg.to is not None:
                 at = leg.to
     return found
+
+
+def _and(items: list[Said]) -> Said:
+    """``a and b and c``, each item in the reader's language."""
+    joined = items[0]
+    for item in items[1:]:
+        joined = Said("scene.list_and", f"{joined} and {item}", head=joined, item=item)
+    return joined
 
 
 def _game_rules(game: str, parts: Parts) -> RuleData:
@@ -92,7 +110,13 @@ def side_issues(parts: Parts) -> list[Issue]:
     return [
         (
             ("actors",),
-            f"{count} {side.value}: at most {most} on one side (the observers of one check)",
+            Said(
+                "scene.side_crowded",
+                f"{count} {side.value}: at most {most} on one side (the observers of one check)",
+                count=count,
+                side=Said(f"scene.side.{side.value}", side.value),
+                most=most,
+            ),
         )
         for side, count in sorted(sides.items())
         if count > most

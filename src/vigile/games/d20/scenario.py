@@ -6,6 +6,7 @@ skirmish.)"""
 
 from __future__ import annotations
 
+from vigile.errors import Said
 from vigile.games.checks import economy_issues, side_issues
 from vigile.games.d20.fields import GAME_SKILLS, is_d20
 from vigile.scene.consistency import Issue, Parts
@@ -26,16 +27,26 @@ def d20_issues(parts: Parts, game: str, skills: tuple[str, ...]) -> list[Issue]:
                 found.append(
                     (
                         ("actors", i, "bonuses", name),
-                        f"{game} has no {name}; it uses {', '.join(skills)}",
+                        Said(
+                            "scene.d20_skill",
+                            f"{game} has no {name}; it uses {', '.join(skills)}",
+                            game=game,
+                            skill=name,
+                            skills=", ".join(skills),
+                        ),
                     )
                 )
     for i, light in parts.lights:
         if light.radius is None:
-            found.append((("lights", i, "radius"), f"a light needs a radius in {game}"))
+            text = f"a light needs a radius in {game}"
+            found.append((("lights", i, "radius"), Said("scene.d20_radius", text, game=game)))
     if parts.scouting is not None and parts.scouting.model_fields_set:
-        found.append((("scouting",), "scouting is a skirmish rule (SK-G3)"))
+        said = Said("scene.d20_scouting", "scouting is a skirmish rule (SK-G3)")
+        found.append((("scouting",), said))
     if parts.hidden_guards:
-        found.append((("hidden_guards",), "hidden guards are a skirmish rule (SK-G4)"))
+        said = Said("scene.d20_hidden_guards", "hidden guards are a skirmish rule (SK-G4)")
+        found.append((("hidden_guards",), said))
     if parts.encounter is not None:
-        found.append((("encounter",), "day encounters are skirmish rules (SK-S, SK-A)"))
+        said = Said("scene.d20_encounter", "day encounters are skirmish rules (SK-S, SK-A)")
+        found.append((("encounter",), said))
     return found

@@ -4,6 +4,7 @@ d20 action: the skirmish's models refuse one, naming the games it belongs to.)""
 
 from __future__ import annotations
 
+from vigile.errors import Said
 from vigile.games.checks import run_issues, side_issues
 from vigile.scene.consistency import Issue, Parts
 
@@ -14,10 +15,9 @@ D6 = 6
 def skirmish_issues(parts: Parts) -> list[Issue]:
     """A skirmish scenario's dice are d6, and it does not run."""
     found: list[Issue] = side_issues(parts)
-    found += run_issues(parts, "running is a d20 rule (DD-5, SF-3)")
+    found += run_issues(parts, Said("scene.skirmish_run", "running is a d20 rule (DD-5, SF-3)"))
     for i, value in parts.dice_values:
         if not 1 <= value <= D6:
-            found.append(
-                (("dice_values", i), f"{value} is not a face of a d6 (1 to 6): skirmish rolls d6")
-            )
+            text = f"{value} is not a face of a d6 (1 to 6): skirmish rolls d6"
+            found.append((("dice_values", i), Said("scene.skirmish_face", text, value=value)))
     return found
