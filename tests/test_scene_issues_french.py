@@ -107,3 +107,12 @@ def test_two_who_ambush_and_are_ambushed_in_french() -> None:
     assert said(messages[0], Lang.FR) == (
         "« Kage », « Oni » tendent l'embuscade et la subissent à la fois"
     )
+
+
+def test_a_word_the_french_catalogue_lacks_stays_the_file_s() -> None:
+    """An action with no French word (``attack-square``) is written as the file writes it,
+    inside the French sentence; a message whose key no catalogue has is its English."""
+    word = Said("scene.do.attack-square", "attack-square")
+    step = Said("scene.spent.action", "attack-square", do=word)
+    assert said(step, Lang.FR) == "l'action attack-square"
+    assert said(Said("scene.no_such_key", "as the code says"), Lang.FR) == "as the code says"
