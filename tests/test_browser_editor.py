@@ -115,5 +115,19 @@ def test_the_editor_on_the_night_raid(chromium: Any, server: Server, workspace: 
     if SHOTS:
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(DOCS / "editor.png"), full_page=False)
+
+    # a lamp dragged moves: the lantern at [160, 100] to [150, 100] (its handle's place changes
+    # under the pointer; the edit must still find it)
+    page.evaluate("window.scrollTo(0, 0)")  # the simulation's table scrolled the map away
+    start, end = screen_of(page, 160, 100), screen_of(page, 150, 100)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=4)
+    page.mouse.up()
+    page.wait_for_function(
+        "() => document.getElementById('ed-yaml').value"
+        ".includes('{kind: lantern, at: [150, 100]}')",
+        timeout=WAIT_MS,
+    )
     assert errors == []
     context.close()

@@ -285,10 +285,12 @@
   }
   function onItem(el, make) {
     // the edit of a map item, made at its turn from the item as the map shows it then: an edit
-    // queued behind a deletion finds its item under its new index (undefined: it is gone)
+    // queued behind a deletion finds its item under its new index (undefined: it is gone).
+    // The item itself, still on the map (not drawn again since), is it: a drag has moved it
+    // away from its signature, and no answer has changed its index.
     var kind = PICKED.filter(function (s) { return el.matches(s); })[0], sig = signature(el);
     return function () {
-      var now = Array.prototype.filter.call(mapbox.querySelectorAll(kind), function (x) { return signature(x) === sig; })[0];
+      var now = Array.prototype.filter.call(mapbox.querySelectorAll(kind), function (x) { return x === el || signature(x) === sig; })[0];
       return now ? make(now) : undefined;
     };
   }
