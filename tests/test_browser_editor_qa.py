@@ -146,6 +146,39 @@ def test_a_save_while_an_edit_is_on_its_way_saves_the_edit(page: Any) -> None:
     no_message(page)
 
 
+HOLD_RISK = """() => {
+  const real = window.fetch;
+  window.__risks = []; let hold = true;
+  window.fetch = (url, init) => {
+    const answer = real(url, init);
+    if (!hold || !String(url).endsWith('/riskmap')) return answer;
+    return new Promise((resolve) => window.__risks.push(() => resolve(answer)));
+  };
+  window.__releaseRisk = () => { hold = false; window.__risks.forEach((go) => go()); };
+}"""
+"""From now on the risk overlays are answered only at ``__releaseRisk()``."""
+
+
+def test_a_save_s_note_is_not_replaced_by_the_overlay_s(page: Any) -> None:
+    """A guard placed, then Save at once: the edit's overlay comes after the save's answer
+    (held here; a big map, or a busy server). The note still says where the text was saved."""
+    page.evaluate(HOLD_RISK)
+    page.click("button[data-tool=guard]")
+    page.mouse.click(*screen_of(page, 50, 35))
+    page.click("#ed-save")
+    page.wait_for_function("() => window.__risks.length > 0", timeout=WAIT_MS)
+    page.wait_for_timeout(300)  # a save that did not wait for the overlay is answered by now
+    page.evaluate("() => window.__releaseRisk()")
+    page.wait_for_function(
+        "() => document.getElementById('ed-overlay-note').textContent.includes('.yaml')",
+        timeout=WAIT_MS,
+    )
+    page.wait_for_timeout(300)  # nothing comes after to replace it
+    assert ".yaml" in (page.text_content("#ed-overlay-note") or "")
+    assert lines_with(page.file.read_text("utf-8"), "position: [50, 35]")
+    no_message(page)
+
+
 def test_quick_clicks_of_a_tool_give_each_item_its_own_name(page: Any) -> None:
     page.evaluate(HOLD)
     page.click("button[data-tool=guard]")

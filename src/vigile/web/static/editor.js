@@ -190,7 +190,15 @@
     if (lastHeat && $("ed-heat").checked) heat(lastHeat);
   }
   var overlayPending = null;
-  async function overlay() {
+  // The overlay asked last, until it is shown: a save waits for it, so that the note it
+  // writes ("saved as ...") is not replaced at once by the overlay's own.
+  var overlayRun = Promise.resolve();
+  function overlay() {
+    var run = askOverlay();
+    overlayRun = run.catch(function () {});
+    return run;
+  }
+  async function askOverlay() {
     if (!valid) {  // the errors say why (a board just imported, no actor yet): no risk to draw
       ++overlaySeq; lastOverlay = null; lastRoute = null; reapply(); delete mapbox.dataset.overlayDue;
       $("ed-overlay-note").textContent = ""; fit();
@@ -645,6 +653,7 @@
   }
   async function save(confirmed) {
     await settled();  // the text with every edit on its way
+    await overlayRun;  // and the overlay it asked for, whose note would replace the save's
     var words = JSON.parse($("ed-text").textContent);
     var name = $("ed-save-name").value.trim();
     if (!name) return;
