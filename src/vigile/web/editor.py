@@ -709,12 +709,12 @@ async def sweep(body: SweepRequest, request: Request, _gm: ServerGM) -> dict[str
     processes, or the Dask scheduler the server was given); one curve per value of the second
     field, each point with its 95% interval, and the chart."""
     from vigile.sim.sweep import run_sweep
-    from vigile.sim.tally import OUTCOMES
 
     scenario = scenario_of(body.yaml)
-    if body.outcome not in (*OUTCOMES, "detected"):
+    if body.outcome not in work.OUTCOMES:
+        counted = work.OUTCOMES[1:]
         raise InputError(
-            f"{body.outcome!r}: detected or one of {', '.join(OUTCOMES)}", where="outcome"
+            f"{body.outcome!r}: detected or one of {', '.join(counted)}", where="outcome"
         )
     varies = [work.sweep_values(v.field, v.start, v.stop, v.step) for v in body.vary]
     scheduler = settings_of(request).scheduler

@@ -26,8 +26,10 @@ from pydantic import BaseModel
 
 from vigile import registry
 from vigile.awareness.vocabulary import Attitude
+from vigile.engine.result import Ending
 from vigile.errors import InputError, LimitError, Said, VigileError
 from vigile.io.i18n import Lang, issue_line, said
+from vigile.scene.actors import GuardState
 from vigile.scene.games import SHARED_ACTIONS, action_name, own_actions
 from vigile.scene.loader import ScenarioIssue, check_text
 from vigile.scene.model import Scenario, item_models
@@ -52,17 +54,10 @@ LIGHT_KINDS: Final = ("brazier", "lantern", "lit-door", "lit-window")
 SURFACE_KINDS: Final = ("floor", "water", "grass", "soft-ground", "tile", "stone")
 SPEEDS: Final = ATTITUDES
 AREA_LAYERS: Final = ("cover", "surfaces")
-GUARD_STATES: Final = ("posted", "patrolling", "group")
-OUTCOMES: Final = (
-    "detected",
-    "objective_unseen",
-    "objective_detected",
-    "objective_after_alarm",
-    "alarm",
-    "turn_limit",
-    "caught",
-)
-"""What a sweep from the page counts (the simulation's outcomes, and ``detected``)."""
+GUARD_STATES: Final = (*(state.value for state in GuardState), "group")
+"""A guard placed from the page: its orders (SK-G1), or one of a group."""
+OUTCOMES: Final = ("detected", *(ending.value for ending in Ending))
+"""What a sweep from the page counts: the simulation's outcomes, and ``detected``."""
 LEG_FLAGS: Final = ("climb", "run")
 """A leg's switches; a game's vocabulary says which of them its legs play (``moves``)."""
 
